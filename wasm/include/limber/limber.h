@@ -1,0 +1,12 @@
+/* Limber public API, umbrella header. */
+#ifndef LIMBER_H
+#define LIMBER_H
+#include "limber/base.h"
+#include "limber/components.h"
+#include "limber/ik.h"
+#include "limber/math.h"
+#include "limber/rig.h"
+#include "limber/scene.h"
+#include "limber/schema.h"
+#include "limber/world.h"
+#endif

@@ -1,0 +1,74 @@
+/* Skeletons (shared assets) and rig instances (per-entity pose buffers).
+ *
+ * Joints are stored in depth-first order, so a joint's subtree is the index range
+ * [j, subtree_end[j]) and every parent precedes its children. Joint paths are
+ * slash-separated names from the root joint: "Hips/Spine/Spine1/.../RightHand".
+ * A lookup string without '/' matches a joint name anywhere in the skeleton.
+ */
+#ifndef LIMBER_RIG_H
+#define LIMBER_RIG_H
+
+#include "limber/base.h"
+#include "limber/math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LB_JOINT_NAME_MAX 64
+#define LB_MAX_JOINTS 1024
+
+typedef struct lb_world lb_world;
+
+/* Input to lb_world_add_skeleton. Parents must precede children (parents[i] < i,
+ * -1 for a root); the world reorders to depth-first order itself. */
+typedef struct lb_skeleton_def {
+  uint32_t joint_count;        /* 1 .. LB_MAX_JOINTS */
+  const char *const *names;    /* unique, non-empty, < LB_JOINT_NAME_MAX bytes, no '/' */
+  const int16_t *parents;      /* -1 = root */
+  const lb_transform *rest;    /* local rest pose; finite, non-zero rotations */
+} lb_skeleton_def;
+
+lb_skeleton_def lb_skeleton_default_def(void);
+
+/* Validates and copies the skeleton; *out_asset receives a handle (> 0). */
+lb_result lb_world_add_skeleton(lb_world *world, const lb_skeleton_def *def, uint32_t *out_asset);
+
+/* Read access to a skeleton asset (depth-first order). */
+uint32_t lb_skeleton_joint_count(const lb_world *world, uint32_t asset);
+const char *lb_skeleton_joint_name(const lb_world *world, uint32_t asset, uint32_t joint);
+int lb_skeleton_joint_parent(const lb_world *world, uint32_t asset, uint32_t joint);
+/* Joint index for a path or bare name, or -1. */
+int lb_skeleton_find_joint(const lb_world *world, uint32_t asset, const char *path);
+
+/* ---- procedural humanoid test rig ---------------------------------------- */
+typedef enum lb_humanoid_naming {
+  LB_NAMING_MIXAMO = 0, /* Hips, LeftArm, RightHandIndex1 ... */
+} lb_humanoid_naming;
+
+typedef struct lb_humanoid_def {
+  float height;               /* metres, (0.3, 3]; default 1.8 */
+  lb_humanoid_naming naming;  /* default Mixamo */
+  int fingers;                /* 1 = five fingers of three joints plus ends (default) */
+} lb_humanoid_def;
+
+lb_humanoid_def lb_humanoid_default_def(void);
+/* Builds the humanoid skeleton (T-pose, facing +Z, Y up, left = +X) and adds it. */
+lb_result lb_world_add_humanoid(lb_world *world, const lb_humanoid_def *def, uint32_t *out_asset);
+
+/* ---- rig instances --------------------------------------------------------- */
+/* Host-supplied animation (external mode): the local pose each step starts from.
+ * `count` must equal the joint count; values are validated (finite, non-zero
+ * rotations). Until set, the rest pose is used. */
+lb_result lb_rig_set_animation_pose(lb_world *world, lb_entity e, const lb_transform *local,
+                                    uint32_t count);
+/* Pose buffers of the last step (depth-first joint order); null if no Rig. */
+const lb_transform *lb_rig_local_pose(const lb_world *world, lb_entity e, uint32_t *count);
+const lb_transform *lb_rig_model_pose(const lb_world *world, lb_entity e, uint32_t *count);
+/* Model-space matrices (column-major mat4 per joint), written in the Output phase. */
+const float *lb_rig_model_matrices(const lb_world *world, lb_entity e, uint32_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,47 @@
+/* Scenes: a JSON document (see assets/scenes/) with assets, named entities
+ * with components (same names and fields as the TS API) and a timeline of commands
+ * applied before given steps. The core parses the bytes; it reads no files.
+ *
+ *   { "assets": { "rigs": { "mannequin": { "builtin": "humanoid", "height": 1.8 } } },
+ *     "entities": [ { "name": "hero", "components": { "Rig": { "asset": "mannequin" } } } ],
+ *     "timeline": [ { "step": 30, "update": { "entity": "target", "component":
+ *                     "Transform", "fields": { "position": [0.5, 1.4, 0.3] } } } ] }
+ *
+ * Entity fields name other entities; enum fields use their names; asset fields
+ * name an asset. Timeline commands: "update" (merge fields), "insert" (defaults +
+ * fields), "remove" ({ "entity", "component" }).
+ */
+#ifndef LIMBER_SCENE_H
+#define LIMBER_SCENE_H
+
+#include "limber/base.h"
+#include "limber/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lb_scene lb_scene;
+
+/* Builds the scene's assets and entities into `world` (normally a new one). On
+ * error nothing is left half-built: entities created so far are despawned. */
+lb_result lb_scene_load(lb_world *world, const char *json, size_t len, lb_scene **out);
+void lb_scene_destroy(lb_world *world, lb_scene *scene);
+/* Applies the timeline commands due at the world's current step, then steps. */
+lb_result lb_scene_step(lb_world *world, lb_scene *scene, float dt);
+/* Entity by scene name, or LB_NULL_ENTITY. */
+lb_entity lb_scene_entity(const lb_scene *scene, const char *name);
+uint32_t lb_scene_entity_count(const lb_scene *scene);
+const char *lb_scene_entity_name(const lb_scene *scene, uint32_t i);
+lb_entity lb_scene_entity_at(const lb_scene *scene, uint32_t i);
+
+/* JSON object → component struct through the schema, merged over `inout`.
+ * Entity names resolve through `scene` (may be null: then entity fields must be
+ * numbers). Used by scenes, and by the bridge for JSON-shaped input. */
+lb_result lb_component_from_json(lb_world *world, const lb_scene *scene, uint32_t type,
+                                 const char *json, size_t len, void *inout);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,68 @@
+/* The world: entities, components, assets and the fixed frame pipeline.
+ *
+ * lb_world_step(dt) runs, in this order and one way only:
+ *   1 Animate     local pose = host-supplied animation pose (or rest)
+ *   2 Move        (reserved: nav, controllers)
+ *   3 Model space rig local→model; entity world transforms (joint attachments
+ *                 read this step's animated pose)
+ *   4 Reach       TwoBoneIK constraints, in entity order
+ *   5 Grip        (reserved)
+ *   6 Output      model-space matrices for rendering
+ * No clock is read but dt. Every step starts from this step's animation pose.
+ */
+#ifndef LIMBER_WORLD_H
+#define LIMBER_WORLD_H
+
+#include "limber/base.h"
+#include "limber/math.h"
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lb_world lb_world;
+
+typedef struct lb_world_def {
+  lb_allocator allocator;    /* default: malloc/free */
+  uint32_t entity_capacity;  /* initial slots, grows by doubling; default 64 */
+} lb_world_def;
+
+lb_world_def lb_world_default_def(void);
+/* *out is null on failure. */
+lb_result lb_world_create(const lb_world_def *def, lb_world **out);
+void lb_world_destroy(lb_world *world);
+
+/* Message for the last failed call on this world ("" if none). It names the
+ * entity ("entity 3v1" = slot 3, generation 1), component and field. */
+const char *lb_world_last_error(const lb_world *world);
+
+lb_result lb_world_spawn(lb_world *world, lb_entity *out);
+/* Removes every component; the handle (and copies of it) become stale. */
+lb_result lb_world_despawn(lb_world *world, lb_entity e);
+bool lb_world_alive(const lb_world *world, lb_entity e);
+
+/* Generic component access by type id (see schema.h). `data` is the component
+ * struct. insert adds or replaces; set requires the component to exist. Both
+ * validate every field first and change nothing on error. */
+lb_result lb_world_insert(lb_world *world, lb_entity e, uint32_t type, const void *data);
+lb_result lb_world_set(lb_world *world, lb_entity e, uint32_t type, const void *data);
+lb_result lb_world_get(const lb_world *world, lb_entity e, uint32_t type, void *out);
+lb_result lb_world_remove(lb_world *world, lb_entity e, uint32_t type);
+bool lb_world_has(const lb_world *world, lb_entity e, uint32_t type);
+
+/* World transform of an entity as of the last step's Model-space phase. */
+lb_result lb_world_entity_transform(const lb_world *world, lb_entity e, lb_transform *out);
+
+/* dt in seconds, finite, [0, 1]. */
+lb_result lb_world_step(lb_world *world, float dt);
+uint64_t lb_world_step_count(const lb_world *world);
+
+/* 64-bit hash (FNV-1a over IEEE bit patterns, field by field) of every rig's
+ * model-space joint transforms and root world transform, in entity order. */
+uint64_t lb_world_hash(const lb_world *world);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,194 @@
+/* Analytic two-bone IK.
+ *
+ * 1. Bend: the mid joint turns about the limb's own bend axis until the root-tip
+ *    distance matches the (softened, clamped) target distance (law of cosines).
+ *    Using the animated bend axis keeps the elbow on the side animation put it.
+ *    A straight limb has no bend axis: the hint decides, else a stable
+ *    perpendicular of the upper bone.
+ * 2. Swing: the root turns by the shortest arc that points root→tip at the target.
+ * 3. With a hint in charge, a twist about root→target puts the mid joint on the
+ *    hint's side.
+ * Weights slerp each correction from identity. */
+#include "limber/ik.h"
+#include <string.h>
+
+lb_two_bone_ik_job lb_two_bone_ik_default_job(void) {
+  lb_two_bone_ik_job j;
+  memset(&j, 0, sizeof j);
+  lb_quat_identity(j.target_rotation);
+  j.weight = 1.0f;
+  j.rotation_weight = 0.0f;
+  j.soften = 1.0f;
+  lb_quat_identity(j.root_correction);
+  lb_quat_identity(j.mid_correction);
+  lb_quat_identity(j.tip_correction);
+  return j;
+}
+
+static bool lb_vec3_finite(const vec3 v) {
+  return lb_is_finite(v[0]) && lb_is_finite(v[1]) && lb_is_finite(v[2]);
+}
+
+lb_result lb_two_bone_ik_validate(const lb_two_bone_ik_job *job) {
+  if (!job || !job->root || !job->mid || !job->tip) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!lb_vec3_finite(job->target) || (job->has_hint && !lb_vec3_finite(job->hint)) ||
+      !lb_is_finite(job->weight) || !lb_is_finite(job->rotation_weight) ||
+      !lb_is_finite(job->soften) || !lb_vec3_finite(job->root->t) ||
+      !lb_vec3_finite(job->mid->t) || !lb_vec3_finite(job->tip->t)) {
+    return LB_ERR_NOT_FINITE;
+  }
+  for (int i = 0; i < 4; ++i) {
+    if (!lb_is_finite(job->target_rotation[i])) {
+      return LB_ERR_NOT_FINITE;
+    }
+  }
+  if (job->weight < 0.0f || job->weight > 1.0f || job->rotation_weight < 0.0f ||
+      job->rotation_weight > 1.0f || job->soften < 0.0f || job->soften > 1.0f) {
+    return LB_ERR_OUT_OF_RANGE;
+  }
+  return LB_OK;
+}
+
+static void lb_sub(const vec3 a, const vec3 b, vec3 out) {
+  out[0] = a[0] - b[0];
+  out[1] = a[1] - b[1];
+  out[2] = a[2] - b[2];
+}
+static float lb_dot(const vec3 a, const vec3 b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static void lb_cross(const vec3 a, const vec3 b, vec3 out) {
+  float x = a[1] * b[2] - a[2] * b[1];
+  float y = a[2] * b[0] - a[0] * b[2];
+  float z = a[0] * b[1] - a[1] * b[0];
+  out[0] = x;
+  out[1] = y;
+  out[2] = z;
+}
+
+/* Distance the limb should span: clamped to what it can, and eased near full
+ * reach when soften < 1 so the limb approaches straight without a snap. */
+static float lb_reach_distance(float d, float l1, float l2, float soften) {
+  float dmax = l1 + l2;
+  float dmin = l1 > l2 ? l1 - l2 : l2 - l1;
+  if (soften < 1.0f) {
+    float ds = soften * dmax;
+    float band = dmax - ds;
+    if (d > ds && band > 0.0f) {
+      d = ds + band * (1.0f - lb_exp(-(d - ds) / band));
+    }
+  }
+  return lb_clamp(d, dmin, dmax);
+}
+
+lb_result lb_two_bone_ik_run(lb_two_bone_ik_job *job) {
+  lb_result r = lb_two_bone_ik_validate(job);
+  if (r != LB_OK) {
+    return r;
+  }
+  lb_quat_identity(job->root_correction);
+  lb_quat_identity(job->mid_correction);
+  lb_quat_identity(job->tip_correction);
+  const float *a = job->root->t, *b = job->mid->t, *c = job->tip->t;
+  vec3 u, v, at;
+  lb_sub(b, a, u);
+  lb_sub(c, b, v);
+  lb_sub(job->target, a, at);
+  float l1 = lb_vec3_length(u), l2 = lb_vec3_length(v);
+  vec3 ct;
+  lb_sub(c, job->target, ct);
+  job->distance = lb_vec3_length(ct);
+  job->reached = job->distance <= 1e-4f;
+  if (!(l1 > 1e-6f) || !(l2 > 1e-6f)) {
+    return LB_ERR_DEGENERATE;
+  }
+
+  /* 1. bend about the animated axis, or the hint's, or a stable one */
+  vec3 n, axis;
+  lb_cross(u, v, n);
+  bool use_hint = false;
+  if (lb_vec3_length(n) <= 1e-6f * l1 * l2) {
+    vec3 h;
+    float hl = 0.0f;
+    if (job->has_hint) {
+      lb_sub(job->hint, a, h);
+      lb_cross(h, u, n);
+      hl = lb_vec3_length(n);
+    }
+    if (job->has_hint && hl > 1e-6f * l1 * lb_vec3_length(h)) {
+      use_hint = true;
+    } else {
+      lb_vec3_any_perpendicular(u, n);
+    }
+  }
+  lb_vec3_normalize_to(n, axis);
+  vec3 uxv;
+  lb_cross(u, v, uxv);
+  float phi_cur = lb_atan2(lb_vec3_length(uxv), lb_dot(u, v));
+  float d = lb_reach_distance(lb_vec3_length(at), l1, l2, job->soften);
+  float cos_int = (l1 * l1 + l2 * l2 - d * d) / (2.0f * l1 * l2);
+  float phi_des = LB_PI - lb_acos(cos_int);
+  versor q_mid;
+  lb_quat_from_axis_angle(axis, phi_des - phi_cur, q_mid);
+
+  /* 2. swing the root so root→tip points at the target */
+  vec3 v2, c2, ac2, dir_now, dir_want;
+  lb_quat_rotate(q_mid, v, v2);
+  c2[0] = b[0] + v2[0];
+  c2[1] = b[1] + v2[1];
+  c2[2] = b[2] + v2[2];
+  lb_sub(c2, a, ac2);
+  versor q_root;
+  lb_quat_identity(q_root);
+  if (lb_vec3_normalize_to(ac2, dir_now) > 0.0f && lb_vec3_normalize_to(at, dir_want) > 0.0f) {
+    lb_quat_from_to(dir_now, dir_want, q_root);
+  }
+
+  /* 3. hint: twist about root→target so the mid joint faces the hint */
+  if (use_hint && lb_vec3_length(at) > 0.0f) {
+    vec3 b2, e, hp, h, en, hn;
+    lb_quat_rotate(q_root, u, b2);
+    lb_sub(job->hint, a, h);
+    float be = lb_dot(b2, dir_want), hh = lb_dot(h, dir_want);
+    for (int i = 0; i < 3; ++i) {
+      e[i] = b2[i] - dir_want[i] * be;
+      hp[i] = h[i] - dir_want[i] * hh;
+    }
+    if (lb_vec3_normalize_to(e, en) > 0.0f && lb_vec3_normalize_to(hp, hn) > 0.0f) {
+      versor twist;
+      lb_quat_from_to(en, hn, twist);
+      lb_quat_mul(twist, q_root, q_root);
+    }
+  }
+
+  /* weights, then the corrections in model space */
+  versor wr, wm;
+  versor id;
+  lb_quat_identity(id);
+  lb_quat_slerp(id, q_root, job->weight, wr);
+  lb_quat_slerp(id, q_mid, job->weight, wm);
+  lb_quat_mul(wr, wm, job->mid_correction);
+  memcpy(job->root_correction, wr, sizeof(versor));
+  versor tip_rot;
+  lb_quat_mul(job->mid_correction, job->tip->r, tip_rot);
+  if (job->rotation_weight > 0.0f) {
+    versor want, tq, inv;
+    memcpy(want, job->target_rotation, sizeof want);
+    lb_quat_normalize(want);
+    lb_quat_slerp(tip_rot, want, job->rotation_weight, tq);
+    lb_quat_conj(job->tip->r, inv);
+    lb_quat_mul(tq, inv, job->tip_correction);
+  } else {
+    memcpy(job->tip_correction, job->mid_correction, sizeof(versor));
+  }
+
+  /* where the tip ends up */
+  vec3 ru, rv;
+  lb_quat_rotate(wr, u, ru);
+  lb_quat_rotate(job->mid_correction, v, rv);
+  vec3 tip_now = {a[0] + ru[0] + rv[0] - job->target[0], a[1] + ru[1] + rv[1] - job->target[1],
+                  a[2] + ru[2] + rv[2] - job->target[2]};
+  job->distance = lb_vec3_length(tip_now);
+  job->reached = job->distance <= 1e-4f;
+  return LB_OK;
+}

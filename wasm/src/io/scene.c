@@ -1,0 +1,344 @@
+/* Scene loading and the timeline. Commands are converted to component structs at
+ * load, so a step applies them with no JSON work. */
+#include "../world/world_internal.h"
+#include "cJSON.h"
+#include "scene_internal.h"
+#include <stdio.h>
+#include <string.h>
+
+#define LB_SCENE_NAME_MAX 64
+#define LB_SCENE_STAGING 512
+
+typedef enum lb_command_kind { LB_CMD_UPDATE, LB_CMD_INSERT, LB_CMD_REMOVE } lb_command_kind;
+
+typedef struct lb_command {
+  uint64_t step;
+  lb_entity entity;
+  uint32_t type;
+  lb_command_kind kind;
+  uint32_t field_mask; /* update: which fields the command sets */
+  uint8_t data[LB_SCENE_STAGING];
+} lb_command;
+
+typedef struct lb_named {
+  char name[LB_SCENE_NAME_MAX];
+  uint32_t value;
+} lb_named;
+
+struct lb_scene {
+  lb_named *entities;
+  uint32_t entity_count;
+  lb_named *assets;
+  uint32_t asset_count;
+  lb_command *commands; /* sorted by step (stable) */
+  uint32_t command_count;
+  uint32_t next_command;
+};
+
+lb_entity lb_scene_entity(const lb_scene *sc, const char *name) {
+  for (uint32_t i = 0; sc && name && i < sc->entity_count; ++i) {
+    if (strcmp(sc->entities[i].name, name) == 0) {
+      return sc->entities[i].value;
+    }
+  }
+  return LB_NULL_ENTITY;
+}
+
+uint32_t lb_scene_asset(const lb_scene *sc, const char *name) {
+  for (uint32_t i = 0; sc && name && i < sc->asset_count; ++i) {
+    if (strcmp(sc->assets[i].name, name) == 0) {
+      return sc->assets[i].value;
+    }
+  }
+  return 0;
+}
+
+uint32_t lb_scene_entity_count(const lb_scene *sc) { return sc ? sc->entity_count : 0; }
+const char *lb_scene_entity_name(const lb_scene *sc, uint32_t i) {
+  return sc && i < sc->entity_count ? sc->entities[i].name : NULL;
+}
+lb_entity lb_scene_entity_at(const lb_scene *sc, uint32_t i) {
+  return sc && i < sc->entity_count ? sc->entities[i].value : LB_NULL_ENTITY;
+}
+
+void lb_scene_destroy(lb_world *w, lb_scene *sc) {
+  if (!w || !sc) {
+    return;
+  }
+  lb_free(w, sc->entities);
+  lb_free(w, sc->assets);
+  lb_free(w, sc->commands);
+  lb_free(w, sc);
+}
+
+static lb_result lb_scene_name(lb_world *w, const cJSON *j, const char *what, char *out) {
+  if (!cJSON_IsString(j) || !j->valuestring[0] || strlen(j->valuestring) >= LB_SCENE_NAME_MAX) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: %s needs a name (1..%d bytes)", what,
+                   LB_SCENE_NAME_MAX - 1);
+  }
+  strcpy(out, j->valuestring);
+  return LB_OK;
+}
+
+static lb_result lb_scene_assets(lb_world *w, lb_scene *sc, const cJSON *assets) {
+  const cJSON *rigs = cJSON_GetObjectItemCaseSensitive(assets, "rigs");
+  if (assets && !cJSON_IsObject(assets)) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: 'assets' must be an object");
+  }
+  if (rigs && !cJSON_IsObject(rigs)) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: 'assets.rigs' must be an object");
+  }
+  int n = rigs ? cJSON_GetArraySize(rigs) : 0;
+  sc->assets = lb_alloc_array(w, (size_t)n + 1u, sizeof(lb_named));
+  if (!sc->assets) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
+  }
+  for (const cJSON *r = rigs ? rigs->child : NULL; r; r = r->next) {
+    if (strlen(r->string) >= LB_SCENE_NAME_MAX || lb_scene_asset(sc, r->string)) {
+      return lb_fail(w, LB_ERR_PARSE, "scene: rig asset name '%s' is too long or used twice",
+                     r->string);
+    }
+    const cJSON *builtin = cJSON_GetObjectItemCaseSensitive(r, "builtin");
+    if (!cJSON_IsString(builtin) || strcmp(builtin->valuestring, "humanoid") != 0) {
+      return lb_fail(w, LB_ERR_UNKNOWN_NAME,
+                     "scene: rig asset '%s': 'builtin' must be \"humanoid\" (glTF rigs come with "
+                     "the animation layer)",
+                     r->string);
+    }
+    lb_humanoid_def hd = lb_humanoid_default_def();
+    const cJSON *height = cJSON_GetObjectItemCaseSensitive(r, "height");
+    if (height) {
+      if (!cJSON_IsNumber(height)) {
+        return lb_fail(w, LB_ERR_PARSE, "scene: rig asset '%s': 'height' must be a number",
+                       r->string);
+      }
+      hd.height = (float)height->valuedouble;
+    }
+    uint32_t handle = 0;
+    lb_result res = lb_world_add_humanoid(w, &hd, &handle);
+    if (res != LB_OK) {
+      return lb_fail(w, res, "scene: rig asset '%s': height %g is outside (0.3, 3] m", r->string,
+                     (double)hd.height);
+    }
+    strcpy(sc->assets[sc->asset_count].name, r->string);
+    sc->assets[sc->asset_count++].value = handle;
+  }
+  return LB_OK;
+}
+
+static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents) {
+  if (!cJSON_IsArray(ents)) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: 'entities' must be an array");
+  }
+  int n = cJSON_GetArraySize(ents);
+  sc->entities = lb_alloc_array(w, (size_t)n + 1u, sizeof(lb_named));
+  if (!sc->entities) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
+  }
+  /* Spawn all first so components can name any entity. */
+  for (const cJSON *e = ents->child; e; e = e->next) {
+    char name[LB_SCENE_NAME_MAX];
+    lb_result r = lb_scene_name(w, cJSON_GetObjectItemCaseSensitive(e, "name"), "every entity", name);
+    if (r != LB_OK) {
+      return r;
+    }
+    if (lb_scene_entity(sc, name)) {
+      return lb_fail(w, LB_ERR_PARSE, "scene: entity name '%s' is used twice", name);
+    }
+    lb_entity h;
+    r = lb_world_spawn(w, &h);
+    if (r != LB_OK) {
+      return r;
+    }
+    strcpy(sc->entities[sc->entity_count].name, name);
+    sc->entities[sc->entity_count++].value = h;
+  }
+  /* Insert by component type, then by entity, so a component may refer to any
+   * entity's earlier-type components (IK needs the Rig and the target's Transform). */
+  for (uint32_t type = 0; type < lb_component_count(); ++type) {
+    const char *cname = lb_component_info_get(type)->name;
+    uint32_t idx = 0;
+    for (const cJSON *e = ents->child; e; e = e->next, ++idx) {
+      const cJSON *comps = cJSON_GetObjectItemCaseSensitive(e, "components");
+      if (comps && !cJSON_IsObject(comps)) {
+        return lb_fail(w, LB_ERR_PARSE, "scene: entity '%s': 'components' must be an object",
+                       sc->entities[idx].name);
+      }
+      if (type == 0) {
+        for (const cJSON *c = comps ? comps->child : NULL; c; c = c->next) {
+          if (lb_component_find(c->string) < 0) {
+            return lb_fail(w, LB_ERR_UNKNOWN_NAME, "scene: entity '%s': unknown component '%s'",
+                           sc->entities[idx].name, c->string);
+          }
+        }
+      }
+      const cJSON *fields = cJSON_GetObjectItemCaseSensitive(comps, cname);
+      if (!fields) {
+        continue;
+      }
+      char where[160];
+      snprintf(where, sizeof where, "scene: entity '%s': %s", sc->entities[idx].name, cname);
+      uint8_t data[LB_SCENE_STAGING];
+      lb_component_defaults(type, data);
+      lb_result r = lb_component_fields_from_cjson(w, sc, type, fields, where, data, NULL);
+      if (r == LB_OK) {
+        r = lb_world_insert(w, sc->entities[idx].value, type, data);
+        if (r != LB_OK) {
+          char msg[sizeof w->error];
+          strcpy(msg, w->error);
+          lb_fail(w, r, "scene: entity '%s': %s", sc->entities[idx].name, msg);
+        }
+      }
+      if (r != LB_OK) {
+        return r;
+      }
+    }
+  }
+  return LB_OK;
+}
+
+static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
+  if (!tl) {
+    return LB_OK;
+  }
+  if (!cJSON_IsArray(tl)) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: 'timeline' must be an array");
+  }
+  int n = cJSON_GetArraySize(tl);
+  sc->commands = lb_alloc_array(w, (size_t)n + 1u, sizeof(lb_command));
+  if (!sc->commands) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
+  }
+  static const char *const kinds[] = {"update", "insert", "remove"};
+  int index = 0;
+  for (const cJSON *c = tl->child; c; c = c->next, ++index) {
+    const cJSON *step = cJSON_GetObjectItemCaseSensitive(c, "step");
+    if (!cJSON_IsNumber(step) || step->valuedouble < 0 || step->valuedouble > 1e15 ||
+        step->valuedouble != (double)(uint64_t)step->valuedouble) {
+      return lb_fail(w, LB_ERR_PARSE, "scene: timeline[%d]: 'step' must be a whole number >= 0",
+                     index);
+    }
+    lb_command *cmd = &sc->commands[sc->command_count];
+    memset(cmd, 0, sizeof *cmd);
+    cmd->step = (uint64_t)step->valuedouble;
+    const cJSON *body = NULL;
+    for (int k = 0; k < 3 && !body; ++k) {
+      body = cJSON_GetObjectItemCaseSensitive(c, kinds[k]);
+      cmd->kind = (lb_command_kind)k;
+    }
+    if (!cJSON_IsObject(body)) {
+      return lb_fail(w, LB_ERR_PARSE, "scene: timeline[%d] needs one of update, insert, remove",
+                     index);
+    }
+    const cJSON *ent = cJSON_GetObjectItemCaseSensitive(body, "entity");
+    const cJSON *comp = cJSON_GetObjectItemCaseSensitive(body, "component");
+    cmd->entity = cJSON_IsString(ent) ? lb_scene_entity(sc, ent->valuestring) : LB_NULL_ENTITY;
+    if (cmd->entity == LB_NULL_ENTITY) {
+      return lb_fail(w, LB_ERR_UNKNOWN_NAME, "scene: timeline[%d]: 'entity' must name a scene entity",
+                     index);
+    }
+    int type = cJSON_IsString(comp) ? lb_component_find(comp->valuestring) : -1;
+    if (type < 0) {
+      return lb_fail(w, LB_ERR_UNKNOWN_NAME, "scene: timeline[%d]: unknown 'component'", index);
+    }
+    cmd->type = (uint32_t)type;
+    if (cmd->kind != LB_CMD_REMOVE) {
+      char where[96];
+      snprintf(where, sizeof where, "scene: timeline[%d]: %s", index, comp->valuestring);
+      lb_component_defaults(cmd->type, cmd->data);
+      const cJSON *fields = cJSON_GetObjectItemCaseSensitive(body, "fields");
+      lb_result r = lb_component_fields_from_cjson(w, sc, cmd->type, fields, where, cmd->data,
+                                                   &cmd->field_mask);
+      if (r != LB_OK) {
+        return r;
+      }
+    }
+    /* Insertion sort by step keeps file order for equal steps: deterministic. */
+    uint32_t k = sc->command_count++;
+    while (k > 0 && sc->commands[k - 1].step > sc->commands[k].step) {
+      lb_command tmp = sc->commands[k - 1];
+      sc->commands[k - 1] = sc->commands[k];
+      sc->commands[k] = tmp;
+      --k;
+    }
+  }
+  return LB_OK;
+}
+
+lb_result lb_scene_load(lb_world *w, const char *json, size_t len, lb_scene **out) {
+  if (!w || !json || !out) {
+    return w ? lb_fail(w, LB_ERR_INVALID_ARGUMENT, "scene: null argument") : LB_ERR_INVALID_ARGUMENT;
+  }
+  *out = NULL;
+  cJSON *root = cJSON_ParseWithLength(json, len);
+  if (!root) {
+    const char *at = cJSON_GetErrorPtr();
+    return lb_fail(w, LB_ERR_PARSE, "scene: malformed JSON near byte %ld",
+                   at && at >= json && at <= json + len ? (long)(at - json) : -1L);
+  }
+  lb_scene *sc = lb_alloc(w, sizeof *sc);
+  lb_result r = sc ? LB_OK : lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
+  if (r == LB_OK && !cJSON_IsObject(root)) {
+    r = lb_fail(w, LB_ERR_PARSE, "scene: the document must be a JSON object");
+  }
+  if (r == LB_OK) {
+    r = lb_scene_assets(w, sc, cJSON_GetObjectItemCaseSensitive(root, "assets"));
+  }
+  if (r == LB_OK) {
+    r = lb_scene_entities(w, sc, cJSON_GetObjectItemCaseSensitive(root, "entities"));
+  }
+  if (r == LB_OK) {
+    r = lb_scene_timeline(w, sc, cJSON_GetObjectItemCaseSensitive(root, "timeline"));
+  }
+  cJSON_Delete(root);
+  if (r != LB_OK) {
+    char msg[sizeof w->error];
+    strcpy(msg, w->error);
+    for (uint32_t i = 0; sc && i < sc->entity_count; ++i) {
+      lb_world_despawn(w, sc->entities[i].value);
+    }
+    lb_scene_destroy(w, sc);
+    strcpy(w->error, msg);
+    return r;
+  }
+  *out = sc;
+  return LB_OK;
+}
+
+static lb_result lb_apply_command(lb_world *w, const lb_command *cmd) {
+  if (cmd->kind == LB_CMD_REMOVE) {
+    return lb_world_remove(w, cmd->entity, cmd->type);
+  }
+  if (cmd->kind == LB_CMD_INSERT) {
+    return lb_world_insert(w, cmd->entity, cmd->type, cmd->data);
+  }
+  const lb_component_info *info = lb_component_info_get(cmd->type);
+  uint8_t cur[LB_SCENE_STAGING];
+  lb_result r = lb_world_get(w, cmd->entity, cmd->type, cur);
+  if (r != LB_OK) {
+    char lbl[48];
+    return lb_fail(w, r, "scene timeline: update of %s on %s: %s", info->name,
+                   lb_entity_label(cmd->entity, lbl, sizeof lbl), lb_result_text(r));
+  }
+  for (uint32_t i = 0; i < info->field_count; ++i) {
+    if (cmd->field_mask & (1u << i)) {
+      const lb_field *f = &info->fields[i];
+      memcpy(cur + f->offset, cmd->data + f->offset, f->size);
+    }
+  }
+  return lb_world_set(w, cmd->entity, cmd->type, cur);
+}
+
+lb_result lb_scene_step(lb_world *w, lb_scene *sc, float dt) {
+  if (!w || !sc) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  uint64_t now = lb_world_step_count(w);
+  while (sc->next_command < sc->command_count && sc->commands[sc->next_command].step <= now) {
+    lb_result r = lb_apply_command(w, &sc->commands[sc->next_command++]);
+    if (r != LB_OK) {
+      return r;
+    }
+  }
+  return lb_world_step(w, dt);
+}

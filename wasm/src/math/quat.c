@@ -1,0 +1,127 @@
+/* Quaternions (x, y, z, w) written out in scalar form: cglm's versor functions take
+ * SSE paths natively, which would change the operation order against wasm. */
+#include "limber/math.h"
+
+void lb_quat_identity(versor q) {
+  q[0] = q[1] = q[2] = 0.0f;
+  q[3] = 1.0f;
+}
+
+void lb_quat_mul(const versor a, const versor b, versor out) {
+  float x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+  float y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+  float z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+  float w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+  out[0] = x;
+  out[1] = y;
+  out[2] = z;
+  out[3] = w;
+}
+
+void lb_quat_conj(const versor q, versor out) {
+  out[0] = -q[0];
+  out[1] = -q[1];
+  out[2] = -q[2];
+  out[3] = q[3];
+}
+
+void lb_quat_normalize(versor q) {
+  float n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  if (!(n2 > 1e-30f)) {
+    lb_quat_identity(q);
+    return;
+  }
+  float inv = 1.0f / lb_sqrt(n2);
+  q[0] *= inv;
+  q[1] *= inv;
+  q[2] *= inv;
+  q[3] *= inv;
+}
+
+void lb_quat_rotate(const versor q, const vec3 v, vec3 out) {
+  /* v' = v + 2w (u x v) + 2 u x (u x v), with u the vector part. */
+  float ux = q[0], uy = q[1], uz = q[2], w = q[3];
+  float tx = 2.0f * (uy * v[2] - uz * v[1]);
+  float ty = 2.0f * (uz * v[0] - ux * v[2]);
+  float tz = 2.0f * (ux * v[1] - uy * v[0]);
+  float rx = v[0] + w * tx + (uy * tz - uz * ty);
+  float ry = v[1] + w * ty + (uz * tx - ux * tz);
+  float rz = v[2] + w * tz + (ux * ty - uy * tx);
+  out[0] = rx;
+  out[1] = ry;
+  out[2] = rz;
+}
+
+void lb_quat_from_axis_angle(const vec3 unit_axis, float angle, versor out) {
+  float s, c;
+  lb_sincos(0.5f * angle, &s, &c);
+  out[0] = unit_axis[0] * s;
+  out[1] = unit_axis[1] * s;
+  out[2] = unit_axis[2] * s;
+  out[3] = c;
+}
+
+void lb_quat_from_to(const vec3 a, const vec3 b, versor out) {
+  float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  if (d < -0.999999f) {
+    vec3 p;
+    lb_vec3_any_perpendicular(a, p);
+    out[0] = p[0];
+    out[1] = p[1];
+    out[2] = p[2];
+    out[3] = 0.0f;
+    return;
+  }
+  /* Half-way form: q = (a x b, 1 + a.b) normalised; exact for unit inputs and
+   * free of trig. */
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+  out[3] = 1.0f + d;
+  lb_quat_normalize(out);
+}
+
+void lb_quat_nlerp(const versor a, const versor b, float t, versor out) {
+  float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  float sb = d < 0.0f ? -t : t;
+  float sa = 1.0f - t;
+  for (int i = 0; i < 4; ++i) {
+    out[i] = a[i] * sa + b[i] * sb;
+  }
+  lb_quat_normalize(out);
+}
+
+void lb_quat_slerp(const versor a, const versor b, float t, versor out) {
+  /* The end points are returned exactly, so weight 0 or 1 leaves poses bit-equal. */
+  if (t <= 0.0f || t >= 1.0f) {
+    const float *src = t <= 0.0f ? a : b;
+    for (int i = 0; i < 4; ++i) {
+      out[i] = src[i];
+    }
+    return;
+  }
+  float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  float sign = 1.0f;
+  if (d < 0.0f) {
+    d = -d;
+    sign = -1.0f;
+  }
+  if (d > 0.9995f) {
+    lb_quat_nlerp(a, b, t, out);
+    return;
+  }
+  float theta = lb_acos(d);
+  float inv_sin = 1.0f / lb_sin(theta);
+  float wa = lb_sin((1.0f - t) * theta) * inv_sin;
+  float wb = lb_sin(t * theta) * inv_sin * sign;
+  for (int i = 0; i < 4; ++i) {
+    out[i] = a[i] * wa + b[i] * wb;
+  }
+  lb_quat_normalize(out);
+}
+
+float lb_quat_angle(const versor q) {
+  float w = q[3] < 0.0f ? -q[3] : q[3];
+  float v = lb_sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+  return 2.0f * lb_atan2(v, w);
+}

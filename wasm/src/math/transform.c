@@ -1,0 +1,77 @@
+/* TRS transforms. Scale composes per axis without shear, the usual game-engine
+ * approximation; rigs in practice carry uniform scale. */
+#include "limber/math.h"
+
+void lb_transform_identity(lb_transform *out) {
+  out->t[0] = out->t[1] = out->t[2] = 0.0f;
+  lb_quat_identity(out->r);
+  out->s[0] = out->s[1] = out->s[2] = 1.0f;
+}
+
+void lb_transform_mul(const lb_transform *parent, const lb_transform *local, lb_transform *out) {
+  vec3 st = {parent->s[0] * local->t[0], parent->s[1] * local->t[1], parent->s[2] * local->t[2]};
+  vec3 rt;
+  lb_quat_rotate(parent->r, st, rt);
+  versor r;
+  lb_quat_mul(parent->r, local->r, r);
+  out->t[0] = parent->t[0] + rt[0];
+  out->t[1] = parent->t[1] + rt[1];
+  out->t[2] = parent->t[2] + rt[2];
+  out->s[0] = parent->s[0] * local->s[0];
+  out->s[1] = parent->s[1] * local->s[1];
+  out->s[2] = parent->s[2] * local->s[2];
+  out->r[0] = r[0];
+  out->r[1] = r[1];
+  out->r[2] = r[2];
+  out->r[3] = r[3];
+}
+
+void lb_transform_inverse_mul(const lb_transform *parent, const lb_transform *model,
+                              lb_transform *out) {
+  versor inv;
+  lb_quat_conj(parent->r, inv);
+  vec3 d = {model->t[0] - parent->t[0], model->t[1] - parent->t[1], model->t[2] - parent->t[2]};
+  vec3 lt;
+  lb_quat_rotate(inv, d, lt);
+  versor r;
+  lb_quat_mul(inv, model->r, r);
+  for (int i = 0; i < 3; ++i) {
+    float ps = parent->s[i] != 0.0f ? parent->s[i] : 1.0f;
+    out->t[i] = lt[i] / ps;
+    out->s[i] = model->s[i] / ps;
+  }
+  for (int i = 0; i < 4; ++i) {
+    out->r[i] = r[i];
+  }
+}
+
+void lb_transform_point(const lb_transform *xf, const vec3 p, vec3 out) {
+  vec3 sp = {xf->s[0] * p[0], xf->s[1] * p[1], xf->s[2] * p[2]};
+  vec3 rp;
+  lb_quat_rotate(xf->r, sp, rp);
+  out[0] = xf->t[0] + rp[0];
+  out[1] = xf->t[1] + rp[1];
+  out[2] = xf->t[2] + rp[2];
+}
+
+void lb_transform_to_mat4(const lb_transform *xf, mat4 out) {
+  float x = xf->r[0], y = xf->r[1], z = xf->r[2], w = xf->r[3];
+  float xx = x * x, yy = y * y, zz = z * z;
+  float xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
+  out[0][0] = (1.0f - 2.0f * (yy + zz)) * xf->s[0];
+  out[0][1] = 2.0f * (xy + wz) * xf->s[0];
+  out[0][2] = 2.0f * (xz - wy) * xf->s[0];
+  out[0][3] = 0.0f;
+  out[1][0] = 2.0f * (xy - wz) * xf->s[1];
+  out[1][1] = (1.0f - 2.0f * (xx + zz)) * xf->s[1];
+  out[1][2] = 2.0f * (yz + wx) * xf->s[1];
+  out[1][3] = 0.0f;
+  out[2][0] = 2.0f * (xz + wy) * xf->s[2];
+  out[2][1] = 2.0f * (yz - wx) * xf->s[2];
+  out[2][2] = (1.0f - 2.0f * (xx + yy)) * xf->s[2];
+  out[2][3] = 0.0f;
+  out[3][0] = xf->t[0];
+  out[3][1] = xf->t[1];
+  out[3][2] = xf->t[2];
+  out[3][3] = 1.0f;
+}

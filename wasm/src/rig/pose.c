@@ -1,0 +1,121 @@
+/* Rig instances: pose buffers and local→model. */
+#include "../world/world_internal.h"
+#include <string.h>
+
+lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asset) {
+  const lb_skeleton *s = lb_skeleton_get(w, asset);
+  memset(inst, 0, sizeof *inst);
+  if (!s) {
+    return LB_ERR_UNKNOWN_NAME;
+  }
+  uint32_t n = s->joint_count;
+  inst->anim = lb_alloc_array(w, n, sizeof(lb_transform));
+  inst->local = lb_alloc_array(w, n, sizeof(lb_transform));
+  inst->model = lb_alloc_array(w, n, sizeof(lb_transform));
+  inst->matrices = lb_alloc_array(w, n, sizeof(mat4));
+  if (!inst->anim || !inst->local || !inst->model || !inst->matrices) {
+    lb_rig_instance_release(w, inst);
+    return LB_ERR_OUT_OF_MEMORY;
+  }
+  inst->asset = asset;
+  inst->joint_count = n;
+  memcpy(inst->anim, s->rest, n * sizeof(lb_transform));
+  memcpy(inst->local, s->rest, n * sizeof(lb_transform));
+  lb_rig_local_to_model(s, inst, 0, n);
+  for (uint32_t j = 0; j < n; ++j) {
+    lb_transform_to_mat4(&inst->model[j], inst->matrices[j]);
+  }
+  return LB_OK;
+}
+
+void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst) {
+  lb_free(w, inst->anim);
+  lb_free(w, inst->local);
+  lb_free(w, inst->model);
+  lb_free(w, inst->matrices);
+  memset(inst, 0, sizeof *inst);
+}
+
+void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t first,
+                           uint32_t end) {
+  for (uint32_t j = first; j < end; ++j) {
+    int p = s->parents[j];
+    if (p < 0) {
+      inst->model[j] = inst->local[j];
+    } else {
+      lb_transform_mul(&inst->model[p], &inst->local[j], &inst->model[j]);
+    }
+  }
+}
+
+static lb_rig_instance *lb_rig_of(const lb_world *w, lb_entity e) {
+  int s = lb_slot_of(w, e);
+  return s >= 0 && lb_slot_has(w, (uint32_t)s, LB_RIG) ? &w->rigs[s] : NULL;
+}
+
+lb_result lb_rig_set_animation_pose(lb_world *w, lb_entity e, const lb_transform *local,
+                                    uint32_t count) {
+  if (!w) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  char lbl[48];
+  if (lb_slot_checked(w, e, "animation pose") < 0) {
+    return LB_ERR_STALE_ENTITY;
+  }
+  lb_rig_instance *inst = lb_rig_of(w, e);
+  if (!inst) {
+    return lb_fail(w, LB_ERR_MISSING_COMPONENT, "animation pose: %s has no Rig",
+                   lb_entity_label(e, lbl, sizeof lbl));
+  }
+  if (!local || count != inst->joint_count) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT,
+                   "animation pose on %s: %u joints given, the rig has %u",
+                   lb_entity_label(e, lbl, sizeof lbl), count, inst->joint_count);
+  }
+  const lb_skeleton *s = lb_skeleton_get(w, inst->asset);
+  for (uint32_t j = 0; j < count; ++j) {
+    const lb_transform *x = &local[j];
+    float v[10] = {x->t[0], x->t[1], x->t[2], x->r[0], x->r[1],
+                   x->r[2], x->r[3], x->s[0], x->s[1], x->s[2]};
+    for (int k = 0; k < 10; ++k) {
+      if (!lb_is_finite(v[k])) {
+        return lb_fail(w, LB_ERR_NOT_FINITE, "animation pose on %s: joint '%s' is not finite",
+                       lb_entity_label(e, lbl, sizeof lbl), s->names[j]);
+      }
+    }
+    if (!(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6] > 1e-12f)) {
+      return lb_fail(w, LB_ERR_OUT_OF_RANGE, "animation pose on %s: joint '%s' rotation is zero",
+                     lb_entity_label(e, lbl, sizeof lbl), s->names[j]);
+    }
+  }
+  memcpy(inst->anim, local, count * sizeof(lb_transform));
+  for (uint32_t j = 0; j < count; ++j) {
+    lb_quat_normalize(inst->anim[j].r);
+  }
+  inst->has_anim = true;
+  return LB_OK;
+}
+
+const lb_transform *lb_rig_local_pose(const lb_world *w, lb_entity e, uint32_t *count) {
+  lb_rig_instance *inst = lb_rig_of(w, e);
+  if (count) {
+    *count = inst ? inst->joint_count : 0;
+  }
+  return inst ? inst->local : NULL;
+}
+
+const lb_transform *lb_rig_model_pose(const lb_world *w, lb_entity e, uint32_t *count) {
+  lb_rig_instance *inst = lb_rig_of(w, e);
+  if (count) {
+    *count = inst ? inst->joint_count : 0;
+  }
+  return inst ? inst->model : NULL;
+}
+
+const float *lb_rig_model_matrices(const lb_world *w, lb_entity e, uint32_t *count) {
+  lb_rig_instance *inst = lb_rig_of(w, e);
+  if (count) {
+    *count = inst ? inst->joint_count : 0;
+  }
+  return inst ? &inst->matrices[0][0][0] : NULL;
+}

@@ -1,0 +1,194 @@
+/* Skeleton assets: validation, depth-first reordering and joint lookup. */
+#include "../world/world_internal.h"
+#include <string.h>
+
+lb_skeleton_def lb_skeleton_default_def(void) {
+  lb_skeleton_def d;
+  memset(&d, 0, sizeof d);
+  return d;
+}
+
+static lb_result lb_skeleton_validate(lb_world *w, const lb_skeleton_def *def) {
+  if (def->joint_count == 0 || def->joint_count > LB_MAX_JOINTS) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE, "skeleton: joint_count = %u is outside [1, %u]",
+                   def->joint_count, (unsigned)LB_MAX_JOINTS);
+  }
+  if (!def->names || !def->parents || !def->rest) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "skeleton: names, parents and rest are required");
+  }
+  for (uint32_t i = 0; i < def->joint_count; ++i) {
+    const char *n = def->names[i];
+    size_t len = 0;
+    while (n && len < LB_JOINT_NAME_MAX && n[len]) {
+      ++len;
+    }
+    if (len == 0 || len >= LB_JOINT_NAME_MAX || strchr(n, '/')) {
+      return lb_fail(w, LB_ERR_INVALID_ARGUMENT,
+                     "skeleton: joint %u name is empty, too long (max %d) or contains '/'", i,
+                     LB_JOINT_NAME_MAX - 1);
+    }
+    for (uint32_t k = 0; k < i; ++k) {
+      if (strcmp(def->names[k], n) == 0) {
+        return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "skeleton: joint name '%s' is used twice", n);
+      }
+    }
+    if (def->parents[i] >= (int)i || def->parents[i] < -1) {
+      return lb_fail(w, LB_ERR_INVALID_ARGUMENT,
+                     "skeleton: joint '%s' has parent %d (parents must precede children)", n,
+                     def->parents[i]);
+    }
+    const lb_transform *x = &def->rest[i];
+    const float *v = &x->t[0];
+    float all[10] = {v[0], v[1], v[2], x->r[0], x->r[1], x->r[2], x->r[3], x->s[0], x->s[1], x->s[2]};
+    for (int k = 0; k < 10; ++k) {
+      if (!lb_is_finite(all[k])) {
+        return lb_fail(w, LB_ERR_NOT_FINITE, "skeleton: joint '%s' rest pose is not finite", n);
+      }
+    }
+    float q2 = x->r[0] * x->r[0] + x->r[1] * x->r[1] + x->r[2] * x->r[2] + x->r[3] * x->r[3];
+    if (!(q2 > 1e-12f)) {
+      return lb_fail(w, LB_ERR_OUT_OF_RANGE, "skeleton: joint '%s' rest rotation is zero", n);
+    }
+  }
+  return LB_OK;
+}
+
+/* Depth-first preorder, children in their input order: gives contiguous subtrees. */
+static uint32_t lb_dfs(const lb_skeleton_def *def, int16_t parent, uint32_t *order, uint32_t n) {
+  for (uint32_t i = 0; i < def->joint_count; ++i) {
+    if (def->parents[i] == parent) {
+      order[n++] = i;
+      n = lb_dfs(def, (int16_t)i, order, n);
+    }
+  }
+  return n;
+}
+
+lb_result lb_world_add_skeleton(lb_world *w, const lb_skeleton_def *def, uint32_t *out_asset) {
+  if (!w || !def || !out_asset) {
+    return w ? lb_fail(w, LB_ERR_INVALID_ARGUMENT, "skeleton: null argument")
+             : LB_ERR_INVALID_ARGUMENT;
+  }
+  lb_result r = lb_skeleton_validate(w, def);
+  if (r != LB_OK) {
+    return r;
+  }
+  uint32_t n = def->joint_count;
+  if (w->skeleton_count == w->skeleton_capacity) {
+    uint32_t cap = w->skeleton_capacity ? w->skeleton_capacity * 2u : 4u;
+    lb_skeleton *grown = lb_alloc_array(w, cap, sizeof *grown);
+    if (!grown) {
+      return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "skeleton: out of memory");
+    }
+    if (w->skeleton_count) {
+      memcpy(grown, w->skeletons, w->skeleton_count * sizeof *grown);
+    }
+    lb_free(w, w->skeletons);
+    w->skeletons = grown;
+    w->skeleton_capacity = cap;
+  }
+  lb_skeleton s;
+  s.joint_count = n;
+  s.names = lb_alloc_array(w, n, LB_JOINT_NAME_MAX);
+  s.parents = lb_alloc_array(w, n, sizeof(int16_t));
+  s.subtree_end = lb_alloc_array(w, n, sizeof(uint16_t));
+  s.rest = lb_alloc_array(w, n, sizeof(lb_transform));
+  uint32_t *order = lb_alloc_array(w, n, sizeof(uint32_t));
+  int32_t *remap = lb_alloc_array(w, n, sizeof(int32_t));
+  if (!s.names || !s.parents || !s.subtree_end || !s.rest || !order || !remap) {
+    lb_free(w, s.names);
+    lb_free(w, s.parents);
+    lb_free(w, s.subtree_end);
+    lb_free(w, s.rest);
+    lb_free(w, order);
+    lb_free(w, remap);
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "skeleton: out of memory");
+  }
+  lb_dfs(def, -1, order, 0);
+  for (uint32_t k = 0; k < n; ++k) {
+    remap[order[k]] = (int32_t)k;
+  }
+  for (uint32_t k = 0; k < n; ++k) {
+    uint32_t src = order[k];
+    strncpy(s.names[k], def->names[src], LB_JOINT_NAME_MAX - 1);
+    s.parents[k] = def->parents[src] < 0 ? -1 : (int16_t)remap[def->parents[src]];
+    s.rest[k] = def->rest[src];
+    lb_quat_normalize(s.rest[k].r);
+  }
+  /* Descendants follow their ancestor, so walking backwards finalises a joint's
+   * subtree end before it is pushed up to the parent. */
+  for (uint32_t k = 0; k < n; ++k) {
+    s.subtree_end[k] = (uint16_t)(k + 1u);
+  }
+  for (uint32_t k = n; k-- > 1;) {
+    int p = s.parents[k];
+    if (p >= 0 && s.subtree_end[k] > s.subtree_end[p]) {
+      s.subtree_end[p] = s.subtree_end[k];
+    }
+  }
+  lb_free(w, order);
+  lb_free(w, remap);
+  w->skeletons[w->skeleton_count++] = s;
+  *out_asset = w->skeleton_count; /* handle = index + 1 */
+  return LB_OK;
+}
+
+const lb_skeleton *lb_skeleton_get(const lb_world *w, uint32_t asset) {
+  return w && asset >= 1 && asset <= w->skeleton_count ? &w->skeletons[asset - 1] : NULL;
+}
+
+int lb_skeleton_lookup(const lb_skeleton *s, const char *path) {
+  if (!s || !path || !path[0]) {
+    return -1;
+  }
+  if (!strchr(path, '/')) {
+    for (uint32_t j = 0; j < s->joint_count; ++j) {
+      if (strcmp(s->names[j], path) == 0) {
+        return (int)j;
+      }
+    }
+    return -1;
+  }
+  /* Walk the path segment by segment from the roots. */
+  int parent = -1;
+  const char *seg = path;
+  while (*seg) {
+    const char *end = strchr(seg, '/');
+    size_t len = end ? (size_t)(end - seg) : strlen(seg);
+    int found = -1;
+    for (uint32_t j = 0; j < s->joint_count; ++j) {
+      if (s->parents[j] == parent && strncmp(s->names[j], seg, len) == 0 && s->names[j][len] == 0) {
+        found = (int)j;
+        break;
+      }
+    }
+    if (found < 0) {
+      return -1;
+    }
+    parent = found;
+    if (!end) {
+      break;
+    }
+    seg = end + 1;
+  }
+  return parent;
+}
+
+uint32_t lb_skeleton_joint_count(const lb_world *w, uint32_t asset) {
+  const lb_skeleton *s = lb_skeleton_get(w, asset);
+  return s ? s->joint_count : 0;
+}
+
+const char *lb_skeleton_joint_name(const lb_world *w, uint32_t asset, uint32_t joint) {
+  const lb_skeleton *s = lb_skeleton_get(w, asset);
+  return s && joint < s->joint_count ? s->names[joint] : NULL;
+}
+
+int lb_skeleton_joint_parent(const lb_world *w, uint32_t asset, uint32_t joint) {
+  const lb_skeleton *s = lb_skeleton_get(w, asset);
+  return s && joint < s->joint_count ? s->parents[joint] : -1;
+}
+
+int lb_skeleton_find_joint(const lb_world *w, uint32_t asset, const char *path) {
+  return lb_skeleton_lookup(lb_skeleton_get(w, asset), path);
+}

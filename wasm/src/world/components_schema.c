@@ -1,0 +1,123 @@
+/* The one place component fields are described: names as the TS API and scene
+ * JSON spell them, defaults, ranges and units. */
+#include "limber/components.h"
+#include "limber/schema.h"
+#include <stddef.h>
+#include <string.h>
+
+#define LB_F(st, member, nm, ty, d0, d1, d2, d3, lo, hi, en, ds, fl, dc)                           \
+  {nm,   ty, (uint32_t)offsetof(st, member), (uint32_t)sizeof(((st *)0)->member), {d0, d1, d2, d3}, \
+   lo,   hi, en,                             ds,                                   fl,               \
+   dc}
+
+static const lb_field lb_transform_fields[] = {
+    LB_F(lb_transform_c, position, "position", LB_FIELD_VEC3, 0, 0, 0, 0, -1e6f, 1e6f, NULL, NULL, 0,
+         "metres, local to parent"),
+    LB_F(lb_transform_c, rotation, "rotation", LB_FIELD_QUAT, 0, 0, 0, 1, -1e6f, 1e6f, NULL, NULL, 0,
+         "unit quaternion [x, y, z, w], normalised on write"),
+    LB_F(lb_transform_c, scale, "scale", LB_FIELD_VEC3, 1, 1, 1, 0, 1e-6f, 1e4f, NULL, NULL, 0,
+         "per-axis scale"),
+    LB_F(lb_transform_c, parent, "parent", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,
+         "parent entity or null"),
+    LB_F(lb_transform_c, parent_joint, "parentJoint", LB_FIELD_STRING, 0, 0, 0, 0, 0, 0, NULL, "", 0,
+         "joint path or name in the parent's rig, '' = the parent itself"),
+};
+
+static const lb_field lb_rig_fields[] = {
+    LB_F(lb_rig_c, asset, "asset", LB_FIELD_ASSET, 0, 0, 0, 0, 1, 4294967295.0f, NULL, NULL, 0,
+         "skeleton asset handle"),
+};
+
+static const lb_field lb_two_bone_ik_fields[] = {
+    LB_F(lb_two_bone_ik_c, rig, "rig", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,
+         "entity with the Rig; null = this entity"),
+    LB_F(lb_two_bone_ik_c, tip, "tip", LB_FIELD_STRING, 0, 0, 0, 0, 0, 0, NULL, "RightHand", 0,
+         "end joint path or name; its parent and grandparent are mid and root"),
+    LB_F(lb_two_bone_ik_c, target, "target", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,
+         "entity whose world position (and rotation) the tip reaches"),
+    LB_F(lb_two_bone_ik_c, hint, "hint", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,
+         "optional pole entity for a straight limb"),
+    LB_F(lb_two_bone_ik_c, weight, "weight", LB_FIELD_F32, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,
+         "position weight 0..1"),
+    LB_F(lb_two_bone_ik_c, rotation_weight, "rotationWeight", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL,
+         NULL, 0, "tip rotation weight 0..1"),
+    LB_F(lb_two_bone_ik_c, soften, "soften", LB_FIELD_F32, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,
+         "reach share before easing, 1 = off"),
+    LB_F(lb_two_bone_ik_c, reached, "reached", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL,
+         LB_FIELD_READONLY, "output: tip within 0.1 mm of the target"),
+    LB_F(lb_two_bone_ik_c, distance, "distance", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,
+         LB_FIELD_READONLY, "output: metres left to the target"),
+};
+
+#define LB_COUNT(a) (uint32_t)(sizeof(a) / sizeof((a)[0]))
+
+static const lb_component_info lb_components[LB_COMPONENT_TYPE_COUNT] = {
+    [LB_TRANSFORM] = {"Transform", sizeof(lb_transform_c), LB_COUNT(lb_transform_fields),
+                      lb_transform_fields},
+    [LB_RIG] = {"Rig", sizeof(lb_rig_c), LB_COUNT(lb_rig_fields), lb_rig_fields},
+    [LB_TWO_BONE_IK] = {"TwoBoneIK", sizeof(lb_two_bone_ik_c), LB_COUNT(lb_two_bone_ik_fields),
+                        lb_two_bone_ik_fields},
+};
+
+uint32_t lb_component_count(void) { return LB_COMPONENT_TYPE_COUNT; }
+
+const lb_component_info *lb_component_info_get(uint32_t type) {
+  return type < LB_COMPONENT_TYPE_COUNT ? &lb_components[type] : NULL;
+}
+
+int lb_component_find(const char *name) {
+  for (uint32_t t = 0; name && t < LB_COMPONENT_TYPE_COUNT; ++t) {
+    if (strcmp(lb_components[t].name, name) == 0) {
+      return (int)t;
+    }
+  }
+  return -1;
+}
+
+void lb_component_defaults(uint32_t type, void *out) {
+  const lb_component_info *info = lb_component_info_get(type);
+  if (!info) {
+    return;
+  }
+  memset(out, 0, info->size);
+  for (uint32_t i = 0; i < info->field_count; ++i) {
+    const lb_field *f = &info->fields[i];
+    uint8_t *p = (uint8_t *)out + f->offset;
+    switch (f->type) {
+    case LB_FIELD_F32:
+    case LB_FIELD_VEC3:
+    case LB_FIELD_QUAT:
+      memcpy(p, f->def, f->size);
+      break;
+    case LB_FIELD_U32:
+    case LB_FIELD_BOOL:
+    case LB_FIELD_ENUM:
+    case LB_FIELD_ASSET:
+    case LB_FIELD_ENTITY: {
+      uint32_t v = (uint32_t)f->def[0];
+      memcpy(p, &v, sizeof v);
+      break;
+    }
+    case LB_FIELD_STRING:
+      if (f->def_string) {
+        strncpy((char *)p, f->def_string, f->size - 1u);
+      }
+      break;
+    }
+  }
+}
+
+int lb_enum_index(const char *names, const char *name, size_t len) {
+  int idx = 0;
+  const char *p = names;
+  while (p && *p) {
+    const char *e = strchr(p, '|');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n == len && strncmp(p, name, len) == 0) {
+      return idx;
+    }
+    ++idx;
+    p = e ? e + 1 : NULL;
+  }
+  return -1;
+}

@@ -1,0 +1,95 @@
+/* World internals shared by the world, rig, ik and io modules. Not installed. */
+#ifndef LIMBER_WORLD_INTERNAL_H
+#define LIMBER_WORLD_INTERNAL_H
+
+#include "limber/components.h"
+#include "limber/rig.h"
+#include "limber/schema.h"
+#include "limber/world.h"
+#include <stdarg.h>
+#include <stdbool.h>
+
+typedef struct lb_skeleton {
+  uint32_t joint_count;
+  char (*names)[LB_JOINT_NAME_MAX];
+  int16_t *parents;
+  uint16_t *subtree_end;
+  lb_transform *rest;
+} lb_skeleton;
+
+/* Per-entity rig buffers, allocated on Rig insert, reused every step. */
+typedef struct lb_rig_instance {
+  uint32_t asset;
+  uint32_t joint_count;
+  bool has_anim;
+  lb_transform *anim;  /* host-supplied animation pose (external mode) */
+  lb_transform *local; /* working local pose of this step */
+  lb_transform *model; /* model space (rig root space) */
+  mat4 *matrices;      /* Output phase */
+} lb_rig_instance;
+
+/* Joint indices a TwoBoneIK resolved at insert time. */
+typedef struct lb_ik_chain {
+  uint32_t asset; /* skeleton the indices belong to; a changed Rig asset voids them */
+  int16_t root, mid, tip;
+} lb_ik_chain;
+
+struct lb_world {
+  lb_allocator allocator;
+  uint32_t capacity;   /* slots allocated */
+  uint32_t high_water; /* slots ever used */
+  uint16_t *generation;
+  uint8_t *alive;
+  uint32_t *free_slots;
+  uint32_t free_count;
+  uint32_t *mask; /* bit per component type */
+  uint8_t *components[LB_COMPONENT_TYPE_COUNT];
+  lb_rig_instance *rigs;
+  int16_t *attach_joint;  /* Transform.parentJoint resolved, -1 = none */
+  lb_ik_chain *ik_chains;
+  lb_transform *world_xf; /* entity world transforms (Model-space phase) */
+  uint8_t *xf_state;      /* 0 = not computed this step, 1 = done */
+  uint32_t *xf_stack;     /* scratch for the parent walk, one slot each */
+  lb_skeleton *skeletons;
+  uint32_t skeleton_count, skeleton_capacity;
+  uint64_t steps;
+  char error[320];
+};
+
+void *lb_alloc(lb_world *w, size_t size);       /* zeroed; null on failure */
+void lb_free(lb_world *w, void *p);
+void *lb_alloc_array(lb_world *w, size_t count, size_t size);
+
+/* Records the message for lb_world_last_error and returns `code`. */
+lb_result lb_fail(lb_world *w, lb_result code, const char *fmt, ...);
+/* "entity 3v1" into buf. */
+const char *lb_entity_label(lb_entity e, char *buf, size_t n);
+
+/* Slot of an alive entity, or -1 (with an error recorded naming `what`). */
+int lb_slot_checked(lb_world *w, lb_entity e, const char *what);
+int lb_slot_of(const lb_world *w, lb_entity e); /* -1 if stale, no error */
+lb_entity lb_entity_of_slot(const lb_world *w, uint32_t slot);
+
+static inline bool lb_slot_has(const lb_world *w, uint32_t slot, uint32_t type) {
+  return (w->mask[slot] >> type) & 1u;
+}
+static inline void *lb_component_ptr(const lb_world *w, uint32_t slot, uint32_t type) {
+  return w->components[type] + (size_t)slot * lb_component_info_get(type)->size;
+}
+
+const lb_skeleton *lb_skeleton_get(const lb_world *w, uint32_t asset);
+int lb_skeleton_lookup(const lb_skeleton *s, const char *path);
+
+/* Rig lifecycle (rig module). */
+lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asset);
+void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst);
+/* local → model over the joint range [first, end). */
+void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t first,
+                           uint32_t end);
+
+/* Phases (world/phases.c). */
+void lb_phase_model_space(lb_world *w);
+void lb_phase_reach(lb_world *w);
+void lb_phase_output(lb_world *w);
+
+#endif
