@@ -23,7 +23,7 @@ extern "C" {
 #define LB_RAD2DEG (180.0f / LB_PI)
 
 /* ---- scalar ------------------------------------------------------------- */
-/* Max abs error vs. libm (double reference) is measured by tests/c/test_math.c
+/* Max abs error vs. libm (double reference) is measured by tests/c/test_math_scalar.c
  * and stated in docs there; all are below 2e-7 on their full input range. */
 float lb_sin(float x);                 /* any finite x; range-reduced by 2*pi */
 float lb_cos(float x);                 /* any finite x */

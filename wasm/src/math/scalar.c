@@ -240,8 +240,8 @@ static float atan_octant(float ay, float ax, bool x_neg) {
   int m;
   bool plus = true;
   if (num > TAN_PI_8 * den) {
-    /* atan(t) = pi/4 + atan((t - 1) / (t + 1)), written on num/den to round only once
-     * in the division. */
+    /* atan(t) = pi/4 + atan((t - 1) / (t + 1)), formed from num and den directly so the
+     * rounding of t = num / den does not enter. */
     u = (num - den) / (num + den);
     m = 1;
   } else {
