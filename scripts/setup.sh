@@ -31,15 +31,12 @@ Suites: bookworm-security
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
-  UPDATED=0
 fi
 
 CJSON_DIR="$root/build/third_party/cjson"
 if [ ${#missing[@]} -gt 0 ] || [ ! -f "$CJSON_DIR/cJSON.c" ]; then
-  if [ "${UPDATED:-1}" = 0 ] || [ ${#missing[@]} -gt 0 ] || [ ! -f "$CJSON_DIR/cJSON.c" ]; then
-    say "apt-get update"
-    $SUDO apt-get update -qq
-  fi
+  say "apt-get update"
+  $SUDO apt-get update -qq
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing Debian packages: ${missing[*]}"

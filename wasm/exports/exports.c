@@ -2,13 +2,18 @@
  * 32-bit integers; results as lb_result codes, with lb_world_last_error for text.
  * Thin wrappers only: every check lives in the core. */
 #include "limber/limber.h"
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define LBW_EXPORT(name) __attribute__((export_name(#name))) 
+#define LBW_EXPORT(name) __attribute__((export_name(#name)))
 
-LBW_EXPORT(lbw_alloc) void *lbw_alloc(uint32_t size) { return calloc(1, size ? size : 1); }
-LBW_EXPORT(lbw_free) void lbw_free(void *p) { free(p); }
+LBW_EXPORT(lbw_alloc) void *lbw_alloc(uint32_t size) {
+  return calloc(1, size ? size : 1);
+}
+LBW_EXPORT(lbw_free) void lbw_free(void *p) {
+  free(p);
+}
 
 LBW_EXPORT(lbw_result_name) const char *lbw_result_name(int r) {
   return lb_result_name((lb_result)r);
@@ -18,15 +23,23 @@ LBW_EXPORT(lbw_world_create) lb_world *lbw_world_create(void) {
   lb_world *w = NULL;
   return lb_world_create(NULL, &w) == LB_OK ? w : NULL;
 }
-LBW_EXPORT(lbw_world_destroy) void lbw_world_destroy(lb_world *w) { lb_world_destroy(w); }
+LBW_EXPORT(lbw_world_destroy) void lbw_world_destroy(lb_world *w) {
+  lb_world_destroy(w);
+}
 LBW_EXPORT(lbw_last_error) const char *lbw_last_error(lb_world *w) {
   return lb_world_last_error(w);
 }
 
 /* Writes the new handle to *out. */
-LBW_EXPORT(lbw_spawn) int lbw_spawn(lb_world *w, lb_entity *out) { return lb_world_spawn(w, out); }
-LBW_EXPORT(lbw_despawn) int lbw_despawn(lb_world *w, lb_entity e) { return lb_world_despawn(w, e); }
-LBW_EXPORT(lbw_alive) int lbw_alive(lb_world *w, lb_entity e) { return lb_world_alive(w, e); }
+LBW_EXPORT(lbw_spawn) int lbw_spawn(lb_world *w, lb_entity *out) {
+  return lb_world_spawn(w, out);
+}
+LBW_EXPORT(lbw_despawn) int lbw_despawn(lb_world *w, lb_entity e) {
+  return lb_world_despawn(w, e);
+}
+LBW_EXPORT(lbw_alive) int lbw_alive(lb_world *w, lb_entity e) {
+  return lb_world_alive(w, e);
+}
 
 LBW_EXPORT(lbw_insert) int lbw_insert(lb_world *w, lb_entity e, uint32_t t, const void *d) {
   return lb_world_insert(w, e, t, d);
@@ -49,7 +62,9 @@ int lbw_component_from_json(lb_world *w, lb_scene *sc, uint32_t t, const char *j
   return lb_component_from_json(w, sc, t, json, len, inout);
 }
 
-LBW_EXPORT(lbw_step) int lbw_step(lb_world *w, float dt) { return lb_world_step(w, dt); }
+LBW_EXPORT(lbw_step) int lbw_step(lb_world *w, float dt) {
+  return lb_world_step(w, dt);
+}
 LBW_EXPORT(lbw_step_count) double lbw_step_count(lb_world *w) {
   return (double)lb_world_step_count(w);
 }
@@ -69,7 +84,9 @@ LBW_EXPORT(lbw_entity_transform) int lbw_entity_transform(lb_world *w, lb_entity
 }
 
 /* ---- schema -------------------------------------------------------------- */
-LBW_EXPORT(lbw_component_count) uint32_t lbw_component_count(void) { return lb_component_count(); }
+LBW_EXPORT(lbw_component_count) uint32_t lbw_component_count(void) {
+  return lb_component_count();
+}
 LBW_EXPORT(lbw_component_name) const char *lbw_component_name(uint32_t t) {
   const lb_component_info *i = lb_component_info_get(t);
   return i ? i->name : NULL;
@@ -143,3 +160,21 @@ LBW_EXPORT(lbw_scene_entity_name) const char *lbw_scene_entity_name(lb_scene *s,
 LBW_EXPORT(lbw_scene_entity_at) lb_entity lbw_scene_entity_at(lb_scene *s, uint32_t i) {
   return lb_scene_entity_at(s, i);
 }
+
+/* lb_transform layout for the bridge: [size, offset t, offset r, offset s]. */
+LBW_EXPORT(lbw_transform_layout) void lbw_transform_layout(uint32_t *out) {
+  out[0] = sizeof(lb_transform);
+  out[1] = offsetof(lb_transform, t);
+  out[2] = offsetof(lb_transform, r);
+  out[3] = offsetof(lb_transform, s);
+}
+
+/* The bridge reads lb_field directly (web/bridge/schema.ts); pin its layout. */
+#if defined(__wasm32__)
+_Static_assert(offsetof(lb_field, type) == 4 && offsetof(lb_field, offset) == 8 &&
+                   offsetof(lb_field, size) == 12 && offsetof(lb_field, def) == 16 &&
+                   offsetof(lb_field, min) == 32 && offsetof(lb_field, max) == 36 &&
+                   offsetof(lb_field, enum_names) == 40 && offsetof(lb_field, def_string) == 44 &&
+                   offsetof(lb_field, flags) == 48 && offsetof(lb_field, doc) == 52,
+               "lb_field layout changed: update web/bridge/schema.ts");
+#endif

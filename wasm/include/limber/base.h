@@ -15,19 +15,19 @@ extern "C" {
 #endif
 
 /* One table generates the enum and the short texts (sokol/cgltf style). */
-#define LB_RESULT_TABLE(X)                                                    \
-  X(LB_OK, "ok")                                                              \
-  X(LB_ERR_INVALID_ARGUMENT, "invalid argument")                              \
-  X(LB_ERR_NOT_FINITE, "value is not finite")                                 \
-  X(LB_ERR_OUT_OF_RANGE, "value out of range")                                \
-  X(LB_ERR_STALE_ENTITY, "stale or null entity handle")                       \
-  X(LB_ERR_MISSING_COMPONENT, "entity lacks a required component")            \
-  X(LB_ERR_UNKNOWN_NAME, "unknown name")                                      \
-  X(LB_ERR_JOINT_NOT_FOUND, "joint not found")                                \
-  X(LB_ERR_PARSE, "malformed input")                                          \
-  X(LB_ERR_OUT_OF_MEMORY, "out of memory")                                    \
-  X(LB_ERR_CAPACITY, "capacity exceeded")                                     \
-  X(LB_ERR_DEGENERATE, "degenerate geometry")                                 \
+#define LB_RESULT_TABLE(X)                                                                         \
+  X(LB_OK, "ok")                                                                                   \
+  X(LB_ERR_INVALID_ARGUMENT, "invalid argument")                                                   \
+  X(LB_ERR_NOT_FINITE, "value is not finite")                                                      \
+  X(LB_ERR_OUT_OF_RANGE, "value out of range")                                                     \
+  X(LB_ERR_STALE_ENTITY, "stale or null entity handle")                                            \
+  X(LB_ERR_MISSING_COMPONENT, "entity lacks a required component")                                 \
+  X(LB_ERR_UNKNOWN_NAME, "unknown name")                                                           \
+  X(LB_ERR_JOINT_NOT_FOUND, "joint not found")                                                     \
+  X(LB_ERR_PARSE, "malformed input")                                                               \
+  X(LB_ERR_OUT_OF_MEMORY, "out of memory")                                                         \
+  X(LB_ERR_CAPACITY, "capacity exceeded")                                                          \
+  X(LB_ERR_DEGENERATE, "degenerate geometry")                                                      \
   X(LB_ERR_CYCLE, "parent cycle")
 
 typedef enum lb_result {

@@ -23,10 +23,10 @@ typedef enum lb_component_type {
 /* Placement of an entity. Local to `parent` (and to `parentJoint` of the parent's
  * rig when set), world space otherwise. */
 typedef struct lb_transform_c {
-  vec3 position;      /* metres; default 0 */
-  versor rotation;    /* unit quaternion x,y,z,w; default identity; normalised on write */
-  vec3 scale;         /* per axis, (0, 1e4]; default 1 */
-  lb_entity parent;   /* default null */
+  vec3 position;    /* metres; default 0 */
+  versor rotation;  /* unit quaternion x,y,z,w; default identity; normalised on write */
+  vec3 scale;       /* per axis, (0, 1e4]; default 1 */
+  lb_entity parent; /* default null */
   char parent_joint[LB_JOINT_PATH_MAX]; /* joint path or name in the parent's rig; default "" */
 } lb_transform_c;
 
@@ -38,16 +38,16 @@ typedef struct lb_rig_c {
 /* Two-bone IK constraint: tip joint, its parent (mid) and grandparent (root) reach
  * the target entity's world position; the tip turns to its rotation. */
 typedef struct lb_two_bone_ik_c {
-  lb_entity rig;              /* entity with Rig; null = this entity */
-  char tip[LB_JOINT_PATH_MAX];/* joint path or name of the end joint, e.g. "RightHand" */
-  lb_entity target;           /* entity with Transform; required */
-  lb_entity hint;             /* optional pole entity used when the limb is straight */
-  float weight;               /* [0,1] position weight; default 1 */
-  float rotation_weight;      /* [0,1] tip rotation weight; default 0 */
-  float soften;               /* [0,1]; 1 = no softening (default), lower eases the last
-                                 (1-soften) of the reach so the limb never snaps straight */
-  uint32_t reached;           /* output: 1 when the tip is within 0.1 mm of the target */
-  float distance;             /* output: metres left between tip and target */
+  lb_entity rig;               /* entity with Rig; null = this entity */
+  char tip[LB_JOINT_PATH_MAX]; /* joint path or name of the end joint, e.g. "RightHand" */
+  lb_entity target;            /* entity with Transform; required */
+  lb_entity hint;              /* optional pole entity used when the limb is straight */
+  float weight;                /* [0,1] position weight; default 1 */
+  float rotation_weight;       /* [0,1] tip rotation weight; default 0 */
+  float soften;                /* [0,1]; 1 = no softening (default), lower eases the last
+                                  (1-soften) of the reach so the limb never snaps straight */
+  uint32_t reached;            /* output: 1 when the tip is within 0.1 mm of the target */
+  float distance;              /* output: metres left between tip and target */
 } lb_two_bone_ik_c;
 
 #ifdef __cplusplus

@@ -18,23 +18,23 @@ extern "C" {
 
 typedef struct lb_two_bone_ik_job {
   /* inputs */
-  const lb_transform *root;  /* model transform of the root joint (shoulder) */
-  const lb_transform *mid;   /* mid joint (elbow) */
-  const lb_transform *tip;   /* tip joint (wrist) */
-  vec3 target;               /* where the tip should go */
-  versor target_rotation;    /* tip's wanted rotation (used when rotation_weight > 0) */
+  const lb_transform *root; /* model transform of the root joint (shoulder) */
+  const lb_transform *mid;  /* mid joint (elbow) */
+  const lb_transform *tip;  /* tip joint (wrist) */
+  vec3 target;              /* where the tip should go */
+  versor target_rotation;   /* tip's wanted rotation (used when rotation_weight > 0) */
   bool has_hint;
-  vec3 hint;                 /* pole position: the mid joint bends toward it when the
-                                animated limb gives no bend side */
-  float weight;              /* [0,1] */
-  float rotation_weight;     /* [0,1] */
-  float soften;              /* [0,1], 1 = off */
+  vec3 hint;             /* pole position: the mid joint bends toward it when the
+                            animated limb gives no bend side */
+  float weight;          /* [0,1] */
+  float rotation_weight; /* [0,1] */
+  float soften;          /* [0,1], 1 = off */
   /* outputs */
   versor root_correction;
   versor mid_correction;
-  versor tip_correction;     /* applied after the root and mid corrections */
-  bool reached;              /* tip within 1e-4 m of target after the solve */
-  float distance;            /* metres between solved tip and target */
+  versor tip_correction; /* applied after the root and mid corrections */
+  bool reached;          /* tip within 1e-4 m of target after the solve */
+  float distance;        /* metres between solved tip and target */
 } lb_two_bone_ik_job;
 
 /* Zero-initialised job with defaults: weight 1, rotation_weight 0, soften 1. */

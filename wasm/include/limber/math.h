@@ -25,17 +25,17 @@ extern "C" {
 /* ---- scalar ------------------------------------------------------------- */
 /* Max abs error vs. libm (double reference) is measured by tests/c/test_math_scalar.c
  * and stated in docs there; all are below 2e-7 on their full input range. */
-float lb_sin(float x);                 /* any finite x; range-reduced by 2*pi */
-float lb_cos(float x);                 /* any finite x */
+float lb_sin(float x); /* any finite x; range-reduced by 2*pi */
+float lb_cos(float x); /* any finite x */
 void lb_sincos(float x, float *s, float *c);
-float lb_atan2(float y, float x);      /* (-pi, pi]; atan2(0,0) = 0 */
+float lb_atan2(float y, float x); /* (-pi, pi]; atan2(0,0) = 0 */
 float lb_atan(float x);
-float lb_acos(float x);                /* x clamped to [-1, 1]; [0, pi] */
-float lb_asin(float x);                /* x clamped to [-1, 1]; [-pi/2, pi/2] */
-float lb_exp(float x);                 /* x clamped to [-87, 88]; relative error < 3e-7 */
-float lb_sqrt(float x);                /* IEEE sqrt (correctly rounded everywhere); 0 for x <= 0 */
+float lb_acos(float x); /* x clamped to [-1, 1]; [0, pi] */
+float lb_asin(float x); /* x clamped to [-1, 1]; [-pi/2, pi/2] */
+float lb_exp(float x);  /* x clamped to [-87, 88]; relative error < 3e-7 */
+float lb_sqrt(float x); /* IEEE sqrt (correctly rounded everywhere); 0 for x <= 0 */
 float lb_clamp(float x, float lo, float hi);
-bool lb_is_finite(float x);            /* not NaN, not +-Inf; no libm */
+bool lb_is_finite(float x); /* not NaN, not +-Inf; no libm */
 
 /* ---- vec3 (thin wrappers kept here so the bone path has one home) ------- */
 float lb_vec3_length(const vec3 v);
@@ -46,10 +46,10 @@ void lb_vec3_any_perpendicular(const vec3 v, vec3 out);
 
 /* ---- quaternion (x, y, z, w) -------------------------------------------- */
 void lb_quat_identity(versor q);
-void lb_quat_mul(const versor a, const versor b, versor out);   /* out = a * b (apply b then a) */
+void lb_quat_mul(const versor a, const versor b, versor out); /* out = a * b (apply b then a) */
 void lb_quat_conj(const versor q, versor out);
-void lb_quat_normalize(versor q);                                /* zero quat → identity */
-void lb_quat_rotate(const versor q, const vec3 v, vec3 out);    /* out = q v q^-1 */
+void lb_quat_normalize(versor q);                            /* zero quat → identity */
+void lb_quat_rotate(const versor q, const vec3 v, vec3 out); /* out = q v q^-1 */
 void lb_quat_from_axis_angle(const vec3 unit_axis, float angle, versor out);
 /* Shortest rotation taking unit a onto unit b. Opposite vectors: 180 deg about a
  * stable perpendicular of a. */
@@ -63,18 +63,19 @@ float lb_quat_angle(const versor q);
 
 /* ---- transform (translation, rotation, scale) ---------------------------- */
 typedef struct lb_transform {
-  vec3 t;    /* translation, metres */
-  versor r;  /* rotation, unit quaternion x,y,z,w */
-  vec3 s;    /* scale, per axis (non-uniform scale is not propagated as shear) */
+  vec3 t;   /* translation, metres */
+  versor r; /* rotation, unit quaternion x,y,z,w */
+  vec3 s;   /* scale, per axis (non-uniform scale is not propagated as shear) */
 } lb_transform;
 
 void lb_transform_identity(lb_transform *out);
 /* out = parent * local: t = pt + pr*(ps*lt); r = pr*lr; s = ps*ls. out may alias local. */
 void lb_transform_mul(const lb_transform *parent, const lb_transform *local, lb_transform *out);
 /* local such that parent * local = model (uniform or axis-aligned scale). */
-void lb_transform_inverse_mul(const lb_transform *parent, const lb_transform *model, lb_transform *out);
+void lb_transform_inverse_mul(const lb_transform *parent, const lb_transform *model,
+                              lb_transform *out);
 void lb_transform_point(const lb_transform *xf, const vec3 p, vec3 out);
-void lb_transform_to_mat4(const lb_transform *xf, mat4 out);    /* column-major */
+void lb_transform_to_mat4(const lb_transform *xf, mat4 out); /* column-major */
 
 #ifdef __cplusplus
 }

@@ -23,10 +23,10 @@ typedef struct lb_world lb_world;
 /* Input to lb_world_add_skeleton. Parents must precede children (parents[i] < i,
  * -1 for a root); the world reorders to depth-first order itself. */
 typedef struct lb_skeleton_def {
-  uint32_t joint_count;        /* 1 .. LB_MAX_JOINTS */
-  const char *const *names;    /* unique, non-empty, < LB_JOINT_NAME_MAX bytes, no '/' */
-  const int16_t *parents;      /* -1 = root */
-  const lb_transform *rest;    /* local rest pose; finite, non-zero rotations */
+  uint32_t joint_count;     /* 1 .. LB_MAX_JOINTS */
+  const char *const *names; /* unique, non-empty, < LB_JOINT_NAME_MAX bytes, no '/' */
+  const int16_t *parents;   /* -1 = root */
+  const lb_transform *rest; /* local rest pose; finite, non-zero rotations */
 } lb_skeleton_def;
 
 lb_skeleton_def lb_skeleton_default_def(void);
@@ -47,9 +47,9 @@ typedef enum lb_humanoid_naming {
 } lb_humanoid_naming;
 
 typedef struct lb_humanoid_def {
-  float height;               /* metres, (0.3, 3]; default 1.8 */
-  lb_humanoid_naming naming;  /* default Mixamo */
-  int fingers;                /* 1 = five fingers of three joints plus ends (default) */
+  float height;              /* metres, (0.3, 3]; default 1.8 */
+  lb_humanoid_naming naming; /* default Mixamo */
+  int fingers;               /* 1 = five fingers of three joints plus ends (default) */
 } lb_humanoid_def;
 
 lb_humanoid_def lb_humanoid_default_def(void);

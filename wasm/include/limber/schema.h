@@ -13,15 +13,15 @@ extern "C" {
 #endif
 
 typedef enum lb_field_type {
-  LB_FIELD_F32 = 0,   /* float; finite, within [min, max] */
-  LB_FIELD_U32 = 1,   /* uint32; within [min, max] */
-  LB_FIELD_BOOL = 2,  /* uint32 0/1 */
-  LB_FIELD_ENTITY = 3,/* lb_entity; null or alive */
-  LB_FIELD_VEC3 = 4,  /* 3 floats; finite, each within [min, max] */
-  LB_FIELD_QUAT = 5,  /* 4 floats x,y,z,w; finite, non-zero (normalised on write) */
-  LB_FIELD_STRING = 6,/* char[size]; NUL-terminated UTF-8 */
-  LB_FIELD_ENUM = 7,  /* uint32 index into `enum_names` ("A|B|C") */
-  LB_FIELD_ASSET = 8, /* uint32 asset handle (0 = none) */
+  LB_FIELD_F32 = 0,    /* float; finite, within [min, max] */
+  LB_FIELD_U32 = 1,    /* uint32; within [min, max] */
+  LB_FIELD_BOOL = 2,   /* uint32 0/1 */
+  LB_FIELD_ENTITY = 3, /* lb_entity; null or alive */
+  LB_FIELD_VEC3 = 4,   /* 3 floats; finite, each within [min, max] */
+  LB_FIELD_QUAT = 5,   /* 4 floats x,y,z,w; finite, non-zero (normalised on write) */
+  LB_FIELD_STRING = 6, /* char[size]; NUL-terminated UTF-8 */
+  LB_FIELD_ENUM = 7,   /* uint32 index into `enum_names` ("A|B|C") */
+  LB_FIELD_ASSET = 8,  /* uint32 asset handle (0 = none) */
 } lb_field_type;
 
 enum {
@@ -29,7 +29,7 @@ enum {
 };
 
 typedef struct lb_field {
-  const char *name;       /* camelCase, as in TS and scene JSON */
+  const char *name; /* camelCase, as in TS and scene JSON */
   lb_field_type type;
   uint32_t offset;        /* bytes from the struct start */
   uint32_t size;          /* bytes */
@@ -38,7 +38,7 @@ typedef struct lb_field {
   const char *enum_names; /* "Right|Left" for LB_FIELD_ENUM */
   const char *def_string; /* default for LB_FIELD_STRING */
   uint32_t flags;
-  const char *doc;        /* one line: meaning and unit */
+  const char *doc; /* one line: meaning and unit */
 } lb_field;
 
 typedef struct lb_component_info {

@@ -24,8 +24,8 @@ extern "C" {
 typedef struct lb_world lb_world;
 
 typedef struct lb_world_def {
-  lb_allocator allocator;    /* default: malloc/free */
-  uint32_t entity_capacity;  /* initial slots, grows by doubling; default 64 */
+  lb_allocator allocator;   /* default: malloc/free */
+  uint32_t entity_capacity; /* initial slots, grows by doubling; default 64 */
 } lb_world_def;
 
 lb_world_def lb_world_default_def(void);

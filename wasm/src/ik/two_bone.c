@@ -35,8 +35,8 @@ lb_result lb_two_bone_ik_validate(const lb_two_bone_ik_job *job) {
   }
   if (!lb_vec3_finite(job->target) || (job->has_hint && !lb_vec3_finite(job->hint)) ||
       !lb_is_finite(job->weight) || !lb_is_finite(job->rotation_weight) ||
-      !lb_is_finite(job->soften) || !lb_vec3_finite(job->root->t) ||
-      !lb_vec3_finite(job->mid->t) || !lb_vec3_finite(job->tip->t)) {
+      !lb_is_finite(job->soften) || !lb_vec3_finite(job->root->t) || !lb_vec3_finite(job->mid->t) ||
+      !lb_vec3_finite(job->tip->t)) {
     return LB_ERR_NOT_FINITE;
   }
   for (int i = 0; i < 4; ++i) {
@@ -56,7 +56,9 @@ static void lb_sub(const vec3 a, const vec3 b, vec3 out) {
   out[1] = a[1] - b[1];
   out[2] = a[2] - b[2];
 }
-static float lb_dot(const vec3 a, const vec3 b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static float lb_dot(const vec3 a, const vec3 b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 static void lb_cross(const vec3 a, const vec3 b, vec3 out) {
   float x = a[1] * b[2] - a[2] * b[1];
   float y = a[2] * b[0] - a[0] * b[2];

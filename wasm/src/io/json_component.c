@@ -5,8 +5,8 @@
 #include "scene_internal.h"
 #include <string.h>
 
-static lb_result lb_json_numbers(lb_world *w, const char *where, const lb_field *f,
-                                 const cJSON *j, float *out, int n) {
+static lb_result lb_json_numbers(lb_world *w, const char *where, const lb_field *f, const cJSON *j,
+                                 float *out, int n) {
   if (n == 1) {
     if (!cJSON_IsNumber(j)) {
       return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' must be a number", where, f->name);
@@ -74,8 +74,10 @@ static lb_result lb_json_field(lb_world *w, const lb_scene *scene, const char *w
     if (cJSON_IsString(j)) {
       v = scene ? lb_scene_entity(scene, j->valuestring) : LB_NULL_ENTITY;
       if (v == LB_NULL_ENTITY) {
-        return lb_fail(w, LB_ERR_UNKNOWN_NAME, "%s: field '%s' names entity '%s', which the scene "
-                       "does not declare", where, f->name, j->valuestring);
+        return lb_fail(w, LB_ERR_UNKNOWN_NAME,
+                       "%s: field '%s' names entity '%s', which the scene "
+                       "does not declare",
+                       where, f->name, j->valuestring);
       }
     } else if (cJSON_IsNumber(j) && j->valuedouble >= 0 && j->valuedouble <= 4294967295.0) {
       v = (lb_entity)j->valuedouble;
@@ -91,8 +93,10 @@ static lb_result lb_json_field(lb_world *w, const lb_scene *scene, const char *w
     if (cJSON_IsString(j)) {
       v = scene ? lb_scene_asset(scene, j->valuestring) : 0;
       if (v == 0) {
-        return lb_fail(w, LB_ERR_UNKNOWN_NAME, "%s: field '%s' names asset '%s', which the scene "
-                       "does not declare", where, f->name, j->valuestring);
+        return lb_fail(w, LB_ERR_UNKNOWN_NAME,
+                       "%s: field '%s' names asset '%s', which the scene "
+                       "does not declare",
+                       where, f->name, j->valuestring);
       }
     } else if (cJSON_IsNumber(j) && j->valuedouble >= 0 && j->valuedouble <= 4294967295.0) {
       v = (uint32_t)j->valuedouble;
@@ -169,8 +173,8 @@ lb_result lb_component_from_json(lb_world *w, const lb_scene *scene, uint32_t ty
     return lb_fail(w, LB_ERR_PARSE, "%s JSON: malformed near byte %d", info ? info->name : "?",
                    (int)(cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() - json : 0));
   }
-  lb_result r = lb_component_fields_from_cjson(w, scene, type, root, info ? info->name : "?",
-                                               inout, NULL);
+  lb_result r =
+      lb_component_fields_from_cjson(w, scene, type, root, info ? info->name : "?", inout, NULL);
   cJSON_Delete(root);
   return r;
 }

@@ -53,7 +53,9 @@ uint32_t lb_scene_asset(const lb_scene *sc, const char *name) {
   return 0;
 }
 
-uint32_t lb_scene_entity_count(const lb_scene *sc) { return sc ? sc->entity_count : 0; }
+uint32_t lb_scene_entity_count(const lb_scene *sc) {
+  return sc ? sc->entity_count : 0;
+}
 const char *lb_scene_entity_name(const lb_scene *sc, uint32_t i) {
   return sc && i < sc->entity_count ? sc->entities[i].name : NULL;
 }
@@ -138,7 +140,8 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
   /* Spawn all first so components can name any entity. */
   for (const cJSON *e = ents->child; e; e = e->next) {
     char name[LB_SCENE_NAME_MAX];
-    lb_result r = lb_scene_name(w, cJSON_GetObjectItemCaseSensitive(e, "name"), "every entity", name);
+    lb_result r =
+        lb_scene_name(w, cJSON_GetObjectItemCaseSensitive(e, "name"), "every entity", name);
     if (r != LB_OK) {
       return r;
     }
@@ -234,8 +237,8 @@ static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
     const cJSON *comp = cJSON_GetObjectItemCaseSensitive(body, "component");
     cmd->entity = cJSON_IsString(ent) ? lb_scene_entity(sc, ent->valuestring) : LB_NULL_ENTITY;
     if (cmd->entity == LB_NULL_ENTITY) {
-      return lb_fail(w, LB_ERR_UNKNOWN_NAME, "scene: timeline[%d]: 'entity' must name a scene entity",
-                     index);
+      return lb_fail(w, LB_ERR_UNKNOWN_NAME,
+                     "scene: timeline[%d]: 'entity' must name a scene entity", index);
     }
     int type = cJSON_IsString(comp) ? lb_component_find(comp->valuestring) : -1;
     if (type < 0) {
@@ -267,7 +270,8 @@ static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
 
 lb_result lb_scene_load(lb_world *w, const char *json, size_t len, lb_scene **out) {
   if (!w || !json || !out) {
-    return w ? lb_fail(w, LB_ERR_INVALID_ARGUMENT, "scene: null argument") : LB_ERR_INVALID_ARGUMENT;
+    return w ? lb_fail(w, LB_ERR_INVALID_ARGUMENT, "scene: null argument")
+             : LB_ERR_INVALID_ARGUMENT;
   }
   *out = NULL;
   cJSON *root = cJSON_ParseWithLength(json, len);

@@ -2,7 +2,9 @@
  * target, but length/normalise live here so that the zero-length policy is one. */
 #include "limber/math.h"
 
-float lb_vec3_length(const vec3 v) { return lb_sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+float lb_vec3_length(const vec3 v) {
+  return lb_sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
 
 float lb_vec3_normalize_to(const vec3 v, vec3 out) {
   float len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];

@@ -39,7 +39,8 @@ static lb_result lb_skeleton_validate(lb_world *w, const lb_skeleton_def *def) {
     }
     const lb_transform *x = &def->rest[i];
     const float *v = &x->t[0];
-    float all[10] = {v[0], v[1], v[2], x->r[0], x->r[1], x->r[2], x->r[3], x->s[0], x->s[1], x->s[2]};
+    float all[10] = {v[0],    v[1],    v[2],    x->r[0], x->r[1],
+                     x->r[2], x->r[3], x->s[0], x->s[1], x->s[2]};
     for (int k = 0; k < 10; ++k) {
       if (!lb_is_finite(all[k])) {
         return lb_fail(w, LB_ERR_NOT_FINITE, "skeleton: joint '%s' rest pose is not finite", n);

@@ -6,21 +6,22 @@
 #include <string.h>
 
 #define LB_F(st, member, nm, ty, d0, d1, d2, d3, lo, hi, en, ds, fl, dc)                           \
-  {nm,   ty, (uint32_t)offsetof(st, member), (uint32_t)sizeof(((st *)0)->member), {d0, d1, d2, d3}, \
-   lo,   hi, en,                             ds,                                   fl,               \
-   dc}
+  {                                                                                                \
+    nm, ty, (uint32_t)offsetof(st, member), (uint32_t)sizeof(((st *)0)->member), {d0, d1, d2, d3}, \
+        lo, hi, en, ds, fl, dc                                                                     \
+  }
 
 static const lb_field lb_transform_fields[] = {
-    LB_F(lb_transform_c, position, "position", LB_FIELD_VEC3, 0, 0, 0, 0, -1e6f, 1e6f, NULL, NULL, 0,
-         "metres, local to parent"),
-    LB_F(lb_transform_c, rotation, "rotation", LB_FIELD_QUAT, 0, 0, 0, 1, -1e6f, 1e6f, NULL, NULL, 0,
-         "unit quaternion [x, y, z, w], normalised on write"),
+    LB_F(lb_transform_c, position, "position", LB_FIELD_VEC3, 0, 0, 0, 0, -1e6f, 1e6f, NULL, NULL,
+         0, "metres, local to parent"),
+    LB_F(lb_transform_c, rotation, "rotation", LB_FIELD_QUAT, 0, 0, 0, 1, -1e6f, 1e6f, NULL, NULL,
+         0, "unit quaternion [x, y, z, w], normalised on write"),
     LB_F(lb_transform_c, scale, "scale", LB_FIELD_VEC3, 1, 1, 1, 0, 1e-6f, 1e4f, NULL, NULL, 0,
          "per-axis scale"),
     LB_F(lb_transform_c, parent, "parent", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,
          "parent entity or null"),
-    LB_F(lb_transform_c, parent_joint, "parentJoint", LB_FIELD_STRING, 0, 0, 0, 0, 0, 0, NULL, "", 0,
-         "joint path or name in the parent's rig, '' = the parent itself"),
+    LB_F(lb_transform_c, parent_joint, "parentJoint", LB_FIELD_STRING, 0, 0, 0, 0, 0, 0, NULL, "",
+         0, "joint path or name in the parent's rig, '' = the parent itself"),
 };
 
 static const lb_field lb_rig_fields[] = {
@@ -59,7 +60,9 @@ static const lb_component_info lb_components[LB_COMPONENT_TYPE_COUNT] = {
                         lb_two_bone_ik_fields},
 };
 
-uint32_t lb_component_count(void) { return LB_COMPONENT_TYPE_COUNT; }
+uint32_t lb_component_count(void) {
+  return LB_COMPONENT_TYPE_COUNT;
+}
 
 const lb_component_info *lb_component_info_get(uint32_t type) {
   return type < LB_COMPONENT_TYPE_COUNT ? &lb_components[type] : NULL;

@@ -155,7 +155,8 @@ void lb_phase_reach(lb_world *w) {
     lb_rig_local_to_model(sk, inst, (uint32_t)chain->mid, (uint32_t)chain->mid + 1u);
     lb_apply_rotation(inst, sk, chain->tip, tip_r);
     lb_rig_local_to_model(sk, inst, (uint32_t)chain->root, sk->subtree_end[chain->root]);
-    vec3 d = {inst->model[chain->tip].t[0] - target.t[0], inst->model[chain->tip].t[1] - target.t[1],
+    vec3 d = {inst->model[chain->tip].t[0] - target.t[0],
+              inst->model[chain->tip].t[1] - target.t[1],
               inst->model[chain->tip].t[2] - target.t[2]};
     c->distance = lb_vec3_length(d);
     c->reached = c->distance <= 1e-4f;

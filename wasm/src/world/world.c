@@ -109,8 +109,7 @@ static lb_result lb_world_grow(lb_world *w, uint32_t new_cap) {
     for (uint32_t t = 0; t < LB_COMPONENT_TYPE_COUNT; ++t) {
       lb_free(w, n.components[t]);
     }
-    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "world: cannot grow to %u entities",
-                   (unsigned)new_cap);
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "world: cannot grow to %u entities", (unsigned)new_cap);
   }
   uint32_t old = w->capacity;
 #define LB_MOVE_(field, type)                                                                      \
@@ -191,7 +190,9 @@ void lb_world_destroy(lb_world *w) {
   a.free(w, a.user);
 }
 
-const char *lb_world_last_error(const lb_world *w) { return w ? w->error : "null world"; }
+const char *lb_world_last_error(const lb_world *w) {
+  return w ? w->error : "null world";
+}
 
 int lb_slot_of(const lb_world *w, lb_entity e) {
   uint32_t idx = e & LB_MAX_ENTITIES;
@@ -219,7 +220,9 @@ lb_entity lb_entity_of_slot(const lb_world *w, uint32_t slot) {
   return ((lb_entity)w->generation[slot] << LB_ENTITY_INDEX_BITS) | (slot + 1u);
 }
 
-bool lb_world_alive(const lb_world *w, lb_entity e) { return lb_slot_of(w, e) >= 0; }
+bool lb_world_alive(const lb_world *w, lb_entity e) {
+  return lb_slot_of(w, e) >= 0;
+}
 
 lb_result lb_world_spawn(lb_world *w, lb_entity *out) {
   if (!w || !out) {
@@ -266,4 +269,6 @@ lb_result lb_world_despawn(lb_world *w, lb_entity e) {
   return LB_OK;
 }
 
-uint64_t lb_world_step_count(const lb_world *w) { return w ? w->steps : 0; }
+uint64_t lb_world_step_count(const lb_world *w) {
+  return w ? w->steps : 0;
+}

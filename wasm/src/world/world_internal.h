@@ -45,7 +45,7 @@ struct lb_world {
   uint32_t *mask; /* bit per component type */
   uint8_t *components[LB_COMPONENT_TYPE_COUNT];
   lb_rig_instance *rigs;
-  int16_t *attach_joint;  /* Transform.parentJoint resolved, -1 = none */
+  int16_t *attach_joint; /* Transform.parentJoint resolved, -1 = none */
   lb_ik_chain *ik_chains;
   lb_transform *world_xf; /* entity world transforms (Model-space phase) */
   uint8_t *xf_state;      /* 0 = not computed this step, 1 = done */
@@ -56,7 +56,7 @@ struct lb_world {
   char error[320];
 };
 
-void *lb_alloc(lb_world *w, size_t size);       /* zeroed; null on failure */
+void *lb_alloc(lb_world *w, size_t size); /* zeroed; null on failure */
 void lb_free(lb_world *w, void *p);
 void *lb_alloc_array(lb_world *w, size_t count, size_t size);
 

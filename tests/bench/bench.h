@@ -1,0 +1,39 @@
+/* Benchmark harness shared by the native (limber_bench) and WebAssembly
+ * (build/bench/bench-simd.js, bench-scalar.js) builds of the C files in tests/bench.
+ *
+ * A benchmark is a setup/run/teardown triple. `run` does `iters` operations and
+ * adds each operation's final error (metres, or 0 when it has none) to the state,
+ * so the work cannot be optimised away and accuracy is reported next to speed.
+ * The clock (CLOCK_MONOTONIC) is read only here, never in the core. */
+#ifndef LIMBER_BENCH_H
+#define LIMBER_BENCH_H
+
+#include <stdint.h>
+
+typedef struct lb_bench_stats {
+  double error_sum; /* sum of per-operation errors, metres */
+  double error_max;
+  uint64_t ops;
+  uint64_t failures; /* operations whose call returned an error */
+} lb_bench_stats;
+
+typedef struct lb_bench {
+  const char *name;  /* "ik.two_bone" */
+  const char *unit;  /* unit of one reported sample, "us" = microseconds per op */
+  const char *what;  /* one line: what one operation includes */
+  void *(*setup)(void);                                   /* null on failure */
+  void (*run)(void *state, uint32_t iters, lb_bench_stats *stats);
+  void (*teardown)(void *state);
+} lb_bench;
+
+/* Registered benchmarks (bench_ik.c). */
+extern const lb_bench lb_bench_ik_two_bone;
+extern const lb_bench lb_bench_world_step_ik;
+
+/* Deterministic reach path: `count` points on a Lissajous curve around `center`,
+ * every one within the arm's reach (see bench_ik.c). Same formula as
+ * tests/bench/three_ik.mjs. */
+#define LB_BENCH_PATH_LEN 1024u
+void lb_bench_reach_path(const float center[3], float (*out)[3], uint32_t count);
+
+#endif

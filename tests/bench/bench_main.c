@@ -1,0 +1,157 @@
+/* limber_bench: runs registered benchmarks, one JSON line per benchmark on stdout.
+ *
+ *   limber_bench [--bench NAME]... [--runs N] [--iters N] [--warmup N]
+ *                [--target LABEL] [--list]
+ *
+ * Each run times one batch of `iters` operations with CLOCK_MONOTONIC; the sample
+ * is microseconds per operation. `warmup` untimed batches come first (they also
+ * let V8 tier wasm code up from Liftoff to TurboFan). Output:
+ *   {"bench":"ik.two_bone","target":"native","unit":"us","min":X,"median":Y,
+ *    "runs":N,"iters":I,"samples":[...],"mean_error":E,"max_error":M,"failures":F}
+ * tests/bench/run.mjs turns this into the contract format. Nothing is asserted:
+ * the exit status is non-zero only when a benchmark cannot be set up. */
+#define _POSIX_C_SOURCE 199309L
+#include "bench.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const lb_bench *const lb_benches[] = {&lb_bench_ik_two_bone, &lb_bench_world_step_ik};
+#define LB_BENCH_COUNT (sizeof lb_benches / sizeof lb_benches[0])
+#define LB_MAX_RUNS 1000
+
+#if defined(__wasm_simd128__)
+#define LB_DEFAULT_TARGET "wasm-simd"
+#elif defined(__EMSCRIPTEN__)
+#define LB_DEFAULT_TARGET "wasm"
+#else
+#define LB_DEFAULT_TARGET "native"
+#endif
+
+static double lb_now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
+}
+
+static int lb_cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static void lb_json_string(const char *s) {
+  putchar('"');
+  for (; *s; ++s) {
+    if (*s == '"' || *s == '\\') {
+      putchar('\\');
+    }
+    putchar(*s);
+  }
+  putchar('"');
+}
+
+static int lb_run_bench(const lb_bench *b, const char *target, int runs, uint32_t iters,
+                        int warmup) {
+  void *state = b->setup();
+  if (!state) {
+    fprintf(stderr, "limber_bench: setup of %s failed\n", b->name);
+    return 0;
+  }
+  lb_bench_stats st;
+  memset(&st, 0, sizeof st);
+  for (int w = 0; w < warmup; ++w) {
+    b->run(state, iters, &st);
+  }
+  memset(&st, 0, sizeof st);
+  static double samples[LB_MAX_RUNS], sorted[LB_MAX_RUNS];
+  for (int r = 0; r < runs; ++r) {
+    double t0 = lb_now_us();
+    b->run(state, iters, &st);
+    double t1 = lb_now_us();
+    samples[r] = (t1 - t0) / (double)iters;
+  }
+  b->teardown(state);
+  memcpy(sorted, samples, (size_t)runs * sizeof(double));
+  qsort(sorted, (size_t)runs, sizeof(double), lb_cmp_double);
+  double median = runs % 2 ? sorted[runs / 2] : 0.5 * (sorted[runs / 2 - 1] + sorted[runs / 2]);
+  printf("{\"bench\":");
+  lb_json_string(b->name);
+  printf(",\"target\":");
+  lb_json_string(target);
+  printf(",\"unit\":");
+  lb_json_string(b->unit);
+  printf(",\"min\":%.6g,\"median\":%.6g,\"runs\":%d,\"iters\":%u,\"samples\":[", sorted[0], median,
+         runs, iters);
+  for (int r = 0; r < runs; ++r) {
+    printf("%s%.6g", r ? "," : "", samples[r]);
+  }
+  printf("],\"mean_error\":%.6g,\"max_error\":%.6g,\"failures\":%llu,\"what\":",
+         st.ops ? st.error_sum / (double)st.ops : 0.0, st.error_max,
+         (unsigned long long)st.failures);
+  lb_json_string(b->what);
+  printf("}\n");
+  fflush(stdout);
+  return 1;
+}
+
+static void lb_usage(void) {
+  fprintf(stderr, "usage: limber_bench [--bench NAME]... [--runs N>=1] [--iters N>=1] "
+                  "[--warmup N] [--target LABEL] [--list]\n");
+}
+
+int main(int argc, char **argv) {
+  const char *target = LB_DEFAULT_TARGET;
+  const char *only[16];
+  int only_count = 0, runs = 7, warmup = 2;
+  long iters = 100000;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--list")) {
+      for (size_t k = 0; k < LB_BENCH_COUNT; ++k) {
+        printf("%s\t%s\t%s\n", lb_benches[k]->name, lb_benches[k]->unit, lb_benches[k]->what);
+      }
+      return 0;
+    } else if (v && !strcmp(a, "--bench") && only_count < 16) {
+      only[only_count++] = v;
+    } else if (v && !strcmp(a, "--runs")) {
+      runs = atoi(v);
+    } else if (v && !strcmp(a, "--iters")) {
+      iters = atol(v);
+    } else if (v && !strcmp(a, "--warmup")) {
+      warmup = atoi(v);
+    } else if (v && !strcmp(a, "--target")) {
+      target = v;
+    } else {
+      lb_usage();
+      return 2;
+    }
+    ++i;
+  }
+  if (runs < 1 || runs > LB_MAX_RUNS || iters < 1 || iters > 100000000L || warmup < 0) {
+    lb_usage();
+    return 2;
+  }
+  int ok = 1;
+  for (int k = 0; k < only_count; ++k) {
+    int known = 0;
+    for (size_t j = 0; j < LB_BENCH_COUNT; ++j) {
+      known |= !strcmp(only[k], lb_benches[j]->name);
+    }
+    if (!known) {
+      fprintf(stderr, "limber_bench: unknown bench '%s' (--list shows them)\n", only[k]);
+      ok = 0;
+    }
+  }
+  for (size_t j = 0; j < LB_BENCH_COUNT; ++j) {
+    int selected = only_count == 0;
+    for (int k = 0; k < only_count; ++k) {
+      selected |= !strcmp(only[k], lb_benches[j]->name);
+    }
+    if (selected) {
+      ok &= lb_run_bench(lb_benches[j], target, runs, (uint32_t)iters, warmup);
+    }
+  }
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,38 @@
+// One scene, one hash: native gcc and clang CLIs, Node over the SIMD and the
+// scalar wasm builds, all equal to the stored expected hash.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { createWorld } from '../../dist/web/bridge/index.js';
+
+const expected = JSON.parse(readFileSync('tests/expected-hashes.json', 'utf8'));
+const lastLine = (out) => out.trim().split('\n').pop();
+
+for (const [key, hash] of Object.entries(expected)) {
+  const [file, stepsText] = key.split('@');
+  const steps = Number(stepsText);
+  const scene = `assets/scenes/${file}`;
+
+  test(`${key}: native gcc CLI`, () => {
+    assert.equal(lastLine(execFileSync('build/native/limber', ['hash', scene, '--steps', String(steps)], { encoding: 'utf8' })), hash);
+  });
+
+  test(`${key}: native clang CLI`, () => {
+    assert.ok(existsSync('build/native-clang/limber'), 'build it with: node scripts/build.mjs clang');
+    assert.equal(lastLine(execFileSync('build/native-clang/limber', ['hash', scene, '--steps', String(steps)], { encoding: 'utf8' })), hash);
+  });
+
+  test(`${key}: Node CLI (wasm SIMD)`, () => {
+    assert.equal(lastLine(execFileSync(process.execPath, ['dist/web/cli/limber.js', 'hash', scene, '--steps', String(steps)], { encoding: 'utf8' })), hash);
+  });
+
+  for (const wasm of ['limber.wasm', 'limber-scalar.wasm']) {
+    test(`${key}: bridge in-process over ${wasm}`, async () => {
+      const world = await createWorld({ wasm: new URL(`../../dist/web/bridge/${wasm}`, import.meta.url) });
+      const sc = world.loadScene(readFileSync(scene, 'utf8'));
+      for (let i = 0; i < steps; i++) sc.step(1 / 60);
+      assert.equal(world.hash(), hash);
+    });
+  }
+}

@@ -1,0 +1,130 @@
+/** Loading the standalone limber.wasm (no Emscripten JS glue) in Node or a browser. */
+
+/** The raw exports of limber.wasm; pointers and handles are 32-bit integers. */
+export interface LimberExports {
+  memory: WebAssembly.Memory;
+  _initialize?: () => void;
+  lbw_alloc(size: number): number;
+  lbw_free(ptr: number): void;
+  lbw_result_name(code: number): number;
+  lbw_world_create(): number;
+  lbw_world_destroy(w: number): void;
+  lbw_last_error(w: number): number;
+  lbw_spawn(w: number, out: number): number;
+  lbw_despawn(w: number, e: number): number;
+  lbw_alive(w: number, e: number): number;
+  lbw_insert(w: number, e: number, type: number, data: number): number;
+  lbw_set(w: number, e: number, type: number, data: number): number;
+  lbw_get(w: number, e: number, type: number, out: number): number;
+  lbw_remove(w: number, e: number, type: number): number;
+  lbw_has(w: number, e: number, type: number): number;
+  lbw_component_from_json(w: number, scene: number, type: number, json: number, len: number, inout: number): number;
+  lbw_step(w: number, dt: number): number;
+  lbw_step_count(w: number): number;
+  lbw_hash(w: number, out: number): void;
+  lbw_entity_transform(w: number, e: number, out: number): number;
+  lbw_transform_layout(out: number): void;
+  lbw_component_count(): number;
+  lbw_component_name(t: number): number;
+  lbw_component_size(t: number): number;
+  lbw_component_defaults(t: number, out: number): void;
+  lbw_field_count(t: number): number;
+  lbw_field(t: number, f: number): number;
+  lbw_add_humanoid(w: number, height: number, out: number): number;
+  lbw_joint_count(w: number, asset: number): number;
+  lbw_joint_name(w: number, asset: number, j: number): number;
+  lbw_joint_parent(w: number, asset: number, j: number): number;
+  lbw_find_joint(w: number, asset: number, path: number): number;
+  lbw_rig_model_pose(w: number, e: number): number;
+  lbw_rig_local_pose(w: number, e: number): number;
+  lbw_rig_model_matrices(w: number, e: number): number;
+  lbw_rig_set_animation_pose(w: number, e: number, pose: number, count: number): number;
+  lbw_scene_load(w: number, json: number, len: number): number;
+  lbw_scene_destroy(w: number, s: number): void;
+  lbw_scene_step(w: number, s: number, dt: number): number;
+  lbw_scene_entity_count(s: number): number;
+  lbw_scene_entity_name(s: number, i: number): number;
+  lbw_scene_entity_at(s: number, i: number): number;
+}
+
+/** Where to get the module: a URL or path, raw bytes, or a compiled module. */
+export type WasmSource = string | URL | ArrayBuffer | Uint8Array | WebAssembly.Module;
+
+const cache = new Map<string, Promise<WebAssembly.Module>>();
+
+async function readBytes(src: string | URL): Promise<ArrayBuffer | Uint8Array> {
+  const url = typeof src === 'string' ? new URL(src, typeof location !== 'undefined' ? location.href : `file://${process.cwd()}/`) : src;
+  if (url.protocol === 'file:') {
+    const fs = await import('node:fs/promises');
+    const { fileURLToPath } = await import('node:url');
+    return fs.readFile(fileURLToPath(url));
+  }
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`limber: cannot load ${url.href}: HTTP ${res.status}`);
+  return res.arrayBuffer();
+}
+
+export async function compileLimber(src: WasmSource): Promise<WebAssembly.Module> {
+  if (src instanceof WebAssembly.Module) return src;
+  if (typeof src === 'string' || src instanceof URL) {
+    const key = String(src);
+    let p = cache.get(key);
+    if (!p) {
+      p = readBytes(src).then((b) => WebAssembly.compile(b as BufferSource));
+      cache.set(key, p);
+    }
+    return p;
+  }
+  return WebAssembly.compile(src as BufferSource);
+}
+
+export async function instantiateLimber(src: WasmSource): Promise<LimberExports> {
+  const module = await compileLimber(src);
+  const instance = await WebAssembly.instantiate(module, {
+    // Memory growth needs no action: views are re-created on every access.
+    env: { emscripten_notify_memory_growth: () => {} },
+  });
+  const ex = instance.exports as unknown as LimberExports;
+  ex._initialize?.();
+  return ex;
+}
+
+/** Small helpers over the module's memory. */
+export class Heap {
+  constructor(readonly ex: LimberExports) {}
+  get u8(): Uint8Array { return new Uint8Array(this.ex.memory.buffer); }
+  get u32(): Uint32Array { return new Uint32Array(this.ex.memory.buffer); }
+  get f32(): Float32Array { return new Float32Array(this.ex.memory.buffer); }
+  get dv(): DataView { return new DataView(this.ex.memory.buffer); }
+
+  cstring(ptr: number): string {
+    if (!ptr) return '';
+    const u8 = this.u8;
+    let end = ptr;
+    while (u8[end] !== 0) end++;
+    return new TextDecoder().decode(u8.subarray(ptr, end));
+  }
+
+  /** Copies bytes into a fresh allocation (NUL-terminated); caller frees. */
+  bytes(data: Uint8Array): number {
+    const p = this.ex.lbw_alloc(data.length + 1);
+    this.u8.set(data, p);
+    this.u8[p + data.length] = 0;
+    return p;
+  }
+
+  string(s: string): { ptr: number; len: number } {
+    const b = new TextEncoder().encode(s);
+    return { ptr: this.bytes(b), len: b.length };
+  }
+
+  /** Runs fn with a zeroed scratch allocation of `size` bytes. */
+  scratch<T>(size: number, fn: (ptr: number) => T): T {
+    const p = this.ex.lbw_alloc(size);
+    try {
+      return fn(p);
+    } finally {
+      this.ex.lbw_free(p);
+    }
+  }
+}

@@ -1,0 +1,312 @@
+/** The ESEngine-style world over the Limber core (WebAssembly). */
+import type { ComponentType, Entity, Writable } from './components.js';
+import { LimberError } from './errors.js';
+import { type ComponentInfo, decodeComponent, encodeComponent, readSchema } from './schema.js';
+import { Heap, instantiateLimber, type LimberExports, type WasmSource } from './wasm.js';
+
+export interface CreateWorldOptions {
+  /** The limber.wasm to use (URL, path, bytes or module). Default: the file
+   * shipped beside this module. */
+  wasm?: WasmSource;
+}
+
+/** One joint pose: translation, rotation (x, y, z, w) and scale. */
+export interface JointTransform {
+  t: [number, number, number];
+  r: [number, number, number, number];
+  s: [number, number, number];
+}
+
+export function entityLabel(e: number): string {
+  if (e === 0) return 'null entity';
+  return `entity ${((e & 0xfffff) - 1) >>> 0}v${e >>> 20}`;
+}
+
+export class World {
+  private readonly heap: Heap;
+  private readonly ex: LimberExports;
+  private ptr: number;
+  private readonly schema: ComponentInfo[];
+  private readonly byName: Map<string, ComponentInfo>;
+  private readonly xf: { size: number; t: number; r: number; s: number };
+
+  /** Use createWorld(). */
+  constructor(ex: LimberExports) {
+    this.ex = ex;
+    this.heap = new Heap(ex);
+    this.ptr = ex.lbw_world_create();
+    if (!this.ptr) throw new LimberError('LB_ERR_OUT_OF_MEMORY', 'LB_ERR_OUT_OF_MEMORY: cannot create a world');
+    this.schema = readSchema(this.heap);
+    this.byName = new Map(this.schema.map((c) => [c.name, c]));
+    this.xf = this.heap.scratch(16, (p) => {
+      const u = this.heap.u32;
+      ex.lbw_transform_layout(p);
+      return { size: u[p >> 2], t: u[(p >> 2) + 1], r: u[(p >> 2) + 2], s: u[(p >> 2) + 3] };
+    });
+  }
+
+  /** Field schema of every component, as the core defines it. */
+  get components(): readonly ComponentInfo[] {
+    return this.schema;
+  }
+
+  private get w(): number {
+    if (!this.ptr) throw new LimberError('LB_ERR_INVALID_ARGUMENT', 'LB_ERR_INVALID_ARGUMENT: the world was destroyed');
+    return this.ptr;
+  }
+
+  private check(code: number, where: { entity?: number; component?: string } = {}): void {
+    if (code === 0) return;
+    const name = this.heap.cstring(this.ex.lbw_result_name(code));
+    const msg = this.heap.cstring(this.ex.lbw_last_error(this.w)) || name;
+    throw new LimberError(name, msg, where);
+  }
+
+  private info<T>(c: ComponentType<T>): ComponentInfo {
+    const info = c && typeof c.name === 'string' ? this.byName.get(c.name) : undefined;
+    if (!info) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: unknown component '${String(c?.name)}'`);
+    return info;
+  }
+
+  /** Frees the core world. The object is unusable afterwards. */
+  destroy(): void {
+    if (this.ptr) this.ex.lbw_world_destroy(this.ptr);
+    this.ptr = 0;
+  }
+
+  spawn(): Entity {
+    return this.heap.scratch(4, (p) => {
+      this.check(this.ex.lbw_spawn(this.w, p));
+      return this.heap.u32[p >> 2];
+    });
+  }
+
+  despawn(e: Entity): void {
+    this.check(this.ex.lbw_despawn(this.w, e >>> 0), { entity: e });
+  }
+
+  alive(e: Entity): boolean {
+    return this.ex.lbw_alive(this.w, e >>> 0) !== 0;
+  }
+
+  has<T>(e: Entity, c: ComponentType<T>): boolean {
+    return this.ex.lbw_has(this.w, e >>> 0, this.info(c).id) !== 0;
+  }
+
+  /** Adds (or replaces) a component: the given fields merged over the defaults. */
+  insert<T>(e: Entity, c: ComponentType<T>, fields: Partial<Writable<T>> = {}): void {
+    const info = this.info(c);
+    const bytes = info.defaults.slice();
+    encodeComponent(info, fields as Record<string, unknown>, bytes, `${info.name} on ${entityLabel(e)}`, e);
+    this.write(e, info, bytes, true);
+  }
+
+  /** Reads the component (a copy). Throws if the entity lacks it. */
+  get<T>(e: Entity, c: ComponentType<T>): T {
+    const info = this.info(c);
+    return decodeComponent(info, this.readBytes(e, info)) as unknown as T;
+  }
+
+  /** Changes a component in place: fn receives a copy to mutate (or returns a
+   * replacement). Throws if the entity lacks the component. */
+  update<T>(e: Entity, c: ComponentType<T>, fn: (data: Writable<T> & T) => void | Partial<Writable<T>>): void {
+    const info = this.info(c);
+    const bytes = this.readBytes(e, info);
+    const obj = decodeComponent(info, bytes) as unknown as Writable<T> & T;
+    const ret = fn(obj);
+    const next = (ret && typeof ret === 'object' ? { ...obj, ...ret } : obj) as Record<string, unknown>;
+    encodeComponent(info, next, bytes, `${info.name} on ${entityLabel(e)}`, e);
+    this.write(e, info, bytes, false);
+  }
+
+  remove<T>(e: Entity, c: ComponentType<T>): void {
+    const info = this.info(c);
+    this.check(this.ex.lbw_remove(this.w, e >>> 0, info.id), { entity: e, component: info.name });
+  }
+
+  private readBytes(e: Entity, info: ComponentInfo): Uint8Array {
+    return this.heap.scratch(info.size, (p) => {
+      // lb_world_get is const in C and records no message: word it here.
+      const code = this.ex.lbw_get(this.w, e >>> 0, info.id, p);
+      if (code !== 0) {
+        const name = this.heap.cstring(this.ex.lbw_result_name(code));
+        const why = name === 'LB_ERR_MISSING_COMPONENT' ? `has no ${info.name}` : 'is not alive (stale handle)';
+        throw new LimberError(name, `${name}: ${info.name}: ${entityLabel(e)} ${why}`, { entity: e, component: info.name });
+      }
+      return this.heap.u8.slice(p, p + info.size);
+    });
+  }
+
+  private write(e: Entity, info: ComponentInfo, bytes: Uint8Array, insert: boolean): void {
+    this.heap.scratch(info.size, (p) => {
+      this.heap.u8.set(bytes, p);
+      const fn = insert ? this.ex.lbw_insert : this.ex.lbw_set;
+      this.check(fn(this.w, e >>> 0, info.id, p), { entity: e, component: info.name });
+    });
+  }
+
+  /** Runs the frame pipeline once. dt in seconds, [0, 1]. */
+  step(dt: number): void {
+    if (typeof dt !== 'number') throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: step: dt must be a number, got ${typeof dt}`);
+    this.check(this.ex.lbw_step(this.w, dt));
+  }
+
+  get stepCount(): number {
+    return this.ex.lbw_step_count(this.w);
+  }
+
+  /** The 64-bit bone hash as 16 hex digits (same value natively and in wasm). */
+  hash(): string {
+    return this.heap.scratch(8, (p) => {
+      this.ex.lbw_hash(this.w, p);
+      const u = this.heap.u32;
+      return u[(p >> 2) + 1].toString(16).padStart(8, '0') + u[p >> 2].toString(16).padStart(8, '0');
+    });
+  }
+
+  /** Adds the procedural humanoid skeleton (65 joints, Mixamo names); returns its asset handle. */
+  addHumanoidRig(options: { height?: number } = {}): number {
+    const height = options.height ?? 1.8;
+    if (typeof height !== 'number' || !(height > 0.3 && height <= 3)) {
+      throw new LimberError('LB_ERR_OUT_OF_RANGE', `LB_ERR_OUT_OF_RANGE: addHumanoidRig: field 'height' = ${String(height)} is outside (0.3, 3] m`, { field: 'height' });
+    }
+    return this.heap.scratch(4, (p) => {
+      this.check(this.ex.lbw_add_humanoid(this.w, height, p));
+      return this.heap.u32[p >> 2];
+    });
+  }
+
+  /** Joint names and parents of a skeleton asset (depth-first order). */
+  skeleton(asset: number): { names: string[]; parents: number[] } {
+    const n = this.ex.lbw_joint_count(this.w, asset);
+    const names: string[] = [];
+    const parents: number[] = [];
+    for (let j = 0; j < n; j++) {
+      names.push(this.heap.cstring(this.ex.lbw_joint_name(this.w, asset, j)));
+      parents.push(this.ex.lbw_joint_parent(this.w, asset, j));
+    }
+    return { names, parents };
+  }
+
+  /** Joint index for a path ("Hips/Spine/...") or bare name, or -1. */
+  findJoint(asset: number, path: string): number {
+    const s = this.heap.string(path);
+    try {
+      return this.ex.lbw_find_joint(this.w, asset, s.ptr);
+    } finally {
+      this.ex.lbw_free(s.ptr);
+    }
+  }
+
+  private rigAsset(e: Entity): number {
+    return (this.get(e, { name: 'Rig' }) as { asset: number }).asset;
+  }
+
+  private readPose(ptr: number, count: number): JointTransform[] {
+    const f = this.heap.f32;
+    const out: JointTransform[] = [];
+    for (let j = 0; j < count; j++) {
+      const b = (ptr + j * this.xf.size) >> 2;
+      const t = b + (this.xf.t >> 2), r = b + (this.xf.r >> 2), s = b + (this.xf.s >> 2);
+      out.push({ t: [f[t], f[t + 1], f[t + 2]], r: [f[r], f[r + 1], f[r + 2], f[r + 3]], s: [f[s], f[s + 1], f[s + 2]] });
+    }
+    return out;
+  }
+
+  /** Model-space (rig root space) joint transforms after the last step. */
+  modelPose(e: Entity): JointTransform[] {
+    const n = this.ex.lbw_joint_count(this.w, this.rigAsset(e));
+    return this.readPose(this.ex.lbw_rig_model_pose(this.w, e >>> 0), n);
+  }
+
+  /** Local joint transforms after the last step (IK applied). */
+  localPose(e: Entity): JointTransform[] {
+    const n = this.ex.lbw_joint_count(this.w, this.rigAsset(e));
+    return this.readPose(this.ex.lbw_rig_local_pose(this.w, e >>> 0), n);
+  }
+
+  /** Model-space matrices (column-major, 16 floats per joint) as a copy. */
+  modelMatrices(e: Entity): Float32Array {
+    const n = this.ex.lbw_joint_count(this.w, this.rigAsset(e));
+    const p = this.ex.lbw_rig_model_matrices(this.w, e >>> 0);
+    return this.heap.f32.slice(p >> 2, (p >> 2) + 16 * n);
+  }
+
+  /** External animation: the local pose each following step starts from. */
+  setAnimationPose(e: Entity, pose: readonly JointTransform[]): void {
+    const size = pose.length * this.xf.size;
+    this.heap.scratch(Math.max(size, 4), (p) => {
+      const f = this.heap.f32;
+      pose.forEach((x, j) => {
+        const b = (p + j * this.xf.size) >> 2;
+        f.set(x.t, b + (this.xf.t >> 2));
+        f.set(x.r, b + (this.xf.r >> 2));
+        f.set(x.s, b + (this.xf.s >> 2));
+      });
+      this.check(this.ex.lbw_rig_set_animation_pose(this.w, e >>> 0, p, pose.length), { entity: e, component: 'Rig' });
+    });
+  }
+
+  /** World transform of an entity as of the last step. */
+  worldTransform(e: Entity): JointTransform {
+    return this.heap.scratch(this.xf.size, (p) => {
+      this.check(this.ex.lbw_entity_transform(this.w, e >>> 0, p), { entity: e });
+      return this.readPose(p, 1)[0];
+    });
+  }
+
+  /** Loads a scene document (JSON text or object) into this world. */
+  loadScene(scene: string | object): Scene {
+    const text = typeof scene === 'string' ? scene : JSON.stringify(scene);
+    const s = this.heap.string(text);
+    try {
+      const ptr = this.ex.lbw_scene_load(this.w, s.ptr, s.len);
+      if (!ptr) {
+        const msg = this.heap.cstring(this.ex.lbw_last_error(this.w));
+        throw new LimberError(msg.split(':')[0] || 'LB_ERR_PARSE', msg);
+      }
+      return new Scene(this.ex, this.heap, ptr, () => this.w, (code) => this.check(code));
+    } finally {
+      this.ex.lbw_free(s.ptr);
+    }
+  }
+}
+
+/** A loaded scene: named entities and a timeline applied as it steps. */
+export class Scene {
+  readonly entities: ReadonlyMap<string, Entity>;
+
+  /** Use world.loadScene(). */
+  constructor(private readonly ex: LimberExports, heap: Heap, private ptr: number, private readonly w: () => number, private readonly check: (code: number) => void) {
+    const m = new Map<string, Entity>();
+    for (let i = 0; i < ex.lbw_scene_entity_count(ptr); i++) {
+      m.set(heap.cstring(ex.lbw_scene_entity_name(ptr, i)), ex.lbw_scene_entity_at(ptr, i) >>> 0);
+    }
+    this.entities = m;
+  }
+
+  /** Entity by scene name; throws for an unknown name. */
+  entity(name: string): Entity {
+    const e = this.entities.get(name);
+    if (e === undefined) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: the scene has no entity '${name}'`);
+    return e;
+  }
+
+  /** Applies the timeline commands due now, then steps the world. */
+  step(dt: number): void {
+    if (!this.ptr) throw new LimberError('LB_ERR_INVALID_ARGUMENT', 'LB_ERR_INVALID_ARGUMENT: the scene was destroyed');
+    this.check(this.ex.lbw_scene_step(this.w(), this.ptr, dt));
+  }
+
+  destroy(): void {
+    if (this.ptr) this.ex.lbw_scene_destroy(this.w(), this.ptr);
+    this.ptr = 0;
+  }
+}
+
+/** Creates a world on a fresh instance of the core. */
+export async function createWorld(options: CreateWorldOptions = {}): Promise<World> {
+  const src = options.wasm ?? new URL('./limber.wasm', import.meta.url);
+  // Each world gets its own instance; the compiled module is cached per URL.
+  return new World(await instantiateLimber(src));
+}
