@@ -4,7 +4,8 @@
 // the wasm builds (incl. the cross-target determinism check) and Playwright in
 // headless Chromium. Ends with one line "N passed, M failed".
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,6 +54,12 @@ if (existsSync(join(root, 'web/playground/tsconfig.json'))) {
 }
 stage('native C tests (gcc, ctest)', 'ctest', ['--preset', 'native', '-V'], ctestCount);
 stage('native C tests under ASan + UBSan (clang, ctest)', 'ctest', ['--preset', 'asan', '-V'], ctestCount, { ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1', UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1' });
+for (const f of readdirSync(join(root, 'tests/fuzz')).filter((n) => /^fuzz_.*\.c$/.test(n))) {
+  const name = f.replace(/\.c$/, '');
+  const work = mkdtempSync(join(tmpdir(), `limber-${name}-`));
+  const seeds = join(root, 'tests/fuzz/corpus', name.replace(/^fuzz_/, ''));
+  stage(`fuzz ${name} (libFuzzer + ASan/UBSan, 15 s)`, join(root, 'build/asan', name), ['-max_total_time=15', '-timeout=5', work, ...(existsSync(seeds) ? [seeds] : [])], oneCheck);
+}
 stage('Node tests over the wasm builds', process.execPath, ['--test', '--test-reporter=tap', 'tests/node/'], nodeCount);
 if (existsSync(join(root, 'playwright.config.ts'))) {
   stage('Playwright (headless Chromium)', join(root, 'node_modules/.bin/playwright'), ['test'], pwCount, { CI: process.env.CI ?? '1' });

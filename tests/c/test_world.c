@@ -546,8 +546,9 @@ static void check_xf_near(const lb_transform *a, const lb_transform *b, double t
 static void test_cycle(void) {
   lb_world *w = new_world(NULL);
   lb_entity a, b, c;
-  LB_CHECK(lb_world_spawn(w, &a) == LB_OK && lb_world_spawn(w, &b) == LB_OK &&
-           lb_world_spawn(w, &c) == LB_OK);
+  LB_CHECK(lb_world_spawn(w, &a) == LB_OK);
+  LB_CHECK(lb_world_spawn(w, &b) == LB_OK);
+  LB_CHECK(lb_world_spawn(w, &c) == LB_OK);
   lb_transform_c t = transform_at(0, 0, 0);
   t.parent = a;
   LB_CHECK(lb_world_insert(w, a, LB_TRANSFORM, &t) == LB_ERR_CYCLE); /* self */
@@ -605,8 +606,8 @@ static void test_parenting(void) {
   LB_CHECK_NEAR(cx.s[0], 2.0, 0.0);
   versor want_r;
   lb_quat_mul(p.rotation, c.rotation, want_r);
-  lb_transform want = {{1.0f, 2.0f, 2.0f}, {want_r[0], want_r[1], want_r[2], want_r[3]},
-                       {2.0f, 2.0f, 2.0f}};
+  lb_transform want = {
+      {1.0f, 2.0f, 2.0f}, {want_r[0], want_r[1], want_r[2], want_r[3]}, {2.0f, 2.0f, 2.0f}};
   check_xf_near(&cx, &want, 1e-6);
   /* Grandchild: child's +Y is Ry(90)*Rx(30) applied to +Y; offset 0.25 scaled by 2. */
   vec3 up = {0.0f, 0.5f, 0.0f}, off;

@@ -40,7 +40,8 @@ typedef struct lb_two_bone_ik_job {
 /* Zero-initialised job with defaults: weight 1, rotation_weight 0, soften 1. */
 lb_two_bone_ik_job lb_two_bone_ik_default_job(void);
 /* LB_OK, or LB_ERR_INVALID_ARGUMENT (null transforms), LB_ERR_NOT_FINITE (target,
- * hint or weights), LB_ERR_OUT_OF_RANGE (weights outside [0,1]). */
+ * hint, weights or the joints' positions and rotations), LB_ERR_OUT_OF_RANGE (weights
+ * outside [0,1]). */
 lb_result lb_two_bone_ik_validate(const lb_two_bone_ik_job *job);
 /* Validates, then solves. Zero-length bones give identity corrections and
  * LB_ERR_DEGENERATE; nothing in the inputs is modified. */

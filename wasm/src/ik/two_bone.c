@@ -6,8 +6,8 @@
  *    A straight limb has no bend axis: the hint decides, else a stable
  *    perpendicular of the upper bone.
  * 2. Swing: the root turns by the shortest arc that points root→tip at the target.
- * 3. With a hint in charge, a twist about root→target puts the mid joint on the
- *    hint's side.
+ * 3. Twist about root→target puts the mid joint on the animated bend side (or the
+ *    hint's side for a straight limb), whatever the angle to the target.
  * Weights slerp each correction from identity. */
 #include "limber/ik.h"
 #include <string.h>
@@ -40,7 +40,9 @@ lb_result lb_two_bone_ik_validate(const lb_two_bone_ik_job *job) {
     return LB_ERR_NOT_FINITE;
   }
   for (int i = 0; i < 4; ++i) {
-    if (!lb_is_finite(job->target_rotation[i])) {
+    /* Joint rotations enter the tip correction; a NaN there would leak into the pose. */
+    if (!lb_is_finite(job->target_rotation[i]) || !lb_is_finite(job->root->r[i]) ||
+        !lb_is_finite(job->mid->r[i]) || !lb_is_finite(job->tip->r[i])) {
       return LB_ERR_NOT_FINITE;
     }
   }
@@ -109,7 +111,8 @@ lb_result lb_two_bone_ik_run(lb_two_bone_ik_job *job) {
   vec3 n, axis;
   lb_cross(u, v, n);
   bool use_hint = false;
-  if (lb_vec3_length(n) <= 1e-6f * l1 * l2) {
+  bool bent = lb_vec3_length(n) > 1e-6f * l1 * l2;
+  if (!bent) {
     vec3 h;
     float hl = 0.0f;
     if (job->has_hint) {
@@ -128,8 +131,13 @@ lb_result lb_two_bone_ik_run(lb_two_bone_ik_job *job) {
   lb_cross(u, v, uxv);
   float phi_cur = lb_atan2(lb_vec3_length(uxv), lb_dot(u, v));
   float d = lb_reach_distance(lb_vec3_length(at), l1, l2, job->soften);
-  float cos_int = (l1 * l1 + l2 * l2 - d * d) / (2.0f * l1 * l2);
-  float phi_des = LB_PI - lb_acos(cos_int);
+  /* Bend angle from tan^2(phi/2) = (dmax^2 - d^2) / (d^2 - dmin^2), the law of cosines in
+   * half-angle form: exactly 0 at full reach and pi fully folded. The acos form loses up to
+   * 0.05 degrees near straight (1 + cos cancels), so an unreachable target left the limb
+   * visibly bent. */
+  float dmax = l1 + l2, dmin = l1 > l2 ? l1 - l2 : l2 - l1;
+  float phi_des =
+      2.0f * lb_atan2(lb_sqrt((dmax - d) * (dmax + d)), lb_sqrt((d - dmin) * (d + dmin)));
   versor q_mid;
   lb_quat_from_axis_angle(axis, phi_des - phi_cur, q_mid);
 
@@ -146,19 +154,38 @@ lb_result lb_two_bone_ik_run(lb_two_bone_ik_job *job) {
     lb_quat_from_to(dir_now, dir_want, q_root);
   }
 
-  /* 3. hint: twist about root→target so the mid joint faces the hint */
-  if (use_hint && lb_vec3_length(at) > 0.0f) {
-    vec3 b2, e, hp, h, en, hn;
+  /* 3. twist about root→target so the mid joint lies on its side: the animated bend
+   * direction (the elbow's offset from the root→tip line) or the hint. The shortest-arc
+   * swing alone flips the elbow for targets more than 90 degrees from the limb. */
+  vec3 pole = {0.0f, 0.0f, 0.0f};
+  if (use_hint) {
+    lb_sub(job->hint, a, pole);
+  } else if (bent) {
+    vec3 ac, chat;
+    lb_sub(c, a, ac);
+    if (lb_vec3_normalize_to(ac, chat) > 0.0f) {
+      float uc = lb_dot(u, chat);
+      for (int i = 0; i < 3; ++i) {
+        pole[i] = u[i] - chat[i] * uc;
+      }
+    }
+  }
+  if ((use_hint || bent) && lb_vec3_length(at) > 0.0f) {
+    vec3 b2, e, hp, en, hn;
     lb_quat_rotate(q_root, u, b2);
-    lb_sub(job->hint, a, h);
-    float be = lb_dot(b2, dir_want), hh = lb_dot(h, dir_want);
+    float be = lb_dot(b2, dir_want), hh = lb_dot(pole, dir_want);
     for (int i = 0; i < 3; ++i) {
       e[i] = b2[i] - dir_want[i] * be;
-      hp[i] = h[i] - dir_want[i] * hh;
+      hp[i] = pole[i] - dir_want[i] * hh;
     }
-    if (lb_vec3_normalize_to(e, en) > 0.0f && lb_vec3_normalize_to(hp, hn) > 0.0f) {
+    /* Near-zero offsets have no reliable side; keep the swing's choice then. */
+    if (lb_vec3_normalize_to(e, en) > 1e-6f * l1 && lb_vec3_normalize_to(hp, hn) > 1e-6f * l1) {
+      /* About root→target itself: a from-to of near-opposite offsets could pick
+       * another axis and move the tip off the target. */
+      vec3 x;
+      lb_cross(en, hn, x);
       versor twist;
-      lb_quat_from_to(en, hn, twist);
+      lb_quat_from_axis_angle(dir_want, lb_atan2(lb_dot(x, dir_want), lb_dot(en, hn)), twist);
       lb_quat_mul(twist, q_root, q_root);
     }
   }

@@ -156,9 +156,14 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
     strcpy(sc->entities[sc->entity_count].name, name);
     sc->entities[sc->entity_count++].value = h;
   }
-  /* Insert by component type, then by entity, so a component may refer to any
-   * entity's earlier-type components (IK needs the Rig and the target's Transform). */
-  for (uint32_t type = 0; type < lb_component_count(); ++type) {
+  /* Insert by component type, then by entity, so a component may refer to any entity's
+   * components of an earlier type: Rig first (a Transform's parentJoint is looked up in its
+   * parent's Rig), then Transform, then TwoBoneIK (needs the Rig and the target's Transform). */
+  static const uint32_t order[] = {LB_RIG, LB_TRANSFORM, LB_TWO_BONE_IK};
+  _Static_assert(sizeof order / sizeof order[0] == LB_COMPONENT_TYPE_COUNT,
+                 "every component type needs a place in the scene insert order");
+  for (uint32_t k = 0; k < LB_COMPONENT_TYPE_COUNT; ++k) {
+    uint32_t type = order[k];
     const char *cname = lb_component_info_get(type)->name;
     uint32_t idx = 0;
     for (const cJSON *e = ents->child; e; e = e->next, ++idx) {
@@ -167,7 +172,7 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
         return lb_fail(w, LB_ERR_PARSE, "scene: entity '%s': 'components' must be an object",
                        sc->entities[idx].name);
       }
-      if (type == 0) {
+      if (k == 0) {
         for (const cJSON *c = comps ? comps->child : NULL; c; c = c->next) {
           if (lb_component_find(c->string) < 0) {
             return lb_fail(w, LB_ERR_UNKNOWN_NAME, "scene: entity '%s': unknown component '%s'",
@@ -187,8 +192,10 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
       if (r == LB_OK) {
         r = lb_world_insert(w, sc->entities[idx].value, type, data);
         if (r != LB_OK) {
+          /* Keep the world's message, minus its code prefix that lb_fail adds again. */
           char msg[sizeof w->error];
-          strcpy(msg, w->error);
+          const char *body = strstr(w->error, ": ");
+          strcpy(msg, body ? body + 2 : w->error);
           lb_fail(w, r, "scene: entity '%s': %s", sc->entities[idx].name, msg);
         }
       }
@@ -238,11 +245,13 @@ static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
     cmd->entity = cJSON_IsString(ent) ? lb_scene_entity(sc, ent->valuestring) : LB_NULL_ENTITY;
     if (cmd->entity == LB_NULL_ENTITY) {
       return lb_fail(w, LB_ERR_UNKNOWN_NAME,
-                     "scene: timeline[%d]: 'entity' must name a scene entity", index);
+                     "scene: timeline[%d]: 'entity' = '%s' must name a scene entity", index,
+                     cJSON_IsString(ent) ? ent->valuestring : "(not a string)");
     }
     int type = cJSON_IsString(comp) ? lb_component_find(comp->valuestring) : -1;
     if (type < 0) {
-      return lb_fail(w, LB_ERR_UNKNOWN_NAME, "scene: timeline[%d]: unknown 'component'", index);
+      return lb_fail(w, LB_ERR_UNKNOWN_NAME, "scene: timeline[%d]: unknown 'component' '%s'", index,
+                     cJSON_IsString(comp) ? comp->valuestring : "(not a string)");
     }
     cmd->type = (uint32_t)type;
     if (cmd->kind != LB_CMD_REMOVE) {

@@ -61,24 +61,36 @@ void lb_quat_from_axis_angle(const vec3 unit_axis, float angle, versor out) {
   out[3] = c;
 }
 
-void lb_quat_from_to(const vec3 a, const vec3 b, versor out) {
-  float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-  if (d < -0.999999f) {
-    vec3 p;
-    lb_vec3_any_perpendicular(a, p);
-    out[0] = p[0];
-    out[1] = p[1];
-    out[2] = p[2];
-    out[3] = 0.0f;
-    return;
-  }
-  /* Half-way form: q = (a x b, 1 + a.b) normalised; exact for unit inputs and
-   * free of trig. */
+/* (a x b, 1 + a.b) normalised: the shortest rotation, exact for unit inputs when a.b >= 0. */
+static void lb_quat_half_way(const vec3 a, const vec3 b, float d, versor out) {
   out[0] = a[1] * b[2] - a[2] * b[1];
   out[1] = a[2] * b[0] - a[0] * b[2];
   out[2] = a[0] * b[1] - a[1] * b[0];
   out[3] = 1.0f + d;
   lb_quat_normalize(out);
+}
+
+void lb_quat_from_to(const vec3 a, const vec3 b, versor out) {
+  float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  if (d >= 0.0f) {
+    lb_quat_half_way(a, b, d, out);
+    return;
+  }
+  /* Far apart, 1 + a.b cancels: near-opposite vectors missed b by up to 1.4e-3 rad. The same
+   * rotation in two exact parts: half a turn about the axis k (a x b made perpendicular to a,
+   * or a stable perpendicular when a and b are opposite) takes a to -a, then the short, well
+   * conditioned arc from -a to b about -k. */
+  vec3 c = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+  float ca = c[0] * a[0] + c[1] * a[1] + c[2] * a[2];
+  vec3 kp = {c[0] - ca * a[0], c[1] - ca * a[1], c[2] - ca * a[2]};
+  vec3 k;
+  if (lb_vec3_normalize_to(kp, k) == 0.0f) {
+    lb_vec3_any_perpendicular(a, k);
+  }
+  versor half = {k[0], k[1], k[2], 0.0f}, rest;
+  vec3 na = {-a[0], -a[1], -a[2]};
+  lb_quat_half_way(na, b, -d, rest);
+  lb_quat_mul(rest, half, out);
 }
 
 void lb_quat_nlerp(const versor a, const versor b, float t, versor out) {

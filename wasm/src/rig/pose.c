@@ -83,6 +83,10 @@ lb_result lb_rig_set_animation_pose(lb_world *w, lb_entity e, const lb_transform
                        lb_entity_label(e, lbl, sizeof lbl), s->names[j]);
       }
     }
+    if (!(v[7] > 0.0f) || !(v[8] > 0.0f) || !(v[9] > 0.0f)) {
+      return lb_fail(w, LB_ERR_OUT_OF_RANGE, "animation pose on %s: joint '%s' scale must be > 0",
+                     lb_entity_label(e, lbl, sizeof lbl), s->names[j]);
+    }
     if (!(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6] > 1e-12f)) {
       return lb_fail(w, LB_ERR_OUT_OF_RANGE, "animation pose on %s: joint '%s' rotation is zero",
                      lb_entity_label(e, lbl, sizeof lbl), s->names[j]);

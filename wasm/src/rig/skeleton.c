@@ -46,6 +46,9 @@ static lb_result lb_skeleton_validate(lb_world *w, const lb_skeleton_def *def) {
         return lb_fail(w, LB_ERR_NOT_FINITE, "skeleton: joint '%s' rest pose is not finite", n);
       }
     }
+    if (!(x->s[0] > 0.0f) || !(x->s[1] > 0.0f) || !(x->s[2] > 0.0f)) {
+      return lb_fail(w, LB_ERR_OUT_OF_RANGE, "skeleton: joint '%s' rest scale must be > 0", n);
+    }
     float q2 = x->r[0] * x->r[0] + x->r[1] * x->r[1] + x->r[2] * x->r[2] + x->r[3] * x->r[3];
     if (!(q2 > 1e-12f)) {
       return lb_fail(w, LB_ERR_OUT_OF_RANGE, "skeleton: joint '%s' rest rotation is zero", n);
@@ -156,6 +159,9 @@ int lb_skeleton_lookup(const lb_skeleton *s, const char *path) {
   while (*seg) {
     const char *end = strchr(seg, '/');
     size_t len = end ? (size_t)(end - seg) : strlen(seg);
+    if (len == 0) {
+      return -1; /* "Hips/" or "a//b" name no joint */
+    }
     int found = -1;
     for (uint32_t j = 0; j < s->joint_count; ++j) {
       if (s->parents[j] == parent && strncmp(s->names[j], seg, len) == 0 && s->names[j][len] == 0) {
