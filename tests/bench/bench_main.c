@@ -3,9 +3,10 @@
  *   limber_bench [--bench NAME]... [--runs N] [--iters N] [--warmup N]
  *                [--target LABEL] [--list]
  *
- * Each run times one batch of `iters` operations with CLOCK_MONOTONIC; the sample
- * is microseconds per operation. `warmup` untimed batches come first (they also
- * let V8 tier wasm code up from Liftoff to TurboFan). Output:
+ * Each run times one batch of `iters` operations (default: the bench's own, e.g.
+ * 100000 two-bone solves) with CLOCK_MONOTONIC; the sample is microseconds per
+ * operation. `warmup` untimed batches (default 1) come first; they also let V8 tier
+ * wasm code up from Liftoff to TurboFan. Output:
  *   {"bench":"ik.two_bone","target":"native","unit":"us","min":X,"median":Y,
  *    "runs":N,"iters":I,"samples":[...],"mean_error":E,"max_error":M,"failures":F}
  * tests/bench/run.mjs turns this into the contract format. Nothing is asserted:
@@ -53,6 +54,9 @@ static void lb_json_string(const char *s) {
 
 static int lb_run_bench(const lb_bench *b, const char *target, int runs, uint32_t iters,
                         int warmup) {
+  if (iters == 0) {
+    iters = b->default_iters;
+  }
   void *state = b->setup();
   if (!state) {
     fprintf(stderr, "limber_bench: setup of %s failed\n", b->name);
@@ -103,9 +107,10 @@ static void lb_usage(void) {
 int main(int argc, char **argv) {
   const char *target = LB_DEFAULT_TARGET;
   const char *only[16];
-  int only_count = 0, runs = 7, warmup = 2;
-  long iters = 100000;
-  for (int i = 1; i < argc; ++i) {
+  int only_count = 0, runs = 7, warmup = 1;
+  long iters = 0; /* 0 = each bench's default */
+  /* every option but --list takes a value: step over option and value */
+  for (int i = 1; i < argc; i += 2) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--list")) {
@@ -127,9 +132,8 @@ int main(int argc, char **argv) {
       lb_usage();
       return 2;
     }
-    ++i;
   }
-  if (runs < 1 || runs > LB_MAX_RUNS || iters < 1 || iters > 100000000L || warmup < 0) {
+  if (runs < 1 || runs > LB_MAX_RUNS || iters < 0 || iters > 100000000L || warmup < 0) {
     lb_usage();
     return 2;
   }

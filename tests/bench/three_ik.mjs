@@ -1,8 +1,8 @@
 // Baseline for bench "ik.two_bone": the same arm reach solved with three.js
 // CCDIKSolver, in Node, no rendering.
 //
-//   node tests/bench/three_ik.mjs [--runs N] [--iters N] [--warmup N] [--ccd-iterations K]
-//                                 [--sweep]
+//   node tests/bench/three_ik.mjs [--bench ik.two_bone] [--runs N] [--iters N] [--warmup N]
+//                                 [--ccd-iterations K] [--sweep]
 //
 // Prints one JSON line in limber_bench's format (see tests/bench/bench_main.c).
 //
@@ -18,9 +18,11 @@
 // chain's matrixWorld (RightArm subtree: 3 bones), then solver.update(), whose CCD
 // loop calls link.updateMatrixWorld(true) after every link rotation.
 //
-// CCD iteration cap: 16 by default. CCD stops early once no link turns by more than
-// 1e-5 rad; with 16 the mean final error is ~1e-5 m (--sweep prints error and time
-// for other caps). The analytic solver's error is ~1e-7 m.
+// CCD iteration cap: 16 by default, the smallest cap (of 12, 16, 20) at which every
+// reach on the path ends within Limber's "reached" tolerance of 0.1 mm: mean final
+// error ~4e-6 m, max ~2.4e-5 m (12 leaves a max of ~2e-4 m; from 20 on CCD's own
+// 1e-5 rad early-out stops it at ~3e-6 m mean). `--sweep` prints error and time per
+// cap. Limber's analytic solver ends at ~1.4e-7 m mean.
 import {
   Bone,
   BufferGeometry,
@@ -135,7 +137,7 @@ function median(xs) {
   return s.length % 2 ? s[m] : 0.5 * (s[m - 1] + s[m]);
 }
 
-export function bench({ runs = 7, iters = 100000, warmup = 2, ccdIterations = 16 } = {}) {
+export function bench({ runs = 7, iters = 100000, warmup = 1, ccdIterations = 16 } = {}) {
   const { run } = createArm(ccdIterations);
   for (let w = 0; w < warmup; ++w) run(iters);
   const samples = [];
@@ -165,6 +167,9 @@ export function bench({ runs = 7, iters = 100000, warmup = 2, ccdIterations = 16
   };
 }
 
+// Benches this baseline implements (run.mjs asks for them with --bench NAME).
+export const BENCHES = { 'ik.two_bone': bench };
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv.includes('--sweep')) {
     for (const k of [1, 2, 4, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64]) {
@@ -174,12 +179,22 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       );
     }
   } else {
-    const r = bench({
-      runs: arg('--runs', 7),
-      iters: arg('--iters', 100000),
-      warmup: arg('--warmup', 2),
-      ccdIterations: arg('--ccd-iterations', 16),
-    });
-    console.log(JSON.stringify(r));
+    const names = process.argv.flatMap((a, i) => (a === '--bench' ? [process.argv[i + 1]] : []));
+    let status = 0;
+    for (const name of names.length ? names : Object.keys(BENCHES)) {
+      if (!BENCHES[name]) {
+        console.error(`three_ik: no three.js baseline for bench '${name}'`);
+        status = 1;
+        continue;
+      }
+      const r = BENCHES[name]({
+        runs: arg('--runs', 7),
+        iters: arg('--iters', 100000),
+        warmup: arg('--warmup', 1),
+        ccdIterations: arg('--ccd-iterations', 16),
+      });
+      console.log(JSON.stringify(r));
+    }
+    process.exitCode = status;
   }
 }

@@ -1,0 +1,369 @@
+// Benchmark runner behind `npm run bench`.
+//
+//   node tests/bench/run.mjs [--json] [--runs N] [--rounds R] [--iters N]
+//                            [--bench NAME]... [--target NAME]... [--no-build]
+//
+// Builds what is missing or stale, quietly: the native preset's limber_bench and
+// two emcc builds of the same C sources (build/bench/bench-simd.js with -msimd128,
+// build/bench/bench-scalar.js without). Then every bench runs on every target in
+// this one invocation: --runs timed runs per target (default 9, at least 5), each a
+// batch of operations (the bench's default, e.g. 100000 solves, or --iters), spread
+// over --rounds rounds (default 3). A round starts one process per target (1
+// untimed warm-up batch, then its share of the runs), targets rotating order, so a
+// slow spell of the (shared, noisy) machine hits every target rather than one. Min
+// and median over all runs are kept.
+// Baselines (e.g. three.js) are measured in the same invocation.
+//
+// --json  one line per (bench, target), the DESIGN.md contract:
+//         {"bench":"ik.two_bone","target":"native","unit":"us","min":X,"median":Y,"runs":N}
+// else    a readable table with "x faster" = baseline min / target min.
+// Always  build/bench/results.csv (one row per bench and target, this run only).
+//
+// Nothing is asserted about speed: numbers are printed; the exit status is non-zero
+// only when a target could not be built or run.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BENCH_DIR = path.join(ROOT, 'tests', 'bench');
+const OUT_DIR = path.join(ROOT, 'build', 'bench');
+const NATIVE_BIN = path.join(ROOT, 'build', 'native', 'limber_bench');
+const CJSON_DIR = path.join(ROOT, 'build', 'third_party', 'cjson');
+const MIN_RUNS = 5;
+
+// Benches and the targets each runs on; `baseline` names the target the ratios
+// compare against. Add a bench here (and in tests/bench/bench_main.c or a
+// baseline script) to get it into the table, the JSON and the CSV.
+const BENCHES = [
+  { name: 'ik.two_bone', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
+  { name: 'world.step_ik', targets: ['native', 'wasm-simd', 'wasm'] },
+];
+
+const NODE_RUN = [process.execPath, '--no-experimental-fetch'];
+const TARGETS = {
+  native: { build: buildNative, command: () => [NATIVE_BIN] },
+  'wasm-simd': {
+    build: () => buildWasm('bench-simd.js', true),
+    command: () => [...NODE_RUN, path.join(OUT_DIR, 'bench-simd.js')],
+  },
+  wasm: {
+    build: () => buildWasm('bench-scalar.js', false),
+    command: () => [...NODE_RUN, path.join(OUT_DIR, 'bench-scalar.js')],
+  },
+  three: { build: () => checkThree(), command: () => [process.execPath, path.join(BENCH_DIR, 'three_ik.mjs')] },
+};
+
+// ---- arguments ------------------------------------------------------------------
+function parseArgs(argv) {
+  const o = { json: false, runs: 9, rounds: 3, iters: 0, benches: [], targets: [], build: true };
+  for (let i = 0; i < argv.length; ++i) {
+    const a = argv[i];
+    const v = argv[i + 1];
+    if (a === '--json') o.json = true;
+    else if (a === '--no-build') o.build = false;
+    else if (a === '--runs' && v !== undefined) (o.runs = Number(v)), ++i;
+    else if (a === '--rounds' && v !== undefined) (o.rounds = Number(v)), ++i;
+    else if (a === '--iters' && v !== undefined) (o.iters = Number(v)), ++i;
+    else if (a === '--bench' && v !== undefined) o.benches.push(v), ++i;
+    else if (a === '--target' && v !== undefined) o.targets.push(v), ++i;
+    else {
+      if (a !== '--help' && a !== '-h') console.error(`bench: unknown argument '${a}'`);
+      console.error(
+        'usage: node tests/bench/run.mjs [--json] [--runs N>=5] [--rounds R] [--iters N] [--bench NAME]... [--target NAME]... [--no-build]\n' +
+          `benches: ${BENCHES.map((b) => `${b.name} (${b.targets.join(', ')})`).join('; ')}`,
+      );
+      process.exit(a === '--help' || a === '-h' ? 0 : 2);
+    }
+  }
+  if (!Number.isInteger(o.runs) || o.runs < 1) o.runs = 9;
+  o.runs = Math.max(MIN_RUNS, o.runs);
+  if (!Number.isInteger(o.rounds) || o.rounds < 1) o.rounds = 3;
+  o.rounds = Math.min(o.rounds, o.runs);
+  if (!Number.isInteger(o.iters) || o.iters < 0) o.iters = 0; // 0 = each bench's default
+  for (const b of o.benches) {
+    if (!BENCHES.some((x) => x.name === b)) fail(`unknown bench '${b}'`);
+  }
+  for (const t of o.targets) {
+    if (!TARGETS[t]) fail(`unknown target '${t}' (targets: ${Object.keys(TARGETS).join(', ')})`);
+  }
+  return o;
+}
+
+function fail(msg) {
+  console.error(`bench: ${msg}`);
+  process.exit(2);
+}
+
+// ---- building -------------------------------------------------------------------
+class BuildError extends Error {}
+
+// Runs a build step quietly; its output is shown only when it fails.
+function sh(cmd, args, { env, hint } = {}) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, env: env ?? process.env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const line = [cmd, ...args].join(' ');
+  if (r.error?.code === 'ENOENT') {
+    throw new BuildError(`'${cmd}' not found. ${hint ?? ''}`.trim());
+  }
+  if (r.status !== 0) {
+    const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-25).join('\n');
+    throw new BuildError(`build step failed: ${line}\n${out}`);
+  }
+}
+
+function newestMtime(files) {
+  let t = 0;
+  for (const f of files) t = Math.max(t, fs.statSync(f).mtimeMs);
+  return t;
+}
+
+function walk(dir, exts) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...walk(p, exts));
+    else if (exts.some((x) => e.name.endsWith(x))) out.push(p);
+  }
+  return out.sort();
+}
+
+const SETUP_HINT = 'Run scripts/setup.sh (installs cmake, gcc, emscripten, libcglm-dev and extracts cJSON).';
+
+function buildNative() {
+  const env = process.env;
+  if (!fs.existsSync(path.join(ROOT, 'build', 'native', 'CMakeCache.txt')) || !fs.existsSync(NATIVE_BIN)) {
+    sh('cmake', ['--preset', 'native'], {
+      env,
+      hint: `${SETUP_HINT} Then: cmake --preset native && cmake --build --preset native -j2`,
+    });
+  }
+  try {
+    sh('cmake', ['--build', '--preset', 'native', '-j2', '--target', 'limber_bench'], {
+      env,
+      hint: `${SETUP_HINT} Then: cmake --build --preset native -j2 --target limber_bench`,
+    });
+  } catch (e) {
+    // No cmake here but a binary from an earlier build: bench that, say so.
+    if (!(e instanceof BuildError && e.message.startsWith("'cmake' not found") && fs.existsSync(NATIVE_BIN))) throw e;
+    console.error(`bench: cmake not found; using the existing ${path.relative(ROOT, NATIVE_BIN)}, which may be stale`);
+  }
+}
+
+// The same C as limber_bench plus the whole core and cJSON (scene.c includes it),
+// with the Release flags of the wasm presets. emcc sees only wasm/include, a
+// folder holding just the cglm symlink, and the cJSON folder (never /usr/include).
+function wasmCommand(outName, simd) {
+  const sources = [
+    ...walk(path.join(ROOT, 'wasm', 'src'), ['.c']),
+    path.join(CJSON_DIR, 'cJSON.c'),
+    ...walk(BENCH_DIR, ['.c']),
+  ].map((f) => path.relative(ROOT, f));
+  return [
+    '-O3', '-DNDEBUG', '-ffp-contract=off', '-fno-fast-math', ...(simd ? ['-msimd128'] : []),
+    '-Iwasm/include', `-I${path.relative(ROOT, path.join(OUT_DIR, 'cglm_include'))}`,
+    `-I${path.relative(ROOT, CJSON_DIR)}`,
+    ...sources,
+    '-sENVIRONMENT=node', '-sALLOW_MEMORY_GROWTH=1', '-sEXIT_RUNTIME=1',
+    '-o', path.relative(ROOT, path.join(OUT_DIR, outName)),
+  ];
+}
+
+function buildWasm(outName, simd) {
+  if (!fs.existsSync(path.join(CJSON_DIR, 'cJSON.c'))) throw new BuildError(`cJSON missing in ${CJSON_DIR}. ${SETUP_HINT}`);
+  if (!fs.existsSync('/usr/include/cglm')) throw new BuildError(`/usr/include/cglm missing. ${SETUP_HINT}`);
+  fs.mkdirSync(path.join(OUT_DIR, 'cglm_include'), { recursive: true });
+  const link = path.join(OUT_DIR, 'cglm_include', 'cglm');
+  if (!fs.existsSync(link)) fs.symlinkSync('/usr/include/cglm', link);
+  // emcc emits CommonJS glue; the repo's package.json says "type": "module".
+  fs.writeFileSync(path.join(OUT_DIR, 'package.json'), '{ "type": "commonjs" }\n');
+
+  const args = wasmCommand(outName, simd);
+  const js = path.join(OUT_DIR, outName);
+  const wasm = js.replace(/\.js$/, '.wasm');
+  const inputs = [
+    ...walk(path.join(ROOT, 'wasm', 'src'), ['.c', '.h']),
+    ...walk(path.join(ROOT, 'wasm', 'include'), ['.h']),
+    ...walk(BENCH_DIR, ['.c', '.h']),
+    path.join(CJSON_DIR, 'cJSON.c'),
+    path.join(CJSON_DIR, 'cJSON.h'),
+    fileURLToPath(import.meta.url), // flags live here
+  ];
+  if (fs.existsSync(js) && fs.existsSync(wasm) && Math.min(fs.statSync(js).mtimeMs, fs.statSync(wasm).mtimeMs) >= newestMtime(inputs)) {
+    return;
+  }
+  const env = { ...process.env, NODE_PATH: process.env.NODE_PATH || '/usr/share/nodejs' };
+  sh('emcc', args, {
+    env,
+    hint: `${SETUP_HINT} Then: NODE_PATH=/usr/share/nodejs emcc ${args.join(' ')}`,
+  });
+}
+
+function checkThree() {
+  if (!fs.existsSync(path.join(ROOT, 'node_modules', 'three', 'examples', 'jsm', 'animation', 'CCDIKSolver.js'))) {
+    throw new BuildError('three is not installed: run npm ci');
+  }
+}
+
+// ---- running --------------------------------------------------------------------
+function runTarget(target, benchNames, runs, o) {
+  const [cmd, ...pre] = TARGETS[target].command();
+  const args = [...pre, ...benchNames.flatMap((b) => ['--bench', b]), '--runs', String(runs), ...(o.iters ? ['--iters', String(o.iters)] : [])];
+  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 << 20, timeout: 30 * 60 * 1000 });
+  const results = [];
+  for (const line of (r.stdout ?? '').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      results.push(JSON.parse(line));
+    } catch {
+      /* not ours */
+    }
+  }
+  const problem =
+    r.error?.message ?? (r.status !== 0 ? `exit status ${r.status}${r.signal ? ` (${r.signal})` : ''}` : null);
+  if (problem) {
+    console.error(`bench: target ${target} failed: ${problem}: ${[cmd, ...args].join(' ')}\n${(r.stderr ?? '').trim()}`);
+  }
+  return { results, ok: !problem && results.length === benchNames.length };
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : 0.5 * (s[m - 1] + s[m]);
+}
+
+// Merges one target's per-process results for a bench.
+function pool(rs) {
+  const samples = rs.flatMap((r) => r.samples);
+  const ops = rs.reduce((n, r) => n + r.runs * r.iters, 0);
+  return {
+    ...rs[0],
+    samples,
+    runs: samples.length,
+    min: Math.min(...samples),
+    median: median(samples),
+    mean_error: rs.reduce((e, r) => e + r.mean_error * r.runs * r.iters, 0) / ops,
+    max_error: Math.max(...rs.map((r) => r.max_error)),
+  };
+}
+
+const sig = (x) => Number(Number(x).toPrecision(6));
+const fmt = (x) => (x >= 100 ? x.toFixed(1) : x >= 10 ? x.toFixed(2) : x.toFixed(3));
+
+function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const benches = BENCHES.filter((b) => !o.benches.length || o.benches.includes(b.name)).map((b) => ({
+    ...b,
+    targets: b.targets.filter((t) => !o.targets.length || o.targets.includes(t)),
+  }));
+  // Targets in first-seen order, each with the benches it runs.
+  const plan = new Map();
+  for (const b of benches) for (const t of b.targets) plan.set(t, [...(plan.get(t) ?? []), b.name]);
+
+  let status = 0;
+  const usable = new Set();
+  for (const t of plan.keys()) {
+    try {
+      if (o.build) TARGETS[t].build();
+      usable.add(t);
+    } catch (e) {
+      if (!(e instanceof BuildError)) throw e;
+      console.error(`bench: cannot build target ${t}: ${e.message}`);
+      status = 1;
+    }
+  }
+
+  // Rounds: runs are dealt out as evenly as possible, targets rotate order.
+  const pooled = new Map(); // `${bench}|${target}` -> per-process results
+  const order = [...plan.keys()].filter((t) => usable.has(t));
+  const failed = new Set();
+  for (let round = 0; round < o.rounds; ++round) {
+    const runs = Math.floor(o.runs / o.rounds) + (round < o.runs % o.rounds ? 1 : 0);
+    for (let k = 0; k < order.length; ++k) {
+      const t = order[(k + round) % order.length];
+      if (failed.has(t)) continue;
+      const { results: rs, ok } = runTarget(t, plan.get(t), runs, o);
+      if (!ok) {
+        status = 1;
+        failed.add(t);
+      }
+      for (const r of rs) {
+        const key = `${r.bench}|${t}`;
+        pooled.set(key, [...(pooled.get(key) ?? []), r]);
+      }
+    }
+  }
+  const results = new Map(); // `${bench}|${target}` -> pooled result
+  for (const [key, rs] of pooled) results.set(key, pool(rs));
+
+  const rows = [];
+  for (const b of benches) {
+    const base = b.baseline ? results.get(`${b.name}|${b.baseline}`) : undefined;
+    for (const t of b.targets) {
+      const r = results.get(`${b.name}|${t}`);
+      if (!r) continue;
+      rows.push({ ...r, baseline: base && t !== b.baseline ? b.baseline : '', speedup: base && t !== b.baseline ? base.min / r.min : null });
+    }
+  }
+
+  writeCsv(rows);
+  if (o.json) {
+    for (const r of rows) {
+      console.log(JSON.stringify({ bench: r.bench, target: r.target, unit: r.unit, min: sig(r.min), median: sig(r.median), runs: r.runs }));
+    }
+  } else {
+    printTable(rows, o);
+  }
+  process.exitCode = status;
+}
+
+function writeCsv(rows) {
+  fs.mkdirSync(OUT_DIR, { recursive: true });
+  const head = 'bench,target,unit,min,median,runs,iters,mean_error_m,max_error_m,baseline,speedup_vs_baseline,date,node,cpu';
+  const date = new Date().toISOString();
+  const cpu = `"${(os.cpus()[0]?.model ?? 'unknown').replace(/"/g, "'").trim()}"`;
+  const lines = rows.map((r) =>
+    [r.bench, r.target, r.unit, sig(r.min), sig(r.median), r.runs, r.iters, sig(r.mean_error), sig(r.max_error), r.baseline, r.speedup === null ? '' : r.speedup.toFixed(2), date, process.version, cpu].join(','),
+  );
+  fs.writeFileSync(path.join(OUT_DIR, 'results.csv'), `${[head, ...lines].join('\n')}\n`);
+}
+
+function printTable(rows, o) {
+  const cpu = (os.cpus()[0]?.model ?? 'unknown CPU').trim();
+  console.log(`Limber bench — ${cpu}, ${os.cpus().length} threads, node ${process.version}; ${o.runs} runs per target in ${o.rounds} rounds; min and median per op`);
+  const header = ['bench', 'target', 'min', 'median', 'unit', 'runs', 'mean err (m)', 'vs baseline'];
+  const body = rows.map((r) => [
+    r.bench,
+    r.target,
+    fmt(r.min),
+    fmt(r.median),
+    r.unit,
+    String(r.runs),
+    r.mean_error ? r.mean_error.toExponential(1) : '-',
+    r.speedup === null ? (rows.some((x) => x.bench === r.bench && x.baseline === r.target) ? '(baseline)' : '') : `${r.speedup.toFixed(1)}x faster than ${r.baseline}`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const right = new Set([2, 3, 5]);
+  const line = (cells) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  let prev = '';
+  for (const b of body) {
+    if (prev && b[0] !== prev) console.log('');
+    console.log(line(b));
+    prev = b[0];
+  }
+  const seen = new Set();
+  console.log('');
+  for (const r of rows) {
+    if (r.what && !seen.has(`${r.bench}|${r.what}`)) {
+      seen.add(`${r.bench}|${r.what}`);
+      console.log(`  ${r.bench} [${r.target}]: ${r.what}`);
+    }
+  }
+  console.log(`CSV: ${path.relative(ROOT, path.join(OUT_DIR, 'results.csv'))}`);
+}
+
+main();
