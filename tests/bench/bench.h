@@ -18,11 +18,11 @@ typedef struct lb_bench_stats {
 } lb_bench_stats;
 
 typedef struct lb_bench {
-  const char *name;  /* "ik.two_bone" */
-  const char *unit;  /* unit of one reported sample, "us" = microseconds per op */
-  const char *what;  /* one line: what one operation includes */
+  const char *name;       /* "ik.two_bone" */
+  const char *unit;       /* unit of one reported sample, "us" = microseconds per op */
+  const char *what;       /* one line: what one operation includes */
   uint32_t default_iters; /* operations per timed batch unless --iters says */
-  void *(*setup)(void);                                   /* null on failure */
+  void *(*setup)(void);   /* null on failure */
   void (*run)(void *state, uint32_t iters, lb_bench_stats *stats);
   void (*teardown)(void *state);
 } lb_bench;

@@ -189,9 +189,13 @@ static void lb_ik_run(void *p, uint32_t iters, lb_bench_stats *st) {
 }
 
 const lb_bench lb_bench_ik_two_bone = {
-    "ik.two_bone", "us",
+    "ik.two_bone",
+    "us",
     "reset 3-joint arm to anim pose + local->model + two-bone solve + write-back + local->model",
-    100000, lb_ik_setup, lb_ik_run, lb_ik_teardown};
+    100000,
+    lb_ik_setup,
+    lb_ik_run,
+    lb_ik_teardown};
 
 /* ---- world.step_ik -------------------------------------------------------- */
 typedef struct lb_step_state {
@@ -262,6 +266,10 @@ static void lb_step_run(void *p, uint32_t iters, lb_bench_stats *st) {
 }
 
 const lb_bench lb_bench_world_step_ik = {
-    "world.step_ik", "us",
+    "world.step_ik",
+    "us",
     "set target Transform + full lb_world_step (65-joint humanoid, 1 TwoBoneIK) + get output",
-    20000, lb_step_setup, lb_step_run, lb_step_teardown};
+    20000,
+    lb_step_setup,
+    lb_step_run,
+    lb_step_teardown};
