@@ -306,7 +306,7 @@ export class Scene {
 
 /** Creates a world on a fresh instance of the core. */
 export async function createWorld(options: CreateWorldOptions = {}): Promise<World> {
-  const src = options.wasm ?? new URL('./limber.wasm', import.meta.url);
+  const src = options.wasm ?? new URL(/* @vite-ignore */ './limber.wasm', import.meta.url);
   // Each world gets its own instance; the compiled module is cached per URL.
   return new World(await instantiateLimber(src));
 }

@@ -1,0 +1,36 @@
+import { defineConfig } from '@playwright/test';
+
+/** End-to-end tests of the playground with Debian's Chromium (software WebGL2).
+ * Never run `npx playwright install`: the browser comes from the system. */
+export default defineConfig({
+  testDir: 'tests/e2e',
+  workers: 1,
+  retries: 0,
+  reporter: 'list',
+  timeout: 60_000,
+  use: {
+    baseURL: 'http://127.0.0.1:5199',
+    headless: true,
+    viewport: { width: 1280, height: 720 },
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+        '--enable-unsafe-swiftshader',
+      ],
+    },
+  },
+  webServer: {
+    command: 'npx vite --config web/playground/vite.config.ts --port 5199 --strictPort',
+    url: 'http://127.0.0.1:5199',
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

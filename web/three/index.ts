@@ -1,0 +1,8 @@
+/** three.js adapter for Limber: views that draw world entities and helpers
+ * that move entities from three.js objects (gizmos, pickers). */
+export { SkeletonView } from './skeleton-view.js';
+export type { SkeletonViewOptions } from './skeleton-view.js';
+export { EntityMarker } from './entity-marker.js';
+export type { EntityMarkerOptions } from './entity-marker.js';
+export { applyJointTransform, findRigJoint, jointWorldPosition, parentFrame, setWorldPosition } from './pose.js';
+export type { WorldView } from './pose.js';
