@@ -1,6 +1,7 @@
 /* Limber public API, umbrella header. */
 #ifndef LIMBER_H
 #define LIMBER_H
+#include "limber/anim.h"
 #include "limber/base.h"
 #include "limber/components.h"
 #include "limber/ik.h"

@@ -1,0 +1,776 @@
+/* Animation layer (limber/anim.h): clip validation, sampling (exact keys, midpoints, the loop
+ * seam, the cursor), blending (weights, masks, additive) and root motion over whole loops.
+ * Errors are measured in double and the worst cases printed, so drift shows in CI logs. */
+#include "limber/anim.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "test.h"
+
+#define TOL_LERP 1e-6      /* translation / scale / blended components */
+#define TOL_ANGLE_DEG 0.01 /* rotation against the analytic slerp */
+#define TOL_ROOT 1e-5      /* m, accumulated root motion */
+#define DEG (3.14159265358979323846 / 180.0)
+
+/* ---- deterministic PRNG (xorshift32) ------------------------------------------------------ */
+typedef struct rng {
+  uint32_t s;
+} rng;
+
+static uint32_t rng_u32(rng *r) {
+  uint32_t x = r->s;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  r->s = x;
+  return x;
+}
+static float rng_range(rng *r, float lo, float hi) {
+  return lo + (hi - lo) * ((float)(rng_u32(r) >> 8) * (1.0f / 16777216.0f));
+}
+static void rng_transform(rng *r, lb_transform *xf) {
+  vec3 axis = {rng_range(r, -1, 1), rng_range(r, -1, 1), rng_range(r, -1, 1)}, n;
+  if (lb_vec3_normalize_to(axis, n) == 0.0f) {
+    n[0] = 1.0f;
+    n[1] = n[2] = 0.0f;
+  }
+  lb_quat_from_axis_angle(n, rng_range(r, -3.0f, 3.0f), xf->r);
+  for (int i = 0; i < 3; ++i) {
+    xf->t[i] = rng_range(r, -1, 1);
+    xf->s[i] = rng_range(r, 0.5f, 1.5f);
+  }
+}
+
+/* ---- double helpers ------------------------------------------------------------------------ */
+/* Angle of the rotation between two quaternions, degrees (sign-insensitive). */
+static double quat_diff_deg(const float *a, const double *b) {
+  double na = 0, nb = 0, d = 0;
+  for (int i = 0; i < 4; ++i) {
+    na += (double)a[i] * a[i];
+    nb += b[i] * b[i];
+    d += (double)a[i] * b[i];
+  }
+  double c = fabs(d) / sqrt(na * nb);
+  c = c > 1.0 ? 1.0 : c;
+  return 2.0 * acos(c) / DEG;
+}
+/* Analytic slerp on the shorter arc, in double. */
+static void slerp_d(const float *a, const float *b, double u, double *out) {
+  double d = 0, bb[4];
+  for (int i = 0; i < 4; ++i) {
+    d += (double)a[i] * b[i];
+  }
+  double sg = d < 0 ? -1.0 : 1.0;
+  for (int i = 0; i < 4; ++i) {
+    bb[i] = sg * b[i];
+  }
+  d = fabs(d);
+  d = d > 1.0 ? 1.0 : d;
+  double th = acos(d);
+  double wa = 1.0 - u, wb = u;
+  if (th > 1e-9) {
+    wa = sin((1.0 - u) * th) / sin(th);
+    wb = sin(u * th) / sin(th);
+  }
+  double n = 0;
+  for (int i = 0; i < 4; ++i) {
+    out[i] = wa * a[i] + wb * bb[i];
+    n += out[i] * out[i];
+  }
+  for (int i = 0; i < 4; ++i) {
+    out[i] /= sqrt(n);
+  }
+}
+static double maxd(double a, double b) {
+  return a > b ? a : b;
+}
+
+/* Bit-equality of poses field by field (lb_transform has padding: versor is 16-aligned). */
+static bool xf_same(const lb_transform *a, const lb_transform *b) {
+  return memcmp(a->t, b->t, sizeof(vec3)) == 0 && memcmp(a->r, b->r, sizeof(versor)) == 0 &&
+         memcmp(a->s, b->s, sizeof(vec3)) == 0;
+}
+static bool pose_same(const lb_transform *a, const lb_transform *b, int n) {
+  for (int j = 0; j < n; ++j) {
+    if (!xf_same(&a[j], &b[j])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* ---- the procedural clip ------------------------------------------------------------------- *
+ * 3 joints, duration 1 s.
+ *  joint 0 (root): a straight walk along +Z, 1.5 m per loop, with a vertical bob; LINEAR keys
+ *    at 0 .. 1 (first and last keys at 0 and duration).
+ *  joint 1: translation LINEAR keys at 0.2 and 0.7 (both inside: the loop seam is spanned
+ *    by the wrap segment); rotation LINEAR keys at 0, 0.3, 0.8 about X (0, 40, -30 deg; the
+ *    last one stored negated to exercise hemisphere alignment); scale STEP at 0 and 0.5.
+ *  joint 2: translation STEP keys at 0.1 and 0.6; no rotation or scale (rest pose). */
+#define DUR 1.0f
+static const float k_root_times[5] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+static const float k_root_t[15] = {0,     0, 0,     0,      0.02f, 0.375f, 0,   0,
+                                   0.75f, 0, 0.02f, 1.125f, 0,     0,      1.5f};
+static const float k_j1_ttimes[2] = {0.2f, 0.7f};
+static const float k_j1_t[6] = {0.0f, 0.3f, 0.0f, 0.1f, 0.25f, -0.05f};
+static const float k_j1_rtimes[3] = {0.0f, 0.3f, 0.8f};
+static float k_j1_r[12]; /* filled by make_clip */
+static const float k_j1_stimes[2] = {0.0f, 0.5f};
+static const float k_j1_s[6] = {1, 1, 1, 1.2f, 1.2f, 1.2f};
+static const float k_j2_ttimes[2] = {0.1f, 0.6f};
+static const float k_j2_t[6] = {0.0f, 0.2f, 0.0f, 0.05f, 0.2f, 0.0f};
+
+static lb_joint_tracks g_tracks[3];
+static lb_clip g_clip;
+static lb_transform g_rest[3];
+
+static void make_clip(void) {
+  vec3 x = {1, 0, 0};
+  const float ang[3] = {0.0f, 40.0f, -30.0f};
+  for (int k = 0; k < 3; ++k) {
+    lb_quat_from_axis_angle(x, ang[k] * LB_DEG2RAD, &k_j1_r[4 * k]);
+  }
+  for (int c = 0; c < 4; ++c) {
+    k_j1_r[8 + c] = -k_j1_r[8 + c];
+  }
+  memset(g_tracks, 0, sizeof(g_tracks));
+  g_tracks[0].translation = (lb_track){5, k_root_times, k_root_t, LB_INTERP_LINEAR};
+  g_tracks[1].translation = (lb_track){2, k_j1_ttimes, k_j1_t, LB_INTERP_LINEAR};
+  g_tracks[1].rotation = (lb_track){3, k_j1_rtimes, k_j1_r, LB_INTERP_LINEAR};
+  g_tracks[1].scale = (lb_track){2, k_j1_stimes, k_j1_s, LB_INTERP_STEP};
+  g_tracks[2].translation = (lb_track){2, k_j2_ttimes, k_j2_t, LB_INTERP_STEP};
+  g_clip = (lb_clip){DUR, 3, g_tracks};
+  for (int j = 0; j < 3; ++j) {
+    lb_transform_identity(&g_rest[j]);
+    g_rest[j].t[1] = 0.1f * (float)(j + 1);
+  }
+}
+
+static lb_result sample(float t, bool loop, lb_sample_cursor *cursor, lb_transform *out) {
+  lb_sample_job job = {0};
+  job.clip = &g_clip;
+  job.time = t;
+  job.loop = loop;
+  job.cursor = cursor;
+  job.rest = g_rest;
+  job.joint_count = 3;
+  job.output = out;
+  return lb_sample_job_run(&job);
+}
+
+/* ---- validation ---------------------------------------------------------------------------- */
+static void test_validate(void) {
+  make_clip();
+  LB_CHECK(lb_clip_validate(&g_clip) == LB_OK);
+  LB_CHECK(lb_clip_track_count(&g_clip) == 9u);
+  LB_CHECK(lb_clip_validate(NULL) == LB_ERR_INVALID_ARGUMENT);
+
+  lb_joint_tracks tr[3];
+  lb_clip c;
+  float times[3], vals[12];
+#define RESET()                                                                                    \
+  do {                                                                                             \
+    memcpy(tr, g_tracks, sizeof(tr));                                                              \
+    c = g_clip;                                                                                    \
+    c.joints = tr;                                                                                 \
+    memcpy(times, k_j1_rtimes, sizeof(times));                                                     \
+    memcpy(vals, k_j1_r, sizeof(vals));                                                            \
+    tr[1].rotation.times = times;                                                                  \
+    tr[1].rotation.values = vals;                                                                  \
+  } while (0)
+  RESET();
+  LB_CHECK(lb_clip_validate(&c) == LB_OK);
+  times[1] = 0.9f; /* unsorted */
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_OUT_OF_RANGE);
+  RESET();
+  times[1] = times[0]; /* duplicate */
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_OUT_OF_RANGE);
+  RESET();
+  times[2] = 1.5f; /* beyond duration */
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_OUT_OF_RANGE);
+  RESET();
+  times[0] = -0.1f;
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_OUT_OF_RANGE);
+  RESET();
+  times[1] = NAN;
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_NOT_FINITE);
+  RESET();
+  vals[5] = NAN;
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_NOT_FINITE);
+  RESET();
+  vals[6] = INFINITY;
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_NOT_FINITE);
+  RESET();
+  memset(&vals[4], 0, 4 * sizeof(float)); /* zero quat */
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_DEGENERATE);
+  RESET();
+  vals[7] *= 2.0f; /* not unit */
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_OUT_OF_RANGE);
+  RESET();
+  tr[1].rotation.times = NULL; /* count 3, no times */
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_INVALID_ARGUMENT);
+  RESET();
+  tr[0].translation.values = NULL;
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_INVALID_ARGUMENT);
+  RESET();
+  tr[1].rotation.interp = LB_INTERP_CUBICSPLINE;
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_INVALID_ARGUMENT);
+  RESET();
+  tr[1].rotation.interp = (lb_interp)7;
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_INVALID_ARGUMENT);
+  RESET();
+  c.joint_count = 0;
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_INVALID_ARGUMENT);
+  RESET();
+  c.duration = 0.0f;
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_OUT_OF_RANGE);
+  RESET();
+  c.duration = NAN;
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_NOT_FINITE);
+  RESET();
+  c.duration = 0.5f; /* keys now beyond duration */
+  LB_CHECK(lb_clip_validate(&c) == LB_ERR_OUT_OF_RANGE);
+#undef RESET
+
+  /* Sampling job: bad arguments leave output and cursor untouched. */
+  lb_transform out[3], before[3];
+  memset(out, 0x5a, sizeof(out));
+  memcpy(before, out, sizeof(out));
+  uint32_t keys[9] = {0}, keys_before[9];
+  memcpy(keys_before, keys, sizeof(keys));
+  lb_sample_cursor small = {keys, 8};
+  lb_sample_cursor nullkeys = {NULL, 9};
+  LB_CHECK(sample(0.5f, false, &small, out) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(sample(0.5f, false, &nullkeys, out) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(sample(NAN, false, NULL, out) == LB_ERR_NOT_FINITE);
+  LB_CHECK(sample(INFINITY, true, NULL, out) == LB_ERR_NOT_FINITE);
+  LB_CHECK(sample(1e30f, true, NULL, out) == LB_ERR_OUT_OF_RANGE);
+  lb_sample_job job = {0};
+  job.clip = &g_clip;
+  job.rest = g_rest;
+  job.output = out;
+  job.joint_count = 2; /* fewer than the clip's joints */
+  LB_CHECK(lb_sample_job_run(&job) == LB_ERR_INVALID_ARGUMENT);
+  job.joint_count = 3;
+  job.rest = NULL;
+  LB_CHECK(lb_sample_job_run(&job) == LB_ERR_INVALID_ARGUMENT);
+  job.rest = out; /* aliasing */
+  LB_CHECK(lb_sample_job_run(&job) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_sample_job_run(NULL) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(memcmp(out, before, sizeof(out)) == 0);
+  LB_CHECK(memcmp(keys, keys_before, sizeof(keys)) == 0);
+  /* Clamped far times are fine without loop. */
+  LB_CHECK(sample(1e30f, false, NULL, out) == LB_OK);
+}
+
+/* ---- exact keys ------------------------------------------------------------------------------ */
+static void check_track_keys(const lb_track *tr, int joint, int channel, int *checked) {
+  lb_transform out[3];
+  for (uint32_t k = 0; k < tr->count; ++k) {
+    for (int loop = 0; loop < 2; ++loop) {
+      float t = tr->times[k];
+      if (loop && t >= DUR) {
+        continue; /* duration wraps to 0 */
+      }
+      LB_CHECK(sample(t, loop != 0, NULL, out) == LB_OK);
+      const float *v = channel == 0 ? out[joint].t : (channel == 1 ? out[joint].r : out[joint].s);
+      int comps = channel == 1 ? 4 : 3;
+      LB_CHECK(memcmp(v, tr->values + k * comps, (size_t)comps * sizeof(float)) == 0);
+      ++*checked;
+    }
+  }
+}
+
+static void test_exact_keys(void) {
+  make_clip();
+  int checked = 0;
+  check_track_keys(&g_tracks[0].translation, 0, 0, &checked);
+  check_track_keys(&g_tracks[1].translation, 1, 0, &checked);
+  check_track_keys(&g_tracks[1].rotation, 1, 1, &checked);
+  check_track_keys(&g_tracks[1].scale, 1, 2, &checked);
+  check_track_keys(&g_tracks[2].translation, 2, 0, &checked);
+  /* Channels without tracks keep the rest pose. */
+  lb_transform out[3];
+  LB_CHECK(sample(0.37f, true, NULL, out) == LB_OK);
+  LB_CHECK(memcmp(out[2].r, g_rest[2].r, sizeof(versor)) == 0);
+  LB_CHECK(memcmp(out[2].s, g_rest[2].s, sizeof(vec3)) == 0);
+  LB_CHECK(memcmp(out[0].r, g_rest[0].r, sizeof(versor)) == 0);
+  printf("exact keys: %d samples bit-equal to their keys (LINEAR and STEP, loop on/off)\n",
+         checked);
+}
+
+/* ---- midpoints ------------------------------------------------------------------------------- */
+static void test_midpoints(void) {
+  make_clip();
+  lb_transform out[3];
+  double max_t = 0, max_deg = 0;
+  const double fr[5] = {0.5, 0.1, 0.25, 0.75, 0.9};
+  /* Root translation and joint 1 rotation, inside segments. */
+  for (int k = 0; k < 4; ++k) {
+    for (int f = 0; f < 5; ++f) {
+      float t0 = k_root_times[k], t1 = k_root_times[k + 1];
+      float t = t0 + (t1 - t0) * (float)fr[f];
+      double u = ((double)t - t0) / ((double)t1 - t0);
+      LB_CHECK(sample(t, false, NULL, out) == LB_OK);
+      for (int c = 0; c < 3; ++c) {
+        double e = (double)k_root_t[3 * k + c] +
+                   ((double)k_root_t[3 * (k + 1) + c] - k_root_t[3 * k + c]) * u;
+        max_t = maxd(max_t, fabs(out[0].t[c] - e));
+      }
+    }
+  }
+  for (int k = 0; k < 2; ++k) {
+    for (int f = 0; f < 5; ++f) {
+      float t0 = k_j1_rtimes[k], t1 = k_j1_rtimes[k + 1];
+      float t = t0 + (t1 - t0) * (float)fr[f];
+      double u = ((double)t - t0) / ((double)t1 - t0), q[4];
+      LB_CHECK(sample(t, false, NULL, out) == LB_OK);
+      slerp_d(&k_j1_r[4 * k], &k_j1_r[4 * (k + 1)], u, q);
+      max_deg = maxd(max_deg, quat_diff_deg(out[1].r, q));
+    }
+  }
+  /* Midpoint of the second segment (40 deg -> -30 deg, stored negated): about X at +5 deg. */
+  LB_CHECK(sample(0.55f, false, NULL, out) == LB_OK);
+  double mid[4] = {sin(2.5 * DEG), 0, 0, cos(2.5 * DEG)};
+  double mid_err = quat_diff_deg(out[1].r, mid);
+  LB_CHECK_NEAR(mid_err, 0.0, TOL_ANGLE_DEG);
+  LB_CHECK(out[1].r[3] > 0.0f); /* result stays in the first key's hemisphere */
+  /* STEP holds the previous key between keys. */
+  LB_CHECK(sample(0.45f, false, NULL, out) == LB_OK);
+  LB_CHECK(memcmp(out[1].s, &k_j1_s[0], sizeof(vec3)) == 0);
+  LB_CHECK(memcmp(out[2].t, &k_j2_t[0], sizeof(vec3)) == 0);
+  LB_CHECK(sample(0.05f, false, NULL, out) == LB_OK); /* before the first STEP key, no loop */
+  LB_CHECK(memcmp(out[2].t, &k_j2_t[0], sizeof(vec3)) == 0);
+  printf("midpoints: max translation error %.3g m, max rotation error %.3g deg (mid %.3g)\n", max_t,
+         max_deg, mid_err);
+  LB_CHECK_NEAR(max_t, 0.0, TOL_LERP);
+  LB_CHECK_NEAR(max_deg, 0.0, TOL_ANGLE_DEG);
+}
+
+/* ---- loop seam --------------------------------------------------------------------------------
+ */
+static void test_loop_seam(void) {
+  make_clip();
+  lb_transform a[3], b[3];
+  /* Joint 1 rotation: wrap span 0.8 -> 1.0 from the last key (-30 deg, stored negated) to the
+   * first (0 deg): 30 deg over 0.2 s. Translation: wrap span 0.7 -> 1.2 over 0.5 s. */
+  double rot_speed = 30.0 / 0.2; /* deg/s */
+  double tr_speed = 0;
+  for (int c = 0; c < 3; ++c) {
+    double d = (double)k_j1_t[c] - k_j1_t[3 + c];
+    tr_speed += d * d;
+  }
+  tr_speed = sqrt(tr_speed) / 0.5; /* m/s */
+  double worst_ratio = 0;
+  const float eps[3] = {1e-2f, 1e-3f, 1e-4f};
+  for (int i = 0; i < 3; ++i) {
+    LB_CHECK(sample(DUR - eps[i], true, NULL, a) == LB_OK);
+    LB_CHECK(sample(eps[i], true, NULL, b) == LB_OK);
+    double q[4] = {b[1].r[0], b[1].r[1], b[1].r[2], b[1].r[3]};
+    double deg = quat_diff_deg(a[1].r, q);
+    double dt = 0;
+    for (int c = 0; c < 3; ++c) {
+      double d = (double)a[1].t[c] - b[1].t[c];
+      dt += d * d;
+    }
+    dt = sqrt(dt);
+    double allowed_deg = rot_speed * 2.0 * eps[i], allowed_t = tr_speed * 2.0 * eps[i];
+    printf("seam eps %.0e: rotation jump %.4g deg (interp %.4g), translation %.4g m (interp "
+           "%.4g)\n",
+           (double)eps[i], deg, allowed_deg, dt, allowed_t);
+    LB_CHECK(deg <= allowed_deg * 1.01 + 1e-3);
+    LB_CHECK(dt <= allowed_t * 1.01 + 1e-6);
+    worst_ratio = maxd(worst_ratio, deg / allowed_deg);
+  }
+  /* duration wraps to 0 exactly; negative times wrap backward. */
+  LB_CHECK(sample(DUR, true, NULL, a) == LB_OK);
+  LB_CHECK(sample(0.0f, true, NULL, b) == LB_OK);
+  LB_CHECK(pose_same(a, b, 3));
+  LB_CHECK(sample(-0.25f, true, NULL, a) == LB_OK);
+  LB_CHECK(sample(0.75f, true, NULL, b) == LB_OK);
+  LB_CHECK(pose_same(a, b, 3));
+  LB_CHECK(sample(3.75f, true, NULL, a) == LB_OK);
+  LB_CHECK(pose_same(a, b, 3));
+  /* Without loop the last key holds to the end. */
+  LB_CHECK(sample(0.95f, false, NULL, a) == LB_OK);
+  LB_CHECK(memcmp(a[1].r, &k_j1_r[8], sizeof(versor)) == 0);
+  /* Wrap-span midpoint (t = 0.9): halfway from -30 deg to 0 deg. */
+  LB_CHECK(sample(0.9f, true, NULL, a) == LB_OK);
+  double m[4] = {sin(-7.5 * DEG), 0, 0, cos(-7.5 * DEG)};
+  double wrap_mid = quat_diff_deg(a[1].r, m);
+  printf("seam: worst jump / interpolation ratio %.3f, wrap-span midpoint error %.3g deg\n",
+         worst_ratio, wrap_mid);
+  LB_CHECK_NEAR(wrap_mid, 0.0, TOL_ANGLE_DEG);
+}
+
+/* ---- cursor ------------------------------------------------------------------------------------
+ */
+static void test_cursor(void) {
+  make_clip();
+  uint32_t keys[9];
+  lb_sample_cursor cur = {keys, 9};
+  lb_sample_cursor_reset(&cur);
+  lb_transform a[3], b[3];
+  int n = 0, mismatches = 0;
+  for (int loop = 0; loop < 2; ++loop) {
+    for (int i = -30; i <= 180; ++i) { /* forward sweep, -0.5 s .. 3 s */
+      float t = (float)i * (1.0f / 60.0f);
+      LB_CHECK(sample(t, loop != 0, &cur, a) == LB_OK);
+      LB_CHECK(sample(t, loop != 0, NULL, b) == LB_OK);
+      mismatches += !pose_same(a, b, 3);
+      ++n;
+    }
+  }
+  rng r = {0x9e3779b9u};
+  for (int i = 0; i < 2000; ++i) { /* random seeks, both directions, loop on and off */
+    float t = rng_range(&r, -2.0f, 4.0f);
+    bool loop = (rng_u32(&r) & 1u) != 0;
+    if ((i & 63) == 0) {
+      t = g_tracks[1].rotation.times[i % 3]; /* exact key times too */
+    }
+    LB_CHECK(sample(t, loop, &cur, a) == LB_OK);
+    LB_CHECK(sample(t, loop, NULL, b) == LB_OK);
+    mismatches += !pose_same(a, b, 3);
+    ++n;
+  }
+  for (int i = 0; i < 9; ++i) {
+    keys[i] = 0xffffffffu; /* garbage hints: still correct */
+  }
+  LB_CHECK(sample(0.33f, true, &cur, a) == LB_OK);
+  LB_CHECK(sample(0.33f, true, NULL, b) == LB_OK);
+  mismatches += !pose_same(a, b, 3);
+  printf("cursor: %d samples, %d differ from a fresh search (bit-compare)\n", n + 1, mismatches);
+  LB_CHECK(mismatches == 0);
+}
+
+/* ---- blending ----------------------------------------------------------------------------------
+ */
+#define NJ 6
+static const int16_t k_parents[NJ] = {-1, 0, 1, 1, 3, 0}; /* subtree of 3 = {3, 4} */
+
+static lb_result blend(const lb_blend_layer *layers, uint32_t n, const lb_additive_layer *add,
+                       uint32_t nadd, const lb_transform *rest, lb_transform *out) {
+  lb_blend_job job = lb_blend_default_job();
+  job.layers = layers;
+  job.layer_count = n;
+  job.additive = add;
+  job.additive_count = nadd;
+  job.rest = rest;
+  job.joint_count = NJ;
+  job.output = out;
+  return lb_blend_job_run(&job);
+}
+
+static void test_blend_weights(void) {
+  rng r = {12345u};
+  lb_transform pa[NJ], pb[NJ], rest[NJ], out[NJ], out2[NJ];
+  for (int j = 0; j < NJ; ++j) {
+    rng_transform(&r, &pa[j]);
+    rng_transform(&r, &pb[j]);
+    rng_transform(&r, &rest[j]);
+  }
+  lb_blend_layer layers[2] = {{pa, 0.25f, NULL}, {pb, 0.75f, NULL}};
+  LB_CHECK(blend(layers, 2, NULL, 0, rest, out) == LB_OK);
+  double max_err = 0;
+  for (int j = 0; j < NJ; ++j) {
+    double sg = 0, q[4], n = 0;
+    for (int c = 0; c < 4; ++c) {
+      sg += (double)pa[j].r[c] * pb[j].r[c];
+    }
+    sg = sg < 0 ? -1.0 : 1.0;
+    for (int c = 0; c < 4; ++c) {
+      q[c] = 0.25 * pa[j].r[c] + 0.75 * sg * pb[j].r[c];
+      n += q[c] * q[c];
+    }
+    for (int c = 0; c < 4; ++c) {
+      max_err = maxd(max_err, fabs(out[j].r[c] - q[c] / sqrt(n)));
+    }
+    for (int c = 0; c < 3; ++c) {
+      max_err = maxd(max_err, fabs(out[j].t[c] - (0.25 * pa[j].t[c] + 0.75 * pb[j].t[c])));
+      max_err = maxd(max_err, fabs(out[j].s[c] - (0.25 * pa[j].s[c] + 0.75 * pb[j].s[c])));
+    }
+  }
+  /* Normalisation: weights 2 and 6 give the same pose. */
+  lb_blend_layer scaled[2] = {{pa, 2.0f, NULL}, {pb, 6.0f, NULL}};
+  LB_CHECK(blend(scaled, 2, NULL, 0, rest, out2) == LB_OK);
+  double max_norm = 0;
+  for (int j = 0; j < NJ; ++j) {
+    for (int c = 0; c < 3; ++c) {
+      max_norm = maxd(max_norm, fabs(out[j].t[c] - out2[j].t[c]));
+    }
+    for (int c = 0; c < 4; ++c) {
+      max_norm = maxd(max_norm, fabs(out[j].r[c] - out2[j].r[c]));
+    }
+  }
+  printf("blend 0.25/0.75: max component error %.3g; weights 2/6 vs 0.25/0.75 %.3g\n", max_err,
+         max_norm);
+  LB_CHECK_NEAR(max_err, 0.0, TOL_LERP);
+  LB_CHECK_NEAR(max_norm, 0.0, TOL_LERP);
+  /* Zero total weight: the rest pose, bit-equal; no layers at all too. */
+  lb_blend_layer zero[2] = {{pa, 0.0f, NULL}, {pb, 0.0f, NULL}};
+  LB_CHECK(blend(zero, 2, NULL, 0, rest, out) == LB_OK);
+  LB_CHECK(pose_same(out, rest, NJ));
+  LB_CHECK(blend(NULL, 0, NULL, 0, rest, out) == LB_OK);
+  LB_CHECK(pose_same(out, rest, NJ));
+  /* Bad input leaves the output untouched. */
+  memset(out2, 0x33, sizeof(out2));
+  memcpy(out, out2, sizeof(out));
+  lb_blend_layer bad[2] = {{pa, -1.0f, NULL}, {pb, 1.0f, NULL}};
+  LB_CHECK(blend(bad, 2, NULL, 0, rest, out) == LB_ERR_OUT_OF_RANGE);
+  bad[0].weight = NAN;
+  LB_CHECK(blend(bad, 2, NULL, 0, rest, out) == LB_ERR_NOT_FINITE);
+  float mask[NJ] = {1, 1, 1, NAN, 1, 1};
+  bad[0] = (lb_blend_layer){pa, 1.0f, mask};
+  LB_CHECK(blend(bad, 2, NULL, 0, rest, out) == LB_ERR_NOT_FINITE);
+  bad[0] = (lb_blend_layer){NULL, 1.0f, NULL};
+  LB_CHECK(blend(bad, 2, NULL, 0, rest, out) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(blend(NULL, 2, NULL, 0, rest, out) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(blend(layers, 2, NULL, 0, rest, rest) == LB_ERR_INVALID_ARGUMENT);
+  lb_additive_layer add_bad = {pa, pb, 1.5f, NULL};
+  LB_CHECK(blend(layers, 2, &add_bad, 1, rest, out) == LB_ERR_OUT_OF_RANGE);
+  LB_CHECK(memcmp(out, out2, sizeof(out)) == 0);
+}
+
+static void test_blend_mask(void) {
+  float mask[NJ];
+  LB_CHECK(lb_mask_subtree(k_parents, NJ, 3, 1.0f, 0.0f, mask) == LB_OK);
+  const float want[NJ] = {0, 0, 0, 1, 1, 0};
+  LB_CHECK(memcmp(mask, want, sizeof(mask)) == 0);
+  float all[NJ];
+  LB_CHECK(lb_mask_subtree(k_parents, NJ, 0, 1.0f, 0.0f, all) == LB_OK);
+  for (int j = 0; j < NJ; ++j) {
+    LB_CHECK(all[j] == 1.0f);
+  }
+  LB_CHECK(lb_mask_subtree(k_parents, NJ, 1, 0.5f, 0.0f, all) == LB_OK);
+  const float want1[NJ] = {0, 0.5f, 0.5f, 0.5f, 0.5f, 0};
+  LB_CHECK(memcmp(all, want1, sizeof(all)) == 0);
+  LB_CHECK(lb_mask_subtree(k_parents, NJ, NJ, 1.0f, 0.0f, all) == LB_ERR_INVALID_ARGUMENT);
+  const int16_t bad_parents[NJ] = {-1, 0, 2, 1, 3, 0}; /* parent not before child */
+  LB_CHECK(lb_mask_subtree(bad_parents, NJ, 0, 1.0f, 0.0f, all) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_mask_subtree(k_parents, NJ, 0, NAN, 0.0f, all) == LB_ERR_NOT_FINITE);
+
+  rng r = {777u};
+  lb_transform base[NJ], other[NJ], rest[NJ], only_base[NJ], masked[NJ];
+  for (int j = 0; j < NJ; ++j) {
+    rng_transform(&r, &base[j]);
+    rng_transform(&r, &other[j]);
+    rng_transform(&r, &rest[j]);
+  }
+  lb_blend_layer one[1] = {{base, 1.0f, NULL}};
+  lb_blend_layer two[2] = {{base, 1.0f, NULL}, {other, 1.0f, mask}};
+  LB_CHECK(blend(one, 1, NULL, 0, rest, only_base) == LB_OK);
+  LB_CHECK(blend(two, 2, NULL, 0, rest, masked) == LB_OK);
+  int same_outside = 1, changed_inside = 1;
+  double max_in = 0;
+  for (int j = 0; j < NJ; ++j) {
+    bool in = mask[j] > 0.0f;
+    int eq = xf_same(&masked[j], &only_base[j]);
+    if (in) {
+      changed_inside &= !eq;
+      for (int c = 0; c < 3; ++c) {
+        max_in = maxd(max_in, fabs(masked[j].t[c] - 0.5 * ((double)base[j].t[c] + other[j].t[c])));
+      }
+    } else {
+      same_outside &= eq;
+    }
+  }
+  printf("mask: outside subtree bit-equal %d, inside changed %d, inside 50/50 error %.3g m\n",
+         same_outside, changed_inside, max_in);
+  LB_CHECK(same_outside);
+  LB_CHECK(changed_inside);
+  LB_CHECK_NEAR(max_in, 0.0, TOL_LERP);
+}
+
+static void test_additive(void) {
+  rng r = {4242u};
+  lb_transform base[NJ], ref[NJ], add[NJ], rest[NJ], plain[NJ], out[NJ];
+  versor delta[NJ];
+  vec3 dt[NJ];
+  for (int j = 0; j < NJ; ++j) {
+    rng_transform(&r, &base[j]);
+    rng_transform(&r, &ref[j]);
+    rng_transform(&r, &rest[j]);
+    vec3 axis = {0, 1, 0};
+    lb_quat_from_axis_angle(axis, (10.0f + 10.0f * (float)j) * LB_DEG2RAD, delta[j]);
+    add[j] = ref[j];
+    lb_quat_mul(delta[j], ref[j].r, add[j].r);
+    for (int c = 0; c < 3; ++c) {
+      dt[j][c] = 0.1f * (float)(c + 1);
+      add[j].t[c] = ref[j].t[c] + dt[j][c];
+    }
+  }
+  lb_blend_layer layer[1] = {{base, 1.0f, NULL}};
+  LB_CHECK(blend(layer, 1, NULL, 0, rest, plain) == LB_OK);
+  lb_additive_layer al = {add, ref, 0.0f, NULL};
+  LB_CHECK(blend(layer, 1, &al, 1, rest, out) == LB_OK);
+  LB_CHECK(pose_same(out, plain, NJ)); /* weight 0: bit-identical */
+  double max_t = 0, max_deg = 0;
+  const float weights[2] = {1.0f, 0.5f};
+  for (int wi = 0; wi < 2; ++wi) {
+    al.weight = weights[wi];
+    LB_CHECK(blend(layer, 1, &al, 1, rest, out) == LB_OK);
+    for (int j = 0; j < NJ; ++j) {
+      double ang = (10.0 + 10.0 * j) * DEG * weights[wi];
+      double d[4] = {0, sin(0.5 * ang), 0, cos(0.5 * ang)}, e[4];
+      const float *p = plain[j].r;
+      e[0] = d[3] * p[0] + d[0] * p[3] + d[1] * p[2] - d[2] * p[1];
+      e[1] = d[3] * p[1] - d[0] * p[2] + d[1] * p[3] + d[2] * p[0];
+      e[2] = d[3] * p[2] + d[0] * p[1] - d[1] * p[0] + d[2] * p[3];
+      e[3] = d[3] * p[3] - d[0] * p[0] - d[1] * p[1] - d[2] * p[2];
+      max_deg = maxd(max_deg, quat_diff_deg(out[j].r, e));
+      for (int c = 0; c < 3; ++c) {
+        max_t = maxd(max_t, fabs(out[j].t[c] - ((double)plain[j].t[c] + weights[wi] * dt[j][c])));
+      }
+    }
+  }
+  /* A mask keeps unmasked joints bit-identical. */
+  float mask[NJ];
+  LB_CHECK(lb_mask_subtree(k_parents, NJ, 3, 1.0f, 0.0f, mask) == LB_OK);
+  al.weight = 1.0f;
+  al.joint_weights = mask;
+  LB_CHECK(blend(layer, 1, &al, 1, rest, out) == LB_OK);
+  int same = 1;
+  for (int j = 0; j < NJ; ++j) {
+    if (mask[j] == 0.0f) {
+      same &= xf_same(&out[j], &plain[j]);
+    }
+  }
+  printf("additive: weight 0 bit-identical; weights 1, 0.5: max translation error %.3g m, "
+         "rotation %.3g deg; masked-out joints bit-identical %d\n",
+         max_t, max_deg, same);
+  LB_CHECK_NEAR(max_t, 0.0, TOL_LERP);
+  LB_CHECK_NEAR(max_deg, 0.0, TOL_ANGLE_DEG);
+  LB_CHECK(same);
+}
+
+/* ---- root motion -------------------------------------------------------------------------------
+ */
+static lb_result root_motion(const lb_clip *clip, float t0, float t1, bool loop, bool vertical,
+                             lb_root_motion_job *job) {
+  *job = (lb_root_motion_job){0};
+  job->clip = clip;
+  job->t0 = t0;
+  job->t1 = t1;
+  job->loop = loop;
+  job->vertical = vertical;
+  return lb_root_motion_job_run(job);
+}
+
+/* Accumulates per-step deltas from t = 0 to t_end (steps of duration / steps_per_loop) into a
+ * character frame, in double: position += R(heading) * delta; heading += yaw. */
+static void accumulate(const lb_clip *clip, int steps, int steps_per_loop, bool vertical,
+                       double *pos, double *heading) {
+  pos[0] = pos[1] = pos[2] = 0;
+  *heading = 0;
+  for (int i = 0; i < steps; ++i) {
+    float t0 = (float)i * clip->duration / (float)steps_per_loop;
+    float t1 = (float)(i + 1) * clip->duration / (float)steps_per_loop;
+    lb_root_motion_job job;
+    LB_CHECK(root_motion(clip, t0, t1, true, vertical, &job) == LB_OK);
+    double c = cos(*heading), s = sin(*heading);
+    pos[0] += c * job.translation[0] + s * job.translation[2];
+    pos[1] += job.translation[1];
+    pos[2] += -s * job.translation[0] + c * job.translation[2];
+    *heading += job.yaw;
+  }
+}
+
+static void test_root_motion_walk(void) {
+  make_clip();
+  double pos[3], heading, err1 = 0, err25 = 0, err_call = 0, err_v = 0;
+  accumulate(&g_clip, 600, 600, false, pos, &heading);
+  err1 = sqrt(pos[0] * pos[0] + pos[1] * pos[1] + (pos[2] - 1.5) * (pos[2] - 1.5));
+  LB_CHECK_NEAR(heading, 0.0, 1e-9);
+  accumulate(&g_clip, 1500, 600, false, pos, &heading);
+  err25 = sqrt(pos[0] * pos[0] + pos[1] * pos[1] + (pos[2] - 3.75) * (pos[2] - 3.75));
+  accumulate(&g_clip, 1500, 600, true, pos, &heading); /* vertical: bob ends where it started */
+  err_v = sqrt(pos[0] * pos[0] + pos[1] * pos[1] + (pos[2] - 3.75) * (pos[2] - 3.75));
+  lb_root_motion_job job;
+  LB_CHECK(root_motion(&g_clip, 0.0f, 2.5f, true, false, &job) == LB_OK);
+  err_call = fabs(job.translation[2] - 3.75) + fabs(job.translation[0]) + fabs(job.translation[1]);
+  /* A step across the seam moves as much as any other step (no unwinding). */
+  LB_CHECK(root_motion(&g_clip, 0.99f, 1.01f, true, false, &job) == LB_OK);
+  LB_CHECK_NEAR(job.translation[2], 0.03, 1e-6);
+  /* Reverse playback: the inverse motion. */
+  LB_CHECK(root_motion(&g_clip, 2.5f, 0.0f, true, false, &job) == LB_OK);
+  LB_CHECK_NEAR(job.translation[2], -3.75, TOL_ROOT);
+  /* Without loop the times clamp to the clip. */
+  LB_CHECK(root_motion(&g_clip, 0.0f, 7.0f, false, false, &job) == LB_OK);
+  LB_CHECK_NEAR(job.translation[2], 1.5, TOL_ROOT);
+  /* Vertical: mid-bob (t = 0.25) is 2 cm up. */
+  LB_CHECK(root_motion(&g_clip, 0.0f, 0.25f, true, true, &job) == LB_OK);
+  LB_CHECK_NEAR(job.translation[1], 0.02, 1e-7);
+  LB_CHECK(root_motion(&g_clip, 0.0f, 0.25f, true, false, &job) == LB_OK);
+  LB_CHECK(job.translation[1] == 0.0f);
+  printf("root motion walk: 1 loop in 600 steps error %.3g m; 2.5 loops %.3g m (vertical %.3g); "
+         "one call over 2.5 loops %.3g m\n",
+         err1, err25, err_v, err_call);
+  LB_CHECK_NEAR(err1, 0.0, TOL_ROOT);
+  LB_CHECK_NEAR(err25, 0.0, TOL_ROOT);
+  LB_CHECK_NEAR(err_v, 0.0, TOL_ROOT);
+  LB_CHECK_NEAR(err_call, 0.0, TOL_ROOT);
+
+  /* Bad input. */
+  LB_CHECK(root_motion(&g_clip, NAN, 0.0f, true, false, &job) == LB_ERR_NOT_FINITE);
+  LB_CHECK(root_motion(&g_clip, 0.0f, 1e30f, true, false, &job) == LB_ERR_OUT_OF_RANGE);
+  LB_CHECK(root_motion(NULL, 0.0f, 1.0f, true, false, &job) == LB_ERR_INVALID_ARGUMENT);
+  job = (lb_root_motion_job){0};
+  job.clip = &g_clip;
+  job.root_joint = 3;
+  LB_CHECK(lb_root_motion_job_run(&job) == LB_ERR_INVALID_ARGUMENT);
+}
+
+/* A turning clip: each loop walks 1 m forward while turning 90 deg left; four loops close a
+ * square, so the motion over 4 loops is the identity (loops compose, they do not unwind). */
+static void test_root_motion_turn(void) {
+  static const float times[2] = {0.0f, 2.0f};
+  static const float tr[6] = {0, 0, 0, 0, 0, 1};
+  float rot[8];
+  vec3 y = {0, 1, 0};
+  lb_quat_from_axis_angle(y, 0.0f, &rot[0]);
+  lb_quat_from_axis_angle(y, 90.0f * LB_DEG2RAD, &rot[4]);
+  lb_joint_tracks jt = {0};
+  jt.translation = (lb_track){2, times, tr, LB_INTERP_LINEAR};
+  jt.rotation = (lb_track){2, times, rot, LB_INTERP_LINEAR};
+  lb_clip clip = {2.0f, 1, &jt};
+  LB_CHECK(lb_clip_validate(&clip) == LB_OK);
+  lb_root_motion_job job;
+  LB_CHECK(root_motion(&clip, 0.0f, 2.0f, true, false, &job) == LB_OK);
+  double one_t = fabs(job.translation[0]) + fabs(job.translation[2] - 1.0);
+  double one_yaw = fabs(job.yaw - 90.0 * DEG);
+  LB_CHECK(root_motion(&clip, 0.0f, 8.0f, true, false, &job) == LB_OK);
+  double square =
+      sqrt(job.translation[0] * job.translation[0] + job.translation[2] * job.translation[2]);
+  double square_yaw = fabs(job.yaw);
+  LB_CHECK(root_motion(&clip, 0.0f, 4.0f, true, false, &job) == LB_OK);
+  double two_t = fabs(job.translation[0] - 1.0) + fabs(job.translation[2] - 1.0);
+  double pos[3], heading;
+  accumulate(&clip, 4 * 240, 240, false, pos, &heading);
+  double acc = sqrt(pos[0] * pos[0] + pos[2] * pos[2]);
+  double acc_yaw = fabs(heading - 2.0 * 3.14159265358979323846);
+  printf("root motion turn: 1 loop error %.3g m / %.3g deg; 2 loops %.3g m; 4 loops (square) "
+         "%.3g m / %.3g deg; 960 steps %.3g m / %.3g deg\n",
+         one_t, one_yaw / DEG, two_t, square, square_yaw / DEG, acc, acc_yaw / DEG);
+  LB_CHECK_NEAR(one_t, 0.0, TOL_ROOT);
+  LB_CHECK_NEAR(one_yaw / DEG, 0.0, TOL_ANGLE_DEG);
+  LB_CHECK_NEAR(two_t, 0.0, TOL_ROOT);
+  LB_CHECK_NEAR(square, 0.0, TOL_ROOT);
+  LB_CHECK_NEAR(square_yaw / DEG, 0.0, TOL_ANGLE_DEG);
+  LB_CHECK_NEAR(acc, 0.0, 1e-4);
+  LB_CHECK_NEAR(acc_yaw / DEG, 0.0, TOL_ANGLE_DEG);
+}
+
+int main(void) {
+  LB_RUN(test_validate);
+  LB_RUN(test_exact_keys);
+  LB_RUN(test_midpoints);
+  LB_RUN(test_loop_seam);
+  LB_RUN(test_cursor);
+  LB_RUN(test_blend_weights);
+  LB_RUN(test_blend_mask);
+  LB_RUN(test_additive);
+  LB_RUN(test_root_motion_walk);
+  LB_RUN(test_root_motion_turn);
+  LB_TEST_MAIN_END();
+}

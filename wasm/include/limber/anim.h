@@ -1,0 +1,209 @@
+/* Animation layer, part one: clip data, sampling, blending and root motion as ozz-style jobs
+ * (plain structs of inputs and outputs, a validate and a run function). Nothing here
+ * allocates or reads a clock; the caller owns every buffer, and a clip is a set of pointers
+ * into the caller's arrays. Everything is float and uses only the lb_* math (no libm).
+ *
+ * Units: time in seconds, translation in metres, rotation as unit quaternions (x, y, z, w),
+ * angles in radians, scale as a per-axis factor.
+ *
+ * Joints are indexed 0..joint_count-1 in depth-first order (every parent precedes its
+ * children), as in limber/rig.h.
+ */
+#ifndef LIMBER_ANIM_H
+#define LIMBER_ANIM_H
+
+#include "limber/base.h"
+#include "limber/math.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- clip data ------------------------------------------------------------------------------ */
+
+typedef enum lb_interp {
+  LB_INTERP_LINEAR = 0,     /* lerp for vectors, slerp (shorter arc) for rotations */
+  LB_INTERP_STEP = 1,       /* hold the previous key until the next key time */
+  LB_INTERP_CUBICSPLINE = 2 /* glTF cubic spline: not supported yet, rejected with
+                               LB_ERR_INVALID_ARGUMENT by validate and by the jobs */
+} lb_interp;
+
+/* One channel of one joint. count == 0 means "no track": the joint keeps the rest pose's
+ * value for this channel. Otherwise times holds count strictly ascending finite seconds in
+ * [0, duration] and values holds count * 3 floats (translation, scale: x y z per key) or
+ * count * 4 floats (rotation: x y z w per key). */
+typedef struct lb_track {
+  uint32_t count;
+  const float *times;
+  const float *values;
+  lb_interp interp; /* default (zero) LB_INTERP_LINEAR */
+} lb_track;
+
+typedef struct lb_joint_tracks {
+  lb_track translation; /* vec3 keys, metres */
+  lb_track rotation;    /* quat keys x y z w; unit length within 1e-3 (|q|^2 in [0.999, 1.001]) */
+  lb_track scale;       /* vec3 keys */
+} lb_joint_tracks;
+
+/* A clip: joints[j] animates joint j for j < joint_count (joints beyond keep the rest pose). */
+typedef struct lb_clip {
+  float duration;                /* seconds, finite and > 0 */
+  uint32_t joint_count;          /* >= 1 */
+  const lb_joint_tracks *joints; /* joint_count entries */
+} lb_clip;
+
+/* Tracks per clip as the sampling cursor counts them: 3 per joint (translation, rotation,
+ * scale, in that order). 0 for a null clip. */
+uint32_t lb_clip_track_count(const lb_clip *clip);
+
+/* Checks everything once (run it when the clip is loaded; the jobs only re-check structure):
+ * LB_OK, or
+ *  LB_ERR_INVALID_ARGUMENT  null clip/joints, joint_count 0, a track with count > 0 and a
+ *                           null times/values pointer, an unknown or CUBICSPLINE interp;
+ *  LB_ERR_NOT_FINITE        duration, a key time or a key value is NaN or +-Inf;
+ *  LB_ERR_OUT_OF_RANGE      duration <= 0, times not strictly ascending or outside
+ *                           [0, duration], a rotation key not unit length (see above);
+ *  LB_ERR_DEGENERATE        a zero rotation key. */
+lb_result lb_clip_validate(const lb_clip *clip);
+
+/* ---- sampling ------------------------------------------------------------------------------ */
+
+/* Per-instance playback hint: for each track, the key index found last time. The caller owns
+ * `keys` (at least lb_clip_track_count(clip) entries). The cursor is only a hint: any content
+ * gives the same, bit-identical result as a fresh binary search. Forward playback advances in
+ * O(1) amortised; a backward seek (time before the remembered key) falls back to a binary
+ * search. Zero-fill (lb_sample_cursor_reset) when switching clips, for speed only. */
+typedef struct lb_sample_cursor {
+  uint32_t *keys;
+  uint32_t capacity; /* entries in keys */
+} lb_sample_cursor;
+
+void lb_sample_cursor_reset(lb_sample_cursor *cursor);
+
+/* Time convention.
+ *  loop == false: time is clamped to [0, duration]; before a track's first key the first key
+ *    holds, after its last key the last key holds.
+ *  loop == true: time wraps into [0, duration) (negative times wrap too; duration itself
+ *    maps to 0). Between a track's last key and duration + its first key the track
+ *    interpolates from the last key to the first key (the clip is treated as a cycle, so
+ *    there is no seam). A clip that stores a final key at duration equal to its first key
+ *    (the glTF habit) loops the same way. STEP tracks hold the last key through that span.
+ *  At an exact key time the output is bit-equal to the key value. */
+typedef struct lb_sample_job {
+  /* inputs */
+  const lb_clip *clip;      /* must have passed lb_clip_validate */
+  float time;               /* seconds, finite; with loop, |time| <= 2^24 * duration */
+  bool loop;                /* default false */
+  lb_sample_cursor *cursor; /* optional (null: binary search every track) */
+  const lb_transform *rest; /* joint_count transforms for joints/channels without tracks */
+  uint32_t joint_count;     /* >= clip->joint_count */
+  /* output */
+  lb_transform *output; /* joint_count local transforms; may not alias rest */
+} lb_sample_job;
+
+/* LB_OK, or LB_ERR_INVALID_ARGUMENT (null clip/rest/output, joint_count < clip->joint_count or
+ * 0, cursor capacity < track count or null keys, null track pointers, unsupported interp,
+ * output aliasing rest), LB_ERR_NOT_FINITE (time, duration), LB_ERR_OUT_OF_RANGE (duration
+ * <= 0, a looping time beyond 2^24 loops). Key contents are not re-checked (that is
+ * lb_clip_validate's job). */
+lb_result lb_sample_job_validate(const lb_sample_job *job);
+/* Validates, then samples; on error the output and cursor are untouched. */
+lb_result lb_sample_job_run(lb_sample_job *job);
+
+/* ---- blending ------------------------------------------------------------------------------ */
+
+/* A layer of local poses. weight >= 0 (finite); joint_weights optional (null = 1 for every
+ * joint), else joint_count finite values >= 0 (usually in [0, 1]) that multiply weight. */
+typedef struct lb_blend_layer {
+  const lb_transform *pose; /* joint_count local transforms */
+  float weight;
+  const float *joint_weights;
+} lb_blend_layer;
+
+/* An additive layer: weight and joint_weights in [0, 1]. Applies weight * (pose - reference)
+ * on top of the blended result:
+ *  translation t += w * (pose.t - reference.t)
+ *  rotation    r  = normalize(slerp(identity, pose.r * conj(reference.r), w) * r)
+ *  scale       s += w * (pose.s - reference.s)
+ * where w = weight * joint_weights[j]. A joint with w == 0 is left bit-identical. */
+typedef struct lb_additive_layer {
+  const lb_transform *pose;
+  const lb_transform *reference; /* the pose the additive was authored against */
+  float weight;
+  const float *joint_weights;
+} lb_additive_layer;
+
+/* Per joint j, normal layers: w_i = weight_i * joint_weights_i[j]; layers with w_i == 0 are
+ * skipped. If sum w_i <= threshold the joint takes rest[j]; otherwise translation and scale
+ * are sum(w_i * x_i) / sum(w_i) and the rotation is sum(+-w_i * q_i) normalised, each q_i
+ * negated when its dot with the first contributing layer's q is negative (one hemisphere).
+ * Then the additive layers apply in order. */
+typedef struct lb_blend_job {
+  /* inputs */
+  const lb_blend_layer *layers; /* layer_count entries (may be 0: the rest pose) */
+  uint32_t layer_count;
+  const lb_additive_layer *additive; /* additive_count entries */
+  uint32_t additive_count;
+  const lb_transform *rest; /* joint_count transforms */
+  uint32_t joint_count;     /* >= 1 */
+  float threshold;          /* total weight at or below which rest is used; default 1e-6 */
+  /* output */
+  lb_transform *output; /* joint_count transforms; may not alias any input pose */
+} lb_blend_job;
+
+/* Zero-initialised job with threshold 1e-6. */
+lb_blend_job lb_blend_default_job(void);
+/* LB_OK, or LB_ERR_INVALID_ARGUMENT (null pointers where entries are promised, joint_count
+ * 0, output aliasing an input), LB_ERR_NOT_FINITE (a weight, joint weight or threshold),
+ * LB_ERR_OUT_OF_RANGE (a negative weight, joint weight or threshold; an additive weight or
+ * joint weight above 1). Poses are not checked for NaN (they come from the sampling job). */
+lb_result lb_blend_job_validate(const lb_blend_job *job);
+/* Validates, then blends; on error the output is untouched. */
+lb_result lb_blend_job_run(lb_blend_job *job);
+
+/* Mask helper: out[j] = inside for `joint` and all its descendants, outside for every other
+ * joint. parents[j] is j's parent (-1 for a root) and must be < j, with joints in
+ * depth-first order so a subtree is the contiguous range [joint, end).
+ * LB_OK, or LB_ERR_INVALID_ARGUMENT (null pointers, joint >= joint_count, a parent >= its
+ * child or < -1), LB_ERR_NOT_FINITE (inside/outside). */
+lb_result lb_mask_subtree(const int16_t *parents, uint32_t joint_count, uint32_t joint,
+                          float inside, float outside, float *out);
+
+/* ---- root motion --------------------------------------------------------------------------- */
+
+/* The root's motion frame at a clip time s: its local translation (y zeroed unless
+ * `vertical`) and its yaw about +Y (heading of the rotated +Z axis, atan2(f.x, f.z)), both
+ * sampled WITHOUT the loop wrap segment (so the clip's own end-minus-start displacement
+ * counts). With loop on, time t0 or t1 = k * duration + s is the frame after k whole loops:
+ * each loop applies the clip's start-to-end motion once more, so the trajectory is continuous
+ * at the seam and never unwinds. With loop off, times are clamped to [0, duration].
+ *
+ * Output: the motion from t0 to t1 expressed in the character frame at t0 (translation
+ * rotated into t0's heading; yaw in (-pi, pi], so steps of more than half a turn alias).
+ * A host moving a character applies, per step: position += R_y(heading) * translation;
+ * heading += yaw. t1 < t0 (reverse playback) gives the inverse motion. */
+typedef struct lb_root_motion_job {
+  /* inputs */
+  const lb_clip *clip; /* must have passed lb_clip_validate */
+  uint32_t root_joint; /* < clip->joint_count; default 0 */
+  float t0, t1;        /* seconds, finite; |t / duration| <= 2^24 */
+  bool loop;           /* default false */
+  bool vertical;       /* include the Y translation; default false (XZ only) */
+  /* outputs */
+  vec3 translation; /* metres, in the character frame at t0 */
+  float yaw;        /* radians about +Y, (-pi, pi] */
+} lb_root_motion_job;
+
+/* LB_OK, or LB_ERR_INVALID_ARGUMENT (null clip, root_joint out of the clip, unsupported
+ * interp), LB_ERR_NOT_FINITE (t0, t1, duration), LB_ERR_OUT_OF_RANGE (duration <= 0, a time
+ * beyond 2^24 loops). */
+lb_result lb_root_motion_job_validate(const lb_root_motion_job *job);
+/* Validates, then computes; on error the outputs are untouched. */
+lb_result lb_root_motion_job_run(lb_root_motion_job *job);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,166 @@
+/* The blend job and the subtree mask helper (limber/anim.h). */
+#include "limber/anim.h"
+
+lb_blend_job lb_blend_default_job(void) {
+  lb_blend_job job = {0};
+  job.threshold = 1e-6f;
+  return job;
+}
+
+/* Finite and in [0, max] (max < 0: no upper limit). */
+static lb_result check_weights(float weight, const float *joint_weights, uint32_t n, float max) {
+  if (!lb_is_finite(weight)) {
+    return LB_ERR_NOT_FINITE;
+  }
+  if (weight < 0.0f || (max >= 0.0f && weight > max)) {
+    return LB_ERR_OUT_OF_RANGE;
+  }
+  if (joint_weights) {
+    for (uint32_t j = 0; j < n; ++j) {
+      if (!lb_is_finite(joint_weights[j])) {
+        return LB_ERR_NOT_FINITE;
+      }
+      if (joint_weights[j] < 0.0f || (max >= 0.0f && joint_weights[j] > max)) {
+        return LB_ERR_OUT_OF_RANGE;
+      }
+    }
+  }
+  return LB_OK;
+}
+
+lb_result lb_blend_job_validate(const lb_blend_job *job) {
+  if (!job || !job->rest || !job->output || job->joint_count == 0 ||
+      (job->layer_count > 0 && !job->layers) || (job->additive_count > 0 && !job->additive) ||
+      job->output == job->rest) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!lb_is_finite(job->threshold)) {
+    return LB_ERR_NOT_FINITE;
+  }
+  if (job->threshold < 0.0f) {
+    return LB_ERR_OUT_OF_RANGE;
+  }
+  for (uint32_t i = 0; i < job->layer_count; ++i) {
+    const lb_blend_layer *l = &job->layers[i];
+    if (!l->pose || l->pose == job->output) {
+      return LB_ERR_INVALID_ARGUMENT;
+    }
+    lb_result r = check_weights(l->weight, l->joint_weights, job->joint_count, -1.0f);
+    if (r != LB_OK) {
+      return r;
+    }
+  }
+  for (uint32_t i = 0; i < job->additive_count; ++i) {
+    const lb_additive_layer *l = &job->additive[i];
+    if (!l->pose || !l->reference || l->pose == job->output || l->reference == job->output) {
+      return LB_ERR_INVALID_ARGUMENT;
+    }
+    lb_result r = check_weights(l->weight, l->joint_weights, job->joint_count, 1.0f);
+    if (r != LB_OK) {
+      return r;
+    }
+  }
+  return LB_OK;
+}
+
+static void blend_joint(const lb_blend_job *job, uint32_t j, lb_transform *out) {
+  float total = 0.0f;
+  const float *first_r = NULL;
+  float t[3] = {0.0f, 0.0f, 0.0f}, s[3] = {0.0f, 0.0f, 0.0f}, r[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  for (uint32_t i = 0; i < job->layer_count; ++i) {
+    const lb_blend_layer *l = &job->layers[i];
+    float w = l->joint_weights ? l->weight * l->joint_weights[j] : l->weight;
+    if (!(w > 0.0f)) {
+      continue;
+    }
+    const lb_transform *p = &l->pose[j];
+    if (!first_r) {
+      first_r = p->r;
+    }
+    float d =
+        first_r[0] * p->r[0] + first_r[1] * p->r[1] + first_r[2] * p->r[2] + first_r[3] * p->r[3];
+    float wr = d < 0.0f ? -w : w;
+    for (int c = 0; c < 3; ++c) {
+      t[c] += w * p->t[c];
+      s[c] += w * p->s[c];
+    }
+    for (int c = 0; c < 4; ++c) {
+      r[c] += wr * p->r[c];
+    }
+    total += w;
+  }
+  if (!(total > job->threshold)) {
+    *out = job->rest[j];
+    return;
+  }
+  float inv = 1.0f / total;
+  for (int c = 0; c < 3; ++c) {
+    out->t[c] = t[c] * inv;
+    out->s[c] = s[c] * inv;
+  }
+  for (int c = 0; c < 4; ++c) {
+    out->r[c] = r[c];
+  }
+  lb_quat_normalize(out->r);
+}
+
+static void additive_joint(const lb_additive_layer *l, uint32_t j, lb_transform *out) {
+  float w = l->joint_weights ? l->weight * l->joint_weights[j] : l->weight;
+  if (!(w > 0.0f)) {
+    return; /* bit-identical */
+  }
+  const lb_transform *a = &l->pose[j];
+  const lb_transform *ref = &l->reference[j];
+  for (int c = 0; c < 3; ++c) {
+    out->t[c] += w * (a->t[c] - ref->t[c]);
+    out->s[c] += w * (a->s[c] - ref->s[c]);
+  }
+  versor conj_ref, delta, id, part;
+  lb_quat_conj(ref->r, conj_ref);
+  lb_quat_mul(a->r, conj_ref, delta);
+  lb_quat_normalize(delta);
+  lb_quat_identity(id);
+  lb_quat_slerp(id, delta, w, part);
+  lb_quat_mul(part, out->r, out->r);
+  lb_quat_normalize(out->r);
+}
+
+lb_result lb_blend_job_run(lb_blend_job *job) {
+  lb_result r = lb_blend_job_validate(job);
+  if (r != LB_OK) {
+    return r;
+  }
+  for (uint32_t j = 0; j < job->joint_count; ++j) {
+    lb_transform *out = &job->output[j];
+    blend_joint(job, j, out);
+    for (uint32_t i = 0; i < job->additive_count; ++i) {
+      additive_joint(&job->additive[i], j, out);
+    }
+  }
+  return LB_OK;
+}
+
+lb_result lb_mask_subtree(const int16_t *parents, uint32_t joint_count, uint32_t joint,
+                          float inside, float outside, float *out) {
+  if (!parents || !out || joint >= joint_count) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!lb_is_finite(inside) || !lb_is_finite(outside)) {
+    return LB_ERR_NOT_FINITE;
+  }
+  for (uint32_t j = 0; j < joint_count; ++j) {
+    if (parents[j] < -1 || (int32_t)parents[j] >= (int32_t)j) {
+      return LB_ERR_INVALID_ARGUMENT;
+    }
+  }
+  /* Depth-first order: the subtree is [joint, end), ended by the first joint whose parent
+   * lies before `joint` (a parent inside the range would belong to the subtree). */
+  uint32_t end = joint + 1u;
+  while (end < joint_count && (int32_t)parents[end] >= (int32_t)joint) {
+    ++end;
+  }
+  for (uint32_t j = 0; j < joint_count; ++j) {
+    out[j] = (j >= joint && j < end) ? inside : outside;
+  }
+  return LB_OK;
+}

@@ -1,0 +1,449 @@
+/* Clip data, the sampling job and the root-motion job (limber/anim.h). One file because the
+ * root motion reads the clip through the same track evaluation as sampling. */
+#include "limber/anim.h"
+
+#include <stddef.h>
+
+#define LB_ANIM_MAX_LOOPS 16777216.0f /* 2^24 */
+
+uint32_t lb_clip_track_count(const lb_clip *clip) {
+  return clip ? clip->joint_count * 3u : 0u;
+}
+
+/* ---- validation ---------------------------------------------------------------------------- */
+
+/* Cheap structural check of one track (no key contents). */
+static lb_result track_structure(const lb_track *tr) {
+  if (tr->count == 0) {
+    return LB_OK;
+  }
+  if (!tr->times || !tr->values) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (tr->interp != LB_INTERP_LINEAR && tr->interp != LB_INTERP_STEP) {
+    return LB_ERR_INVALID_ARGUMENT; /* CUBICSPLINE (or an unknown value): not supported yet */
+  }
+  return LB_OK;
+}
+
+static lb_result clip_structure(const lb_clip *clip) {
+  if (!clip || !clip->joints || clip->joint_count == 0) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!lb_is_finite(clip->duration)) {
+    return LB_ERR_NOT_FINITE;
+  }
+  if (!(clip->duration > 0.0f)) {
+    return LB_ERR_OUT_OF_RANGE;
+  }
+  for (uint32_t j = 0; j < clip->joint_count; ++j) {
+    const lb_joint_tracks *jt = &clip->joints[j];
+    lb_result r = track_structure(&jt->translation);
+    if (r == LB_OK) {
+      r = track_structure(&jt->rotation);
+    }
+    if (r == LB_OK) {
+      r = track_structure(&jt->scale);
+    }
+    if (r != LB_OK) {
+      return r;
+    }
+  }
+  return LB_OK;
+}
+
+static lb_result track_contents(const lb_track *tr, int comps, float duration) {
+  for (uint32_t i = 0; i < tr->count; ++i) {
+    float t = tr->times[i];
+    if (!lb_is_finite(t)) {
+      return LB_ERR_NOT_FINITE;
+    }
+    if (t < 0.0f || t > duration || (i > 0 && !(t > tr->times[i - 1]))) {
+      return LB_ERR_OUT_OF_RANGE;
+    }
+    const float *v = tr->values + (size_t)i * (size_t)comps;
+    for (int c = 0; c < comps; ++c) {
+      if (!lb_is_finite(v[c])) {
+        return LB_ERR_NOT_FINITE;
+      }
+    }
+    if (comps == 4) {
+      float n2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3];
+      if (n2 == 0.0f) {
+        return LB_ERR_DEGENERATE;
+      }
+      if (n2 < 0.999f || n2 > 1.001f) {
+        return LB_ERR_OUT_OF_RANGE;
+      }
+    }
+  }
+  return LB_OK;
+}
+
+lb_result lb_clip_validate(const lb_clip *clip) {
+  lb_result r = clip_structure(clip);
+  if (r != LB_OK) {
+    return r;
+  }
+  for (uint32_t j = 0; j < clip->joint_count; ++j) {
+    const lb_joint_tracks *jt = &clip->joints[j];
+    r = track_contents(&jt->translation, 3, clip->duration);
+    if (r == LB_OK) {
+      r = track_contents(&jt->rotation, 4, clip->duration);
+    }
+    if (r == LB_OK) {
+      r = track_contents(&jt->scale, 3, clip->duration);
+    }
+    if (r != LB_OK) {
+      return r;
+    }
+  }
+  return LB_OK;
+}
+
+/* ---- time and key search ------------------------------------------------------------------ */
+
+/* t = k * d + s with s in [0, d). |t / d| must be <= 2^24 (validated). */
+static float wrap_time(float t, float d, int64_t *loops) {
+  float q = t / d;
+  int64_t k = (int64_t)q;
+  if ((float)k > q) {
+    k -= 1; /* floor for negative non-integers */
+  }
+  float s = t - (float)k * d;
+  if (s < 0.0f) {
+    s = 0.0f; /* rounding: t sits on the loop boundary */
+  }
+  if (s >= d) {
+    s = 0.0f;
+    k += 1;
+  }
+  if (loops) {
+    *loops = k;
+  }
+  return s;
+}
+
+static float clamp_time(float t, float d) {
+  return t < 0.0f ? 0.0f : (t > d ? d : t);
+}
+
+/* Largest i in [lo, hi) with times[i] <= t, or lo when none is. */
+static uint32_t key_bsearch(const float *times, uint32_t lo, uint32_t hi, float t) {
+  while (hi - lo > 1u) {
+    uint32_t mid = lo + (hi - lo) / 2u;
+    if (times[mid] <= t) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+/* Largest i with times[i] <= t, or 0 when t < times[0]. The hint only changes the cost:
+ * a few linear steps forward from it, else a binary search on the right side. */
+static uint32_t find_key(const float *times, uint32_t n, float t, uint32_t hint) {
+  uint32_t k = hint < n ? hint : n - 1u;
+  if (times[k] > t) {
+    return key_bsearch(times, 0u, k, t); /* backward seek */
+  }
+  for (int step = 0; step < 4; ++step) {
+    if (k + 1u >= n || times[k + 1u] > t) {
+      return k;
+    }
+    ++k;
+  }
+  return key_bsearch(times, k, n, t);
+}
+
+static void copy_key(const lb_track *tr, uint32_t i, int comps, float *out) {
+  const float *v = tr->values + (size_t)i * (size_t)comps;
+  for (int c = 0; c < comps; ++c) {
+    out[c] = v[c];
+  }
+}
+
+/* Evaluates a track (count > 0) at t in [0, duration]. With `wrap`, the span from the last key
+ * to duration + the first key interpolates last -> first. */
+static void eval_track(const lb_track *tr, int comps, float t, float duration, bool wrap,
+                       uint32_t *hint, float *out) {
+  const float *times = tr->times;
+  uint32_t n = tr->count;
+  uint32_t k = find_key(times, n, t, hint ? *hint : 0u);
+  if (hint) {
+    *hint = k;
+  }
+  uint32_t a, b;
+  float u;
+  if (t < times[0]) {
+    if (!wrap || n == 1u) {
+      copy_key(tr, 0u, comps, out);
+      return;
+    }
+    a = n - 1u;
+    b = 0u;
+    u = (t + duration - times[a]) / (times[0] + duration - times[a]);
+  } else if (k == n - 1u) {
+    float span = times[0] + duration - times[k];
+    if (!wrap || n == 1u || !(span > 0.0f) || t == times[k]) {
+      copy_key(tr, k, comps, out);
+      return;
+    }
+    a = k;
+    b = 0u;
+    u = (t - times[k]) / span;
+  } else {
+    a = k;
+    b = k + 1u;
+    u = (t - times[a]) / (times[b] - times[a]);
+  }
+  if (u <= 0.0f || tr->interp == LB_INTERP_STEP) {
+    copy_key(tr, a, comps, out);
+    return;
+  }
+  if (u >= 1.0f) {
+    copy_key(tr, b, comps, out);
+    return;
+  }
+  const float *va = tr->values + (size_t)a * (size_t)comps;
+  const float *vb = tr->values + (size_t)b * (size_t)comps;
+  if (comps == 4) {
+    lb_quat_slerp(va, vb, u, out); /* shorter arc: hemisphere-aligned */
+    return;
+  }
+  for (int c = 0; c < comps; ++c) {
+    out[c] = va[c] + (vb[c] - va[c]) * u;
+  }
+}
+
+/* ---- sampling job -------------------------------------------------------------------------- */
+
+void lb_sample_cursor_reset(lb_sample_cursor *cursor) {
+  if (!cursor || !cursor->keys) {
+    return;
+  }
+  for (uint32_t i = 0; i < cursor->capacity; ++i) {
+    cursor->keys[i] = 0u;
+  }
+}
+
+lb_result lb_sample_job_validate(const lb_sample_job *job) {
+  if (!job) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  lb_result r = clip_structure(job->clip);
+  if (r != LB_OK) {
+    return r;
+  }
+  if (!job->rest || !job->output || job->joint_count == 0 ||
+      job->joint_count < job->clip->joint_count || job->output == job->rest) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (job->cursor &&
+      (!job->cursor->keys || job->cursor->capacity < lb_clip_track_count(job->clip))) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!lb_is_finite(job->time)) {
+    return LB_ERR_NOT_FINITE;
+  }
+  if (job->loop) {
+    float q = job->time / job->clip->duration;
+    if (!(q <= LB_ANIM_MAX_LOOPS && q >= -LB_ANIM_MAX_LOOPS)) {
+      return LB_ERR_OUT_OF_RANGE;
+    }
+  }
+  return LB_OK;
+}
+
+lb_result lb_sample_job_run(lb_sample_job *job) {
+  lb_result r = lb_sample_job_validate(job);
+  if (r != LB_OK) {
+    return r;
+  }
+  const lb_clip *clip = job->clip;
+  float d = clip->duration;
+  float t = job->loop ? wrap_time(job->time, d, NULL) : clamp_time(job->time, d);
+  uint32_t *hints = job->cursor ? job->cursor->keys : NULL;
+  for (uint32_t j = 0; j < job->joint_count; ++j) {
+    lb_transform *out = &job->output[j];
+    *out = job->rest[j];
+    if (j >= clip->joint_count) {
+      continue;
+    }
+    const lb_joint_tracks *jt = &clip->joints[j];
+    uint32_t base = j * 3u;
+    if (jt->translation.count > 0) {
+      eval_track(&jt->translation, 3, t, d, job->loop, hints ? &hints[base] : NULL, out->t);
+    }
+    if (jt->rotation.count > 0) {
+      eval_track(&jt->rotation, 4, t, d, job->loop, hints ? &hints[base + 1u] : NULL, out->r);
+    }
+    if (jt->scale.count > 0) {
+      eval_track(&jt->scale, 3, t, d, job->loop, hints ? &hints[base + 2u] : NULL, out->s);
+    }
+  }
+  return LB_OK;
+}
+
+/* ---- root motion --------------------------------------------------------------------------- */
+
+/* A motion frame: position and yaw about +Y. R(yaw) maps (x, z) to (c x + s z, -s x + c z),
+ * so R(yaw) * (0, 0, 1) = (sin yaw, 0, cos yaw). */
+typedef struct motion_frame {
+  float p[3];
+  float yaw;
+} motion_frame;
+
+static void frame_rotate(float yaw, const float *v, float *out) {
+  float s, c;
+  lb_sincos(yaw, &s, &c);
+  float x = c * v[0] + s * v[2];
+  float z = -s * v[0] + c * v[2];
+  out[0] = x;
+  out[1] = v[1];
+  out[2] = z;
+}
+
+/* a * b */
+static motion_frame frame_mul(const motion_frame *a, const motion_frame *b) {
+  motion_frame o;
+  float rb[3];
+  frame_rotate(a->yaw, b->p, rb);
+  for (int i = 0; i < 3; ++i) {
+    o.p[i] = a->p[i] + rb[i];
+  }
+  o.yaw = a->yaw + b->yaw;
+  return o;
+}
+
+static motion_frame frame_inverse(const motion_frame *a) {
+  motion_frame o;
+  float np[3] = {-a->p[0], -a->p[1], -a->p[2]};
+  frame_rotate(-a->yaw, np, o.p);
+  o.yaw = -a->yaw;
+  return o;
+}
+
+static motion_frame frame_identity(void) {
+  motion_frame o = {{0.0f, 0.0f, 0.0f}, 0.0f};
+  return o;
+}
+
+/* The root's frame at clip time s in [0, duration], without the loop wrap span. */
+static motion_frame root_frame(const lb_clip *clip, uint32_t root, bool vertical, float s) {
+  motion_frame f = frame_identity();
+  const lb_joint_tracks *jt = &clip->joints[root];
+  if (jt->translation.count > 0) {
+    eval_track(&jt->translation, 3, s, clip->duration, false, NULL, f.p);
+    if (!vertical) {
+      f.p[1] = 0.0f;
+    }
+  }
+  if (jt->rotation.count > 0) {
+    versor q;
+    vec3 z = {0.0f, 0.0f, 1.0f}, fwd;
+    eval_track(&jt->rotation, 4, s, clip->duration, false, NULL, q);
+    lb_quat_rotate(q, z, fwd);
+    f.yaw = lb_atan2(fwd[0], fwd[2]);
+  }
+  return f;
+}
+
+/* Motion from (k0 loops, s0) to (k0 + n loops, s1), n >= 0, in the frame at s0. */
+static motion_frame motion_forward(const lb_clip *clip, uint32_t root, bool vertical, float s0,
+                                   int64_t n, float s1) {
+  motion_frame m0 = root_frame(clip, root, vertical, s0);
+  motion_frame m1 = root_frame(clip, root, vertical, s1);
+  motion_frame inv0 = frame_inverse(&m0);
+  if (n == 0) {
+    return frame_mul(&inv0, &m1);
+  }
+  /* M(s0)^-1 * M(d) * C^(n-1) * M(0)^-1 * M(s1), with C = M(0)^-1 * M(d) one whole loop. */
+  motion_frame start = root_frame(clip, root, vertical, 0.0f);
+  motion_frame end = root_frame(clip, root, vertical, clip->duration);
+  motion_frame inv_start = frame_inverse(&start);
+  motion_frame cycle = frame_mul(&inv_start, &end);
+  motion_frame acc = frame_mul(&inv0, &end);
+  motion_frame power = frame_identity(), base = cycle;
+  for (int64_t e = n - 1; e > 0; e >>= 1) {
+    if (e & 1) {
+      power = frame_mul(&power, &base);
+    }
+    base = frame_mul(&base, &base);
+  }
+  acc = frame_mul(&acc, &power);
+  acc = frame_mul(&acc, &inv_start);
+  return frame_mul(&acc, &m1);
+}
+
+static float wrap_pi(float a) {
+  const float two_pi = 2.0f * LB_PI;
+  if (a > LB_PI || a <= -LB_PI) {
+    float q = (a + LB_PI) / two_pi;
+    int64_t k = (int64_t)q;
+    if ((float)k > q) {
+      k -= 1;
+    }
+    a = a - (float)k * two_pi;
+    while (a > LB_PI) {
+      a -= two_pi;
+    }
+    while (a <= -LB_PI) {
+      a += two_pi;
+    }
+  }
+  return a;
+}
+
+lb_result lb_root_motion_job_validate(const lb_root_motion_job *job) {
+  if (!job) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  lb_result r = clip_structure(job->clip);
+  if (r != LB_OK) {
+    return r;
+  }
+  if (job->root_joint >= job->clip->joint_count) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!lb_is_finite(job->t0) || !lb_is_finite(job->t1)) {
+    return LB_ERR_NOT_FINITE;
+  }
+  float q0 = job->t0 / job->clip->duration, q1 = job->t1 / job->clip->duration;
+  if (!(q0 <= LB_ANIM_MAX_LOOPS && q0 >= -LB_ANIM_MAX_LOOPS && q1 <= LB_ANIM_MAX_LOOPS &&
+        q1 >= -LB_ANIM_MAX_LOOPS)) {
+    return LB_ERR_OUT_OF_RANGE;
+  }
+  return LB_OK;
+}
+
+lb_result lb_root_motion_job_run(lb_root_motion_job *job) {
+  lb_result r = lb_root_motion_job_validate(job);
+  if (r != LB_OK) {
+    return r;
+  }
+  const lb_clip *clip = job->clip;
+  float d = clip->duration;
+  int64_t k0 = 0, k1 = 0;
+  float s0, s1;
+  if (job->loop) {
+    s0 = wrap_time(job->t0, d, &k0);
+    s1 = wrap_time(job->t1, d, &k1);
+  } else {
+    s0 = clamp_time(job->t0, d);
+    s1 = clamp_time(job->t1, d);
+  }
+  motion_frame m;
+  if (k1 > k0 || (k1 == k0 && s1 >= s0)) {
+    m = motion_forward(clip, job->root_joint, job->vertical, s0, k1 - k0, s1);
+  } else {
+    motion_frame back = motion_forward(clip, job->root_joint, job->vertical, s1, k0 - k1, s0);
+    m = frame_inverse(&back);
+  }
+  job->translation[0] = m.p[0];
+  job->translation[1] = m.p[1];
+  job->translation[2] = m.p[2];
+  job->yaw = wrap_pi(m.yaw);
+  return LB_OK;
+}
