@@ -44,6 +44,15 @@ int lb_skeleton_find_joint(const lb_world *world, uint32_t asset, const char *pa
 /* ---- procedural humanoid test rig ---------------------------------------- */
 typedef enum lb_humanoid_naming {
   LB_NAMING_MIXAMO = 0, /* Hips, LeftArm, RightHandIndex1 ... */
+  /* pelvis, upperarm_l, hand_r, thumb_01_r .. thumb_end_r; index/middle/ring/pinky
+   * have a palm bone first: hand_r/index_metacarpal_r/index_01_r .. index_end_r. */
+  LB_NAMING_UNREAL = 1,
+  /* hips, upper_arm.L, hand.R, thumb.01.R .. thumb.03.R_end, f_index.01.R ..; joint
+   * frames have local +Y along the bone (non-identity rest rotations). */
+  LB_NAMING_BLENDER = 2,
+  /* C_Pelvis, L_UpperArm, R_Hand, R_Digit0_1 .. R_Digit0_End (digit 0 = thumb .. 4 =
+   * pinky): fingers are not named by finger, so they need an explicit mapping. */
+  LB_NAMING_DIGITS = 3,
 } lb_humanoid_naming;
 
 typedef struct lb_humanoid_def {

@@ -1,0 +1,165 @@
+/* Grip, part 1: finding a hand and its fingers on any skeleton, and the palm frame.
+ *
+ * Both are ozz-style jobs: a plain struct of inputs and outputs, a validate and a run
+ * function; nothing allocates and the caller owns every buffer.
+ *
+ * ---- Hand finding (lb_hand_find_job) ----------------------------------------------
+ * The skeleton is given as arrays in depth-first order (parents[i] < i, -1 = root), as
+ * stored by the world (lb_skeleton_joint_name / lb_skeleton_joint_parent).
+ *
+ * Names are compared case-insensitively after dropping a namespace (everything up to
+ * the last ':', e.g. "mixamorig:"). A name is split into tokens at any character that
+ * is not a letter or digit, at lower→Upper case changes ("RightHand" → right hand), at
+ * "RHand" → r hand, and between letters and digits ("Digit0" → digit 0).
+ *
+ * Hand: a joint is a hand candidate for the right side when one token is "hand" plus a
+ * separate right-side token ("right" or "r"), or one token is "righthand", "rhand",
+ * "handright" or "handr" (same with left / l), and no token names the other side and
+ * no finger word occurs in the name. Among candidates the one with the most finger-named
+ * joints below it wins (so "ik_hand_r" without fingers loses to "hand_r"), then the one
+ * with fewest tokens, then the lowest index. Examples found: RightHand,
+ * mixamorig:RightHand, hand_r, Hand_R, hand.R, R_Hand, RHand, right_hand.
+ * An explicit `hand_path` overrides the search: a full slash-separated path from a root
+ * ("Hips/Spine/.../RightHand") or a bare joint name (first match in index order).
+ *
+ * Fingers (searched anywhere in the hand's subtree, so unrelated palm bones such as
+ * "palm.01.R" in between are fine): a finger joint's name contains one of thumb, index,
+ * middle, ring, pinky, pinkie or little (little = pinky; the first word of that list
+ * that occurs decides). A finger's root is the first joint in depth-first order named
+ * for that finger that is not a metacarpal. A joint is a METACARPAL (palm bone, skipped
+ * and recorded in `metacarpal`) when
+ *   (a) its name contains "metacarpal" or has a token "meta" or "mc", or
+ *   (b) its last number token is 0 ("index_00_r", "Index0", "f_index.00.R") and a
+ *       joint below it is named for the same finger.
+ * The chain then follows, from the root, the first child named for the same finger
+ * (explicitly mapped fingers: the first child, whatever its name), up to 4 joints. The
+ * first up to 3 are the segments; a 4th is the end (tip) joint. A leaf joint among the
+ * first three whose tokens include end, tip, nub or leaf is the end joint instead.
+ *
+ * Explicit finger mapping (`finger_roots[f]`, for rigs whose fingers are not named by
+ * finger, e.g. "R_Digit1_1"): a path relative to the hand ("palm/R_Digit1_1"), a full
+ * path from a root, or a bare name searched in the hand's subtree. Mapped fingers skip
+ * the name search; unmapped (NULL or "") fingers are still found by name.
+ *
+ * ---- Palm frame (lb_palm_frame_job) ----------------------------------------------
+ * From model-space joint transforms (any common space works):
+ *   reference point M = middle root; fallback index root; fallback the centroid of the
+ *                       hand joint's direct children (see `parents` below).
+ *   origin = (hand + M) / 2
+ *   +Z     = normalize(M - hand)                    (along the fingers)
+ *   S      = index root → pinky root direction      (fallbacks: the first found of
+ *            index, middle, ring, thumb to the first found of pinky, ring, middle)
+ *   +Y     = normalize(Z × S) for the RIGHT hand, normalize(S × Z) for the LEFT hand
+ *   +X     = Y × Z                                  (right-handed basis)
+ * Derivation: on the humanoid (T-pose facing +Z, palms down) the right hand's fingers
+ * point -X world and index→pinky points -Z world, so Z × S = (-1,0,0) × (0,0,-1) =
+ * (0,-1,0): out of the palm. The left hand's Z is +X world, where Z × S = +Y (the back
+ * of the hand), hence the flipped order. Consequence: the thumb is on the palm frame's
+ * -X side for the RIGHT hand and on its +X side for the LEFT hand (both thumbs point
+ * +Z world, forward, in the T-pose; the right hand's +X is -Z world, the left's +Z).
+ * The frame is thus a mirror image between the hands, matching a mirrored anchor.
+ */
+#ifndef LIMBER_GRIP_H
+#define LIMBER_GRIP_H
+
+#include "limber/base.h"
+#include "limber/math.h"
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum lb_hand_side { LB_HAND_RIGHT = 0, LB_HAND_LEFT = 1 } lb_hand_side;
+
+typedef enum lb_finger {
+  LB_FINGER_THUMB = 0,
+  LB_FINGER_INDEX = 1,
+  LB_FINGER_MIDDLE = 2,
+  LB_FINGER_RING = 3,
+  LB_FINGER_PINKY = 4,
+  LB_FINGER_COUNT = 5
+} lb_finger;
+
+#define LB_FINGER_MAX_SEGMENTS 3
+#define LB_HAND_REPORT_MAX 256
+
+/* Lower-case finger name: "thumb", "index", "middle", "ring", "pinky"; "" if invalid. */
+const char *lb_finger_name(lb_finger f);
+
+typedef struct lb_finger_info {
+  bool found;
+  bool explicit_mapping;                  /* root came from finger_roots */
+  uint8_t segment_count;                  /* 0 .. 3 (0 only when !found) */
+  int16_t joints[LB_FINGER_MAX_SEGMENTS]; /* segment joints from the root; -1 unused */
+  int16_t tip;                            /* end joint, or -1 */
+  int16_t metacarpal;                     /* skipped palm bone named for this finger, or -1 */
+} lb_finger_info;
+
+typedef struct lb_hand_info {
+  lb_hand_side side;
+  int16_t hand; /* hand joint, -1 if not found */
+  uint8_t finger_count;
+  lb_finger_info fingers[LB_FINGER_COUNT];
+  /* NUL-terminated summary, e.g. "right hand 'hand_r' (12); fingers: thumb index
+   * middle pinky; missing: ring". Truncated to fit. */
+  char report[LB_HAND_REPORT_MAX];
+} lb_hand_info;
+
+typedef struct lb_hand_find_job {
+  /* inputs */
+  uint32_t joint_count;                      /* 1 .. LB_MAX_JOINTS (1024) */
+  const char *const *names;                  /* non-null names */
+  const int16_t *parents;                    /* depth-first: -1 <= parents[i] < i */
+  lb_hand_side side;                         /* default LB_HAND_RIGHT */
+  const char *hand_path;                     /* NULL or "" = find by name (default) */
+  const char *finger_roots[LB_FINGER_COUNT]; /* NULL or "" = find by name (default) */
+  /* output */
+  lb_hand_info info;
+} lb_hand_find_job;
+
+/* Zero-initialised job: side right, no overrides. */
+lb_hand_find_job lb_hand_find_default_job(void);
+/* LB_OK, or LB_ERR_INVALID_ARGUMENT (null arrays or names, bad side), LB_ERR_OUT_OF_RANGE
+ * (joint_count), LB_ERR_CYCLE (a parent not before its child), LB_ERR_INVALID_ARGUMENT
+ * also when the order is not depth-first (a parent that is neither the previous joint
+ * nor one of its ancestors). */
+lb_result lb_hand_find_validate(const lb_hand_find_job *job);
+/* Validates, then fills job->info (also on failure: hand = -1 when no hand was found,
+ * and the report says why). LB_OK when the hand was found, even with fingers missing (they are
+ * listed in the report; finger_count says how many were found). LB_ERR_JOINT_NOT_FOUND when no hand
+ * matches, or an explicit hand path or finger root does not resolve. */
+lb_result lb_hand_find_run(lb_hand_find_job *job);
+
+typedef struct lb_palm_frame_job {
+  /* inputs */
+  const lb_hand_info *hand;  /* from lb_hand_find_run, hand >= 0 */
+  const lb_transform *model; /* per-joint transforms in one common space */
+  uint32_t joint_count;      /* entries in model; every index in hand must be below */
+  /* Optional (default NULL): the skeleton's parents, depth-first, joint_count entries.
+   * Only used by the last fallback for the reference point: with parents it is the
+   * centroid of the hand joint's direct children, without it of the found finger roots. */
+  const int16_t *parents;
+  /* outputs */
+  lb_transform frame;          /* t = origin (metres), r = palm axes → space rotation, s = 1 */
+  vec3 x_axis, y_axis, z_axis; /* unit columns of the same rotation */
+  /* Hand scale reference, metres: the index finger's length, summing distances along
+   * root → segments → end; without an end joint only the segment-to-segment distances
+   * (one bone short). 0 when the index finger is missing. */
+  float index_length;
+} lb_palm_frame_job;
+
+lb_palm_frame_job lb_palm_frame_default_job(void);
+/* LB_OK, or LB_ERR_INVALID_ARGUMENT (null pointers, hand < 0, or a joint index of the
+ * hand info >= joint_count), LB_ERR_NOT_FINITE (a used position). */
+lb_result lb_palm_frame_validate(const lb_palm_frame_job *job);
+/* Validates, then computes. LB_ERR_DEGENERATE (identity frame at the hand) when the
+ * hand has no usable finger or child, the finger direction is shorter than 1e-6 m, or
+ * fewer than two distinct finger roots give the across-palm direction, or it is
+ * parallel to the fingers. */
+lb_result lb_palm_frame_run(lb_palm_frame_job *job);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

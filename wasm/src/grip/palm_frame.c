@@ -1,0 +1,227 @@
+/* Palm frame and hand scale from model-space joint transforms (see limber/grip.h). */
+#include "limber/grip.h"
+
+#include <string.h>
+
+static void lb_sub3(const float *a, const float *b, vec3 out) {
+  out[0] = a[0] - b[0];
+  out[1] = a[1] - b[1];
+  out[2] = a[2] - b[2];
+}
+
+static void lb_cross3(const vec3 a, const vec3 b, vec3 out) {
+  vec3 c;
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+  memcpy(out, c, sizeof c);
+}
+
+static float lb_distance3(const float *a, const float *b) {
+  vec3 d;
+  lb_sub3(a, b, d);
+  return lb_vec3_length(d);
+}
+
+/* Rotation quaternion (w >= 0) whose matrix has the unit columns x, y, z. */
+static void lb_quat_from_basis(const vec3 x, const vec3 y, const vec3 z, versor q) {
+  float m00 = x[0], m01 = y[0], m02 = z[0];
+  float m10 = x[1], m11 = y[1], m12 = z[1];
+  float m20 = x[2], m21 = y[2], m22 = z[2];
+  float trace = m00 + m11 + m22;
+  if (trace > 0.0f) {
+    float s = lb_sqrt(trace + 1.0f) * 2.0f;
+    q[3] = 0.25f * s;
+    q[0] = (m21 - m12) / s;
+    q[1] = (m02 - m20) / s;
+    q[2] = (m10 - m01) / s;
+  } else if (m00 > m11 && m00 > m22) {
+    float s = lb_sqrt(1.0f + m00 - m11 - m22) * 2.0f;
+    q[3] = (m21 - m12) / s;
+    q[0] = 0.25f * s;
+    q[1] = (m01 + m10) / s;
+    q[2] = (m02 + m20) / s;
+  } else if (m11 > m22) {
+    float s = lb_sqrt(1.0f + m11 - m00 - m22) * 2.0f;
+    q[3] = (m02 - m20) / s;
+    q[0] = (m01 + m10) / s;
+    q[1] = 0.25f * s;
+    q[2] = (m12 + m21) / s;
+  } else {
+    float s = lb_sqrt(1.0f + m22 - m00 - m11) * 2.0f;
+    q[3] = (m10 - m01) / s;
+    q[0] = (m02 + m20) / s;
+    q[1] = (m12 + m21) / s;
+    q[2] = 0.25f * s;
+  }
+  if (q[3] < 0.0f) {
+    q[0] = -q[0];
+    q[1] = -q[1];
+    q[2] = -q[2];
+    q[3] = -q[3];
+  }
+  lb_quat_normalize(q);
+}
+
+lb_palm_frame_job lb_palm_frame_default_job(void) {
+  lb_palm_frame_job job;
+  memset(&job, 0, sizeof job);
+  lb_transform_identity(&job.frame);
+  return job;
+}
+
+static bool lb_index_ok(const lb_palm_frame_job *job, int j) {
+  return j >= -1 && j < (int)job->joint_count;
+}
+
+static bool lb_position_finite(const lb_palm_frame_job *job, int j) {
+  return j < 0 || (lb_is_finite(job->model[j].t[0]) && lb_is_finite(job->model[j].t[1]) &&
+                   lb_is_finite(job->model[j].t[2]));
+}
+
+lb_result lb_palm_frame_validate(const lb_palm_frame_job *job) {
+  if (!job || !job->hand || !job->model || job->hand->hand < 0 ||
+      job->hand->hand >= (int)job->joint_count) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  bool finite = lb_position_finite(job, job->hand->hand);
+  if (job->parents) {
+    for (uint32_t k = (uint32_t)job->hand->hand + 1; k < job->joint_count; ++k) {
+      finite = finite && (job->parents[k] != job->hand->hand || lb_position_finite(job, (int)k));
+    }
+  }
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    const lb_finger_info *fi = &job->hand->fingers[f];
+    if (!fi->found) {
+      continue;
+    }
+    if (fi->segment_count < 1 || fi->segment_count > LB_FINGER_MAX_SEGMENTS ||
+        !lb_index_ok(job, fi->tip)) {
+      return LB_ERR_INVALID_ARGUMENT;
+    }
+    for (int s = 0; s < fi->segment_count; ++s) {
+      if (fi->joints[s] < 0 || !lb_index_ok(job, fi->joints[s])) {
+        return LB_ERR_INVALID_ARGUMENT;
+      }
+      finite = finite && lb_position_finite(job, fi->joints[s]);
+    }
+    finite = finite && lb_position_finite(job, fi->tip);
+  }
+  return finite ? LB_OK : LB_ERR_NOT_FINITE;
+}
+
+/* Root position of a found finger, or NULL. */
+static const float *lb_root(const lb_palm_frame_job *job, lb_finger f) {
+  const lb_finger_info *fi = &job->hand->fingers[f];
+  return fi->found ? job->model[fi->joints[0]].t : NULL;
+}
+
+lb_result lb_palm_frame_run(lb_palm_frame_job *job) {
+  lb_result r = lb_palm_frame_validate(job);
+  if (r != LB_OK) {
+    return r;
+  }
+  int hand = job->hand->hand;
+  const float *h = job->model[hand].t;
+  lb_transform_identity(&job->frame);
+  memcpy(job->frame.t, h, sizeof(vec3));
+  memset(job->x_axis, 0, sizeof(vec3));
+  memset(job->y_axis, 0, sizeof(vec3));
+  memset(job->z_axis, 0, sizeof(vec3));
+  job->x_axis[0] = job->y_axis[1] = job->z_axis[2] = 1.0f;
+
+  /* Hand scale: the index finger's length along its joints. */
+  job->index_length = 0.0f;
+  const lb_finger_info *ix = &job->hand->fingers[LB_FINGER_INDEX];
+  if (ix->found) {
+    for (int s = 1; s < ix->segment_count; ++s) {
+      job->index_length +=
+          lb_distance3(job->model[ix->joints[s]].t, job->model[ix->joints[s - 1]].t);
+    }
+    if (ix->tip >= 0) {
+      job->index_length +=
+          lb_distance3(job->model[ix->tip].t, job->model[ix->joints[ix->segment_count - 1]].t);
+    }
+  }
+
+  /* Reference point: middle root, index root, or the centroid of the hand's children. */
+  vec3 m;
+  const float *ref = lb_root(job, LB_FINGER_MIDDLE);
+  if (!ref) {
+    ref = lb_root(job, LB_FINGER_INDEX);
+  }
+  if (ref) {
+    memcpy(m, ref, sizeof m);
+  } else {
+    int n = 0;
+    m[0] = m[1] = m[2] = 0.0f;
+    if (job->parents) {
+      /* Direct children of the hand; depth-first order puts them after it. */
+      for (uint32_t k = (uint32_t)hand + 1; k < job->joint_count; ++k) {
+        if (job->parents[k] == hand) {
+          m[0] += job->model[k].t[0];
+          m[1] += job->model[k].t[1];
+          m[2] += job->model[k].t[2];
+          ++n;
+        }
+      }
+    } else {
+      for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+        const float *p = lb_root(job, (lb_finger)f);
+        if (p) {
+          m[0] += p[0];
+          m[1] += p[1];
+          m[2] += p[2];
+          ++n;
+        }
+      }
+    }
+    if (n == 0) {
+      return LB_ERR_DEGENERATE;
+    }
+    m[0] /= (float)n;
+    m[1] /= (float)n;
+    m[2] /= (float)n;
+  }
+  vec3 z, zdir;
+  lb_sub3(m, h, zdir);
+  if (lb_vec3_normalize_to(zdir, z) < 1e-6f) {
+    return LB_ERR_DEGENERATE;
+  }
+
+  /* Across-palm direction: index side → pinky side. */
+  static const lb_finger from_order[4] = {LB_FINGER_INDEX, LB_FINGER_MIDDLE, LB_FINGER_RING,
+                                          LB_FINGER_THUMB};
+  static const lb_finger to_order[3] = {LB_FINGER_PINKY, LB_FINGER_RING, LB_FINGER_MIDDLE};
+  const float *a = NULL, *b = NULL;
+  for (int i = 0; i < 4 && !a; ++i) {
+    a = lb_root(job, from_order[i]);
+  }
+  for (int i = 0; i < 3 && !b; ++i) {
+    b = lb_root(job, to_order[i]);
+  }
+  if (!a || !b || a == b) {
+    return LB_ERR_DEGENERATE;
+  }
+  vec3 s, y, ycross, x;
+  lb_sub3(b, a, s);
+  if (job->hand->side == LB_HAND_RIGHT) {
+    lb_cross3(z, s, ycross);
+  } else {
+    lb_cross3(s, z, ycross);
+  }
+  if (lb_vec3_normalize_to(ycross, y) < 1e-6f * lb_vec3_length(s)) {
+    return LB_ERR_DEGENERATE;
+  }
+  lb_cross3(y, z, x);
+  lb_vec3_normalize_to(x, x);
+
+  job->frame.t[0] = 0.5f * (h[0] + m[0]);
+  job->frame.t[1] = 0.5f * (h[1] + m[1]);
+  job->frame.t[2] = 0.5f * (h[2] + m[2]);
+  lb_quat_from_basis(x, y, z, job->frame.r);
+  memcpy(job->x_axis, x, sizeof x);
+  memcpy(job->y_axis, y, sizeof y);
+  memcpy(job->z_axis, z, sizeof z);
+  return LB_OK;
+}
