@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
 /** End-to-end tests of the playground with Debian's Chromium (software WebGL2).
- * Never run `npx playwright install`: the browser comes from the system. */
+ * The browser is Debian's chromium; Playwright never downloads one. */
 export default defineConfig({
   testDir: 'tests/e2e',
   workers: 1,

@@ -4,6 +4,7 @@
 #define LIMBER_TEST_H
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static int lb_test_checks_failed;
@@ -39,6 +40,20 @@ static int lb_tests_passed, lb_tests_failed;
       fprintf(stderr, "FAILED %s\n", #test);                                                       \
     }                                                                                              \
   } while (0)
+
+/* Deterministic PRNG for tests (xorshift32); never rand(). Seed must be non-zero. */
+typedef struct rng {
+  uint32_t s;
+} rng;
+
+static inline uint32_t rng_u32(rng *r) {
+  uint32_t x = r->s;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  r->s = x;
+  return x;
+}
 
 /* Plain closing line that CI reads; exit status follows it. */
 #define LB_TEST_MAIN_END()                                                                         \

@@ -13,19 +13,7 @@
 #define TOL_ROOT 1e-5      /* m, accumulated root motion */
 #define DEG (3.14159265358979323846 / 180.0)
 
-/* ---- deterministic PRNG (xorshift32) ------------------------------------------------------ */
-typedef struct rng {
-  uint32_t s;
-} rng;
-
-static uint32_t rng_u32(rng *r) {
-  uint32_t x = r->s;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  r->s = x;
-  return x;
-}
+/* ---- PRNG helpers over test.h's rng ---- */
 static float rng_range(rng *r, float lo, float hi) {
   return lo + (hi - lo) * ((float)(rng_u32(r) >> 8) * (1.0f / 16777216.0f));
 }

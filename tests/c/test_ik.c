@@ -12,19 +12,7 @@
 #define TOL_DISTANCE 1e-5  /* m, reported distance for unreachable targets */
 #define N_SAMPLES 1000
 
-/* ---- deterministic PRNG (xorshift32), no rand() ---------------------------------------- */
-typedef struct rng {
-  uint32_t s;
-} rng;
-
-static uint32_t rng_u32(rng *r) {
-  uint32_t x = r->s;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  r->s = x;
-  return x;
-}
+/* ---- PRNG helpers over test.h's rng ---- */
 
 /* [0, 1) with 24 random bits. */
 static float rng_unit(rng *r) {

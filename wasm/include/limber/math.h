@@ -3,7 +3,7 @@
  * Every function here is built only from + - * / and sqrt, evaluated in a fixed
  * order, so the same inputs give bit-identical outputs natively (gcc, clang) and in
  * WebAssembly (scalar and SIMD builds). Nothing here calls libm transcendentals.
- * Compile with -ffp-contract=off and without -ffast-math.
+ * Compile with -ffp-contract=off and with no fast-math option.
  *
  * Types are cglm's (vec3 = float[3], versor = float[4] as x,y,z,w).
  * Angles are radians. Quaternions are unit length unless stated.
