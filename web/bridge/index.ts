@@ -3,6 +3,6 @@ export { LimberError } from './errors.js';
 export { Transform, Rig, TwoBoneIK } from './components.js';
 export type { ComponentType, Entity, Vec3, Quat, TransformData, RigData, TwoBoneIKData, Writable } from './components.js';
 export { World, Scene, createWorld, entityLabel } from './world.js';
-export type { CreateWorldOptions, JointTransform } from './world.js';
+export type { CreateWorldOptions, FingerName, HandStatus, JointTransform } from './world.js';
 export type { ComponentInfo, FieldInfo } from './schema.js';
 export type { WasmSource } from './wasm.js';

@@ -17,6 +17,18 @@ export interface JointTransform {
   s: [number, number, number];
 }
 
+export const FINGERS = ['thumb', 'index', 'middle', 'ring', 'pinky'] as const;
+export type FingerName = (typeof FINGERS)[number];
+
+/** What findHand found: joint names from the finger root to the tip. */
+export interface HandStatus {
+  side: 'Right' | 'Left';
+  hand: string;
+  fingers: Record<FingerName, string[] | null>;
+  missing: FingerName[];
+  report: string;
+}
+
 export function entityLabel(e: number): string {
   if (e === 0) return 'null entity';
   return `entity ${((e & 0xfffff) - 1) >>> 0}v${e >>> 20}`;
@@ -245,6 +257,39 @@ export class World {
       });
       this.check(this.ex.lbw_rig_set_animation_pose(this.w, e >>> 0, p, pose.length), { entity: e, component: 'Rig' });
     });
+  }
+
+  /** Which hand and finger joints the core finds on an entity's rig (names
+   * like RightHand, hand_r, hand.R, mixamorig:RightHand; metacarpals skipped).
+   * `handPath` names the hand joint when the names don't match. Throws
+   * LB_ERR_JOINT_NOT_FOUND (with the finder's report) when there is no hand. */
+  findHand(e: Entity, side: 'Right' | 'Left', handPath = ''): HandStatus {
+    if (side !== 'Right' && side !== 'Left') {
+      throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: findHand on ${entityLabel(e)}: field 'side' must be Right or Left, got ${String(side)}`, { entity: e, field: 'side' });
+    }
+    const names = this.skeleton(this.rigAsset(e)).names;
+    const path = this.heap.string(handPath);
+    try {
+      return this.heap.scratch(4 * 26 + 256, (p) => {
+        const code = this.ex.lbw_find_hand(this.w, e >>> 0, side === 'Right' ? 0 : 1, path.ptr, p, p + 4 * 26);
+        this.check(code, { entity: e, component: 'Rig' });
+        const i32 = new Int32Array(this.ex.memory.buffer, p, 26);
+        const fingers = {} as Record<FingerName, string[] | null>;
+        const missing: FingerName[] = [];
+        FINGERS.forEach((f, k) => {
+          const o = 1 + 5 * k;
+          if (!i32[o]) {
+            fingers[f] = null;
+            missing.push(f);
+            return;
+          }
+          fingers[f] = [i32[o + 1], i32[o + 2], i32[o + 3], i32[o + 4]].filter((j) => j >= 0).map((j) => names[j]);
+        });
+        return { side, hand: names[i32[0]], fingers, missing, report: this.heap.cstring(p + 4 * 26) };
+      });
+    } finally {
+      this.ex.lbw_free(path.ptr);
+    }
   }
 
   /** World transform of an entity as of the last step. */

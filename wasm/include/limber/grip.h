@@ -131,6 +131,14 @@ lb_result lb_hand_find_validate(const lb_hand_find_job *job);
  * matches, or an explicit hand path or finger root does not resolve. */
 lb_result lb_hand_find_run(lb_hand_find_job *job);
 
+typedef struct lb_world lb_world;
+/* lb_hand_find_run on the skeleton of `e`'s Rig: `hand_path` (NULL or "" = by name)
+ * names the hand joint explicitly. Errors name the entity: LB_ERR_STALE_ENTITY,
+ * LB_ERR_MISSING_COMPONENT (no Rig), LB_ERR_JOINT_NOT_FOUND (no hand; *out still holds
+ * the report). The world is not changed. */
+lb_result lb_world_find_hand(lb_world *world, uint32_t e, lb_hand_side side, const char *hand_path,
+                             lb_hand_info *out);
+
 typedef struct lb_palm_frame_job {
   /* inputs */
   const lb_hand_info *hand;  /* from lb_hand_find_run, hand >= 0 */

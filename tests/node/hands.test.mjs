@@ -1,0 +1,31 @@
+// Hand and finger finding through the bridge (the core's lb_world_find_hand).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createWorld, LimberError, Rig, Transform } from '../../dist/web/bridge/index.js';
+
+test('findHand: both hands and five fingers of the humanoid, root to tip', async () => {
+  const world = await createWorld();
+  const hero = world.spawn();
+  world.insert(hero, Rig, { asset: world.addHumanoidRig() });
+  for (const side of ['Right', 'Left']) {
+    const h = world.findHand(hero, side);
+    assert.equal(h.hand, `${side}Hand`);
+    assert.deepEqual(h.missing, []);
+    for (const [finger, joints] of Object.entries(h.fingers)) {
+      const cap = finger[0].toUpperCase() + finger.slice(1);
+      assert.deepEqual(joints, [1, 2, 3, 4].map((k) => `${side}Hand${cap}${k}`));
+    }
+    assert.match(h.report, new RegExp(`${side.toLowerCase()} hand '${side}Hand'`));
+  }
+});
+
+test('findHand: errors name the entity and the problem', async () => {
+  const world = await createWorld();
+  const prop = world.spawn();
+  world.insert(prop, Transform, {});
+  assert.throws(() => world.findHand(prop, 'Right'), (e) => e instanceof LimberError && e.code === 'LB_ERR_MISSING_COMPONENT');
+  const hero = world.spawn();
+  world.insert(hero, Rig, { asset: world.addHumanoidRig() });
+  assert.throws(() => world.findHand(hero, 'Up'), (e) => e.code === 'LB_ERR_UNKNOWN_NAME' && e.field === 'side');
+  assert.throws(() => world.findHand(hero, 'Right', 'NoSuchJoint'), (e) => e.code === 'LB_ERR_JOINT_NOT_FOUND' && /NoSuchJoint|not found|no hand/i.test(e.message));
+});
