@@ -6,6 +6,12 @@
 
 #define LB_ANIM_MAX_LOOPS 16777216.0f /* 2^24 */
 
+/* Beyond 2^24 loops a float time no longer resolves a frame; such times are refused. */
+static bool loops_in_range(float t, float duration) {
+  float q = t / duration;
+  return q <= LB_ANIM_MAX_LOOPS && q >= -LB_ANIM_MAX_LOOPS;
+}
+
 uint32_t lb_clip_track_count(const lb_clip *clip) {
   return clip ? clip->joint_count * 3u : 0u;
 }
@@ -247,11 +253,8 @@ lb_result lb_sample_job_validate(const lb_sample_job *job) {
   if (!lb_is_finite(job->time)) {
     return LB_ERR_NOT_FINITE;
   }
-  if (job->loop) {
-    float q = job->time / job->clip->duration;
-    if (!(q <= LB_ANIM_MAX_LOOPS && q >= -LB_ANIM_MAX_LOOPS)) {
-      return LB_ERR_OUT_OF_RANGE;
-    }
+  if (job->loop && !loops_in_range(job->time, job->clip->duration)) {
+    return LB_ERR_OUT_OF_RANGE;
   }
   return LB_OK;
 }
@@ -410,9 +413,8 @@ lb_result lb_root_motion_job_validate(const lb_root_motion_job *job) {
   if (!lb_is_finite(job->t0) || !lb_is_finite(job->t1)) {
     return LB_ERR_NOT_FINITE;
   }
-  float q0 = job->t0 / job->clip->duration, q1 = job->t1 / job->clip->duration;
-  if (!(q0 <= LB_ANIM_MAX_LOOPS && q0 >= -LB_ANIM_MAX_LOOPS && q1 <= LB_ANIM_MAX_LOOPS &&
-        q1 >= -LB_ANIM_MAX_LOOPS)) {
+  if (!loops_in_range(job->t0, job->clip->duration) ||
+      !loops_in_range(job->t1, job->clip->duration)) {
     return LB_ERR_OUT_OF_RANGE;
   }
   return LB_OK;
