@@ -1,7 +1,10 @@
 /** Limber: deterministic procedural character animation (WebAssembly core). */
 export { LimberError } from './errors.js';
-export { Transform, Rig, TwoBoneIK } from './components.js';
-export type { ComponentType, Entity, Vec3, Quat, TransformData, RigData, TwoBoneIKData, Writable } from './components.js';
+export { Transform, Rig, TwoBoneIK, GripPose, GripHolder, GripProfile, GripSurface, GripPlacement } from './components.js';
+export type {
+  ComponentType, Entity, Vec3, Quat, TransformData, RigData, TwoBoneIKData, Writable,
+  HandSide, Axis, GripPoseData, GripHolderData, GripProfileData, GripSurfaceData,
+} from './components.js';
 export { World, Scene, createWorld, entityLabel } from './world.js';
 export type { CreateWorldOptions, FingerName, HandStatus, JointTransform } from './world.js';
 export type { ComponentInfo, FieldInfo } from './schema.js';

@@ -1,7 +1,23 @@
 /* Hand finding on a world entity's rig: the skeleton's name table as the job wants it. */
-#include "../world/world_internal.h"
-#include "limber/grip.h"
+#include "grip_internal.h"
 #include <string.h>
+
+lb_result lb_grip_find_hand(const lb_skeleton *sk, lb_hand_side side, const char *path,
+                            lb_hand_info *out) {
+  const char *names[LB_MAX_JOINTS];
+  for (uint32_t j = 0; j < sk->joint_count; ++j) {
+    names[j] = sk->names[j];
+  }
+  lb_hand_find_job job = lb_hand_find_default_job();
+  job.joint_count = sk->joint_count;
+  job.names = names;
+  job.parents = sk->parents;
+  job.side = side;
+  job.hand_path = path;
+  lb_result r = lb_hand_find_run(&job);
+  *out = job.info;
+  return r;
+}
 
 lb_result lb_world_find_hand(lb_world *w, uint32_t e, lb_hand_side side, const char *hand_path,
                              lb_hand_info *out) {
@@ -22,22 +38,50 @@ lb_result lb_world_find_hand(lb_world *w, uint32_t e, lb_hand_side side, const c
     return lb_fail(w, LB_ERR_OUT_OF_RANGE, "find hand on %s: side %d is not Right or Left",
                    lb_entity_label(e, lbl, sizeof lbl), (int)side);
   }
-  const lb_skeleton *sk = lb_skeleton_get(w, w->rigs[s].asset);
-  const char *names[LB_MAX_JOINTS];
-  for (uint32_t j = 0; j < sk->joint_count; ++j) {
-    names[j] = sk->names[j];
-  }
-  lb_hand_find_job job = lb_hand_find_default_job();
-  job.joint_count = sk->joint_count;
-  job.names = names;
-  job.parents = sk->parents;
-  job.side = side;
-  job.hand_path = hand_path;
-  lb_result r = lb_hand_find_run(&job);
-  *out = job.info;
+  lb_result r = lb_grip_find_hand(lb_skeleton_get(w, w->rigs[s].asset), side, hand_path, out);
   if (r != LB_OK) {
-    return lb_fail(w, r, "find hand on %s: %s", lb_entity_label(e, lbl, sizeof lbl),
-                   job.info.report);
+    return lb_fail(w, r, "find hand on %s: %s", lb_entity_label(e, lbl, sizeof lbl), out->report);
+  }
+  return LB_OK;
+}
+
+lb_result lb_grip_hand_resolve(lb_world *w, lb_grip_hand *h, uint32_t asset, lb_hand_side side,
+                               const char *path) {
+  const char *p = path ? path : "";
+  if (h->asset == asset && strcmp(h->path, p) == 0) {
+    return h->found;
+  }
+  const lb_skeleton *sk = lb_skeleton_get(w, asset);
+  memset(h, 0, sizeof *h);
+  h->asset = asset;
+  strncpy(h->path, p, sizeof h->path - 1u);
+  h->spine = h->clavicle = h->upper = h->lower = -1;
+  h->blend_t = 1.0f;
+  h->found = lb_grip_find_hand(sk, side, p, &h->info);
+  if (h->found != LB_OK) {
+    return h->found;
+  }
+  int hand = h->info.hand;
+  h->lower = sk->parents[hand];
+  h->upper = h->lower >= 0 ? sk->parents[h->lower] : -1;
+  h->clavicle = h->upper >= 0 ? sk->parents[h->upper] : -1;
+  h->spine = h->clavicle >= 0 ? sk->parents[h->clavicle] : -1;
+  /* Blend list: arm joints first (parents before children), then the fingers. */
+  const int16_t arm[4] = {h->clavicle, h->upper, h->lower, (int16_t)hand};
+  for (int k = 0; k < 4; ++k) {
+    if (arm[k] >= 0) {
+      h->blend_joints[h->blend_count++] = arm[k];
+    }
+  }
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    const lb_finger_info *fi = &h->info.fingers[f];
+    for (int k = 0; k < fi->segment_count && h->blend_count < LB_GRIP_BLEND_MAX; ++k) {
+      h->blend_joints[h->blend_count++] = fi->joints[k];
+    }
+  }
+  for (uint32_t k = 0; k < LB_GRIP_BLEND_MAX; ++k) {
+    lb_quat_identity(h->from_off[k]);
+    lb_quat_identity(h->last_off[k]);
   }
   return LB_OK;
 }

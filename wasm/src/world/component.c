@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define LB_STAGING_MAX 512
+#define LB_STAGING_MAX 4096
 
 static const char *lb_type_name(lb_field_type t) {
   static const char *const names[] = {"f32",  "u32",    "bool", "entity", "vec3",
@@ -94,6 +94,7 @@ typedef struct lb_prepared {
   lb_rig_instance rig;
   bool has_rig;
   lb_ik_chain chain;
+  lb_grip_prepared grip;
 } lb_prepared;
 
 static lb_result lb_prepare_transform(lb_world *w, const char *where, uint32_t slot,
@@ -206,7 +207,10 @@ static lb_result lb_write(lb_world *w, lb_entity e, uint32_t type, const void *d
   }
   _Static_assert(sizeof(lb_transform_c) <= LB_STAGING_MAX, "staging too small");
   _Static_assert(sizeof(lb_two_bone_ik_c) <= LB_STAGING_MAX, "staging too small");
-  uint8_t staging[LB_STAGING_MAX];
+  _Static_assert(sizeof(lb_grip_profile_c) <= LB_STAGING_MAX, "staging too small");
+  _Static_assert(sizeof(lb_grip_holder_c) <= LB_STAGING_MAX, "staging too small");
+  _Static_assert(sizeof(lb_grip_pose_c) <= LB_STAGING_MAX, "staging too small");
+  _Alignas(16) uint8_t staging[LB_STAGING_MAX];
   uint8_t *stored = lb_component_ptr(w, slot, type);
   memcpy(staging, data, info->size);
   for (uint32_t i = 0; i < info->field_count; ++i) {
@@ -241,9 +245,11 @@ static lb_result lb_write(lb_world *w, lb_entity e, uint32_t type, const void *d
     r = lb_prepare_two_bone_ik(w, where, e, (const lb_two_bone_ik_c *)staging, &prep);
     break;
   default:
+    r = lb_grip_prepare(w, where, slot, type, staging, &prep.grip);
     break;
   }
   if (r != LB_OK) {
+    lb_grip_prepared_release(w, &prep.grip);
     return r;
   }
   /* Commit: nothing below can fail. */
@@ -263,6 +269,7 @@ static lb_result lb_write(lb_world *w, lb_entity e, uint32_t type, const void *d
     w->ik_chains[slot] = prep.chain;
     break;
   default:
+    lb_grip_commit(w, slot, type, &prep.grip);
     break;
   }
   w->error[0] = 0;
@@ -320,6 +327,11 @@ lb_result lb_world_remove(lb_world *w, lb_entity e, uint32_t type) {
     lb_rig_instance_release(w, &w->rigs[s]);
   } else if (type == LB_TRANSFORM) {
     w->attach_joint[s] = -1;
+  } else if ((type == LB_GRIP_POSE || type == LB_GRIP_HOLDER) &&
+             !lb_slot_has(w, (uint32_t)s, LB_GRIP_POSE) &&
+             !lb_slot_has(w, (uint32_t)s, LB_GRIP_HOLDER)) {
+    lb_free(w, w->grip[s]);
+    w->grip[s] = NULL;
   }
   memset(lb_component_ptr(w, (uint32_t)s, type), 0, info->size);
   return LB_OK;

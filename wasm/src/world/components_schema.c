@@ -50,6 +50,89 @@ static const lb_field lb_two_bone_ik_fields[] = {
          LB_FIELD_READONLY, "output: metres left to the target"),
 };
 
+#define LB_STR(st, member, nm, def, doc)                                                           \
+  LB_F(st, member, nm, LB_FIELD_STRING, 0, 0, 0, 0, 0, 0, NULL, def, 0, doc)
+#define LB_UNIT(st, member, nm, def, doc)                                                          \
+  LB_F(st, member, nm, LB_FIELD_F32, def, 0, 0, 0, 0, 1, NULL, NULL, 0, doc)
+#define LB_OUT_F32(st, member, nm, doc)                                                            \
+  LB_F(st, member, nm, LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, LB_FIELD_READONLY, doc)
+#define LB_OUT_BOOL(st, member, nm, doc)                                                           \
+  LB_F(st, member, nm, LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL, LB_FIELD_READONLY, doc)
+
+static const lb_field lb_grip_surface_fields[] = {
+    LB_F(lb_grip_surface_c, shape, "shape", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0,
+         "Cylinder|Capsule|Sphere|Box", NULL, 0, "shape kind"),
+    LB_F(lb_grip_surface_c, direction, "direction", LB_FIELD_ENUM, 1, 0, 0, 0, 0, 0, "X|Y|Z", NULL,
+         0, "axis of a cylinder or capsule, in the entity's frame"),
+    LB_F(lb_grip_surface_c, center, "center", LB_FIELD_VEC3, 0, 0, 0, 0, -1e4f, 1e4f, NULL, NULL, 0,
+         "centre, entity units"),
+    LB_F(lb_grip_surface_c, radius, "radius", LB_FIELD_F32, 0.02f, 0, 0, 0, 1e-5f, 100, NULL, NULL,
+         0, "cylinder, capsule or sphere radius, entity units"),
+    LB_F(lb_grip_surface_c, height, "height", LB_FIELD_F32, 0.1f, 0, 0, 0, 1e-5f, 1e4f, NULL, NULL,
+         0, "total length of a cylinder or capsule (capsule incl. caps), entity units"),
+    LB_F(lb_grip_surface_c, size, "size", LB_FIELD_VEC3, 0.1f, 0.1f, 0.1f, 0, 1e-5f, 1e4f, NULL,
+         NULL, 0, "box full extents, entity units"),
+};
+
+static const lb_field lb_grip_profile_fields[] = {
+    LB_F(lb_grip_profile_c, main_anchor, "mainAnchor", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL,
+         NULL, 0, "palm anchor of the main hand (origin palm centre, +Z fingers, +Y palm)"),
+    LB_F(lb_grip_profile_c, support_anchor, "supportAnchor", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0,
+         NULL, NULL, 0, "palm anchor of the support hand; null = one-handed"),
+    LB_STR(lb_grip_profile_c, main_pose, "mainPose", "handle",
+           "GripPose name or registered finger pose for the main hand; '' = none"),
+    LB_STR(lb_grip_profile_c, support_pose, "supportPose", "support",
+           "GripPose name or registered finger pose for the support hand; '' = none"),
+    LB_STR(lb_grip_profile_c, main_fingers, "mainFingers", "",
+           "per-joint GripPose JSON for the main hand; overrides mainPose"),
+    LB_STR(lb_grip_profile_c, support_fingers, "supportFingers", "",
+           "per-joint GripPose JSON for the support hand; overrides supportPose"),
+    LB_F(lb_grip_profile_c, hand, "hand", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Right|Left", NULL, 0,
+         "the hand the anchors were placed for"),
+    LB_F(lb_grip_profile_c, mirror, "mirror", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "X|Y|Z", NULL, 0,
+         "object plane (by its normal axis) that mirrors the anchors for the other hand"),
+    LB_F(lb_grip_profile_c, wrap, "wrap", LB_FIELD_BOOL, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,
+         "fingers close onto the object's GripSurface shapes"),
+};
+
+static const lb_field lb_grip_pose_fields[] = {
+    LB_STR(lb_grip_pose_c, right_pose, "rightPose", "", "right hand pose name; '' = animation"),
+    LB_STR(lb_grip_pose_c, left_pose, "leftPose", "", "left hand pose name; '' = animation"),
+    LB_UNIT(lb_grip_pose_c, right_weight, "rightWeight", 1, "right pose over the animation 0..1"),
+    LB_UNIT(lb_grip_pose_c, left_weight, "leftWeight", 1, "left pose over the animation 0..1"),
+    LB_UNIT(lb_grip_pose_c, right_trigger, "rightTrigger", 0, "right index resting 0 .. pulled 1"),
+    LB_UNIT(lb_grip_pose_c, left_trigger, "leftTrigger", 0, "left index resting 0 .. pulled 1"),
+    LB_F(lb_grip_pose_c, blend_seconds, "blendSeconds", LB_FIELD_F32, 0.2f, 0, 0, 0, 0, 10, NULL,
+         NULL, 0, "seconds to ease from one pose to the next"),
+    LB_STR(lb_grip_pose_c, right_hand, "rightHand", "", "right hand joint path; '' = by name"),
+    LB_STR(lb_grip_pose_c, left_hand, "leftHand", "", "left hand joint path; '' = by name"),
+};
+
+static const lb_field lb_grip_holder_fields[] = {
+    LB_F(lb_grip_holder_c, held, "held", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,
+         "held object (with GripProfile); null = let go"),
+    LB_F(lb_grip_holder_c, main_hand, "mainHand", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Right|Left",
+         NULL, 0, "the hand at the main anchor"),
+    LB_F(lb_grip_holder_c, placement, "placement", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Hand|Object",
+         NULL, 0, "Hand: object follows the main hand; Object: main arm reaches the object"),
+    LB_UNIT(lb_grip_holder_c, weight, "weight", 1, "grip over the animation 0..1"),
+    LB_UNIT(lb_grip_holder_c, support_weight, "supportWeight", 1, "support hand share 0..1"),
+    LB_F(lb_grip_holder_c, blend_seconds, "blendSeconds", LB_FIELD_F32, 0.25f, 0, 0, 0, 0, 10, NULL,
+         NULL, 0, "seconds to ease on grab, release and switch"),
+    LB_UNIT(lb_grip_holder_c, shoulder_assist, "shoulderAssist", 0,
+            "share of an out-of-reach gap closed by clavicle and spine lean 0..1"),
+    LB_STR(lb_grip_holder_c, right_hand, "rightHand", "", "right hand joint path; '' = by name"),
+    LB_STR(lb_grip_holder_c, left_hand, "leftHand", "", "left hand joint path; '' = by name"),
+    LB_OUT_F32(lb_grip_holder_c, main_distance, "mainDistance",
+               "output: metres from the main palm centre to its anchor"),
+    LB_OUT_F32(lb_grip_holder_c, support_distance, "supportDistance",
+               "output: metres from the support palm centre to its anchor"),
+    LB_OUT_BOOL(lb_grip_holder_c, main_reached, "mainReached",
+                "output: main palm centre within 0.5 mm of its anchor"),
+    LB_OUT_BOOL(lb_grip_holder_c, support_reached, "supportReached",
+                "output: support palm centre within 0.5 mm of its anchor"),
+};
+
 #define LB_COUNT(a) (uint32_t)(sizeof(a) / sizeof((a)[0]))
 
 static const lb_component_info lb_components[LB_COMPONENT_TYPE_COUNT] = {
@@ -58,6 +141,14 @@ static const lb_component_info lb_components[LB_COMPONENT_TYPE_COUNT] = {
     [LB_RIG] = {"Rig", sizeof(lb_rig_c), LB_COUNT(lb_rig_fields), lb_rig_fields},
     [LB_TWO_BONE_IK] = {"TwoBoneIK", sizeof(lb_two_bone_ik_c), LB_COUNT(lb_two_bone_ik_fields),
                         lb_two_bone_ik_fields},
+    [LB_GRIP_SURFACE] = {"GripSurface", sizeof(lb_grip_surface_c), LB_COUNT(lb_grip_surface_fields),
+                         lb_grip_surface_fields},
+    [LB_GRIP_PROFILE] = {"GripProfile", sizeof(lb_grip_profile_c), LB_COUNT(lb_grip_profile_fields),
+                         lb_grip_profile_fields},
+    [LB_GRIP_POSE] = {"GripPose", sizeof(lb_grip_pose_c), LB_COUNT(lb_grip_pose_fields),
+                      lb_grip_pose_fields},
+    [LB_GRIP_HOLDER] = {"GripHolder", sizeof(lb_grip_holder_c), LB_COUNT(lb_grip_holder_fields),
+                        lb_grip_holder_fields},
 };
 
 uint32_t lb_component_count(void) {

@@ -41,16 +41,9 @@ static void lb_resolve_slot(lb_world *w, uint32_t s) {
   lb_transform_mul(&parent, &local, &w->world_xf[s]);
 }
 
-/* 3 Model space: rigs first (attachments read them), then entity transforms,
- * parents before children via an explicit walk (no recursion in wasm). */
-void lb_phase_model_space(lb_world *w) {
-  for (uint32_t s = 0; s < w->high_water; ++s) {
-    if (w->alive[s] && lb_slot_has(w, s, LB_RIG)) {
-      lb_rig_instance *inst = &w->rigs[s];
-      lb_rig_local_to_model(lb_skeleton_get(w, inst->asset), inst, 0, inst->joint_count);
-    }
-  }
-  memset(w->xf_state, 0, w->high_water);
+/* World transforms of every slot whose xf_state is 0, parents before children via an
+ * explicit walk (no recursion in wasm). */
+static void lb_resolve_pending(lb_world *w) {
   for (uint32_t s = 0; s < w->high_water; ++s) {
     if (!w->alive[s] || w->xf_state[s]) {
       continue;
@@ -78,6 +71,46 @@ void lb_phase_model_space(lb_world *w) {
   }
 }
 
+bool lb_world_is_below(const lb_world *w, uint32_t slot, uint32_t ancestor) {
+  uint32_t cur = slot;
+  for (uint32_t guard = 0; guard <= w->high_water; ++guard) {
+    if (!lb_slot_has(w, cur, LB_TRANSFORM)) {
+      return false;
+    }
+    const lb_transform_c *c = lb_component_ptr(w, cur, LB_TRANSFORM);
+    int p = lb_slot_of(w, c->parent);
+    if (p < 0) {
+      return false;
+    }
+    if ((uint32_t)p == ancestor) {
+      return true;
+    }
+    cur = (uint32_t)p;
+  }
+  return false;
+}
+
+void lb_world_refresh_below(lb_world *w, uint32_t slot) {
+  for (uint32_t s = 0; s < w->high_water; ++s) {
+    if (w->alive[s] && s != slot && lb_world_is_below(w, s, slot)) {
+      w->xf_state[s] = 0;
+    }
+  }
+  lb_resolve_pending(w);
+}
+
+/* 3 Model space: rigs first (attachments read them), then entity transforms. */
+void lb_phase_model_space(lb_world *w) {
+  for (uint32_t s = 0; s < w->high_water; ++s) {
+    if (w->alive[s] && lb_slot_has(w, s, LB_RIG)) {
+      lb_rig_instance *inst = &w->rigs[s];
+      lb_rig_local_to_model(lb_skeleton_get(w, inst->asset), inst, 0, inst->joint_count);
+    }
+  }
+  memset(w->xf_state, 0, w->high_water);
+  lb_resolve_pending(w);
+}
+
 static bool lb_target_in_rig_space(const lb_world *w, lb_entity e, uint32_t rig_slot,
                                    lb_transform *out) {
   int s = lb_slot_of(w, e);
@@ -88,8 +121,7 @@ static bool lb_target_in_rig_space(const lb_world *w, lb_entity e, uint32_t rig_
   return true;
 }
 
-static void lb_apply_rotation(lb_rig_instance *inst, const lb_skeleton *sk, int j,
-                              const versor model_r) {
+void lb_apply_rotation(lb_rig_instance *inst, const lb_skeleton *sk, int j, const versor model_r) {
   int p = sk->parents[j];
   versor inv;
   if (p < 0) {
@@ -99,6 +131,21 @@ static void lb_apply_rotation(lb_rig_instance *inst, const lb_skeleton *sk, int 
     lb_quat_mul(inv, model_r, inst->local[j].r);
     lb_quat_normalize(inst->local[j].r);
   }
+}
+
+void lb_rig_commit_two_bone(const lb_skeleton *sk, lb_rig_instance *inst, int root, int mid,
+                            int tip, const lb_two_bone_ik_job *job) {
+  versor root_r, mid_r, tip_r;
+  lb_quat_mul(job->root_correction, inst->model[root].r, root_r);
+  lb_quat_mul(job->mid_correction, inst->model[mid].r, mid_r);
+  lb_quat_mul(job->tip_correction, inst->model[tip].r, tip_r);
+  /* Locals from new model rotations, parent first, refreshing model as we go. */
+  lb_apply_rotation(inst, sk, root, root_r);
+  lb_rig_local_to_model(sk, inst, (uint32_t)root, (uint32_t)root + 1u);
+  lb_apply_rotation(inst, sk, mid, mid_r);
+  lb_rig_local_to_model(sk, inst, (uint32_t)mid, (uint32_t)mid + 1u);
+  lb_apply_rotation(inst, sk, tip, tip_r);
+  lb_rig_local_to_model(sk, inst, (uint32_t)root, sk->subtree_end[root]);
 }
 
 /* 4 Reach: TwoBoneIK constraints in entity order. */
@@ -144,17 +191,7 @@ void lb_phase_reach(lb_world *w) {
       c->distance = job.distance;
       continue;
     }
-    versor root_r, mid_r, tip_r;
-    lb_quat_mul(job.root_correction, job.root->r, root_r);
-    lb_quat_mul(job.mid_correction, job.mid->r, mid_r);
-    lb_quat_mul(job.tip_correction, job.tip->r, tip_r);
-    /* Locals from new model rotations, parent first, refreshing model as we go. */
-    lb_apply_rotation(inst, sk, chain->root, root_r);
-    lb_rig_local_to_model(sk, inst, (uint32_t)chain->root, (uint32_t)chain->root + 1u);
-    lb_apply_rotation(inst, sk, chain->mid, mid_r);
-    lb_rig_local_to_model(sk, inst, (uint32_t)chain->mid, (uint32_t)chain->mid + 1u);
-    lb_apply_rotation(inst, sk, chain->tip, tip_r);
-    lb_rig_local_to_model(sk, inst, (uint32_t)chain->root, sk->subtree_end[chain->root]);
+    lb_rig_commit_two_bone(sk, inst, chain->root, chain->mid, chain->tip, &job);
     vec3 d = {inst->model[chain->tip].t[0] - target.t[0],
               inst->model[chain->tip].t[1] - target.t[1],
               inst->model[chain->tip].t[2] - target.t[2]};
@@ -187,7 +224,7 @@ lb_result lb_world_step(lb_world *w, float dt) {
   /* 2 Move: no movers yet (nav, controllers and vault land here). */
   lb_phase_model_space(w);
   lb_phase_reach(w);
-  /* 5 Grip: reserved. */
+  lb_phase_grip(w, dt);
   lb_phase_output(w);
   w->steps++;
   return LB_OK;

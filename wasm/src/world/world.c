@@ -74,6 +74,7 @@ lb_world_def lb_world_default_def(void) {
   X(rigs, lb_rig_instance)                                                                         \
   X(attach_joint, int16_t)                                                                         \
   X(ik_chains, lb_ik_chain)                                                                        \
+  X(grip, lb_grip_slot *)                                                                          \
   X(world_xf, lb_transform)                                                                        \
   X(xf_state, uint8_t)                                                                             \
   X(xf_stack, uint32_t)
@@ -171,6 +172,7 @@ void lb_world_destroy(lb_world *w) {
   }
   for (uint32_t i = 0; i < w->high_water; ++i) {
     lb_rig_instance_release(w, &w->rigs[i]);
+    lb_free(w, w->grip[i]);
   }
 #define LB_FREE_(field, type) lb_free(w, w->field);
   LB_SLOT_ARRAYS(LB_FREE_)

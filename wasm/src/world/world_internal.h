@@ -34,6 +34,8 @@ typedef struct lb_ik_chain {
   int16_t root, mid, tip;
 } lb_ik_chain;
 
+typedef struct lb_grip_slot lb_grip_slot; /* grip/grip_internal.h */
+
 struct lb_world {
   lb_allocator allocator;
   uint32_t capacity;   /* slots allocated */
@@ -47,6 +49,7 @@ struct lb_world {
   lb_rig_instance *rigs;
   int16_t *attach_joint; /* Transform.parentJoint resolved, -1 = none */
   lb_ik_chain *ik_chains;
+  lb_grip_slot **grip;    /* GripPose/GripHolder runtime state, null until inserted */
   lb_transform *world_xf; /* entity world transforms (Model-space phase) */
   uint8_t *xf_state;      /* 0 = not computed this step, 1 = done */
   uint32_t *xf_stack;     /* scratch for the parent walk, one slot each */
@@ -89,6 +92,30 @@ void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t
 
 /* Phases (world/phases.c). */
 void lb_phase_model_space(lb_world *w);
+/* True when `slot`'s Transform parent chain reaches `ancestor`. */
+bool lb_world_is_below(const lb_world *w, uint32_t slot, uint32_t ancestor);
+/* Recomputes the world transforms of every entity below `slot` (after the grip phase
+ * moved it). */
+void lb_world_refresh_below(lb_world *w, uint32_t slot);
+/* Sets joint j's local rotation so that its model rotation becomes model_r (the parent's
+ * model transform must be current). */
+void lb_apply_rotation(lb_rig_instance *inst, const lb_skeleton *sk, int j, const versor model_r);
+struct lb_two_bone_ik_job;
+/* Applies a solved two-bone job's corrections to the chain's locals and refreshes the
+ * model pose of the root's subtree. */
+void lb_rig_commit_two_bone(const lb_skeleton *sk, lb_rig_instance *inst, int root, int mid,
+                            int tip, const struct lb_two_bone_ik_job *job);
+/* Grip component rules (grip/validate.c), called by the generic write on a staging
+ * copy: prepare checks and allocates, commit cannot fail, release undoes a prepare. */
+typedef struct lb_grip_prepared {
+  lb_grip_slot *slot_state; /* newly allocated character state, or null */
+} lb_grip_prepared;
+lb_result lb_grip_prepare(lb_world *w, const char *where, uint32_t slot, uint32_t type,
+                          const void *staging, lb_grip_prepared *out);
+void lb_grip_commit(lb_world *w, uint32_t slot, uint32_t type, lb_grip_prepared *prep);
+void lb_grip_prepared_release(lb_world *w, lb_grip_prepared *prep);
+/* 5 Grip (grip/phase_grip.c). */
+void lb_phase_grip(lb_world *w, float dt);
 void lb_phase_reach(lb_world *w);
 void lb_phase_output(lb_world *w);
 

@@ -1,0 +1,105 @@
+/* Grip runtime state shared by the grip module's files. Not installed. */
+#ifndef LIMBER_GRIP_INTERNAL_H
+#define LIMBER_GRIP_INTERNAL_H
+
+#include "../world/world_internal.h"
+#include "limber/grip.h"
+#include "limber/ik.h"
+
+/* Joints one hand's blend covers: clavicle, upper arm, forearm, hand, 5 x 3 finger
+ * segments, and room for a skeleton's extra finger joints. */
+#define LB_GRIP_BLEND_MAX 24
+
+/* What drives a hand this step. */
+typedef enum lb_grip_driver_kind {
+  LB_GRIP_DRIVER_NONE = 0,    /* animation only (fading out if it was driven) */
+  LB_GRIP_DRIVER_POSE = 1,    /* GripPose on the character */
+  LB_GRIP_DRIVER_MAIN = 2,    /* GripHolder, main hand */
+  LB_GRIP_DRIVER_SUPPORT = 3, /* GripHolder, support hand */
+} lb_grip_driver_kind;
+
+typedef struct lb_grip_hand {
+  /* Found from names (or an explicit path) once per skeleton asset and path. */
+  uint32_t asset; /* 0 = not resolved yet */
+  char path[LB_JOINT_PATH_MAX];
+  lb_result found; /* LB_OK or why not */
+  lb_hand_info info;
+  int16_t spine, clavicle, upper, lower; /* -1 when absent; upper/lower required for arms */
+  /* Computed at first grip from the pose of that step (the seed's "hand parameters"). */
+  bool params_ready;
+  lb_transform palm_in_hand; /* palm frame relative to the hand joint (t, r; s = 1) */
+  float index_length;        /* metres */
+  float arm_length;          /* upper + forearm, metres */
+  /* Blend: every covered joint eases from where it was, carried along with the
+   * animation: from_j = anim_j * from_off_j, out_j = slerp(from_j, target_j, ease(t)). */
+  uint64_t driver_key;
+  float blend_t; /* 0 .. 1; 1 = settled */
+  float blend_seconds;
+  uint32_t blend_count;
+  int16_t blend_joints[LB_GRIP_BLEND_MAX];
+  versor from_off[LB_GRIP_BLEND_MAX];
+  versor last_off[LB_GRIP_BLEND_MAX];
+  /* Status (gripPoseStatus). */
+  lb_grip_driver_kind driver;
+  float palm_distance; /* metres to the anchor, holder-driven hands */
+  uint8_t contacts;    /* bit per finger touching a surface */
+} lb_grip_hand;
+
+/* Per character (GripPose or GripHolder); allocated on insert, freed on despawn. */
+typedef struct lb_grip_slot {
+  lb_grip_hand hands[2]; /* lb_hand_side */
+} lb_grip_slot;
+
+/* Resolves the hand for `side` on the rig (asset, path); cheap when unchanged. Returns
+ * the hand's `found` code. */
+lb_result lb_grip_hand_resolve(lb_world *w, lb_grip_hand *h, uint32_t asset, lb_hand_side side,
+                               const char *path);
+/* Hand finding on a skeleton asset (shared with lb_world_find_hand). */
+lb_result lb_grip_find_hand(const lb_skeleton *sk, lb_hand_side side, const char *path,
+                            lb_hand_info *out);
+
+/* Palm centre of a hand in rig model space, from the current model pose. */
+void lb_grip_palm_model(const lb_grip_hand *h, const lb_rig_instance *inst, lb_transform *out);
+
+/* Arm reach: the hand joint goes where the palm meets `anchor_model` (rig model space,
+ * t and r). `assist` (0..1) lets clavicle (and, if `lean_spine`, spine) close part of an
+ * out-of-reach gap. Leaves the arm's subtree model pose current. */
+void lb_grip_arm_reach(const lb_skeleton *sk, lb_rig_instance *inst, const lb_grip_hand *h,
+                       const lb_transform *anchor_model, float weight, float assist,
+                       bool lean_spine);
+
+/* Anchor placement relative to the object, mirrored through the object's plane when the
+ * holding hand differs from the profile's hand. */
+void lb_grip_anchor_world(const lb_world *w, uint32_t object_slot, lb_entity anchor, bool mirror,
+                          uint32_t mirror_axis, lb_transform *out);
+
+/* Fingers of one hand (grip/hand_fingers.c): the pose's target shape (GripProfile
+ * per-joint fingers, a GripPose name or a captured finger pose), wrapped onto the held
+ * object's surfaces, applied by `weight` over the animated fingers. `driven` false leaves
+ * the animated fingers (the blend eases them back). */
+void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_hand_side side, bool driven,
+                          const char *pose, float weight, float trigger, int object);
+
+/* Validation shared by component writes (grip/validate.c). "" is always accepted. */
+lb_result lb_grip_check_pose_name(lb_world *w, const char *where, const char *field,
+                                  const char *name);
+lb_result lb_grip_check_surface(lb_world *w, const char *where, const lb_grip_surface_c *c);
+
+/* Blend (grip/hand_blend.c). Starts a blend when the hand's driver key changed. */
+void lb_grip_blend_begin(lb_grip_hand *h, uint64_t key, float seconds);
+/* Rotations of the blend joints as they entered the grip phase. */
+void lb_grip_blend_snapshot(const lb_grip_hand *h, const lb_rig_instance *inst,
+                            versor anim[LB_GRIP_BLEND_MAX]);
+/* Eases blend joints [first, end) from where they were toward the current locals and
+ * records the offsets; refreshes the model pose below the first joint. */
+void lb_grip_blend_apply(lb_grip_hand *h, const lb_skeleton *sk, lb_rig_instance *inst,
+                         const versor anim[LB_GRIP_BLEND_MAX], uint32_t first, uint32_t end);
+/* Refreshes the model pose of the given joints and everything below them. */
+void lb_grip_refresh_joints(const lb_skeleton *sk, lb_rig_instance *inst, const int16_t *joints,
+                            uint32_t count);
+/* Advances the blend clock after both parts were applied. */
+void lb_grip_blend_advance(lb_grip_hand *h, float dt);
+/* Number of arm joints at the front of the blend list. */
+uint32_t lb_grip_blend_arm_count(const lb_grip_hand *h);
+
+#endif

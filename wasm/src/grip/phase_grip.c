@@ -1,0 +1,247 @@
+/* 5 Grip, per character, one way (the seed's order):
+ *   animation pose (as it entered this phase)
+ *   → main arm reaches the object (Object placement) or the object follows the main hand
+ *     (Hand placement)
+ *   → support anchor read from the object's current place → support arm
+ *   → fingers of both hands (pose → wrap → weight)
+ * with every covered joint eased from where it was when what drives the hand changed.
+ * The object never reads the support hand. */
+#include "grip_internal.h"
+#include <string.h>
+
+/* What drives each hand this step. */
+typedef struct lb_grip_plan {
+  lb_grip_driver_kind kind;
+  const char *pose; /* pose name ("" = none) */
+  float weight;     /* fingers over the animation */
+  float arm_weight; /* arms (holder) */
+  float trigger;
+  float seconds; /* blend time of the component driving the hand */
+  int object;    /* held object's slot, holder-driven hands, else -1 */
+  lb_entity anchor;
+} lb_grip_plan;
+
+static uint64_t lb_fnv(uint64_t h, const void *data, size_t n) {
+  const uint8_t *p = data;
+  for (size_t i = 0; i < n; ++i) {
+    h = (h ^ p[i]) * 0x100000001b3ull;
+  }
+  return h;
+}
+
+/* Identity of what drives a hand: a change starts a blend. Weights and triggers are
+ * continuous inputs, not part of it. */
+static uint64_t lb_plan_key(const lb_grip_plan *p, uint32_t placement) {
+  if (p->kind == LB_GRIP_DRIVER_NONE) {
+    return 0;
+  }
+  uint64_t h = 0xcbf29ce484222325ull;
+  uint32_t kind = (uint32_t)p->kind;
+  h = lb_fnv(h, &kind, sizeof kind);
+  h = lb_fnv(h, &p->anchor, sizeof p->anchor);
+  h = lb_fnv(h, &placement, sizeof placement);
+  return lb_fnv(h, p->pose, strlen(p->pose));
+}
+
+static void lb_plan_hands(const lb_world *w, uint32_t s, lb_grip_plan plan[2],
+                          uint32_t *placement) {
+  const lb_grip_pose_c *gp =
+      lb_slot_has(w, s, LB_GRIP_POSE) ? lb_component_ptr(w, s, LB_GRIP_POSE) : NULL;
+  const lb_grip_holder_c *gh =
+      lb_slot_has(w, s, LB_GRIP_HOLDER) ? lb_component_ptr(w, s, LB_GRIP_HOLDER) : NULL;
+  memset(plan, 0, 2 * sizeof *plan);
+  *placement = gh ? gh->placement : 0;
+  for (int side = 0; side < 2; ++side) {
+    plan[side].object = -1;
+    plan[side].pose = "";
+    if (gp && (side == LB_HAND_RIGHT ? gp->right_pose : gp->left_pose)[0]) {
+      plan[side].kind = LB_GRIP_DRIVER_POSE;
+      plan[side].pose = side == LB_HAND_RIGHT ? gp->right_pose : gp->left_pose;
+      plan[side].weight = side == LB_HAND_RIGHT ? gp->right_weight : gp->left_weight;
+      plan[side].trigger = side == LB_HAND_RIGHT ? gp->right_trigger : gp->left_trigger;
+    }
+    plan[side].seconds = gp ? gp->blend_seconds : 0.0f;
+  }
+  int obj = gh ? lb_slot_of(w, gh->held) : -1;
+  if (obj < 0 || !lb_slot_has(w, (uint32_t)obj, LB_GRIP_PROFILE)) {
+    if (gh) { /* letting go eases back with the holder's time */
+      for (int side = 0; side < 2; ++side) {
+        if (plan[side].kind == LB_GRIP_DRIVER_NONE) {
+          plan[side].seconds = gh->blend_seconds;
+        }
+      }
+    }
+    return;
+  }
+  const lb_grip_profile_c *prof = lb_component_ptr(w, (uint32_t)obj, LB_GRIP_PROFILE);
+  uint32_t main = gh->main_hand, support = 1u - main;
+  plan[main] = (lb_grip_plan){
+      LB_GRIP_DRIVER_MAIN, prof->main_pose, gh->weight, gh->weight, 0.0f, gh->blend_seconds, obj,
+      prof->main_anchor};
+  if (lb_slot_of(w, prof->support_anchor) >= 0) {
+    float sw = gh->weight * gh->support_weight;
+    plan[support] = (lb_grip_plan){
+        LB_GRIP_DRIVER_SUPPORT, prof->support_pose, sw, sw, 0.0f, gh->blend_seconds, obj,
+        prof->support_anchor};
+  } else if (plan[support].kind == LB_GRIP_DRIVER_NONE) {
+    plan[support].seconds = gh->blend_seconds;
+  }
+}
+
+/* The hand's palm frame and arm length, from this step's pose, the first time it grips. */
+static void lb_first_grip(lb_grip_hand *h, const lb_rig_instance *inst) {
+  if (h->params_ready) {
+    return;
+  }
+  lb_palm_frame_job job = lb_palm_frame_default_job();
+  job.hand = &h->info;
+  job.model = inst->model;
+  job.joint_count = inst->joint_count;
+  if (lb_palm_frame_run(&job) == LB_OK) {
+    lb_transform_inverse_mul(&inst->model[h->info.hand], &job.frame, &h->palm_in_hand);
+    h->palm_in_hand.s[0] = h->palm_in_hand.s[1] = h->palm_in_hand.s[2] = 1.0f;
+  } else {
+    lb_transform_identity(&h->palm_in_hand);
+  }
+  h->index_length = job.index_length;
+  if (h->upper >= 0 && h->lower >= 0) {
+    const float *a = inst->model[h->upper].t, *b = inst->model[h->lower].t,
+                *c = inst->model[h->info.hand].t;
+    vec3 u = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, l = {c[0] - b[0], c[1] - b[1], c[2] - b[2]};
+    h->arm_length = lb_vec3_length(u) + lb_vec3_length(l);
+  }
+  h->params_ready = true;
+}
+
+/* An anchor's transform in the rig's model space, mirrored when the hand that holds is
+ * not the one the anchors were placed for. */
+static void lb_anchor_model(const lb_world *w, uint32_t rig_slot, const lb_grip_plan *p,
+                            lb_transform *world_out, lb_transform *model_out) {
+  const lb_grip_profile_c *prof = lb_component_ptr(w, (uint32_t)p->object, LB_GRIP_PROFILE);
+  const lb_grip_holder_c *gh = lb_component_ptr(w, rig_slot, LB_GRIP_HOLDER);
+  lb_grip_anchor_world(w, (uint32_t)p->object, p->anchor, prof->hand != gh->main_hand, prof->mirror,
+                       world_out);
+  lb_transform_inverse_mul(&w->world_xf[rig_slot], world_out, model_out);
+  model_out->s[0] = model_out->s[1] = model_out->s[2] = 1.0f;
+}
+
+static float lb_palm_gap(const lb_world *w, uint32_t s, const lb_grip_hand *h,
+                         const lb_transform *anchor_world) {
+  lb_transform palm, palm_world;
+  lb_grip_palm_model(h, &w->rigs[s], &palm);
+  lb_transform_mul(&w->world_xf[s], &palm, &palm_world);
+  vec3 d = {palm_world.t[0] - anchor_world->t[0], palm_world.t[1] - anchor_world->t[1],
+            palm_world.t[2] - anchor_world->t[2]};
+  return lb_vec3_length(d);
+}
+
+/* Hand placement: the object goes where its main anchor meets the main palm. */
+static void lb_place_object(lb_world *w, uint32_t s, const lb_grip_hand *h, const lb_grip_plan *p) {
+  lb_transform anchor_world, anchor_model, palm, palm_world, rel;
+  lb_anchor_model(w, s, p, &anchor_world, &anchor_model);
+  lb_transform *obj = &w->world_xf[p->object];
+  lb_transform_inverse_mul(obj, &anchor_world, &rel); /* anchor in object units */
+  lb_grip_palm_model(h, &w->rigs[s], &palm);
+  lb_transform_mul(&w->world_xf[s], &palm, &palm_world);
+  /* obj = palm * rel^-1, keeping the object's scale. */
+  versor inv;
+  lb_quat_conj(rel.r, inv);
+  lb_quat_mul(palm_world.r, inv, obj->r);
+  lb_quat_normalize(obj->r);
+  vec3 off = {obj->s[0] * rel.t[0], obj->s[1] * rel.t[1], obj->s[2] * rel.t[2]}, rot;
+  lb_quat_rotate(obj->r, off, rot);
+  for (int i = 0; i < 3; ++i) {
+    obj->t[i] = palm_world.t[i] - rot[i];
+  }
+  lb_world_refresh_below(w, (uint32_t)p->object);
+}
+
+static void lb_grip_character(lb_world *w, uint32_t s, float dt) {
+  lb_grip_slot *gs = w->grip[s];
+  lb_rig_instance *inst = &w->rigs[s];
+  const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
+  lb_grip_holder_c *gh =
+      lb_slot_has(w, s, LB_GRIP_HOLDER) ? lb_component_ptr(w, s, LB_GRIP_HOLDER) : NULL;
+  const lb_grip_pose_c *gp =
+      lb_slot_has(w, s, LB_GRIP_POSE) ? lb_component_ptr(w, s, LB_GRIP_POSE) : NULL;
+  lb_grip_plan plan[2];
+  uint32_t placement;
+  lb_plan_hands(w, s, plan, &placement);
+  versor anim[2][LB_GRIP_BLEND_MAX];
+  bool active[2];
+  for (int side = 0; side < 2; ++side) {
+    lb_grip_hand *h = &gs->hands[side];
+    const char *path = gh && (side ? gh->left_hand : gh->right_hand)[0]
+                           ? (side ? gh->left_hand : gh->right_hand)
+                       : gp ? (side ? gp->left_hand : gp->right_hand)
+                            : "";
+    active[side] = lb_grip_hand_resolve(w, h, inst->asset, (lb_hand_side)side, path) == LB_OK;
+    if (!active[side]) {
+      continue;
+    }
+    h->driver = plan[side].kind;
+    lb_grip_blend_begin(h, lb_plan_key(&plan[side], placement), plan[side].seconds);
+    active[side] = plan[side].kind != LB_GRIP_DRIVER_NONE || h->blend_t < 1.0f;
+    if (active[side]) {
+      lb_first_grip(h, inst);
+      lb_grip_blend_snapshot(h, inst, anim[side]);
+    }
+  }
+  int main = -1, support = -1;
+  for (int side = 0; side < 2; ++side) {
+    main = plan[side].kind == LB_GRIP_DRIVER_MAIN ? side : main;
+    support = plan[side].kind == LB_GRIP_DRIVER_SUPPORT ? side : support;
+  }
+  lb_transform anchor_world[2], anchor_model;
+  /* Arms: main first (Object placement), then the object, then the support arm, each
+   * eased before anything reads it. */
+  int order[2] = {main >= 0 ? main : 0, main >= 0 ? 1 - main : 1};
+  for (int k = 0; k < 2; ++k) {
+    int side = order[k];
+    lb_grip_hand *h = &gs->hands[side];
+    if (!active[side]) {
+      continue;
+    }
+    const lb_grip_plan *p = &plan[side];
+    bool reach = (side == main && placement == LB_GRIP_PLACEMENT_OBJECT) || side == support;
+    if (p->object >= 0) {
+      lb_anchor_model(w, s, p, &anchor_world[side], &anchor_model);
+      if (reach) {
+        lb_grip_arm_reach(sk, inst, h, &anchor_model, p->arm_weight, gh->shoulder_assist,
+                          side == main);
+      }
+    }
+    lb_grip_blend_apply(h, sk, inst, anim[side], 0, lb_grip_blend_arm_count(h));
+    if (side == main && placement == LB_GRIP_PLACEMENT_HAND) {
+      lb_place_object(w, s, h, p);
+      lb_anchor_model(w, s, p, &anchor_world[side], &anchor_model);
+    }
+  }
+  /* Fingers of both hands. */
+  for (int side = 0; side < 2; ++side) {
+    lb_grip_hand *h = &gs->hands[side];
+    if (!active[side]) {
+      continue;
+    }
+    lb_grip_hand_fingers(w, s, h, (lb_hand_side)side, plan[side].kind != LB_GRIP_DRIVER_NONE,
+                         plan[side].pose, plan[side].weight, plan[side].trigger, plan[side].object);
+    lb_grip_blend_apply(h, sk, inst, anim[side], lb_grip_blend_arm_count(h), h->blend_count);
+    lb_grip_blend_advance(h, dt);
+    h->palm_distance = plan[side].object >= 0 ? lb_palm_gap(w, s, h, &anchor_world[side]) : 0.0f;
+  }
+  if (gh) {
+    gh->main_distance = main >= 0 && active[main] ? gs->hands[main].palm_distance : 0.0f;
+    gh->support_distance =
+        support >= 0 && active[support] ? gs->hands[support].palm_distance : 0.0f;
+    gh->main_reached = main >= 0 && active[main] && gh->main_distance <= 5e-4f;
+    gh->support_reached = support >= 0 && active[support] && gh->support_distance <= 5e-4f;
+  }
+}
+
+void lb_phase_grip(lb_world *w, float dt) {
+  for (uint32_t s = 0; s < w->high_water; ++s) {
+    if (w->alive[s] && w->grip[s] && lb_slot_has(w, s, LB_RIG)) {
+      lb_grip_character(w, s, dt);
+    }
+  }
+}

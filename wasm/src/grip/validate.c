@@ -1,0 +1,152 @@
+/* The grip components' own rules, run by the generic write on a staging copy. */
+#include "grip_internal.h"
+#include <string.h>
+
+static lb_result lb_need_rig(lb_world *w, const char *where, uint32_t slot) {
+  if (!lb_slot_has(w, slot, LB_RIG)) {
+    return lb_fail(w, LB_ERR_MISSING_COMPONENT, "%s: the entity needs a Rig (insert it first)",
+                   where);
+  }
+  return LB_OK;
+}
+
+/* An explicit hand path must resolve; a hand found by name is only required when
+ * `needed` (e.g. a pose is set for it). */
+static lb_result lb_check_hand(lb_world *w, const char *where, uint32_t slot, lb_hand_side side,
+                               const char *field, const char *path, bool needed) {
+  if (!path[0] && !needed) {
+    return LB_OK;
+  }
+  lb_hand_info info;
+  const lb_skeleton *sk = lb_skeleton_get(w, w->rigs[slot].asset);
+  if (lb_grip_find_hand(sk, side, path, &info) != LB_OK) {
+    return lb_fail(w, LB_ERR_JOINT_NOT_FOUND, "%s: field '%s': %s", where, field, info.report);
+  }
+  return LB_OK;
+}
+
+static lb_result lb_alloc_state(lb_world *w, const char *where, uint32_t slot,
+                                lb_grip_prepared *out) {
+  if (w->grip[slot]) {
+    return LB_OK;
+  }
+  out->slot_state = lb_alloc(w, sizeof(lb_grip_slot));
+  if (!out->slot_state) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: cannot allocate grip state", where);
+  }
+  return LB_OK;
+}
+
+static lb_result lb_prepare_pose(lb_world *w, const char *where, uint32_t slot,
+                                 const lb_grip_pose_c *c, lb_grip_prepared *out) {
+  lb_result r = lb_need_rig(w, where, slot);
+  if (r == LB_OK) {
+    r = lb_grip_check_pose_name(w, where, "rightPose", c->right_pose);
+  }
+  if (r == LB_OK) {
+    r = lb_grip_check_pose_name(w, where, "leftPose", c->left_pose);
+  }
+  if (r == LB_OK) {
+    r = lb_check_hand(w, where, slot, LB_HAND_RIGHT, c->right_hand[0] ? "rightHand" : "rightPose",
+                      c->right_hand, c->right_pose[0] != 0);
+  }
+  if (r == LB_OK) {
+    r = lb_check_hand(w, where, slot, LB_HAND_LEFT, c->left_hand[0] ? "leftHand" : "leftPose",
+                      c->left_hand, c->left_pose[0] != 0);
+  }
+  return r == LB_OK ? lb_alloc_state(w, where, slot, out) : r;
+}
+
+static lb_result lb_prepare_holder(lb_world *w, const char *where, uint32_t slot,
+                                   const lb_grip_holder_c *c, lb_grip_prepared *out) {
+  lb_result r = lb_need_rig(w, where, slot);
+  if (r != LB_OK) {
+    return r;
+  }
+  if (c->held != LB_NULL_ENTITY) {
+    int hs = lb_slot_of(w, c->held);
+    if (hs < 0 || !lb_slot_has(w, (uint32_t)hs, LB_GRIP_PROFILE)) {
+      return lb_fail(w, LB_ERR_MISSING_COMPONENT, "%s: field 'held': the object has no GripProfile",
+                     where);
+    }
+    if ((uint32_t)hs == slot) {
+      return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "%s: field 'held': a character cannot hold itself",
+                     where);
+    }
+  }
+  r = lb_check_hand(w, where, slot, LB_HAND_RIGHT, "rightHand", c->right_hand,
+                    c->held != LB_NULL_ENTITY);
+  if (r == LB_OK) {
+    r = lb_check_hand(w, where, slot, LB_HAND_LEFT, "leftHand", c->left_hand,
+                      c->held != LB_NULL_ENTITY);
+  }
+  return r == LB_OK ? lb_alloc_state(w, where, slot, out) : r;
+}
+
+static lb_result lb_prepare_profile(lb_world *w, const char *where, const lb_grip_profile_c *c,
+                                    lb_grip_prepared *out) {
+  (void)out;
+  if (c->main_anchor != LB_NULL_ENTITY && c->main_anchor == c->support_anchor) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT,
+                   "%s: fields 'mainAnchor' and 'supportAnchor' are the same entity", where);
+  }
+  lb_result r = lb_grip_check_pose_name(w, where, "mainPose", c->main_pose);
+  if (r == LB_OK) {
+    r = lb_grip_check_pose_name(w, where, "supportPose", c->support_pose);
+  }
+  return r;
+}
+
+lb_result lb_grip_prepare(lb_world *w, const char *where, uint32_t slot, uint32_t type,
+                          const void *staging, lb_grip_prepared *out) {
+  switch (type) {
+  case LB_GRIP_POSE:
+    return lb_prepare_pose(w, where, slot, staging, out);
+  case LB_GRIP_HOLDER:
+    return lb_prepare_holder(w, where, slot, staging, out);
+  case LB_GRIP_PROFILE:
+    return lb_prepare_profile(w, where, staging, out);
+  case LB_GRIP_SURFACE:
+    return lb_grip_check_surface(w, where, staging);
+  default:
+    return LB_OK;
+  }
+}
+
+void lb_grip_commit(lb_world *w, uint32_t slot, uint32_t type, lb_grip_prepared *prep) {
+  (void)type;
+  if (prep->slot_state) {
+    w->grip[slot] = prep->slot_state;
+    prep->slot_state = NULL;
+  }
+}
+
+void lb_grip_prepared_release(lb_world *w, lb_grip_prepared *prep) {
+  lb_free(w, prep->slot_state);
+  prep->slot_state = NULL;
+}
+
+lb_result lb_grip_check_pose_name(lb_world *w, const char *where, const char *field,
+                                  const char *name) {
+  static const char *const builtin[] = {"open",    "relaxed", "fist",  "pistol",
+                                        "support", "handle",  "pinch", "cup"};
+  if (!name[0]) {
+    return LB_OK;
+  }
+  for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; ++i) {
+    if (strcmp(builtin[i], name) == 0) {
+      return LB_OK;
+    }
+  }
+  return lb_fail(w, LB_ERR_UNKNOWN_NAME, "%s: field '%s': no grip or finger pose named '%s'", where,
+                 field, name);
+}
+
+lb_result lb_grip_check_surface(lb_world *w, const char *where, const lb_grip_surface_c *c) {
+  if (c->shape == 1 && c->height < 2.0f * c->radius) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE,
+                   "%s: field 'height' = %g is below 2 x radius for a Capsule", where,
+                   (double)c->height);
+  }
+  return LB_OK;
+}
