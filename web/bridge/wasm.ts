@@ -40,6 +40,9 @@ export interface LimberExports {
   lbw_rig_model_matrices(w: number, e: number): number;
   lbw_rig_set_animation_pose(w: number, e: number, pose: number, count: number): number;
   lbw_find_hand(w: number, e: number, side: number, path: number, outJoints: number, outReport: number): number;
+  lbw_capture_finger_pose(w: number, e: number, hand: number, buf: number, cap: number): number;
+  lbw_register_finger_pose(w: number, name: number, json: number, len: number): number;
+  lbw_grip_hand_status(w: number, e: number, side: number, out: number): number;
   lbw_scene_load(w: number, json: number, len: number): number;
   lbw_scene_destroy(w: number, s: number): void;
   lbw_scene_step(w: number, s: number, dt: number): number;

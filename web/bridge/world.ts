@@ -34,6 +34,14 @@ export function entityLabel(e: number): string {
   return `entity ${((e & 0xfffff) - 1) >>> 0}v${e >>> 20}`;
 }
 
+/** @internal What World.native hands to the bridge's other modules. */
+export interface NativeContext {
+  ex: LimberExports;
+  heap: Heap;
+  w: number;
+  check(code: number, where?: { entity?: number; component?: string }): void;
+}
+
 export class World {
   private readonly heap: Heap;
   private readonly ex: LimberExports;
@@ -55,6 +63,12 @@ export class World {
       ex.lbw_transform_layout(p);
       return { size: u[p >> 2], t: u[(p >> 2) + 1], r: u[(p >> 2) + 2], s: u[(p >> 2) + 3] };
     });
+  }
+
+  /** @internal Raw access for the bridge's other modules (grip, gltf): the exports, the
+   * heap, the world pointer and the error check that throws a LimberError. */
+  native<T>(fn: (ctx: NativeContext) => T): T {
+    return fn({ ex: this.ex, heap: this.heap, w: this.w, check: (code, where) => this.check(code, where) });
   }
 
   /** Field schema of every component, as the core defines it. */

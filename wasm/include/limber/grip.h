@@ -167,6 +167,28 @@ lb_result lb_palm_frame_validate(const lb_palm_frame_job *job);
  * parallel to the fingers. */
 lb_result lb_palm_frame_run(lb_palm_frame_job *job);
 
+/* ---- Captured finger poses (named joint rotations, one skeleton's hand) ------------ */
+#define LB_FINGER_POSE_MAX 64        /* registered per world */
+#define LB_FINGER_POSE_JOINTS_MAX 64 /* joints per captured pose */
+
+/* Writes {"hand":"<hand joint name>","joints":{"<name>":[x,y,z,w],...}} for every joint
+ * below `hand_joint` (a path or name in e's rig) in depth-first order, local rotations of
+ * the last step, numbers as "%.9g" (bit-exact round trip). `*needed` receives the length
+ * without the NUL; the text is written only when it fits in `cap` (NUL included).
+ * Errors: LB_ERR_STALE_ENTITY, LB_ERR_MISSING_COMPONENT (no Rig), LB_ERR_JOINT_NOT_FOUND,
+ * LB_ERR_CAPACITY (more than LB_FINGER_POSE_JOINTS_MAX joints below the hand). */
+lb_result lb_world_capture_finger_pose(lb_world *world, uint32_t e, const char *hand_joint,
+                                       char *buf, size_t cap, size_t *needed);
+/* Parses a captured pose (the format above; "hand" optional) and stores it under `name`
+ * (1..31 bytes; replaces a pose of that name) for GripProfile.mainPose/supportPose.
+ * Every joint must exist in a skeleton of this world. Errors (nothing stored):
+ * LB_ERR_PARSE (malformed JSON, wrong types), LB_ERR_NOT_FINITE, LB_ERR_OUT_OF_RANGE
+ * (zero rotation, bad name), LB_ERR_JOINT_NOT_FOUND (unknown joint), LB_ERR_CAPACITY. */
+lb_result lb_world_register_finger_pose(lb_world *world, const char *name, const char *json,
+                                        size_t len);
+/* True when a captured pose of that name is registered. */
+bool lb_world_has_finger_pose(const lb_world *world, const char *name);
+
 #ifdef __cplusplus
 }
 #endif

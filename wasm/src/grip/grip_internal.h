@@ -80,6 +80,9 @@ void lb_grip_anchor_world(const lb_world *w, uint32_t object_slot, lb_entity anc
 void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_hand_side side, bool driven,
                           const char *pose, float weight, float trigger, int object);
 
+/* A registered captured pose, or null. */
+const lb_finger_pose *lb_grip_finger_pose(const lb_world *w, const char *name);
+
 /* Validation shared by component writes (grip/validate.c). "" is always accepted. */
 lb_result lb_grip_check_pose_name(lb_world *w, const char *where, const char *field,
                                   const char *name);

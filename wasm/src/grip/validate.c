@@ -130,7 +130,7 @@ lb_result lb_grip_check_pose_name(lb_world *w, const char *where, const char *fi
                                   const char *name) {
   static const char *const builtin[] = {"open",    "relaxed", "fist",  "pistol",
                                         "support", "handle",  "pinch", "cup"};
-  if (!name[0]) {
+  if (!name[0] || lb_grip_finger_pose(w, name)) {
     return LB_OK;
   }
   for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; ++i) {

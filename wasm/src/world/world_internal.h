@@ -3,6 +3,7 @@
 #define LIMBER_WORLD_INTERNAL_H
 
 #include "limber/components.h"
+#include "limber/grip.h"
 #include "limber/rig.h"
 #include "limber/schema.h"
 #include "limber/world.h"
@@ -36,6 +37,15 @@ typedef struct lb_ik_chain {
 
 typedef struct lb_grip_slot lb_grip_slot; /* grip/grip_internal.h */
 
+/* A captured finger pose (grip/finger_capture.c): named local rotations. */
+typedef struct lb_finger_pose {
+  char name[LB_POSE_NAME_MAX];
+  uint32_t serial; /* changes when re-registered (invalidates joint maps) */
+  uint32_t count;
+  char joints[LB_FINGER_POSE_JOINTS_MAX][LB_JOINT_NAME_MAX];
+  versor rotations[LB_FINGER_POSE_JOINTS_MAX];
+} lb_finger_pose;
+
 struct lb_world {
   lb_allocator allocator;
   uint32_t capacity;   /* slots allocated */
@@ -56,6 +66,8 @@ struct lb_world {
   lb_skeleton *skeletons;
   uint32_t skeleton_count, skeleton_capacity;
   uint64_t steps;
+  lb_finger_pose *finger_poses[LB_FINGER_POSE_MAX];
+  uint32_t finger_pose_count, finger_pose_serial;
   char error[320];
 };
 

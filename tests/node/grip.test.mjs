@@ -1,0 +1,102 @@
+// Grip through the bridge: holding with anchors, mirroring, captured finger poses, status.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  captureFingerPose, createWorld, GripHolder, GripPlacement, GripProfile, GripPose, gripPoseStatus,
+  LimberError, registerFingerPose, Rig, Transform,
+} from '../../dist/web/bridge/index.js';
+
+const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+
+async function rifleScene(mainHand = 'Right') {
+  const world = await createWorld();
+  const hero = world.spawn();
+  world.insert(hero, Transform, {});
+  world.insert(hero, Rig, { asset: world.addHumanoidRig() });
+  const rifle = world.spawn();
+  world.insert(rifle, Transform, { position: [0, 1.2, 0.35] });
+  const s = Math.SQRT1_2;
+  const grip = world.spawn();
+  world.insert(grip, Transform, { parent: rifle, position: [-0.18, 0, 0], rotation: [s, 0, 0, s] });
+  const fore = world.spawn();
+  world.insert(fore, Transform, { parent: rifle, position: [0.14, 0.04, 0.06], rotation: [0, 0, -0.5736, 0.8192] });
+  world.insert(rifle, GripProfile, { mainAnchor: grip, supportAnchor: fore, mainPose: 'pistol', supportPose: 'support' });
+  world.insert(hero, GripHolder, { held: rifle, placement: GripPlacement.Object, mainHand, blendSeconds: 0 });
+  return { world, hero, rifle, grip, fore };
+}
+
+test('GripHolder: both palms on their anchors (< 0.5 mm), outputs readable, writes ignore outputs', async () => {
+  const { world, hero, grip, fore } = await rifleScene();
+  world.step(1 / 60);
+  const h = world.get(hero, GripHolder);
+  assert.ok(h.mainReached && h.supportReached, JSON.stringify(h));
+  assert.ok(h.mainDistance < 5e-4 && h.supportDistance < 5e-4, `${h.mainDistance} ${h.supportDistance}`);
+  const status = gripPoseStatus(world, hero);
+  assert.equal(status.right.driver, 'main');
+  assert.equal(status.left.driver, 'support');
+  assert.equal(status.right.hand, 'RightHand');
+  assert.ok(status.right.indexLength > 0.05 && status.right.indexLength < 0.12, String(status.right.indexLength));
+  assert.ok(Math.abs(status.right.palmDistance - h.mainDistance) < 1e-6);
+  assert.ok(dist(world.worldTransform(grip).t, world.worldTransform(fore).t) > 0.2);
+});
+
+test('GripHolder: switching the main hand mirrors the whole hold (left arm = reflected right arm)', async () => {
+  const r = await rifleScene('Right');
+  const l = await rifleScene('Left');
+  r.world.step(1 / 60);
+  l.world.step(1 / 60);
+  const names = r.world.skeleton(r.world.get(r.hero, Rig).asset).names;
+  const pr = r.world.modelPose(r.hero);
+  const pl = l.world.modelPose(l.hero);
+  let worst = 0;
+  names.forEach((n, j) => {
+    const other = n.startsWith('Right') ? `Left${n.slice(5)}` : n.startsWith('Left') ? `Right${n.slice(4)}` : n;
+    const k = names.indexOf(other);
+    const m = [-pr[j].t[0], pr[j].t[1], pr[j].t[2]];
+    worst = Math.max(worst, dist(m, pl[k].t));
+  });
+  assert.ok(worst < 2e-5, `max reflection error ${worst} m`);
+  assert.ok(l.world.get(l.hero, GripHolder).mainReached);
+});
+
+test('GripPose and GripHolder reject bad input and change nothing', async () => {
+  const { world, hero, rifle, grip } = await rifleScene();
+  assert.throws(() => world.insert(hero, GripPose, { rightPose: 'nope' }), (e) => e instanceof LimberError && e.code === 'LB_ERR_UNKNOWN_NAME' && e.field === 'rightPose');
+  assert.equal(world.has(hero, GripPose), false);
+  assert.throws(() => world.update(hero, GripHolder, (h) => { h.held = grip; }), (e) => e.code === 'LB_ERR_MISSING_COMPONENT' && /held/.test(e.message));
+  assert.throws(() => world.update(hero, GripHolder, (h) => { h.mainHand = 'Middle'; }), (e) => e.code === 'LB_ERR_UNKNOWN_NAME' && e.field === 'mainHand');
+  assert.throws(() => world.update(hero, GripHolder, (h) => { h.weight = NaN; }), (e) => e.code === 'LB_ERR_NOT_FINITE');
+  assert.equal(world.get(hero, GripHolder).held, rifle);
+  assert.throws(() => gripPoseStatus(world, rifle), (e) => e.code === 'LB_ERR_MISSING_COMPONENT');
+});
+
+test('captureFingerPose → registerFingerPose: bit-exact round trip, usable as a GripProfile pose', async () => {
+  const { world, hero, rifle } = await rifleScene();
+  world.step(1 / 60);
+  const pose = captureFingerPose(world, hero, 'RightHand');
+  assert.equal(pose.hand, 'RightHand');
+  assert.equal(Object.keys(pose.joints).length, 20);
+  const local = world.localPose(hero);
+  const names = world.skeleton(world.get(hero, Rig).asset).names;
+  for (const [name, q] of Object.entries(pose.joints)) {
+    const r = local[names.indexOf(name)].r;
+    assert.deepEqual(q.map(Math.fround), Array.from(r, Math.fround), name);
+  }
+  registerFingerPose(world, 'myGrip', pose);
+  world.update(rifle, GripProfile, (p) => { p.mainPose = 'myGrip'; });
+  assert.equal(world.get(rifle, GripProfile).mainPose, 'myGrip');
+  // bad captured poses: nothing registered
+  const bad = [
+    ['{"joints":', 'LB_ERR_PARSE'],
+    ['{"joints":{"NoSuchJoint":[0,0,0,1]}}', 'LB_ERR_JOINT_NOT_FOUND'],
+    ['{"joints":{"RightHandIndex1":[0,0,1e999,1]}}', 'LB_ERR_NOT_FINITE'],
+    ['{"joints":{"RightHandIndex1":[0,0,0]}}', 'LB_ERR_PARSE'],
+    ['{"joints":{"RightHandIndex1":[0,0,0,0]}}', 'LB_ERR_OUT_OF_RANGE'],
+    ['{"fingers":{}}', 'LB_ERR_PARSE'],
+  ];
+  for (const [text, code] of bad) {
+    assert.throws(() => registerFingerPose(world, 'broken', text), (e) => e.code === code, text);
+  }
+  assert.throws(() => world.update(rifle, GripProfile, (p) => { p.mainPose = 'broken'; }), (e) => e.code === 'LB_ERR_UNKNOWN_NAME');
+  assert.throws(() => captureFingerPose(world, hero, 'NoHand'), (e) => e.code === 'LB_ERR_JOINT_NOT_FOUND' && /NoHand/.test(e.message));
+});

@@ -1,0 +1,44 @@
+/* Grip exports: captured finger poses and per-hand status. */
+#include "../src/grip/grip_internal.h"
+#include "limber/limber.h"
+#include <string.h>
+
+#define LBW_EXPORT(name) __attribute__((export_name(#name)))
+
+/* Returns the text length (>= 0; written into buf when < cap) or -(result code). */
+LBW_EXPORT(lbw_capture_finger_pose)
+int lbw_capture_finger_pose(lb_world *w, lb_entity e, const char *hand, char *buf, uint32_t cap) {
+  size_t needed = 0;
+  lb_result r = lb_world_capture_finger_pose(w, e, hand, buf, cap, &needed);
+  return r == LB_OK ? (int)needed : -(int)r;
+}
+
+LBW_EXPORT(lbw_register_finger_pose)
+int lbw_register_finger_pose(lb_world *w, const char *name, const char *json, uint32_t len) {
+  return lb_world_register_finger_pose(w, name, json, len);
+}
+
+/* Per-hand runtime status of a character's grip, 8 x 4 bytes: driver (0 none, 1 GripPose,
+ * 2 holder main, 3 holder support), hand joint (-1 unresolved), found code, blend
+ * progress (f32 0..1), palm distance (f32 m), contacts (bit per finger), params ready,
+ * index length (f32 m). LB_ERR_MISSING_COMPONENT when the entity has no grip state. */
+LBW_EXPORT(lbw_grip_hand_status)
+int lbw_grip_hand_status(lb_world *w, lb_entity e, int side, uint32_t *out) {
+  int s = lb_slot_of(w, e);
+  if (s < 0) {
+    return LB_ERR_STALE_ENTITY;
+  }
+  if (!w->grip[s] || side < 0 || side > 1) {
+    return side < 0 || side > 1 ? LB_ERR_OUT_OF_RANGE : LB_ERR_MISSING_COMPONENT;
+  }
+  const lb_grip_hand *h = &w->grip[s]->hands[side];
+  out[0] = (uint32_t)h->driver;
+  out[1] = (uint32_t)(int32_t)(h->asset ? h->info.hand : -1);
+  out[2] = (uint32_t)h->found;
+  memcpy(&out[3], &h->blend_t, 4);
+  memcpy(&out[4], &h->palm_distance, 4);
+  out[5] = h->contacts;
+  out[6] = h->params_ready;
+  memcpy(&out[7], &h->index_length, 4);
+  return LB_OK;
+}
