@@ -42,3 +42,29 @@ int lbw_grip_hand_status(lb_world *w, lb_entity e, int side, uint32_t *out) {
   memcpy(&out[7], &h->index_length, 4);
   return LB_OK;
 }
+
+/* World transform (lb_transform layout) of a holder's anchor as the last step used it:
+ * role 0 = main, 1 = support; mirrored when the main hand is not the profile's hand.
+ * LB_ERR_MISSING_COMPONENT when nothing is held or the role has no anchor. */
+LBW_EXPORT(lbw_grip_anchor)
+int lbw_grip_anchor(lb_world *w, lb_entity holder, int role, lb_transform *out) {
+  int s = lb_slot_of(w, holder);
+  if (s < 0) {
+    return LB_ERR_STALE_ENTITY;
+  }
+  if (!lb_slot_has(w, (uint32_t)s, LB_GRIP_HOLDER)) {
+    return LB_ERR_MISSING_COMPONENT;
+  }
+  const lb_grip_holder_c *gh = lb_component_ptr(w, (uint32_t)s, LB_GRIP_HOLDER);
+  int obj = lb_slot_of(w, gh->held);
+  if (obj < 0 || !lb_slot_has(w, (uint32_t)obj, LB_GRIP_PROFILE)) {
+    return LB_ERR_MISSING_COMPONENT;
+  }
+  const lb_grip_profile_c *prof = lb_component_ptr(w, (uint32_t)obj, LB_GRIP_PROFILE);
+  lb_entity anchor = role == 0 ? prof->main_anchor : prof->support_anchor;
+  if (role != 0 && lb_slot_of(w, anchor) < 0) {
+    return LB_ERR_MISSING_COMPONENT;
+  }
+  lb_grip_anchor_world(w, (uint32_t)obj, anchor, prof->hand != gh->main_hand, prof->mirror, out);
+  return LB_OK;
+}

@@ -43,6 +43,7 @@ export interface LimberExports {
   lbw_capture_finger_pose(w: number, e: number, hand: number, buf: number, cap: number): number;
   lbw_register_finger_pose(w: number, name: number, json: number, len: number): number;
   lbw_grip_hand_status(w: number, e: number, side: number, out: number): number;
+  lbw_grip_anchor(w: number, holder: number, role: number, out: number): number;
   lbw_scene_load(w: number, json: number, len: number): number;
   lbw_scene_destroy(w: number, s: number): void;
   lbw_scene_step(w: number, s: number, dt: number): number;

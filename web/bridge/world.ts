@@ -306,6 +306,18 @@ export class World {
     }
   }
 
+  /** World transform of a GripHolder's anchor as the last step used it (mirrored when
+   * the main hand is not the hand the anchors were placed for); null when nothing is
+   * held or the object has no anchor for that role. */
+  gripAnchor(holder: Entity, role: 'main' | 'support'): JointTransform | null {
+    return this.heap.scratch(this.xf.size, (p) => {
+      const code = this.ex.lbw_grip_anchor(this.w, holder >>> 0, role === 'main' ? 0 : 1, p);
+      if (code !== 0 && this.heap.cstring(this.ex.lbw_result_name(code)) === 'LB_ERR_MISSING_COMPONENT') return null;
+      this.check(code, { entity: holder, component: 'GripHolder' });
+      return this.readPose(p, 1)[0];
+    });
+  }
+
   /** World transform of an entity as of the last step. */
   worldTransform(e: Entity): JointTransform {
     return this.heap.scratch(this.xf.size, (p) => {

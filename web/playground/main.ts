@@ -11,8 +11,8 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
-import { createWorld, Rig, Transform, TwoBoneIK, type Entity, type Scene, type Vec3, type World } from '../bridge/index.js';
-import { EntityMarker, SkeletonView, jointWorldPosition, parentFrame, setWorldPosition, type WorldView } from '../three/index.js';
+import { createWorld, GripHolder, GripProfile, Rig, Transform, TwoBoneIK, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/index.js';
+import { EntityMarker, GripView, SkeletonView, jointWorldPosition, parentFrame, setWorldPosition, type WorldView } from '../three/index.js';
 import wasmUrl from '../../build/wasm/limber.wasm?url';
 
 const DT = 1 / 60;
@@ -41,6 +41,10 @@ export interface PlaygroundApi {
   gizmoAxis(): string | null;
   /** Viewport (CSS pixel) coordinates of a world point. */
   screenPosition(p: Vec3): [number, number];
+  /** Every GripHolder's main hand flips (Right ↔ Left), then one step: the hold mirrors. */
+  switchHand(): void;
+  /** A holder's main hand, palm-to-anchor distances and drawn palm positions. */
+  grip(name: string): { mainHand: HandSide; mainDistance: number; supportDistance: number; palms: Record<'main' | 'support', Vec3 | null> };
 }
 
 declare global {
@@ -96,6 +100,7 @@ async function main(): Promise<void> {
   const entities = [...scene.entities.values()];
   const rigs = entities.filter((e) => world.has(e, Rig));
   const isMarkable = (e: Entity) => e !== 0 && world.alive(e) && world.has(e, Transform) && !world.has(e, Rig) && !world.has(e, TwoBoneIK);
+  const holders = entities.filter((e) => world.has(e, GripHolder));
 
   // --- three.js scene -------------------------------------------------------
   const container = el<HTMLDivElement>('view');
@@ -147,6 +152,24 @@ async function main(): Promise<void> {
     distance.className = 'distance';
     arms.push({ name, entity: e, reached, distance });
   }
+  // Held objects (GripProfile) are draggable too (teal): with Object placement the arms follow.
+  for (const e of entities) {
+    if (!world.has(e, GripProfile) || !isMarkable(e) || markers.has(e)) continue;
+    const marker = new EntityMarker(world, e, { color: 0x26c6da, radius: 0.025, label: nameOf.get(e) });
+    markers.set(e, marker);
+    views.push(marker);
+  }
+  const gripView = new GripView(world, entities);
+  views.push(gripView);
+  const gripBody = el<HTMLTableElement>('grip').tBodies[0];
+  const gripRows = holders.map((e) => {
+    const row = gripBody.insertRow();
+    row.id = `grip-${nameOf.get(e) ?? e}`;
+    row.insertCell().textContent = nameOf.get(e) ?? `entity ${e}`;
+    return { e, hand: row.insertCell(), main: row.insertCell(), support: row.insertCell() };
+  });
+  el('grip').hidden = holders.length === 0;
+  el<HTMLButtonElement>('switch-hand').hidden = holders.length === 0;
   for (const v of views) three.add(v.object);
 
   // Frame the characters (and targets) from the front-right, a little above.
@@ -200,6 +223,12 @@ async function main(): Promise<void> {
       arm.reached.classList.toggle('yes', ik.reached);
       arm.reached.classList.toggle('no', !ik.reached);
       arm.distance.textContent = `${(ik.distance * 1000).toFixed(2)} mm`;
+    }
+    for (const r of gripRows) {
+      const h = world.get(r.e, GripHolder);
+      r.hand.textContent = h.mainHand;
+      r.main.textContent = `${(h.mainDistance * 1000).toFixed(2)} mm`;
+      r.support.textContent = `${(h.supportDistance * 1000).toFixed(2)} mm`;
     }
   }
 
@@ -280,6 +309,15 @@ async function main(): Promise<void> {
     paused = true;
     stepOnce();
   });
+  function switchHand(): void {
+    for (const e of holders) {
+      world.update(e, GripHolder, (h) => {
+        h.mainHand = h.mainHand === 'Right' ? 'Left' : 'Right';
+      });
+    }
+    stepOnce();
+  }
+  el<HTMLButtonElement>('switch-hand').addEventListener('click', switchHand);
 
   window.addEventListener('resize', () => {
     camera.aspect = window.innerWidth / window.innerHeight;
@@ -289,13 +327,13 @@ async function main(): Promise<void> {
 
   // Initial selection: ?select=NAME, else the first IK target.
   const first = params.select !== null ? markers.get(scene.entity(params.select)) : markers.values().next().value;
-  if (params.select !== null && !first) throw new Error(`select=${params.select} is not a target or hint`);
+  if (params.select !== null && !first) throw new Error(`select=${params.select} is not a target, hint or held object`);
   select(first ?? null);
 
   // --- test API -------------------------------------------------------------
   const markerByName = (name: string): EntityMarker => {
     const m = markers.get(scene.entity(name));
-    if (!m) throw new Error(`'${name}' is not a draggable target or hint`);
+    if (!m) throw new Error(`'${name}' is not a draggable target, hint or held object`);
     return m;
   };
   window.limber = {
@@ -324,6 +362,16 @@ async function main(): Promise<void> {
       const v = new THREE.Vector3(...p).project(camera);
       const rect = renderer.domElement.getBoundingClientRect();
       return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
+    },
+    switchHand,
+    grip(name) {
+      const e = scene.entity(name);
+      const h = world.get(e, GripHolder);
+      const palm = (role: 'main' | 'support'): Vec3 | null => {
+        const g = gripView.palm(e, role);
+        return g ? (new THREE.Vector3().setFromMatrixPosition(g.matrix).toArray() as Vec3) : null;
+      };
+      return { mainHand: h.mainHand, mainDistance: h.mainDistance, supportDistance: h.supportDistance, palms: { main: palm('main'), support: palm('support') } };
     },
   };
 

@@ -6,3 +6,4 @@ export { EntityMarker } from './entity-marker.js';
 export type { EntityMarkerOptions } from './entity-marker.js';
 export { applyJointTransform, findRigJoint, jointWorldPosition, parentFrame, setWorldPosition } from './pose.js';
 export type { WorldView } from './pose.js';
+export { GripView, GRIP_COLORS } from './grip-view.js';

@@ -12,6 +12,10 @@
 extern "C" {
 #endif
 
+/* Upper bound of any component struct's size (bytes): callers may stage a component in a
+ * buffer of this size (aligned to 16). */
+#define LB_COMPONENT_MAX_SIZE 4096
+
 typedef enum lb_field_type {
   LB_FIELD_F32 = 0,    /* float; finite, within [min, max] */
   LB_FIELD_U32 = 1,    /* uint32; within [min, max] */

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #define LB_SCENE_NAME_MAX 64
-#define LB_SCENE_STAGING 512
 
 typedef enum lb_command_kind { LB_CMD_UPDATE, LB_CMD_INSERT, LB_CMD_REMOVE } lb_command_kind;
 
@@ -17,7 +16,7 @@ typedef struct lb_command {
   uint32_t type;
   lb_command_kind kind;
   uint32_t field_mask; /* update: which fields the command sets */
-  uint8_t data[LB_SCENE_STAGING];
+  _Alignas(16) uint8_t data[LB_COMPONENT_MAX_SIZE];
 } lb_command;
 
 typedef struct lb_named {
@@ -187,7 +186,7 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
       }
       char where[160];
       snprintf(where, sizeof where, "scene: entity '%s': %s", sc->entities[idx].name, cname);
-      uint8_t data[LB_SCENE_STAGING];
+      _Alignas(16) uint8_t data[LB_COMPONENT_MAX_SIZE];
       lb_component_defaults(type, data);
       lb_result r = lb_component_fields_from_cjson(w, sc, type, fields, where, data, NULL);
       if (r == LB_OK) {
@@ -327,7 +326,7 @@ static lb_result lb_apply_command(lb_world *w, const lb_command *cmd) {
     return lb_world_insert(w, cmd->entity, cmd->type, cmd->data);
   }
   const lb_component_info *info = lb_component_info_get(cmd->type);
-  uint8_t cur[LB_SCENE_STAGING];
+  _Alignas(16) uint8_t cur[LB_COMPONENT_MAX_SIZE];
   lb_result r = lb_world_get(w, cmd->entity, cmd->type, cur);
   if (r != LB_OK) {
     char lbl[48];

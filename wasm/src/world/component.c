@@ -5,8 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define LB_STAGING_MAX 4096
-
 static const char *lb_type_name(lb_field_type t) {
   static const char *const names[] = {"f32",  "u32",    "bool", "entity", "vec3",
                                       "quat", "string", "enum", "asset"};
@@ -205,12 +203,7 @@ static lb_result lb_write(lb_world *w, lb_entity e, uint32_t type, const void *d
     return lb_fail(w, LB_ERR_MISSING_COMPONENT, "%s: the entity has no %s to update", where,
                    info->name);
   }
-  _Static_assert(sizeof(lb_transform_c) <= LB_STAGING_MAX, "staging too small");
-  _Static_assert(sizeof(lb_two_bone_ik_c) <= LB_STAGING_MAX, "staging too small");
-  _Static_assert(sizeof(lb_grip_profile_c) <= LB_STAGING_MAX, "staging too small");
-  _Static_assert(sizeof(lb_grip_holder_c) <= LB_STAGING_MAX, "staging too small");
-  _Static_assert(sizeof(lb_grip_pose_c) <= LB_STAGING_MAX, "staging too small");
-  _Alignas(16) uint8_t staging[LB_STAGING_MAX];
+  _Alignas(16) uint8_t staging[LB_COMPONENT_MAX_SIZE];
   uint8_t *stored = lb_component_ptr(w, slot, type);
   memcpy(staging, data, info->size);
   for (uint32_t i = 0; i < info->field_count; ++i) {

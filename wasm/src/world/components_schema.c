@@ -151,6 +151,14 @@ static const lb_component_info lb_components[LB_COMPONENT_TYPE_COUNT] = {
                         lb_grip_holder_fields},
 };
 
+_Static_assert(sizeof(lb_transform_c) <= LB_COMPONENT_MAX_SIZE &&
+                   sizeof(lb_two_bone_ik_c) <= LB_COMPONENT_MAX_SIZE &&
+                   sizeof(lb_grip_surface_c) <= LB_COMPONENT_MAX_SIZE &&
+                   sizeof(lb_grip_profile_c) <= LB_COMPONENT_MAX_SIZE &&
+                   sizeof(lb_grip_pose_c) <= LB_COMPONENT_MAX_SIZE &&
+                   sizeof(lb_grip_holder_c) <= LB_COMPONENT_MAX_SIZE,
+               "a component outgrew LB_COMPONENT_MAX_SIZE");
+
 uint32_t lb_component_count(void) {
   return LB_COMPONENT_TYPE_COUNT;
 }
