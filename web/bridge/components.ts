@@ -78,6 +78,11 @@ export interface GripPoseData {
   /** hand joint path; '' = found by name */
   rightHand: string;
   leftHand: string;
+  /** finger roots for rigs whose fingers are not named by finger: comma-separated
+   * thumb,index,middle,ring,pinky joint paths or names ('' entries = by name); also used
+   * by a GripHolder on the same entity; default '' */
+  rightFingerRoots: string;
+  leftFingerRoots: string;
 }
 
 /** On a character (with Rig): the object it holds and how. */

@@ -14,6 +14,7 @@ extern "C" {
 #define LB_JOINT_PATH_MAX 128
 #define LB_POSE_NAME_MAX 32      /* grip / finger pose names, bytes including NUL */
 #define LB_FINGERS_JSON_MAX 1024 /* per-joint finger pose JSON in a GripProfile */
+#define LB_FINGER_ROOTS_MAX 256  /* GripPose finger root list */
 
 typedef enum lb_component_type {
   LB_TRANSFORM = 0,
@@ -100,6 +101,12 @@ typedef struct lb_grip_pose_c {
   float blend_seconds;                /* [0,10] ease between poses; default 0.2 */
   char right_hand[LB_JOINT_PATH_MAX]; /* hand joint path; "" = found by name */
   char left_hand[LB_JOINT_PATH_MAX];
+  /* Finger root joints for rigs whose fingers are not named by finger: up to five
+   * comma-separated paths or names, thumb, index, middle, ring, pinky ("" entries =
+   * by name), e.g. "R_Digit0_1,R_Digit1_1,R_Digit2_1,R_Digit3_1,R_Digit4_1". Also used
+   * by a GripHolder on the same entity. Default "". */
+  char right_fingers[LB_FINGER_ROOTS_MAX];
+  char left_fingers[LB_FINGER_ROOTS_MAX];
 } lb_grip_pose_c;
 
 /* On a character (with Rig): the object it holds and how. */

@@ -22,6 +22,7 @@ typedef struct lb_grip_hand {
   /* Found from names (or an explicit path) once per skeleton asset and path. */
   uint32_t asset; /* 0 = not resolved yet */
   char path[LB_JOINT_PATH_MAX];
+  char finger_roots[LB_FINGER_ROOTS_MAX];
   lb_result found; /* LB_OK or why not */
   lb_hand_info info;
   int16_t spine, clavicle, upper, lower; /* -1 when absent; upper/lower required for arms */
@@ -53,10 +54,11 @@ typedef struct lb_grip_slot {
 /* Resolves the hand for `side` on the rig (asset, path); cheap when unchanged. Returns
  * the hand's `found` code. */
 lb_result lb_grip_hand_resolve(lb_world *w, lb_grip_hand *h, uint32_t asset, lb_hand_side side,
-                               const char *path);
-/* Hand finding on a skeleton asset (shared with lb_world_find_hand). */
+                               const char *path, const char *finger_roots);
+/* Hand finding on a skeleton asset (shared with lb_world_find_hand). `finger_roots`:
+ * NULL/"" or the GripPose comma list (thumb..pinky). */
 lb_result lb_grip_find_hand(const lb_skeleton *sk, lb_hand_side side, const char *path,
-                            lb_hand_info *out);
+                            const char *finger_roots, lb_hand_info *out);
 
 /* Palm centre of a hand in rig model space, from the current model pose. */
 void lb_grip_palm_model(const lb_grip_hand *h, const lb_rig_instance *inst, lb_transform *out);

@@ -2,8 +2,33 @@
 #include "grip_internal.h"
 #include <string.h>
 
+/* Splits "a,b,,d" into up to five NUL-terminated entries inside `buf`. */
+static void lb_split_roots(const char *list, char buf[LB_FINGER_ROOTS_MAX],
+                           const char *roots[LB_FINGER_COUNT]) {
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    roots[f] = NULL;
+  }
+  if (!list || !list[0]) {
+    return;
+  }
+  strncpy(buf, list, LB_FINGER_ROOTS_MAX - 1);
+  buf[LB_FINGER_ROOTS_MAX - 1] = 0;
+  char *p = buf;
+  for (int f = 0; f < LB_FINGER_COUNT && p; ++f) {
+    char *comma = strchr(p, ',');
+    if (comma) {
+      *comma = 0;
+    }
+    while (*p == ' ') {
+      ++p;
+    }
+    roots[f] = p;
+    p = comma ? comma + 1 : NULL;
+  }
+}
+
 lb_result lb_grip_find_hand(const lb_skeleton *sk, lb_hand_side side, const char *path,
-                            lb_hand_info *out) {
+                            const char *finger_roots, lb_hand_info *out) {
   const char *names[LB_MAX_JOINTS];
   for (uint32_t j = 0; j < sk->joint_count; ++j) {
     names[j] = sk->names[j];
@@ -14,6 +39,8 @@ lb_result lb_grip_find_hand(const lb_skeleton *sk, lb_hand_side side, const char
   job.parents = sk->parents;
   job.side = side;
   job.hand_path = path;
+  char buf[LB_FINGER_ROOTS_MAX];
+  lb_split_roots(finger_roots, buf, job.finger_roots);
   lb_result r = lb_hand_find_run(&job);
   *out = job.info;
   return r;
@@ -38,7 +65,7 @@ lb_result lb_world_find_hand(lb_world *w, uint32_t e, lb_hand_side side, const c
     return lb_fail(w, LB_ERR_OUT_OF_RANGE, "find hand on %s: side %d is not Right or Left",
                    lb_entity_label(e, lbl, sizeof lbl), (int)side);
   }
-  lb_result r = lb_grip_find_hand(lb_skeleton_get(w, w->rigs[s].asset), side, hand_path, out);
+  lb_result r = lb_grip_find_hand(lb_skeleton_get(w, w->rigs[s].asset), side, hand_path, NULL, out);
   if (r != LB_OK) {
     return lb_fail(w, r, "find hand on %s: %s", lb_entity_label(e, lbl, sizeof lbl), out->report);
   }
@@ -46,18 +73,20 @@ lb_result lb_world_find_hand(lb_world *w, uint32_t e, lb_hand_side side, const c
 }
 
 lb_result lb_grip_hand_resolve(lb_world *w, lb_grip_hand *h, uint32_t asset, lb_hand_side side,
-                               const char *path) {
+                               const char *path, const char *finger_roots) {
   const char *p = path ? path : "";
-  if (h->asset == asset && strcmp(h->path, p) == 0) {
+  const char *fr = finger_roots ? finger_roots : "";
+  if (h->asset == asset && strcmp(h->path, p) == 0 && strcmp(h->finger_roots, fr) == 0) {
     return h->found;
   }
   const lb_skeleton *sk = lb_skeleton_get(w, asset);
   memset(h, 0, sizeof *h);
   h->asset = asset;
   strncpy(h->path, p, sizeof h->path - 1u);
+  strncpy(h->finger_roots, fr, sizeof h->finger_roots - 1u);
   h->spine = h->clavicle = h->upper = h->lower = -1;
   h->blend_t = 1.0f;
-  h->found = lb_grip_find_hand(sk, side, p, &h->info);
+  h->found = lb_grip_find_hand(sk, side, p, fr, &h->info);
   if (h->found != LB_OK) {
     return h->found;
   }

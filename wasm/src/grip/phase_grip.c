@@ -75,14 +75,16 @@ static void lb_plan_hands(const lb_world *w, uint32_t s, lb_grip_plan plan[2],
   }
   const lb_grip_profile_c *prof = lb_component_ptr(w, (uint32_t)obj, LB_GRIP_PROFILE);
   uint32_t main = gh->main_hand, support = 1u - main;
-  plan[main] = (lb_grip_plan){
-      LB_GRIP_DRIVER_MAIN, prof->main_pose, gh->weight, gh->weight, 0.0f, gh->blend_seconds, obj,
-      prof->main_anchor};
+  /* A held pistol's trigger is still the character's GripPose trigger for that hand. */
+  float trig[2] = {gp ? gp->right_trigger : 0.0f, gp ? gp->left_trigger : 0.0f};
+  plan[main] =
+      (lb_grip_plan){LB_GRIP_DRIVER_MAIN, prof->main_pose,   gh->weight, gh->weight,
+                     trig[main],          gh->blend_seconds, obj,        prof->main_anchor};
   if (lb_slot_of(w, prof->support_anchor) >= 0) {
     float sw = gh->weight * gh->support_weight;
-    plan[support] = (lb_grip_plan){
-        LB_GRIP_DRIVER_SUPPORT, prof->support_pose, sw, sw, 0.0f, gh->blend_seconds, obj,
-        prof->support_anchor};
+    plan[support] =
+        (lb_grip_plan){LB_GRIP_DRIVER_SUPPORT, prof->support_pose, sw,  sw,
+                       trig[support],          gh->blend_seconds,  obj, prof->support_anchor};
   } else if (plan[support].kind == LB_GRIP_DRIVER_NONE) {
     plan[support].seconds = gh->blend_seconds;
   }
@@ -175,7 +177,9 @@ static void lb_grip_character(lb_world *w, uint32_t s, float dt) {
                            ? (side ? gh->left_hand : gh->right_hand)
                        : gp ? (side ? gp->left_hand : gp->right_hand)
                             : "";
-    active[side] = lb_grip_hand_resolve(w, h, inst->asset, (lb_hand_side)side, path) == LB_OK;
+    const char *roots = gp ? (side ? gp->left_fingers : gp->right_fingers) : "";
+    active[side] =
+        lb_grip_hand_resolve(w, h, inst->asset, (lb_hand_side)side, path, roots) == LB_OK;
     if (!active[side]) {
       continue;
     }

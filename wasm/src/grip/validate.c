@@ -13,13 +13,14 @@ static lb_result lb_need_rig(lb_world *w, const char *where, uint32_t slot) {
 /* An explicit hand path must resolve; a hand found by name is only required when
  * `needed` (e.g. a pose is set for it). */
 static lb_result lb_check_hand(lb_world *w, const char *where, uint32_t slot, lb_hand_side side,
-                               const char *field, const char *path, bool needed) {
-  if (!path[0] && !needed) {
+                               const char *field, const char *path, const char *roots,
+                               bool needed) {
+  if (!path[0] && !roots[0] && !needed) {
     return LB_OK;
   }
   lb_hand_info info;
   const lb_skeleton *sk = lb_skeleton_get(w, w->rigs[slot].asset);
-  if (lb_grip_find_hand(sk, side, path, &info) != LB_OK) {
+  if (lb_grip_find_hand(sk, side, path, roots, &info) != LB_OK) {
     return lb_fail(w, LB_ERR_JOINT_NOT_FOUND, "%s: field '%s': %s", where, field, info.report);
   }
   return LB_OK;
@@ -47,12 +48,18 @@ static lb_result lb_prepare_pose(lb_world *w, const char *where, uint32_t slot,
     r = lb_grip_check_pose_name(w, where, "leftPose", c->left_pose);
   }
   if (r == LB_OK) {
-    r = lb_check_hand(w, where, slot, LB_HAND_RIGHT, c->right_hand[0] ? "rightHand" : "rightPose",
-                      c->right_hand, c->right_pose[0] != 0);
+    r = lb_check_hand(w, where, slot, LB_HAND_RIGHT,
+                      c->right_hand[0]      ? "rightHand"
+                      : c->right_fingers[0] ? "rightFingerRoots"
+                                            : "rightPose",
+                      c->right_hand, c->right_fingers, c->right_pose[0] != 0);
   }
   if (r == LB_OK) {
-    r = lb_check_hand(w, where, slot, LB_HAND_LEFT, c->left_hand[0] ? "leftHand" : "leftPose",
-                      c->left_hand, c->left_pose[0] != 0);
+    r = lb_check_hand(w, where, slot, LB_HAND_LEFT,
+                      c->left_hand[0]      ? "leftHand"
+                      : c->left_fingers[0] ? "leftFingerRoots"
+                                           : "leftPose",
+                      c->left_hand, c->left_fingers, c->left_pose[0] != 0);
   }
   return r == LB_OK ? lb_alloc_state(w, where, slot, out) : r;
 }
@@ -74,10 +81,10 @@ static lb_result lb_prepare_holder(lb_world *w, const char *where, uint32_t slot
                      where);
     }
   }
-  r = lb_check_hand(w, where, slot, LB_HAND_RIGHT, "rightHand", c->right_hand,
+  r = lb_check_hand(w, where, slot, LB_HAND_RIGHT, "rightHand", c->right_hand, "",
                     c->held != LB_NULL_ENTITY);
   if (r == LB_OK) {
-    r = lb_check_hand(w, where, slot, LB_HAND_LEFT, "leftHand", c->left_hand,
+    r = lb_check_hand(w, where, slot, LB_HAND_LEFT, "leftHand", c->left_hand, "",
                       c->held != LB_NULL_ENTITY);
   }
   return r == LB_OK ? lb_alloc_state(w, where, slot, out) : r;

@@ -106,6 +106,10 @@ static const lb_field lb_grip_pose_fields[] = {
          NULL, 0, "seconds to ease from one pose to the next"),
     LB_STR(lb_grip_pose_c, right_hand, "rightHand", "", "right hand joint path; '' = by name"),
     LB_STR(lb_grip_pose_c, left_hand, "leftHand", "", "left hand joint path; '' = by name"),
+    LB_STR(lb_grip_pose_c, right_fingers, "rightFingerRoots", "",
+           "right finger roots thumb,index,middle,ring,pinky for unnamed fingers; '' = by name"),
+    LB_STR(lb_grip_pose_c, left_fingers, "leftFingerRoots", "",
+           "left finger roots thumb,index,middle,ring,pinky for unnamed fingers; '' = by name"),
 };
 
 static const lb_field lb_grip_holder_fields[] = {
