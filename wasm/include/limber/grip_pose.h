@@ -46,10 +46,12 @@
  * input-dependent iteration count): the two distal thumb joints bend by one shared
  * angle in [0, LB_GRIP_THUMB_BEND_MAX_DEG] about the thumb's own bend axis
  * (rest direction x palm Y, so bending moves the tip toward the palm side) so that the
- * root→tip distance matches root→T (24 bisection steps); then the thumb root turns by the
- * shortest rotation that points root→tip at T. Out of reach (T farther than the straight
- * thumb) → unbent, pointing at T. opposition 0 → the rest rotations exactly. When the
- * target finger is missing, the thumb stays at rest.
+ * root→tip distance matches root→T (12 bisection steps on the unit circle and one
+ * interpolation: distance error ~1e-8 m); then the thumb root turns by the shortest
+ * rotation that points root→tip at T. Out of reach (T farther than the straight thumb) →
+ * unbent, pointing at T; too close → fully bent (90 degrees), pointing at T.
+ * opposition 0 → the rest rotations exactly. When the target finger is missing, the
+ * thumb stays at rest.
  */
 #ifndef LIMBER_GRIP_POSE_H
 #define LIMBER_GRIP_POSE_H
@@ -73,7 +75,8 @@ extern "C" {
 #define LB_GRIP_SPREAD_DEG_MIDDLE 5.0f
 #define LB_GRIP_SPREAD_DEG_RING 10.0f
 #define LB_GRIP_SPREAD_DEG_PINKY 20.0f
-/* Largest shared bend of the two distal thumb joints, degrees. */
+/* Largest shared bend of the two distal thumb joints, degrees (thumb_reach.c bisects the
+ * quarter circle, so this is fixed). */
 #define LB_GRIP_THUMB_BEND_MAX_DEG 90.0f
 
 /* Value ranges checked by lb_grip_pose_validate (inclusive). */
@@ -128,8 +131,8 @@ typedef struct lb_grip_pose_def {
 /* The rest pose ("open"): every shape empty, thumb opposition 0. */
 lb_grip_pose_def lb_grip_pose_default_def(void);
 /* LB_OK, LB_ERR_INVALID_ARGUMENT (null, unknown flag bits, a used thumb slot, bad `to`),
- * LB_ERR_NOT_FINITE (any value, used or not), LB_ERR_OUT_OF_RANGE (a used value outside
- * its range above). */
+ * LB_ERR_NOT_FINITE (any value, used or not), LB_ERR_OUT_OF_RANGE (a given value outside
+ * its range above; trigger shapes are checked whether or not has_trigger is set). */
 lb_result lb_grip_pose_validate(const lb_grip_pose_def *def);
 /* True when some finger defines a trigger shape. */
 bool lb_grip_pose_has_trigger(const lb_grip_pose_def *def);
@@ -201,14 +204,16 @@ lb_result lb_grip_pose_parse_json(const char *json, size_t len, lb_grip_pose_def
  * "%.{6..9}g" text that reads back to the same float, so write → parse is bit-exact.
  * Only given fields are written (thumb fields only when not the default). On LB_OK buf
  * holds a NUL-terminated text and *written its length. LB_ERR_CAPACITY when cap is too
- * small: *written = the length needed (excluding the NUL); buf may be NULL with cap 0.
+ * small: *written = the length needed (excluding the NUL), buf[0] = NUL if cap > 0; buf
+ * may be NULL with cap 0 to ask for the length. LB_ERR_INVALID_ARGUMENT (null written).
  * Validation errors as lb_grip_pose_validate. */
 lb_result lb_grip_pose_write_json(const lb_grip_pose_def *def, char *buf, size_t cap,
                                   size_t *written);
 
 /* ---- hand parameters per rig and side ---------------------------------------------
  * Built once per skeleton and hand from the skeleton's REST local transforms only, so
- * the result does not depend on what the animation did when it was built. Everything a
+ * the result does not depend on what the animation did at first grip (no model pose is
+ * needed; the palm frame is found on the rest hand, relative to the hand joint). Everything a
  * pose needs is stored in the joints' own frames, so a pose is skeleton-agnostic. */
 typedef struct lb_hand_rig_finger {
   bool found;

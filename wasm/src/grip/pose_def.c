@@ -19,11 +19,11 @@ static lb_result lb_shape_validate(const lb_finger_shape *s) {
   if (s->set & ~(uint32_t)LB_SHAPE_ALL) {
     return LB_ERR_INVALID_ARGUMENT;
   }
-  const float all[7] = {s->curl, s->base, s->spread, s->fan, s->bend[0], s->bend[1], s->bend[2]};
-  for (int i = 0; i < 7; ++i) {
-    if (!lb_is_finite(all[i])) {
-      return LB_ERR_NOT_FINITE;
-    }
+  /* Inf * 0 and NaN * 0 are NaN: one test for all seven (the job validates every step). */
+  float acc = s->curl * 0.0f + s->base * 0.0f + s->spread * 0.0f + s->fan * 0.0f +
+              s->bend[0] * 0.0f + s->bend[1] * 0.0f + s->bend[2] * 0.0f;
+  if (acc != 0.0f) {
+    return LB_ERR_NOT_FINITE;
   }
   bool ok = true;
   if (s->set & LB_SHAPE_CURL) {
@@ -60,16 +60,16 @@ lb_result lb_grip_pose_validate(const lb_grip_pose_def *def) {
   lb_result worst = LB_OK;
   for (int f = LB_FINGER_INDEX; f < LB_FINGER_COUNT; ++f) {
     const lb_grip_finger_def *fd = &def->fingers[f];
-    lb_result r = lb_shape_validate(&fd->shape);
-    if (r == LB_OK && fd->has_trigger) {
-      r = lb_shape_validate(&fd->trigger);
-    }
-    /* Structural errors first, then non-finite, then range: one order for every def. */
-    if (r == LB_ERR_INVALID_ARGUMENT) {
-      return r;
-    }
-    if (r != LB_OK && (worst == LB_OK || r == LB_ERR_NOT_FINITE)) {
-      worst = r;
+    /* The trigger shape is checked even when unused: garbage is never stored quietly. */
+    const lb_result rs[2] = {lb_shape_validate(&fd->shape), lb_shape_validate(&fd->trigger)};
+    for (int k = 0; k < 2; ++k) {
+      /* Structural errors first, then non-finite, then range: one order for every def. */
+      if (rs[k] == LB_ERR_INVALID_ARGUMENT) {
+        return rs[k];
+      }
+      if (rs[k] != LB_OK && (worst == LB_OK || rs[k] == LB_ERR_NOT_FINITE)) {
+        worst = rs[k];
+      }
     }
   }
   if (!lb_is_finite(def->thumb.opposition) || !lb_is_finite(def->thumb.gap)) {

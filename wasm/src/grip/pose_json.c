@@ -39,9 +39,8 @@ static lb_result lb_jnum(lb_jctx *c, const cJSON *item, const char *path, float 
   if (!cJSON_IsNumber(item)) {
     return lb_jfail(c->err, c->cap, LB_ERR_PARSE, "%s: expected a number", path);
   }
-  double d = item->valuedouble;
-  float v = (float)d;
-  if (!(d == d) || !lb_is_finite(v)) {
+  float v = (float)item->valuedouble; /* NaN stays NaN; beyond float range becomes Inf */
+  if (!lb_is_finite(v)) {
     return lb_jfail(c->err, c->cap, LB_ERR_NOT_FINITE, "%s: number is not finite as a float", path);
   }
   if (!(v >= lo && v <= hi)) {
