@@ -5,6 +5,7 @@
 #include "limber/base.h"
 #include "limber/components.h"
 #include "limber/grip.h"
+#include "limber/grip_pose.h"
 #include "limber/ik.h"
 #include "limber/math.h"
 #include "limber/rig.h"

@@ -1,0 +1,131 @@
+/* The finger pose job: a grip pose's target local rotations for one hand (see
+ * limber/grip_pose.h). Fingers first, then the thumb, which reaches for their posed
+ * positions. */
+#include "finger_pose_internal.h"
+
+#include <string.h>
+
+lb_finger_pose_job lb_finger_pose_default_job(void) {
+  lb_finger_pose_job job;
+  memset(&job, 0, sizeof job);
+  lb_transform_identity(&job.palm);
+  return job;
+}
+
+/* Inf * 0 and NaN * 0 are NaN, finite * 0 is +-0: one test for many values, far cheaper
+ * than a call per value in a job that runs every step. */
+static bool lb_finite_n(const float *v, int n) {
+  float acc = 0.0f;
+  for (int i = 0; i < n; ++i) {
+    acc += v[i] * 0.0f;
+  }
+  return acc == 0.0f;
+}
+
+static bool lb_model_ok(const lb_transform *m) {
+  return lb_finite_n(m->t, 3) && lb_finite_n(m->r, 4) && lb_finite_n(m->s, 3);
+}
+
+static bool lb_local_ok(const lb_transform *l) {
+  return lb_finite_n(l->t, 3) && lb_finite_n(l->s, 3);
+}
+
+lb_result lb_finger_pose_validate(const lb_finger_pose_job *job) {
+  if (!job || !job->rig || !job->pose || !job->local || !job->model || !job->out_local ||
+      !job->rig->valid || job->joint_count != job->rig->joint_count || job->rig->hand < 0 ||
+      job->rig->hand >= (int)job->joint_count) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!lb_is_finite(job->trigger)) {
+    return LB_ERR_NOT_FINITE;
+  }
+  if (job->trigger < 0.0f || job->trigger > 1.0f) {
+    return LB_ERR_OUT_OF_RANGE;
+  }
+  lb_result r = lb_grip_pose_validate(job->pose);
+  if (r != LB_OK) {
+    return r;
+  }
+  const lb_hand_rig *rig = job->rig;
+  int n = (int)job->joint_count;
+  bool finite = lb_model_ok(&job->model[rig->hand]);
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    const lb_hand_rig_finger *rf = &rig->fingers[f];
+    if (!rf->found) {
+      continue;
+    }
+    if (rf->root_parent < 0 || rf->root_parent >= n || rf->tip >= n || rf->segment_count < 1 ||
+        rf->segment_count > LB_FINGER_MAX_SEGMENTS) {
+      return LB_ERR_INVALID_ARGUMENT;
+    }
+    /* Most roots hang off the hand itself, checked above. */
+    finite = finite && (rf->root_parent == rig->hand || lb_model_ok(&job->model[rf->root_parent]));
+    for (int s = 0; s < rf->segment_count; ++s) {
+      if (rf->joints[s] < 0 || rf->joints[s] >= n) {
+        return LB_ERR_INVALID_ARGUMENT;
+      }
+      finite = finite && lb_local_ok(&job->local[rf->joints[s]]);
+    }
+    finite = finite && (rf->tip < 0 || lb_local_ok(&job->local[rf->tip]));
+  }
+  return finite ? LB_OK : LB_ERR_NOT_FINITE;
+}
+
+void lb_turn_from_rest(const vec3 axis, float deg, const versor rest, versor r) {
+  if (deg == 0.0f) {
+    memcpy(r, rest, sizeof(versor));
+    return;
+  }
+  versor q;
+  lb_quat_from_axis_angle(axis, deg * LB_DEG2RAD, q);
+  lb_quat_mul(q, rest, r);
+  lb_quat_normalize(r);
+}
+
+static void lb_pose_finger(lb_finger_pose_job *job, lb_finger f) {
+  const lb_hand_rig_finger *rf = &job->rig->fingers[f];
+  float bend[3], fan;
+  lb_grip_pose_finger_angles(job->pose, f, job->trigger, bend, &fan);
+  lb_transform parent = job->model[rf->root_parent];
+  for (int s = 0; s < rf->segment_count; ++s) {
+    int j = rf->joints[s];
+    versor r;
+    lb_turn_from_rest(rf->bend_axis[s], bend[s], rf->rest[s], r);
+    if (s == 0 && fan != 0.0f) {
+      /* Fan after bend, both in the parent frame: the curled finger turns as a whole. */
+      versor bent;
+      memcpy(bent, r, sizeof bent);
+      lb_turn_from_rest(rf->fan_axis, fan, bent, r);
+    }
+    memcpy(job->out_local[j].r, r, sizeof r);
+    lb_pose_joint(&parent, &job->local[j], r, &parent);
+    memcpy(job->positions[f][s], parent.t, sizeof(vec3));
+  }
+  if (rf->tip >= 0) {
+    lb_transform_point(&parent, job->local[rf->tip].t, job->positions[f][LB_FINGER_MAX_SEGMENTS]);
+  } else {
+    memcpy(job->positions[f][LB_FINGER_MAX_SEGMENTS], parent.t, sizeof(vec3));
+  }
+}
+
+lb_result lb_finger_pose_run(lb_finger_pose_job *job) {
+  lb_result r = lb_finger_pose_validate(job);
+  if (r != LB_OK) {
+    return r;
+  }
+  const lb_hand_rig *rig = job->rig;
+  const lb_transform *hand = &job->model[rig->hand];
+  lb_transform_mul(hand, &rig->palm, &job->palm);
+  job->palm.s[0] = job->palm.s[1] = job->palm.s[2] = 1.0f;
+  lb_quat_normalize(job->palm.r);
+  float scale = hand->s[0] < 0.0f ? -hand->s[0] : hand->s[0];
+  job->index_length = rig->index_length * scale;
+  memset(job->positions, 0, sizeof job->positions);
+  for (int f = LB_FINGER_INDEX; f < LB_FINGER_COUNT; ++f) {
+    if (rig->fingers[f].found) {
+      lb_pose_finger(job, (lb_finger)f);
+    }
+  }
+  lb_thumb_reach(job);
+  return LB_OK;
+}

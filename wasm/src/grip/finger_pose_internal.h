@@ -1,0 +1,26 @@
+/* Shared between the finger pose job and the thumb reach (not public). */
+#ifndef LIMBER_FINGER_POSE_INTERNAL_H
+#define LIMBER_FINGER_POSE_INTERNAL_H
+
+#include "limber/grip_pose.h"
+
+/* out = parent * (local's translation and scale, rotation r). */
+static inline void lb_pose_joint(const lb_transform *parent, const lb_transform *local,
+                                 const versor r, lb_transform *out) {
+  lb_transform l = *local;
+  l.r[0] = r[0];
+  l.r[1] = r[1];
+  l.r[2] = r[2];
+  l.r[3] = r[3];
+  lb_transform_mul(parent, &l, out);
+}
+
+/* r = axis_angle(axis, deg) * rest, normalised; exactly rest when deg is 0 so an empty
+ * pose gives back the rest rotations bit for bit. */
+void lb_turn_from_rest(const vec3 axis, float deg, const versor rest, versor r);
+
+/* Solves the thumb (see limber/grip_pose.h) after the other fingers of the job were
+ * posed: writes its rotations to job->out_local and its positions to job->positions. */
+void lb_thumb_reach(lb_finger_pose_job *job);
+
+#endif

@@ -1,0 +1,212 @@
+/* Per-rig hand parameters for grip poses (see limber/grip_pose.h): the palm frame and
+ * every finger joint's bend and fan axes, expressed in the joints' own rest frames. */
+#include "limber/grip_pose.h"
+#include "limber/rig.h"
+
+#include <string.h>
+
+#define LB_HAND_PATH_MAX 64 /* joints between the hand and a finger joint */
+#define LB_COMPACT_MAX (1 + LB_FINGER_COUNT * (LB_FINGER_MAX_SEGMENTS + 1))
+
+static bool lb_transform_finite(const lb_transform *t) {
+  bool ok = true;
+  for (int a = 0; a < 3; ++a) {
+    ok = ok && lb_is_finite(t->t[a]) && lb_is_finite(t->s[a]);
+  }
+  for (int a = 0; a < 4; ++a) {
+    ok = ok && lb_is_finite(t->r[a]);
+  }
+  float n2 = t->r[0] * t->r[0] + t->r[1] * t->r[1] + t->r[2] * t->r[2] + t->r[3] * t->r[3];
+  return ok && n2 > 1e-12f;
+}
+
+/* Rest transform of joint j relative to the hand joint (hand = identity). Fails when j
+ * is not below the hand, the parents are out of order, or a rest transform is bad. */
+static lb_result lb_hand_space(const int16_t *parents, const lb_transform *rest, uint32_t count,
+                               int hand, int j, lb_transform *out) {
+  int path[LB_HAND_PATH_MAX];
+  int n = 0;
+  while (j != hand) {
+    if (j < 0 || j >= (int)count || n == LB_HAND_PATH_MAX || parents[j] >= j) {
+      return LB_ERR_INVALID_ARGUMENT;
+    }
+    path[n++] = j;
+    j = parents[j];
+  }
+  lb_transform_identity(out);
+  while (n > 0) {
+    const lb_transform *l = &rest[path[--n]];
+    if (!lb_transform_finite(l)) {
+      return LB_ERR_NOT_FINITE;
+    }
+    lb_transform_mul(out, l, out);
+  }
+  return LB_OK;
+}
+
+static float lb_dist(const float *a, const float *b) {
+  vec3 d = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+  return lb_vec3_length(d);
+}
+
+static void lb_cross(const vec3 a, const vec3 b, vec3 out) {
+  vec3 c = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+  memcpy(out, c, sizeof c);
+}
+
+/* Unit axis given in hand space, expressed in the frame whose hand-space rotation is r. */
+static void lb_axis_in(const versor r, const vec3 axis, vec3 out) {
+  versor inv;
+  lb_quat_conj(r, inv);
+  lb_quat_rotate(inv, axis, out);
+  lb_vec3_normalize_to(out, out);
+}
+
+static lb_result lb_check_chain(const lb_hand_info *hand, const int16_t *parents, uint32_t count,
+                                const lb_finger_info *fi) {
+  if (fi->segment_count < 1 || fi->segment_count > LB_FINGER_MAX_SEGMENTS) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  for (int s = 0; s < fi->segment_count; ++s) {
+    int j = fi->joints[s];
+    if (j <= hand->hand || j >= (int)count || (s > 0 && parents[j] != fi->joints[s - 1])) {
+      return LB_ERR_INVALID_ARGUMENT;
+    }
+  }
+  int last = fi->joints[fi->segment_count - 1];
+  if (fi->tip >= 0 && (fi->tip >= (int)count || parents[fi->tip] != last)) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  return fi->tip < -1 ? LB_ERR_INVALID_ARGUMENT : LB_OK;
+}
+
+lb_result lb_hand_rig_build(const lb_hand_info *hand, const int16_t *parents,
+                            const lb_transform *rest, uint32_t joint_count, lb_hand_rig *out) {
+  if (!hand || !parents || !rest || !out) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (joint_count < 1 || joint_count > LB_MAX_JOINTS) {
+    return LB_ERR_OUT_OF_RANGE;
+  }
+  if (hand->hand < 0 || hand->hand >= (int)joint_count ||
+      (hand->side != LB_HAND_RIGHT && hand->side != LB_HAND_LEFT)) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  lb_hand_rig rig;
+  memset(&rig, 0, sizeof rig);
+  rig.joint_count = joint_count;
+  rig.side = hand->side;
+  rig.hand = hand->hand;
+
+  /* Rest hand in hand space, compacted: [0] the hand, then each finger's joints and tip,
+   * with a hand info whose indices point into the compact array for the palm frame. */
+  lb_transform hs[LB_COMPACT_MAX];
+  lb_hand_info compact = *hand;
+  compact.hand = 0;
+  lb_transform_identity(&hs[0]);
+  int n = 1;
+  int slot[LB_FINGER_COUNT][LB_FINGER_MAX_SEGMENTS + 1];
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    const lb_finger_info *fi = &hand->fingers[f];
+    lb_finger_info *ci = &compact.fingers[f];
+    if (!fi->found) {
+      continue;
+    }
+    lb_result r = lb_check_chain(hand, parents, joint_count, fi);
+    for (int s = 0; s <= fi->segment_count && r == LB_OK; ++s) {
+      int j = s < fi->segment_count ? fi->joints[s] : fi->tip;
+      slot[f][s] = -1;
+      if (j < 0) {
+        continue;
+      }
+      r = lb_hand_space(parents, rest, joint_count, hand->hand, j, &hs[n]);
+      slot[f][s] = n;
+      if (s < fi->segment_count) {
+        ci->joints[s] = (int16_t)n;
+      } else {
+        ci->tip = (int16_t)n;
+      }
+      ++n;
+    }
+    if (r != LB_OK) {
+      return r;
+    }
+  }
+  lb_palm_frame_job pj = lb_palm_frame_default_job();
+  pj.hand = &compact;
+  pj.model = hs;
+  pj.joint_count = (uint32_t)n;
+  lb_result r = lb_palm_frame_run(&pj);
+  if (r != LB_OK) {
+    return r;
+  }
+  rig.palm = pj.frame;
+  rig.index_length = pj.index_length;
+  /* Without an index finger, the next finger's length is the hand-size unit. */
+  for (int f = LB_FINGER_MIDDLE; f < LB_FINGER_COUNT && !(rig.index_length > 0.0f); ++f) {
+    const lb_finger_info *fi = &hand->fingers[f];
+    if (!fi->found) {
+      continue;
+    }
+    for (int s = 1; s <= fi->segment_count; ++s) {
+      if (slot[f][s] >= 0) {
+        rig.index_length += lb_dist(hs[slot[f][s]].t, hs[slot[f][s - 1]].t);
+      }
+    }
+  }
+
+  vec3 minus_x = {-pj.x_axis[0], -pj.x_axis[1], -pj.x_axis[2]};
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    const lb_finger_info *fi = &hand->fingers[f];
+    lb_hand_rig_finger *rf = &rig.fingers[f];
+    if (!fi->found) {
+      continue;
+    }
+    rf->found = true;
+    rf->segment_count = fi->segment_count;
+    rf->tip = fi->tip;
+    rf->root_parent = parents[fi->joints[0]];
+    lb_transform root_parent;
+    r = lb_hand_space(parents, rest, joint_count, hand->hand, rf->root_parent, &root_parent);
+    if (r != LB_OK) {
+      return r;
+    }
+    /* Bend axis: palm -X for the fingers (+ curls toward palm +Y on either hand); for the
+     * thumb, its rest direction x palm Y, which also turns it toward the palm side. */
+    vec3 bend;
+    memcpy(bend, minus_x, sizeof bend);
+    if (f == LB_FINGER_THUMB) {
+      int last = slot[f][fi->tip >= 0 ? fi->segment_count : fi->segment_count - 1];
+      vec3 d = {hs[last].t[0] - hs[slot[f][0]].t[0], hs[last].t[1] - hs[slot[f][0]].t[1],
+                hs[last].t[2] - hs[slot[f][0]].t[2]};
+      vec3 c;
+      lb_cross(d, pj.y_axis, c);
+      if (lb_vec3_normalize_to(c, c) > 1e-3f * lb_vec3_length(d)) {
+        memcpy(bend, c, sizeof bend);
+      }
+    }
+    /* Fan: + turns index and middle toward the thumb (palm -X on the right hand, +X on
+     * the left), ring and pinky away. Rotating +Z about +Y moves it toward +X. */
+    bool toward_plus_x = (hand->side == LB_HAND_LEFT) == (f <= LB_FINGER_MIDDLE);
+    vec3 fan = {pj.y_axis[0], pj.y_axis[1], pj.y_axis[2]};
+    if (!toward_plus_x) {
+      fan[0] = -fan[0];
+      fan[1] = -fan[1];
+      fan[2] = -fan[2];
+    }
+    lb_axis_in(root_parent.r, fan, rf->fan_axis);
+    for (int s = 0; s < fi->segment_count; ++s) {
+      rf->joints[s] = fi->joints[s];
+      memcpy(rf->rest[s], rest[fi->joints[s]].r, sizeof(versor));
+      const float *pr = s == 0 ? root_parent.r : hs[slot[f][s - 1]].r;
+      lb_axis_in(pr, bend, rf->bend_axis[s]);
+    }
+    for (int s = fi->segment_count; s < LB_FINGER_MAX_SEGMENTS; ++s) {
+      rf->joints[s] = -1;
+      lb_quat_identity(rf->rest[s]);
+    }
+  }
+  rig.valid = 1;
+  *out = rig;
+  return LB_OK;
+}
