@@ -68,3 +68,37 @@ int lbw_grip_anchor(lb_world *w, lb_entity holder, int role, lb_transform *out) 
   lb_grip_anchor_world(w, (uint32_t)obj, anchor, prof->hand != gh->main_hand, prof->mirror, out);
   return LB_OK;
 }
+
+LBW_EXPORT(lbw_register_grip_pose)
+int lbw_register_grip_pose(lb_world *w, const char *name, const char *json, uint32_t len) {
+  return lb_world_register_grip_pose(w, name, json, len);
+}
+
+/* A pose as JSON: `name` a registered or built-in pose, or (name empty) the pose given as
+ * `json`; by_joint → per-joint form. Returns the length (written when < cap) or
+ * -(result code). */
+LBW_EXPORT(lbw_grip_pose_json)
+int lbw_grip_pose_json(lb_world *w, const char *name, const char *json, uint32_t len, int by_joint,
+                       char *buf, uint32_t cap) {
+  size_t needed = 0;
+  lb_result r;
+  if (name && name[0]) {
+    r = lb_world_grip_pose_json(w, name, by_joint != 0, buf, cap, &needed);
+  } else {
+    lb_grip_pose_def def;
+    char err[160];
+    r = lb_grip_pose_parse_json(json, len, &def, err, sizeof err);
+    if (r != LB_OK) {
+      lb_fail(w, r, "gripPoseByJoint: %s", err);
+    } else if (by_joint) {
+      r = lb_grip_pose_by_joint(&def, &def);
+    }
+    if (r == LB_OK) {
+      r = lb_grip_pose_write_json(&def, buf, cap, &needed);
+    }
+  }
+  if (r == LB_ERR_CAPACITY) {
+    return (int)needed;
+  }
+  return r == LB_OK ? (int)needed : -(int)r;
+}

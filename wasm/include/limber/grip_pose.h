@@ -278,6 +278,20 @@ lb_result lb_finger_pose_validate(const lb_finger_pose_job *job);
 /* Validates, then writes. Nothing is written on error. */
 lb_result lb_finger_pose_run(lb_finger_pose_job *job);
 
+/* ---- per world (registerGripPose) -------------------------------------------------- */
+typedef struct lb_world lb_world;
+/* Parses `json` (format above) and adds or replaces `name` in the world's registry. The
+ * world's last error names the key path on failure; nothing changes then. Codes as
+ * lb_grip_pose_parse_json and lb_grip_pose_registry_set, LB_ERR_OUT_OF_MEMORY. Poses in
+ * use by components take effect at the next step. */
+lb_result lb_world_register_grip_pose(lb_world *world, const char *name, const char *json,
+                                      size_t len);
+/* The named pose (user first, then built-in) as JSON, `by_joint` → gripPoseByJoint form.
+ * Buffer contract as lb_grip_pose_write_json (LB_ERR_CAPACITY + *needed when short).
+ * LB_ERR_UNKNOWN_NAME when no pose has that name. */
+lb_result lb_world_grip_pose_json(lb_world *world, const char *name, bool by_joint, char *buf,
+                                  size_t cap, size_t *needed);
+
 #ifdef __cplusplus
 }
 #endif

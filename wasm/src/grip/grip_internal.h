@@ -4,6 +4,7 @@
 
 #include "../world/world_internal.h"
 #include "limber/grip.h"
+#include "limber/grip_pose.h"
 #include "limber/ik.h"
 
 /* Joints one hand's blend covers: clavicle, upper arm, forearm, hand, 5 x 3 finger
@@ -25,12 +26,16 @@ typedef struct lb_grip_hand {
   char finger_roots[LB_FINGER_ROOTS_MAX];
   lb_result found; /* LB_OK or why not */
   lb_hand_info info;
+  lb_hand_rig rig; /* pose parameters from the rest hand (valid = 0 when degenerate) */
   int16_t spine, clavicle, upper, lower; /* -1 when absent; upper/lower required for arms */
-  /* Computed at first grip from the pose of that step (the seed's "hand parameters"). */
+  lb_transform palm_in_hand;             /* palm frame relative to the hand joint (t, r; s = 1) */
+  float index_length;                    /* hand joint units (metres at scale 1) */
+  /* Measured at first grip from that step's model pose. */
   bool params_ready;
-  lb_transform palm_in_hand; /* palm frame relative to the hand joint (t, r; s = 1) */
-  float index_length;        /* metres */
-  float arm_length;          /* upper + forearm, metres */
+  float arm_length; /* upper + forearm, metres */
+  /* A captured pose's joint names mapped to this rig, redone when it is re-registered. */
+  uint32_t captured_serial;
+  int16_t captured_map[LB_FINGER_POSE_JOINTS_MAX];
   /* Blend: every covered joint eases from where it was, carried along with the
    * animation: from_j = anim_j * from_off_j, out_j = slerp(from_j, target_j, ease(t)). */
   uint64_t driver_key;
@@ -46,10 +51,13 @@ typedef struct lb_grip_hand {
   uint8_t contacts;    /* bit per finger touching a surface */
 } lb_grip_hand;
 
-/* Per character (GripPose or GripHolder); allocated on insert, freed on despawn. */
-typedef struct lb_grip_slot {
-  lb_grip_hand hands[2]; /* lb_hand_side */
-} lb_grip_slot;
+/* Per entity with GripPose, GripHolder or GripProfile; allocated on insert, freed when
+ * the last of them is removed. */
+struct lb_grip_slot {
+  lb_grip_hand hands[2]; /* lb_hand_side (characters) */
+  bool has_fingers[2];   /* GripProfile main / support per-joint fingers, parsed on write */
+  lb_grip_pose_def fingers[2];
+};
 
 /* Resolves the hand for `side` on the rig (asset, path); cheap when unchanged. Returns
  * the hand's `found` code. */
@@ -77,9 +85,9 @@ void lb_grip_anchor_world(const lb_world *w, uint32_t object_slot, lb_entity anc
 
 /* Fingers of one hand (grip/hand_fingers.c): the pose's target shape (GripProfile
  * per-joint fingers, a GripPose name or a captured finger pose), wrapped onto the held
- * object's surfaces, applied by `weight` over the animated fingers. `driven` false leaves
- * the animated fingers (the blend eases them back). */
-void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_hand_side side, bool driven,
+ * object's surfaces, applied by `weight` over the animated fingers. LB_GRIP_DRIVER_NONE
+ * leaves the animated fingers (the blend eases them back). */
+void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driver_kind kind,
                           const char *pose, float weight, float trigger, int object);
 
 /* A registered captured pose, or null. */

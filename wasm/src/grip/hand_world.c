@@ -91,6 +91,13 @@ lb_result lb_grip_hand_resolve(lb_world *w, lb_grip_hand *h, uint32_t asset, lb_
     return h->found;
   }
   int hand = h->info.hand;
+  if (lb_hand_rig_build(&h->info, sk->parents, sk->rest, sk->joint_count, &h->rig) == LB_OK) {
+    h->palm_in_hand = h->rig.palm;
+    h->index_length = h->rig.index_length;
+  } else {
+    h->rig.valid = 0; /* the arm can still reach: the palm is the hand joint */
+    lb_transform_identity(&h->palm_in_hand);
+  }
   h->lower = sk->parents[hand];
   h->upper = h->lower >= 0 ? sk->parents[h->lower] : -1;
   h->clavicle = h->upper >= 0 ? sk->parents[h->upper] : -1;

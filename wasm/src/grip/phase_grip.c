@@ -90,22 +90,11 @@ static void lb_plan_hands(const lb_world *w, uint32_t s, lb_grip_plan plan[2],
   }
 }
 
-/* The hand's palm frame and arm length, from this step's pose, the first time it grips. */
+/* The arm's length as the pose of the first grip has it. */
 static void lb_first_grip(lb_grip_hand *h, const lb_rig_instance *inst) {
   if (h->params_ready) {
     return;
   }
-  lb_palm_frame_job job = lb_palm_frame_default_job();
-  job.hand = &h->info;
-  job.model = inst->model;
-  job.joint_count = inst->joint_count;
-  if (lb_palm_frame_run(&job) == LB_OK) {
-    lb_transform_inverse_mul(&inst->model[h->info.hand], &job.frame, &h->palm_in_hand);
-    h->palm_in_hand.s[0] = h->palm_in_hand.s[1] = h->palm_in_hand.s[2] = 1.0f;
-  } else {
-    lb_transform_identity(&h->palm_in_hand);
-  }
-  h->index_length = job.index_length;
   if (h->upper >= 0 && h->lower >= 0) {
     const float *a = inst->model[h->upper].t, *b = inst->model[h->lower].t,
                 *c = inst->model[h->info.hand].t;
@@ -227,9 +216,11 @@ static void lb_grip_character(lb_world *w, uint32_t s, float dt) {
     if (!active[side]) {
       continue;
     }
-    lb_grip_hand_fingers(w, s, h, (lb_hand_side)side, plan[side].kind != LB_GRIP_DRIVER_NONE,
-                         plan[side].pose, plan[side].weight, plan[side].trigger, plan[side].object);
+    lb_grip_hand_fingers(w, s, h, plan[side].kind, plan[side].pose, plan[side].weight,
+                         plan[side].trigger, plan[side].object);
     lb_grip_blend_apply(h, sk, inst, anim[side], lb_grip_blend_arm_count(h), h->blend_count);
+    int hand = h->info.hand;
+    lb_rig_local_to_model(sk, inst, (uint32_t)hand, sk->subtree_end[hand]);
     lb_grip_blend_advance(h, dt);
     h->palm_distance = plan[side].object >= 0 ? lb_palm_gap(w, s, h, &anchor_world[side]) : 0.0f;
   }

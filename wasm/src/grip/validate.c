@@ -90,9 +90,20 @@ static lb_result lb_prepare_holder(lb_world *w, const char *where, uint32_t slot
   return r == LB_OK ? lb_alloc_state(w, where, slot, out) : r;
 }
 
-static lb_result lb_prepare_profile(lb_world *w, const char *where, const lb_grip_profile_c *c,
-                                    lb_grip_prepared *out) {
-  (void)out;
+/* Per-joint finger JSON is parsed on write, so a step never parses. */
+static lb_result lb_parse_fingers(lb_world *w, const char *where, const char *field,
+                                  const char *json, bool *has, lb_grip_pose_def *out) {
+  *has = json[0] != 0;
+  if (!*has) {
+    return LB_OK;
+  }
+  char err[160];
+  lb_result r = lb_grip_pose_parse_json(json, strlen(json), out, err, sizeof err);
+  return r == LB_OK ? LB_OK : lb_fail(w, r, "%s: field '%s': %s", where, field, err);
+}
+
+static lb_result lb_prepare_profile(lb_world *w, const char *where, uint32_t slot,
+                                    const lb_grip_profile_c *c, lb_grip_prepared *out) {
   if (c->main_anchor != LB_NULL_ENTITY && c->main_anchor == c->support_anchor) {
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT,
                    "%s: fields 'mainAnchor' and 'supportAnchor' are the same entity", where);
@@ -101,7 +112,15 @@ static lb_result lb_prepare_profile(lb_world *w, const char *where, const lb_gri
   if (r == LB_OK) {
     r = lb_grip_check_pose_name(w, where, "supportPose", c->support_pose);
   }
-  return r;
+  if (r == LB_OK) {
+    r = lb_parse_fingers(w, where, "mainFingers", c->main_fingers, &out->has_fingers[0],
+                         &out->fingers[0]);
+  }
+  if (r == LB_OK) {
+    r = lb_parse_fingers(w, where, "supportFingers", c->support_fingers, &out->has_fingers[1],
+                         &out->fingers[1]);
+  }
+  return r == LB_OK ? lb_alloc_state(w, where, slot, out) : r;
 }
 
 lb_result lb_grip_prepare(lb_world *w, const char *where, uint32_t slot, uint32_t type,
@@ -112,7 +131,7 @@ lb_result lb_grip_prepare(lb_world *w, const char *where, uint32_t slot, uint32_
   case LB_GRIP_HOLDER:
     return lb_prepare_holder(w, where, slot, staging, out);
   case LB_GRIP_PROFILE:
-    return lb_prepare_profile(w, where, staging, out);
+    return lb_prepare_profile(w, where, slot, staging, out);
   case LB_GRIP_SURFACE:
     return lb_grip_check_surface(w, where, staging);
   default:
@@ -121,10 +140,15 @@ lb_result lb_grip_prepare(lb_world *w, const char *where, uint32_t slot, uint32_
 }
 
 void lb_grip_commit(lb_world *w, uint32_t slot, uint32_t type, lb_grip_prepared *prep) {
-  (void)type;
   if (prep->slot_state) {
     w->grip[slot] = prep->slot_state;
     prep->slot_state = NULL;
+  }
+  if (type == LB_GRIP_PROFILE) {
+    for (int k = 0; k < 2; ++k) {
+      w->grip[slot]->has_fingers[k] = prep->has_fingers[k];
+      w->grip[slot]->fingers[k] = prep->fingers[k];
+    }
   }
 }
 
@@ -135,15 +159,10 @@ void lb_grip_prepared_release(lb_world *w, lb_grip_prepared *prep) {
 
 lb_result lb_grip_check_pose_name(lb_world *w, const char *where, const char *field,
                                   const char *name) {
-  static const char *const builtin[] = {"open",    "relaxed", "fist",  "pistol",
-                                        "support", "handle",  "pinch", "cup"};
-  if (!name[0] || lb_grip_finger_pose(w, name)) {
+  lb_grip_pose_def def;
+  if (!name[0] || lb_grip_finger_pose(w, name) ||
+      lb_grip_pose_registry_find(w->grip_poses, name, &def) == LB_OK) {
     return LB_OK;
-  }
-  for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; ++i) {
-    if (strcmp(builtin[i], name) == 0) {
-      return LB_OK;
-    }
   }
   return lb_fail(w, LB_ERR_UNKNOWN_NAME, "%s: field '%s': no grip or finger pose named '%s'", where,
                  field, name);

@@ -320,9 +320,10 @@ lb_result lb_world_remove(lb_world *w, lb_entity e, uint32_t type) {
     lb_rig_instance_release(w, &w->rigs[s]);
   } else if (type == LB_TRANSFORM) {
     w->attach_joint[s] = -1;
-  } else if ((type == LB_GRIP_POSE || type == LB_GRIP_HOLDER) &&
+  } else if ((type == LB_GRIP_POSE || type == LB_GRIP_HOLDER || type == LB_GRIP_PROFILE) &&
              !lb_slot_has(w, (uint32_t)s, LB_GRIP_POSE) &&
-             !lb_slot_has(w, (uint32_t)s, LB_GRIP_HOLDER)) {
+             !lb_slot_has(w, (uint32_t)s, LB_GRIP_HOLDER) &&
+             !lb_slot_has(w, (uint32_t)s, LB_GRIP_PROFILE)) {
     lb_free(w, w->grip[s]);
     w->grip[s] = NULL;
   }

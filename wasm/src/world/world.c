@@ -188,6 +188,7 @@ void lb_world_destroy(lb_world *w) {
     lb_free(w, s->rest);
   }
   lb_free(w, w->skeletons);
+  lb_free(w, w->grip_poses);
   for (uint32_t i = 0; i < w->finger_pose_count; ++i) {
     lb_free(w, w->finger_poses[i]);
   }

@@ -4,6 +4,7 @@
 
 #include "limber/components.h"
 #include "limber/grip.h"
+#include "limber/grip_pose.h"
 #include "limber/rig.h"
 #include "limber/schema.h"
 #include "limber/world.h"
@@ -59,13 +60,14 @@ struct lb_world {
   lb_rig_instance *rigs;
   int16_t *attach_joint; /* Transform.parentJoint resolved, -1 = none */
   lb_ik_chain *ik_chains;
-  lb_grip_slot **grip;    /* GripPose/GripHolder runtime state, null until inserted */
+  lb_grip_slot **grip;    /* GripPose/GripHolder/GripProfile state, null until inserted */
   lb_transform *world_xf; /* entity world transforms (Model-space phase) */
   uint8_t *xf_state;      /* 0 = not computed this step, 1 = done */
   uint32_t *xf_stack;     /* scratch for the parent walk, one slot each */
   lb_skeleton *skeletons;
   uint32_t skeleton_count, skeleton_capacity;
   uint64_t steps;
+  lb_grip_pose_registry *grip_poses; /* registerGripPose; null until the first */
   lb_finger_pose *finger_poses[LB_FINGER_POSE_MAX];
   uint32_t finger_pose_count, finger_pose_serial;
   char error[320];
@@ -120,7 +122,9 @@ void lb_rig_commit_two_bone(const lb_skeleton *sk, lb_rig_instance *inst, int ro
 /* Grip component rules (grip/validate.c), called by the generic write on a staging
  * copy: prepare checks and allocates, commit cannot fail, release undoes a prepare. */
 typedef struct lb_grip_prepared {
-  lb_grip_slot *slot_state; /* newly allocated character state, or null */
+  lb_grip_slot *slot_state; /* newly allocated grip state, or null */
+  bool has_fingers[2];      /* GripProfile: main / support per-joint fingers parsed */
+  lb_grip_pose_def fingers[2];
 } lb_grip_prepared;
 lb_result lb_grip_prepare(lb_world *w, const char *where, uint32_t slot, uint32_t type,
                           const void *staging, lb_grip_prepared *out);
