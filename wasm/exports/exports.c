@@ -109,9 +109,12 @@ LBW_EXPORT(lbw_field) const lb_field *lbw_field(uint32_t t, uint32_t f) {
 }
 
 /* ---- skeletons and rigs ---------------------------------------------------- */
-LBW_EXPORT(lbw_add_humanoid) int lbw_add_humanoid(lb_world *w, float height, uint32_t *out) {
+/* naming: lb_humanoid_naming (0 Mixamo, 1 Unreal, 2 Blender, 3 Digits). */
+LBW_EXPORT(lbw_add_humanoid)
+int lbw_add_humanoid(lb_world *w, float height, int naming, uint32_t *out) {
   lb_humanoid_def d = lb_humanoid_default_def();
   d.height = height;
+  d.naming = (lb_humanoid_naming)naming;
   return lb_world_add_humanoid(w, &d, out);
 }
 LBW_EXPORT(lbw_joint_count) uint32_t lbw_joint_count(lb_world *w, uint32_t asset) {

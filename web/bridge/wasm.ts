@@ -30,7 +30,7 @@ export interface LimberExports {
   lbw_component_defaults(t: number, out: number): void;
   lbw_field_count(t: number): number;
   lbw_field(t: number, f: number): number;
-  lbw_add_humanoid(w: number, height: number, out: number): number;
+  lbw_add_humanoid(w: number, height: number, naming: number, out: number): number;
   lbw_joint_count(w: number, asset: number): number;
   lbw_joint_name(w: number, asset: number, j: number): number;
   lbw_joint_parent(w: number, asset: number, j: number): number;

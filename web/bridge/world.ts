@@ -17,6 +17,10 @@ export interface JointTransform {
   s: [number, number, number];
 }
 
+/** Joint naming conventions of the procedural humanoid (order = lb_humanoid_naming). */
+export const HUMANOID_NAMINGS = ['mixamo', 'unreal', 'blender', 'digits'] as const;
+export type HumanoidNaming = (typeof HUMANOID_NAMINGS)[number];
+
 export const FINGERS = ['thumb', 'index', 'middle', 'ring', 'pinky'] as const;
 export type FingerName = (typeof FINGERS)[number];
 
@@ -190,14 +194,20 @@ export class World {
     });
   }
 
-  /** Adds the procedural humanoid skeleton (65 joints, Mixamo names); returns its asset handle. */
-  addHumanoidRig(options: { height?: number } = {}): number {
+  /** Adds the procedural humanoid skeleton (65 joints; 73 with Unreal's metacarpals)
+   * named in one convention (default 'mixamo'; 'blender' has bone-local +Y axes);
+   * returns its asset handle. */
+  addHumanoidRig(options: { height?: number; naming?: HumanoidNaming } = {}): number {
     const height = options.height ?? 1.8;
     if (typeof height !== 'number' || !(height > 0.3 && height <= 3)) {
       throw new LimberError('LB_ERR_OUT_OF_RANGE', `LB_ERR_OUT_OF_RANGE: addHumanoidRig: field 'height' = ${String(height)} is outside (0.3, 3] m`, { field: 'height' });
     }
+    const naming = HUMANOID_NAMINGS.indexOf(options.naming ?? 'mixamo');
+    if (naming < 0) {
+      throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: addHumanoidRig: field 'naming' = ${String(options.naming)} is not one of ${HUMANOID_NAMINGS.join(', ')}`, { field: 'naming' });
+    }
     return this.heap.scratch(4, (p) => {
-      this.check(this.ex.lbw_add_humanoid(this.w, height, p));
+      this.check(this.ex.lbw_add_humanoid(this.w, height, naming, p));
       return this.heap.u32[p >> 2];
     });
   }
