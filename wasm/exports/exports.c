@@ -181,28 +181,3 @@ _Static_assert(offsetof(lb_field, type) == 4 && offsetof(lb_field, offset) == 8 
                    offsetof(lb_field, flags) == 48 && offsetof(lb_field, doc) == 52,
                "lb_field layout changed: update web/bridge/schema.ts");
 #endif
-
-/* Hand finding on an entity's rig. Writes out_joints[0] = hand joint, then per finger
- * (thumb..pinky) found, 3 segment joints and the tip (-1 = none): 1 + 5 * 5 ints; and
- * the report (NUL-terminated) into out_report (LB_HAND_REPORT_MAX bytes). */
-LBW_EXPORT(lbw_find_hand)
-int lbw_find_hand(lb_world *w, lb_entity e, int side, const char *hand_path, int32_t *out_joints,
-                  char *out_report) {
-  lb_hand_info info;
-  memset(&info, 0, sizeof info);
-  info.hand = -1;
-  lb_result r = lb_world_find_hand(w, e, (lb_hand_side)side, hand_path, &info);
-  out_joints[0] = info.hand;
-  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-    const lb_finger_info *fi = &info.fingers[f];
-    int32_t *o = out_joints + 1 + 5 * f;
-    o[0] = fi->found;
-    for (int k = 0; k < 3; ++k) {
-      o[1 + k] = fi->found && k < fi->segment_count ? fi->joints[k] : -1;
-    }
-    o[4] = fi->found ? fi->tip : -1;
-  }
-  memcpy(out_report, info.report, LB_HAND_REPORT_MAX);
-  out_report[LB_HAND_REPORT_MAX - 1] = 0;
-  return r;
-}

@@ -5,6 +5,36 @@
 
 #define LBW_EXPORT(name) __attribute__((export_name(#name)))
 
+/* A hand as the bridge reads it: out_joints[0] = hand joint, then per finger (thumb ..
+ * pinky) found, 3 segment joints and the tip (-1 = none): 1 + 5 * 5 ints; the report
+ * (NUL-terminated) into out_report (LB_HAND_REPORT_MAX bytes). */
+static void lbw_pack_hand(const lb_hand_info *info, int32_t *out_joints, char *out_report) {
+  out_joints[0] = info->hand;
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    const lb_finger_info *fi = &info->fingers[f];
+    int32_t *o = out_joints + 1 + 5 * f;
+    o[0] = fi->found;
+    for (int k = 0; k < 3; ++k) {
+      o[1 + k] = fi->found && k < fi->segment_count ? fi->joints[k] : -1;
+    }
+    o[4] = fi->found ? fi->tip : -1;
+  }
+  memcpy(out_report, info->report, LB_HAND_REPORT_MAX);
+  out_report[LB_HAND_REPORT_MAX - 1] = 0;
+}
+
+/* Hand finding on an entity's rig by names (or an explicit hand path). */
+LBW_EXPORT(lbw_find_hand)
+int lbw_find_hand(lb_world *w, lb_entity e, int side, const char *hand_path, int32_t *out_joints,
+                  char *out_report) {
+  lb_hand_info info;
+  memset(&info, 0, sizeof info);
+  info.hand = -1;
+  lb_result r = lb_world_find_hand(w, e, (lb_hand_side)side, hand_path, &info);
+  lbw_pack_hand(&info, out_joints, out_report);
+  return r;
+}
+
 /* Returns the text length (>= 0; written into buf when < cap) or -(result code). */
 LBW_EXPORT(lbw_capture_finger_pose)
 int lbw_capture_finger_pose(lb_world *w, lb_entity e, const char *hand, char *buf, uint32_t cap) {
@@ -101,4 +131,22 @@ int lbw_grip_pose_json(lb_world *w, const char *name, const char *json, uint32_t
     return (int)needed;
   }
   return r == LB_OK ? (int)needed : -(int)r;
+}
+
+/* The hand the grip state resolved for a character (with its finger mapping), packed as
+ * lbw_find_hand. LB_ERR_MISSING_COMPONENT without grip state or before the first step. */
+LBW_EXPORT(lbw_grip_hand_info)
+int lbw_grip_hand_info(lb_world *w, lb_entity e, int side, int32_t *out_joints, char *out_report) {
+  int s = lb_slot_of(w, e);
+  if (s < 0) {
+    return LB_ERR_STALE_ENTITY;
+  }
+  if (side < 0 || side > 1) {
+    return LB_ERR_OUT_OF_RANGE;
+  }
+  if (!w->grip[s] || !w->grip[s]->hands[side].asset) {
+    return LB_ERR_MISSING_COMPONENT;
+  }
+  lbw_pack_hand(&w->grip[s]->hands[side].info, out_joints, out_report);
+  return w->grip[s]->hands[side].found;
 }

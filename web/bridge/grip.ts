@@ -1,7 +1,7 @@
 /** Grip functions beside the components: captured finger poses and per-hand status. */
-import { type Entity, GripHolder, GripPose, type HandSide } from './components.js';
+import { type Entity, GripHolder, GripPose, type HandSide, Rig } from './components.js';
 import { LimberError } from './errors.js';
-import { entityLabel, FINGERS, type FingerName, type World } from './world.js';
+import { decodeHand, entityLabel, FINGERS, type FingerName, type HandStatus, PACKED_HAND_BYTES, type World, worldCreatedHooks } from './world.js';
 
 /** A captured finger pose: local rotations [x, y, z, w] of the joints below a hand. */
 export interface FingerPose {
@@ -86,23 +86,39 @@ export function gripPoseStatus(world: World, entity: Entity): { right: HandGripS
         return { driver: DRIVERS[u[0]] ?? 'none', blend: f[3], palmDistance: f[4], contacts: u[5], indexLength: f[7] };
       }),
     );
-    let found: ReturnType<World['findHand']> | null = null;
+    // The hand the grip resolved (with its finger mapping); before the first step, by names.
+    let found: HandStatus | null = null;
     let report = '';
-    try {
-      const key = side === 'Right' ? 'rightHand' : 'leftHand';
-      const holderPath = world.has(entity, GripHolder) ? world.get(entity, GripHolder)[key] : '';
-      const posePath = world.has(entity, GripPose) ? world.get(entity, GripPose)[key] : '';
-      found = world.findHand(entity, side, holderPath || posePath);
-      report = found.report;
-    } catch (err) {
-      if (!(err instanceof LimberError) || err.code !== 'LB_ERR_JOINT_NOT_FOUND') throw err;
-      report = err.message;
+    const names = world.skeleton(world.get(entity, Rig).asset).names;
+    const code = world.native(({ ex, heap, w }) =>
+      heap.scratch(PACKED_HAND_BYTES, (p) => {
+        const c = ex.lbw_grip_hand_info(w, entity >>> 0, side === 'Right' ? 0 : 1, p, p + 4 * 26);
+        const name = c === 0 ? '' : heap.cstring(ex.lbw_result_name(c));
+        if (name === 'LB_ERR_MISSING_COMPONENT') return name;
+        const hand = decodeHand(heap, p, names, side);
+        if (c === 0) found = hand;
+        report = hand.report;
+        return name;
+      }),
+    );
+    if (code === 'LB_ERR_MISSING_COMPONENT') {
+      try {
+        const key = side === 'Right' ? 'rightHand' : 'leftHand';
+        const holderPath = world.has(entity, GripHolder) ? world.get(entity, GripHolder)[key] : '';
+        const posePath = world.has(entity, GripPose) ? world.get(entity, GripPose)[key] : '';
+        found = world.findHand(entity, side, holderPath || posePath);
+        report = found.report;
+      } catch (err) {
+        if (!(err instanceof LimberError) || err.code !== 'LB_ERR_JOINT_NOT_FOUND') throw err;
+        report = err.message;
+      }
     }
+    const hand = found as HandStatus | null;
     return {
       side,
-      hand: found ? found.hand : null,
-      fingers: found ? found.fingers : (Object.fromEntries(FINGERS.map((f) => [f, null])) as Record<FingerName, null>),
-      missing: found ? found.missing : [...FINGERS],
+      hand: hand ? hand.hand : null,
+      fingers: hand ? hand.fingers : (Object.fromEntries(FINGERS.map((f) => [f, null])) as Record<FingerName, null>),
+      missing: hand ? hand.missing : [...FINGERS],
       report,
       driver: st.driver,
       blend: st.blend,
@@ -112,4 +128,102 @@ export function gripPoseStatus(world: World, entity: Entity): { right: HandGripS
     };
   };
   return { right: one('Right'), left: one('Left') };
+}
+
+/** One finger of a grip pose (registerGripPose). Angles in degrees. */
+export interface FingerShape {
+  /** 0 rest .. 1 full grip (90°, 100°, 70° per joint) */
+  curl?: number;
+  /** the first joint's curl; default = curl */
+  base?: number;
+  /** -1 .. 1: fingers apart (index toward the thumb, pinky away) */
+  spread?: number;
+  /** degrees per joint from the root, relative to rest; overrides curl and base */
+  bend?: [number, number, number];
+  /** degrees off the palm midline (index, middle toward the thumb); overrides spread */
+  fan?: number;
+}
+
+/** A grip pose: finger shapes and the thumb's reach; names no bone, so it fits any skeleton. */
+export interface GripPoseDef {
+  thumb?: { opposition?: number; to?: 'fingers' | 'index'; gap?: number };
+  index?: FingerShape & { trigger?: FingerShape };
+  middle?: FingerShape & { trigger?: FingerShape };
+  ring?: FingerShape & { trigger?: FingerShape };
+  pinky?: FingerShape & { trigger?: FingerShape };
+}
+
+/** Poses registered with registerGripPose, replayed into every world created later. */
+const registered = new Map<string, string>();
+const worlds = new Set<World>();
+worldCreatedHooks.push((world) => {
+  worlds.add(world);
+  for (const [name, json] of registered) registerIn(world, name, json);
+});
+
+function liveWorlds(): World[] {
+  for (const w of worlds) if (w.destroyed) worlds.delete(w);
+  return [...worlds];
+}
+
+function registerIn(world: World, name: string, json: string): void {
+  world.native(({ ex, heap, w, check }) => {
+    const n = heap.string(name);
+    const j = heap.string(json);
+    try {
+      check(ex.lbw_register_grip_pose(w, n.ptr, j.ptr, j.len));
+    } finally {
+      ex.lbw_free(n.ptr);
+      ex.lbw_free(j.ptr);
+    }
+  });
+}
+
+/** Adds a grip pose, or replaces one by name (built-ins too), in every world: those that
+ * exist and those created later. Throws a LimberError naming the bad key
+ * ("index.bend[1]: expected a number") and registers nothing on bad input. */
+export function registerGripPose(name: string, def: GripPoseDef | string): void {
+  const json = typeof def === 'string' ? def : JSON.stringify(def);
+  const all = liveWorlds();
+  // Validate against one world first, so a bad pose reaches none.
+  if (all.length > 0) registerIn(all[0], name, json);
+  for (const w of all.slice(1)) registerIn(w, name, json);
+  registered.set(name, json);
+}
+
+function poseJson(world: World, pose: string | GripPoseDef, byJoint: boolean): GripPoseDef {
+  const isName = typeof pose === 'string';
+  return world.native(({ ex, heap, w, check }) => {
+    const n = heap.string(isName ? pose : '');
+    const j = heap.string(isName ? '' : JSON.stringify(pose));
+    try {
+      const call = (buf: number, cap: number) => ex.lbw_grip_pose_json(w, n.ptr, j.ptr, j.len, byJoint ? 1 : 0, buf, cap);
+      const needed = call(0, 0);
+      if (needed < 0) check(-needed);
+      return heap.scratch(needed + 1, (buf) => {
+        const got = call(buf, needed + 1);
+        if (got < 0) check(-got);
+        return JSON.parse(heap.cstring(buf)) as GripPoseDef;
+      });
+    } finally {
+      ex.lbw_free(n.ptr);
+      ex.lbw_free(j.ptr);
+    }
+  });
+}
+
+/** Expands a pose (a name, or a definition) to per-joint form — bend [3] and fan per
+ * finger — giving the identical hand: the starting point for editing single joints.
+ * Uses `world`'s registry (default: any live world). */
+export function gripPoseByJoint(pose: string | GripPoseDef, world?: World): GripPoseDef {
+  const w = world ?? liveWorlds()[0];
+  if (!w) throw new LimberError('LB_ERR_INVALID_ARGUMENT', 'LB_ERR_INVALID_ARGUMENT: gripPoseByJoint needs a world: call createWorld() first');
+  return poseJson(w, pose, true);
+}
+
+/** A pose by name (registered or built-in) as its definition. */
+export function gripPoseDef(name: string, world?: World): GripPoseDef {
+  const w = world ?? liveWorlds()[0];
+  if (!w) throw new LimberError('LB_ERR_INVALID_ARGUMENT', 'LB_ERR_INVALID_ARGUMENT: gripPoseDef needs a world: call createWorld() first');
+  return poseJson(w, name, false);
 }

@@ -9,5 +9,5 @@ export { World, Scene, createWorld, entityLabel } from './world.js';
 export type { CreateWorldOptions, FingerName, HandStatus, JointTransform } from './world.js';
 export type { ComponentInfo, FieldInfo } from './schema.js';
 export type { WasmSource } from './wasm.js';
-export { captureFingerPose, registerFingerPose, gripPoseStatus } from './grip.js';
-export type { FingerPose, GripDriver, HandGripStatus } from './grip.js';
+export { captureFingerPose, registerFingerPose, gripPoseStatus, registerGripPose, gripPoseByJoint, gripPoseDef } from './grip.js';
+export type { FingerPose, FingerShape, GripDriver, GripPoseDef, HandGripStatus } from './grip.js';

@@ -44,6 +44,9 @@ export interface LimberExports {
   lbw_register_finger_pose(w: number, name: number, json: number, len: number): number;
   lbw_grip_hand_status(w: number, e: number, side: number, out: number): number;
   lbw_grip_anchor(w: number, holder: number, role: number, out: number): number;
+  lbw_grip_hand_info(w: number, e: number, side: number, outJoints: number, outReport: number): number;
+  lbw_register_grip_pose(w: number, name: number, json: number, len: number): number;
+  lbw_grip_pose_json(w: number, name: number, json: number, len: number, byJoint: number, buf: number, cap: number): number;
   lbw_scene_load(w: number, json: number, len: number): number;
   lbw_scene_destroy(w: number, s: number): void;
   lbw_scene_step(w: number, s: number, dt: number): number;

@@ -33,6 +33,27 @@ export interface HandStatus {
   report: string;
 }
 
+/** @internal Bytes a packed hand (lbw_find_hand, lbw_grip_hand_info) needs. */
+export const PACKED_HAND_BYTES = 4 * 26 + 256;
+
+/** @internal Reads a hand packed by the core: hand joint, then per finger found, three
+ * segment joints and the tip (-1 = none), then the report text. */
+export function decodeHand(heap: Heap, p: number, names: readonly string[], side: 'Right' | 'Left'): HandStatus {
+  const i32 = new Int32Array(heap.ex.memory.buffer, p, 26);
+  const fingers = {} as Record<FingerName, string[] | null>;
+  const missing: FingerName[] = [];
+  FINGERS.forEach((f, k) => {
+    const o = 1 + 5 * k;
+    if (!i32[o]) {
+      fingers[f] = null;
+      missing.push(f);
+      return;
+    }
+    fingers[f] = [i32[o + 1], i32[o + 2], i32[o + 3], i32[o + 4]].filter((j) => j >= 0).map((j) => names[j]);
+  });
+  return { side, hand: i32[0] >= 0 ? names[i32[0]] : '', fingers, missing, report: heap.cstring(p + 4 * 26) };
+}
+
 export function entityLabel(e: number): string {
   if (e === 0) return 'null entity';
   return `entity ${((e & 0xfffff) - 1) >>> 0}v${e >>> 20}`;
@@ -96,6 +117,11 @@ export class World {
     const info = c && typeof c.name === 'string' ? this.byName.get(c.name) : undefined;
     if (!info) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: unknown component '${String(c?.name)}'`);
     return info;
+  }
+
+  /** True after destroy(). */
+  get destroyed(): boolean {
+    return this.ptr === 0;
   }
 
   /** Frees the core world. The object is unusable afterwards. */
@@ -294,22 +320,10 @@ export class World {
     const names = this.skeleton(this.rigAsset(e)).names;
     const path = this.heap.string(handPath);
     try {
-      return this.heap.scratch(4 * 26 + 256, (p) => {
+      return this.heap.scratch(PACKED_HAND_BYTES, (p) => {
         const code = this.ex.lbw_find_hand(this.w, e >>> 0, side === 'Right' ? 0 : 1, path.ptr, p, p + 4 * 26);
         this.check(code, { entity: e, component: 'Rig' });
-        const i32 = new Int32Array(this.ex.memory.buffer, p, 26);
-        const fingers = {} as Record<FingerName, string[] | null>;
-        const missing: FingerName[] = [];
-        FINGERS.forEach((f, k) => {
-          const o = 1 + 5 * k;
-          if (!i32[o]) {
-            fingers[f] = null;
-            missing.push(f);
-            return;
-          }
-          fingers[f] = [i32[o + 1], i32[o + 2], i32[o + 3], i32[o + 4]].filter((j) => j >= 0).map((j) => names[j]);
-        });
-        return { side, hand: names[i32[0]], fingers, missing, report: this.heap.cstring(p + 4 * 26) };
+        return decodeHand(this.heap, p, names, side);
       });
     } finally {
       this.ex.lbw_free(path.ptr);
@@ -386,8 +400,13 @@ export class Scene {
 }
 
 /** Creates a world on a fresh instance of the core. */
+/** @internal Called with every new world (the grip module replays registerGripPose). */
+export const worldCreatedHooks: Array<(world: World) => void> = [];
+
 export async function createWorld(options: CreateWorldOptions = {}): Promise<World> {
   const src = options.wasm ?? new URL(/* @vite-ignore */ './limber.wasm', import.meta.url);
   // Each world gets its own instance; the compiled module is cached per URL.
-  return new World(await instantiateLimber(src));
+  const world = new World(await instantiateLimber(src));
+  for (const hook of worldCreatedHooks) hook(world);
+  return world;
 }
