@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   /* The same bytes as one component's fields. */
   for (uint32_t t = 0; t < lb_component_count(); ++t) {
-    uint8_t buf[512];
+    _Alignas(16) uint8_t buf[LB_COMPONENT_MAX_SIZE];
     lb_component_defaults(t, buf);
     lb_component_from_json(w, NULL, t, (const char *)data, size, buf);
   }
