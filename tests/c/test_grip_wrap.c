@@ -210,60 +210,64 @@ static lb_transform g_out[MAXJ], g_out2[MAXJ], g_model[MAXJ], g_scratch[MAXJ];
  * fraction reported. */
 static void check_run(hand_fx *fx, const lb_hand_info *info, const lb_wrap_job *job,
                       const lb_shape *shapes, int n, wrap_check *wc, bool print) {
+  const lb_transform *pose_local = job->pose_local, *open = job->open_local;
+  const float margin = job->margin;
   memset(wc, 0, sizeof *wc);
   wc->min_sample = wc->min_dense = wc->min_start = 1e30f;
   finger_fk(fx, job->out_local, g_model);
   static lb_transform open_model[MAXJ], pose_model[MAXJ];
-  finger_fk(fx, fx->local, open_model);
-  finger_fk(fx, fx->fist, pose_model);
+  finger_fk(fx, open, open_model);
+  finger_fk(fx, pose_local, pose_model);
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     const lb_finger_info *fi = &info->fingers[f];
     const lb_wrap_finger *r = &job->fingers[f];
     float pose_min = 1e30f;
+    double pose_bend = 0.0;
     int bones = fi->tip >= 0 || fi->segment_count >= 2 ? fi->segment_count : 0;
     for (int b = 0; b < bones; ++b) {
       /* Per shape: a bone that starts closer than the margin to one shape keeps the full
        * margin to every other shape. */
       for (int i = 0; i < n; ++i) {
         float dense;
-        float start = bone_dist(fx, info, fx->local, open_model, f, b, &shapes[i], 1, NULL);
+        float start = bone_dist(fx, info, open, open_model, f, b, &shapes[i], 1, NULL);
         float end = bone_dist(fx, info, job->out_local, g_model, f, b, &shapes[i], 1, &dense);
-        float thr = start < fx->margin ? start : fx->margin;
+        float thr = start < margin ? start : margin;
         if (!(end >= thr - 1e-4f)) {
           fprintf(stderr, "  finger %d bone %d shape %d: %.6f m < threshold %.6f m\n", f, b, i,
                   (double)end, (double)thr);
         }
         LB_CHECK(end >= thr - 1e-4f);
-        if (start < fx->margin) {
+        if (start < margin) {
           LB_CHECK(end >= start - 1e-6f); /* started close: never deeper */
         } else {
           wc->min_sample = end < wc->min_sample ? end : wc->min_sample;
           wc->min_dense = dense < wc->min_dense ? dense : wc->min_dense;
         }
       }
-      float start = bone_dist(fx, info, fx->local, open_model, f, b, shapes, n, NULL);
-      float pose = bone_dist(fx, info, fx->fist, pose_model, f, b, shapes, n, NULL);
+      float start = bone_dist(fx, info, open, open_model, f, b, shapes, n, NULL);
+      float pose = bone_dist(fx, info, pose_local, pose_model, f, b, shapes, n, NULL);
       pose_min = pose < pose_min ? pose : pose_min;
       wc->min_start = start < wc->min_start ? start : wc->min_start;
       int j = fi->joints[b];
-      double a_out = rot_angle_deg(fx->local[j].r, job->out_local[j].r);
-      double a_pose = rot_angle_deg(fx->local[j].r, fx->fist[j].r);
+      double a_out = rot_angle_deg(open[j].r, job->out_local[j].r);
+      double a_pose = rot_angle_deg(open[j].r, pose_local[j].r);
       wc->bend_sum[f] += a_out;
+      pose_bend += a_pose;
       double past = a_out - a_pose;
       wc->past_pose = past > wc->past_pose ? past : wc->past_pose;
       LB_CHECK(a_out <= a_pose + 1e-4);
       versor want;
-      lb_quat_slerp(fx->local[j].r, fx->fist[j].r, r->closing[b], want);
+      lb_quat_slerp(open[j].r, pose_local[j].r, r->closing[b], want);
       for (int i = 0; i < 4; ++i) {
         float e = fabsf(want[i] - job->out_local[j].r[i]);
         wc->slerp_err = e > wc->slerp_err ? e : wc->slerp_err;
       }
       if (r->closing[b] == 1.0f) { /* the pose itself, exactly */
-        LB_CHECK(memcmp(fx->fist[j].r, job->out_local[j].r, sizeof(versor)) == 0);
+        LB_CHECK(memcmp(pose_local[j].r, job->out_local[j].r, sizeof(versor)) == 0);
       }
       LB_CHECK(r->closing[b] >= 0.0f && r->closing[b] <= 1.0f);
     }
-    if (pose_min < fx->margin) {
+    if (pose_min < margin) {
       LB_CHECK(r->contact); /* the pose would come too close: the finger must stop */
     }
     if (!r->contact) {
@@ -277,7 +281,7 @@ static void check_run(hand_fx *fx, const lb_hand_info *info, const lb_wrap_job *
       printf("  %-6s contact %d first bone %2d closing %.4f %.4f %.4f (bend %6.2f of %.0f deg) "
              "pose would be at %+.4f m; %3u queries\n",
              lb_finger_name((lb_finger)f), r->contact, r->first_bone, (double)r->closing[0],
-             (double)r->closing[1], (double)r->closing[2], wc->bend_sum[f], 3.0 * (double)FIST_DEG,
+             (double)r->closing[1], (double)r->closing[2], wc->bend_sum[f], pose_bend,
              (double)pose_min, r->queries);
     }
   }
@@ -550,6 +554,61 @@ static void test_other_conventions(void) {
   }
 }
 
+static double now_seconds(void);
+
+/* The real pose job (grip_pose.h) feeding the wrap, as the grip phase chains them: the
+ * built-in fist closes every long finger onto the handle; the pistol's straight index
+ * stays exactly as posed while the others wrap. */
+static void test_with_pose_job(void) {
+  hand_fx *fx = &g_fx[0];
+  static lb_hand_rig hr;
+  LB_CHECK(lb_hand_rig_build(&fx->info, fx->parents, fx->local, fx->count, &hr) == LB_OK);
+  lb_shape cyl = palm_cylinder(fx, 0.015f, 0.01f, 0.04f);
+  const char *const names[2] = {"fist", "pistol"};
+  for (int p = 0; p < 2; ++p) {
+    lb_grip_pose_def def;
+    LB_CHECK(lb_grip_pose_registry_find(NULL, names[p], &def) == LB_OK);
+    lb_finger_pose_job pj = lb_finger_pose_default_job();
+    pj.rig = &hr;
+    pj.pose = &def;
+    pj.joint_count = fx->count;
+    pj.local = fx->local;
+    pj.model = fx->model;
+    memcpy(g_scratch, fx->local, fx->count * sizeof(lb_transform));
+    pj.out_local = g_scratch;
+    LB_CHECK(lb_finger_pose_run(&pj) == LB_OK);
+    lb_wrap_job job = fx_job(fx, &cyl, 1, g_out);
+    job.pose_local = g_scratch;
+    job.margin = LB_WRAP_MARGIN_FRACTION * pj.index_length;
+    LB_CHECK(lb_wrap_run(&job) == LB_OK);
+    printf("pose job '%s' + wrap on the 1.5 cm handle: %u queries\n", names[p], job.queries);
+    wrap_check wc;
+    check_run(fx, &fx->info, &job, &cyl, 1, &wc, true);
+    LB_CHECK(wc.min_sample >= job.margin - 1e-4f);
+    for (int f = LB_FINGER_MIDDLE; f < LB_FINGER_COUNT; ++f) {
+      LB_CHECK(job.fingers[f].contact);
+    }
+    const lb_finger_info *ix = &fx->info.fingers[LB_FINGER_INDEX];
+    if (p == 1) {
+      LB_CHECK(!job.fingers[LB_FINGER_INDEX].contact);
+      for (int k = 0; k < ix->segment_count; ++k) {
+        LB_CHECK(memcmp(g_out[ix->joints[k]].r, g_scratch[ix->joints[k]].r, sizeof(versor)) == 0);
+      }
+    } else {
+      LB_CHECK(job.fingers[LB_FINGER_INDEX].contact);
+    }
+    /* Informational: pose + wrap for one hand. */
+    const int runs = 1000;
+    double t0 = now_seconds();
+    for (int i = 0; i < runs; ++i) {
+      LB_CHECK(lb_finger_pose_run(&pj) == LB_OK);
+      LB_CHECK(lb_wrap_run(&job) == LB_OK);
+    }
+    printf("  pose + wrap: %.2f us per hand on this build (informational)\n",
+           (now_seconds() - t0) / runs * 1e6);
+  }
+}
+
 static double now_seconds(void) {
   struct timespec ts;
   timespec_get(&ts, TIME_UTC);
@@ -685,6 +744,7 @@ int main(void) {
   LB_RUN(test_finger_mask);
   LB_RUN(test_many_shapes);
   LB_RUN(test_other_conventions);
+  LB_RUN(test_with_pose_job);
   LB_RUN(test_determinism_and_aliasing);
   LB_RUN(test_validate);
   fx_free(&g_fx[0]);
