@@ -378,6 +378,97 @@ static void bad_input_changes_nothing(void) {
   lb_world_destroy(sc.w);
 }
 
+/* A fist around a grip across the palm: after the wrap no finger bone centre is closer
+ * than the 8% margin minus 0.1 mm, no joint is bent further from rest than the pose bends
+ * it, and the fingers stop short of the pose (they touched). */
+static void wrap_stops_on_surface_within_pose(void) {
+  lb_transform posed[128], rest[128], open_model[128];
+  uint32_t n = 0;
+  float worst_gap = 1e9f, worst_over = -1e9f;
+  int stopped = 0;
+  for (int k = 0; k < 3; ++k) {
+    scene sc;
+    scene_init(&sc, 0.35f, LB_GRIP_PLACEMENT_OBJECT, 0, 0.0f);
+    lb_grip_profile_c prof;
+    LB_CHECK(lb_world_get(sc.w, sc.object, LB_GRIP_PROFILE, &prof) == LB_OK);
+    strcpy(prof.main_pose, k == 0 ? "open" : "fist");
+    prof.wrap = k == 2;
+    LB_CHECK(lb_world_set(sc.w, sc.object, LB_GRIP_PROFILE, &prof) == LB_OK);
+    /* 2.5 cm out of the palm (+Y), along the palm's X axis: across the fingers */
+    lb_entity grip = spawn_xf(sc.w, sc.main_anchor, 0.0f, 0.025f, 0.0f, ID);
+    lb_grip_surface_c surf;
+    lb_component_defaults(LB_GRIP_SURFACE, &surf);
+    surf.direction = 0;
+    surf.radius = 0.015f;
+    surf.height = 0.12f;
+    LB_CHECK(lb_world_insert(sc.w, grip, LB_GRIP_SURFACE, &surf) == LB_OK);
+    LB_CHECK(lb_world_step(sc.w, 1.0f / 60.0f) == LB_OK);
+    const lb_transform *local = lb_rig_local_pose(sc.w, sc.hero, &n);
+    if (k < 2) {
+      memcpy(k == 0 ? rest : posed, local, n * sizeof(lb_transform));
+      if (k == 0) {
+        memcpy(open_model, lb_rig_model_pose(sc.w, sc.hero, &n), n * sizeof(lb_transform));
+      }
+      lb_world_destroy(sc.w);
+      continue;
+    }
+    const lb_transform *model = lb_rig_model_pose(sc.w, sc.hero, &n);
+    lb_transform root, gw, shape_space;
+    LB_CHECK(lb_world_entity_transform(sc.w, sc.hero, &root) == LB_OK);
+    LB_CHECK(lb_world_entity_transform(sc.w, grip, &gw) == LB_OK);
+    lb_transform_inverse_mul(&root, &gw, &shape_space);
+    lb_shape_def def = lb_shape_default_def();
+    def.direction = LB_AXIS_X;
+    def.radius = surf.radius;
+    def.height = surf.height;
+    lb_shape shape;
+    LB_CHECK(lb_shape_resolve(&def, &shape_space, &shape) == LB_OK);
+    lb_hand_info info;
+    LB_CHECK(lb_world_find_hand(sc.w, sc.hero, LB_HAND_RIGHT, "", &info) == LB_OK);
+    lb_palm_frame_job pj = lb_palm_frame_default_job();
+    pj.hand = &info;
+    pj.model = model;
+    pj.joint_count = n;
+    LB_CHECK(lb_palm_frame_run(&pj) == LB_OK);
+    float margin = 0.08f * pj.index_length;
+    for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+      const lb_finger_info *fi = &info.fingers[f];
+      float finger_bend = 0.0f, pose_bend = 0.0f;
+      for (int b = 0; b < fi->segment_count; ++b) {
+        int a = fi->joints[b];
+        int c = b + 1 < fi->segment_count ? fi->joints[b + 1] : fi->tip;
+        if (c >= 0) {
+          vec3 mid = {(model[a].t[0] + model[c].t[0]) * 0.5f,
+                      (model[a].t[1] + model[c].t[1]) * 0.5f,
+                      (model[a].t[2] + model[c].t[2]) * 0.5f};
+          /* a bone that starts inside the margin may not get deeper than it started */
+          vec3 mid0 = {(open_model[a].t[0] + open_model[c].t[0]) * 0.5f,
+                       (open_model[a].t[1] + open_model[c].t[1]) * 0.5f,
+                       (open_model[a].t[2] + open_model[c].t[2]) * 0.5f};
+          float start = lb_shape_distance(&shape, mid0);
+          float d = lb_shape_distance(&shape, mid) - (start < margin ? start : margin);
+          worst_gap = d < worst_gap ? d : worst_gap;
+        }
+        float wrapped = angle_deg(
+            rest[a].r, model == NULL ? rest[a].r : lb_rig_local_pose(sc.w, sc.hero, &n)[a].r);
+        float full = angle_deg(rest[a].r, posed[a].r);
+        worst_over = wrapped - full > worst_over ? wrapped - full : worst_over;
+        finger_bend += wrapped;
+        pose_bend += full;
+      }
+      stopped += f != LB_FINGER_THUMB && finger_bend < pose_bend - 1.0f;
+    }
+    lb_world_destroy(sc.w);
+  }
+  printf("  wrap: closest bone centre %.2f mm beyond the margin (or its start); max bend past the "
+         "pose %.2e deg; "
+         "%d of 4 fingers stopped short of the fist\n",
+         (double)(worst_gap * 1000.0f), (double)worst_over, stopped);
+  LB_CHECK(worst_gap >= -1e-4f);
+  LB_CHECK(worst_over <= 1e-3f);
+  LB_CHECK(stopped == 4);
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IONBF, 0);
   LB_RUN(object_placement_reaches_both_anchors);
@@ -388,5 +479,6 @@ int main(void) {
   LB_RUN(shoulder_assist_closes_part_of_gap);
   LB_RUN(determinism_bit_identical);
   LB_RUN(bad_input_changes_nothing);
+  LB_RUN(wrap_stops_on_surface_within_pose);
   LB_TEST_MAIN_END();
 }

@@ -3,6 +3,7 @@
 #define LIMBER_GRIP_INTERNAL_H
 
 #include "../world/world_internal.h"
+#include "limber/geom.h"
 #include "limber/grip.h"
 #include "limber/grip_pose.h"
 #include "limber/ik.h"
@@ -97,6 +98,8 @@ const lb_finger_pose *lb_grip_finger_pose(const lb_world *w, const char *name);
 lb_result lb_grip_check_pose_name(lb_world *w, const char *where, const char *field,
                                   const char *name);
 lb_result lb_grip_check_surface(lb_world *w, const char *where, const lb_grip_surface_c *c);
+/* The shape a GripSurface component describes. */
+lb_shape_def lb_grip_surface_def(const lb_grip_surface_c *c);
 
 /* Blend (grip/hand_blend.c). Starts a blend when the hand's driver key changed. */
 void lb_grip_blend_begin(lb_grip_hand *h, uint64_t key, float seconds);

@@ -2,7 +2,32 @@
  * the animated fingers. Captured poses set their named joints directly (no mirror). */
 #include "grip_internal.h"
 #include "limber/grip_pose.h"
+#include "limber/grip_wrap.h"
 #include <string.h>
+
+#define LB_GRIP_SHAPES_MAX 16
+
+/* GripSurface shapes on the object or any entity below it, in the rig's model space. */
+static uint32_t lb_gather_shapes(const lb_world *w, uint32_t rig_slot, int object,
+                                 lb_shape out[LB_GRIP_SHAPES_MAX]) {
+  uint32_t n = 0;
+  for (uint32_t s = 0; s < w->high_water && n < LB_GRIP_SHAPES_MAX; ++s) {
+    if (!w->alive[s] || !lb_slot_has(w, s, LB_GRIP_SURFACE)) {
+      continue;
+    }
+    if (s != (uint32_t)object && !lb_world_is_below(w, s, (uint32_t)object)) {
+      continue;
+    }
+    const lb_grip_surface_c *c = lb_component_ptr(w, s, LB_GRIP_SURFACE);
+    lb_shape_def def = lb_grip_surface_def(c);
+    lb_transform space_from_entity;
+    lb_transform_inverse_mul(&w->world_xf[rig_slot], &w->world_xf[s], &space_from_entity);
+    if (lb_shape_resolve(&def, &space_from_entity, &out[n]) == LB_OK) {
+      ++n;
+    }
+  }
+  return n;
+}
 
 /* The pose a hand should take: per-joint fingers of the profile, else a GripPose name. */
 static bool lb_pose_def_for(const lb_world *w, int object, lb_grip_driver_kind kind,
@@ -78,6 +103,31 @@ void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driv
   job.out_local = inst->local;
   if (lb_finger_pose_run(&job) != LB_OK) {
     return;
+  }
+  const lb_grip_profile_c *prof =
+      object >= 0 ? lb_component_ptr(w, (uint32_t)object, LB_GRIP_PROFILE) : NULL;
+  if (prof && prof->wrap) {
+    lb_shape shapes[LB_GRIP_SHAPES_MAX];
+    uint32_t n = lb_gather_shapes(w, s, object, shapes);
+    if (n > 0) {
+      lb_wrap_job wrap = lb_wrap_default_job();
+      wrap.hand = &h->info;
+      wrap.joint_count = inst->joint_count;
+      wrap.parents = sk->parents;
+      wrap.local = inst->local;
+      wrap.open_local = sk->rest;
+      wrap.pose_local = inst->local;
+      wrap.model = inst->model;
+      wrap.shapes = shapes;
+      wrap.shape_count = n;
+      wrap.margin = LB_WRAP_MARGIN_FRACTION * job.index_length;
+      wrap.out_local = inst->local;
+      if (lb_wrap_run(&wrap) == LB_OK) {
+        for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+          h->contacts |= (uint8_t)((wrap.fingers[f].contact ? 1u : 0u) << f);
+        }
+      }
+    }
   }
   if (weight < 1.0f) {
     for (int f = 0; f < LB_FINGER_COUNT; ++f) {

@@ -15,7 +15,7 @@ static bool lb_in(float v, float lo, float hi) {
   return v >= lo && v <= hi;
 }
 
-static lb_result lb_shape_validate(const lb_finger_shape *s) {
+static lb_result lb_finger_shape_validate(const lb_finger_shape *s) {
   if (s->set & ~(uint32_t)LB_SHAPE_ALL) {
     return LB_ERR_INVALID_ARGUMENT;
   }
@@ -61,7 +61,8 @@ lb_result lb_grip_pose_validate(const lb_grip_pose_def *def) {
   for (int f = LB_FINGER_INDEX; f < LB_FINGER_COUNT; ++f) {
     const lb_grip_finger_def *fd = &def->fingers[f];
     /* The trigger shape is checked even when unused: garbage is never stored quietly. */
-    const lb_result rs[2] = {lb_shape_validate(&fd->shape), lb_shape_validate(&fd->trigger)};
+    const lb_result rs[2] = {lb_finger_shape_validate(&fd->shape),
+                             lb_finger_shape_validate(&fd->trigger)};
     for (int k = 0; k < 2; ++k) {
       /* Structural errors first, then non-finite, then range: one order for every def. */
       if (rs[k] == LB_ERR_INVALID_ARGUMENT) {

@@ -168,11 +168,26 @@ lb_result lb_grip_check_pose_name(lb_world *w, const char *where, const char *fi
                  field, name);
 }
 
+lb_shape_def lb_grip_surface_def(const lb_grip_surface_c *c) {
+  lb_shape_def d = lb_shape_default_def();
+  d.type = (lb_shape_type)c->shape;
+  d.direction = (lb_axis)c->direction;
+  memcpy(d.center, c->center, sizeof d.center);
+  d.radius = c->radius;
+  d.height = c->height;
+  memcpy(d.size, c->size, sizeof d.size);
+  return d;
+}
+
 lb_result lb_grip_check_surface(lb_world *w, const char *where, const lb_grip_surface_c *c) {
-  if (c->shape == 1 && c->height < 2.0f * c->radius) {
-    return lb_fail(w, LB_ERR_OUT_OF_RANGE,
-                   "%s: field 'height' = %g is below 2 x radius for a Capsule", where,
-                   (double)c->height);
+  lb_shape_def d = lb_grip_surface_def(c);
+  const char *field = NULL;
+  lb_result r = lb_shape_check(&d, &field);
+  if (r != LB_OK) {
+    return lb_fail(w, r, "%s: field '%s' does not give a valid %s", where,
+                   field && strcmp(field, "type") == 0 ? "shape" : (field ? field : "shape"),
+                   c->shape == LB_SHAPE_CAPSULE ? "capsule (height >= 2 x radius, sizes > 0)"
+                                                : "shape (sizes > 0)");
   }
   return LB_OK;
 }
