@@ -15,6 +15,7 @@ typedef struct lb_bench_stats {
   double error_max;
   uint64_t ops;
   uint64_t failures; /* operations whose call returned an error */
+  uint64_t work;     /* optional count of inner work units (see lb_bench.work), summed */
 } lb_bench_stats;
 
 typedef struct lb_bench {
@@ -25,11 +26,16 @@ typedef struct lb_bench {
   void *(*setup)(void);   /* null on failure */
   void (*run)(void *state, uint32_t iters, lb_bench_stats *stats);
   void (*teardown)(void *state);
+  /* Optional (NULL = none): what stats.work counts, e.g. "queries" (point-shape distance
+   * queries); reported per operation as "work_per_op" with "work" = this label. */
+  const char *work;
 } lb_bench;
 
-/* Registered benchmarks (bench_ik.c). */
+/* Registered benchmarks (bench_ik.c, bench_grip.c). */
 extern const lb_bench lb_bench_ik_two_bone;
 extern const lb_bench lb_bench_world_step_ik;
+extern const lb_bench lb_bench_grip_hand;
+extern const lb_bench lb_bench_grip_character;
 
 /* Deterministic reach path: `count` points on a Lissajous curve around `center`,
  * every one within the arm's reach (see bench_ik.c). Same formula as

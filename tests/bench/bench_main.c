@@ -8,7 +8,8 @@
  * operation. `warmup` untimed batches (default 1) come first; they also let V8 tier
  * wasm code up from Liftoff to TurboFan. Output:
  *   {"bench":"ik.two_bone","target":"native","unit":"us","min":X,"median":Y,
- *    "runs":N,"iters":I,"samples":[...],"mean_error":E,"max_error":M,"failures":F}
+ *    "runs":N,"iters":I,"samples":[...],"mean_error":E,"max_error":M,"failures":F,
+ *    "what":"...", and when the bench counts inner work "work":"queries","work_per_op":W}
  * tests/bench/run.mjs turns this into the contract format. Nothing is asserted:
  * the exit status is non-zero only when a benchmark cannot be set up. */
 #define _POSIX_C_SOURCE 199309L
@@ -18,7 +19,8 @@
 #include <string.h>
 #include <time.h>
 
-static const lb_bench *const lb_benches[] = {&lb_bench_ik_two_bone, &lb_bench_world_step_ik};
+static const lb_bench *const lb_benches[] = {&lb_bench_ik_two_bone, &lb_bench_world_step_ik,
+                                             &lb_bench_grip_hand, &lb_bench_grip_character};
 #define LB_BENCH_COUNT (sizeof lb_benches / sizeof lb_benches[0])
 #define LB_MAX_RUNS 1000
 
@@ -94,6 +96,11 @@ static int lb_run_bench(const lb_bench *b, const char *target, int runs, uint32_
          st.ops ? st.error_sum / (double)st.ops : 0.0, st.error_max,
          (unsigned long long)st.failures);
   lb_json_string(b->what);
+  if (b->work) {
+    printf(",\"work\":");
+    lb_json_string(b->work);
+    printf(",\"work_per_op\":%.6g", st.ops ? (double)st.work / (double)st.ops : 0.0);
+  }
   printf("}\n");
   fflush(stdout);
   return 1;

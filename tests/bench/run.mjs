@@ -40,6 +40,8 @@ const MIN_RUNS = 5;
 const BENCHES = [
   { name: 'ik.two_bone', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
   { name: 'world.step_ik', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'grip.hand', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'grip.character', targets: ['native', 'wasm-simd', 'wasm'] },
 ];
 
 const NODE_RUN = [process.execPath, '--no-experimental-fetch'];
@@ -360,7 +362,8 @@ function printTable(rows, o) {
   for (const r of rows) {
     if (r.what && !seen.has(`${r.bench}|${r.what}`)) {
       seen.add(`${r.bench}|${r.what}`);
-      console.log(`  ${r.bench} [${r.target}]: ${r.what}`);
+      const work = r.work ? ` (${sig(r.work_per_op)} ${r.work} per op)` : '';
+      console.log(`  ${r.bench} [${r.target}]: ${r.what}${work}`);
     }
   }
   console.log(`CSV: ${path.relative(ROOT, path.join(OUT_DIR, 'results.csv'))}`);

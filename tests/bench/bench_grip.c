@@ -1,0 +1,334 @@
+/* Grip benchmarks on the procedural humanoid (1.8 m, the default).
+ *
+ * grip.hand       one operation = one hand's fingers, as the grip phase runs them:
+ *                 lb_finger_pose_run ("fist" on the right hand; the hand rig is built once
+ *                 in setup from the rest skeleton) writing the target rotations, then
+ *                 lb_wrap_run closing every finger from the rest (open) hand toward that
+ *                 pose onto one cylinder, radius 1.5 cm, 12 cm long, lying across the palm
+ *                 (along palm X, its near side 1 cm out of the palm, centred 4 cm up the
+ *                 fingers: tests/c/test_grip_wrap.c's handle), margin 8 % of the index
+ *                 length. Both jobs validate their input on every call. The "error" is
+ *                 how far the closest wrapped bone sample falls short of the margin (0 when
+ *                 none does), measured outside the timed loop on the last operation.
+ * grip.character  one operation = the whole Grip phase (lb_phase_grip, world_internal.h)
+ *                 for one character holding a rifle two-handed, the grip-lab hold: GripHolder
+ *                 with Object placement (the main arm reaches the game-placed rifle, the
+ *                 support arm its foregrip anchor), "pistol" on the right hand, "support" on
+ *                 the left, wrap onto the rifle's two GripSurface cylinders (pistol grip
+ *                 r 1.6 cm, foregrip r 2.2 cm) and a box (receiver). Before each operation
+ *                 (timed too, a few memcpy) the rig's local and model pose and the entities'
+ *                 world transforms are restored from a copy saved as they enter the Grip
+ *                 phase, after 60 warm-up steps (blends finished); dt = 1/60 s. Timed: the
+ *                 restore, both arms' plan and IK, anchor reads, both hands' pose + wrap +
+ *                 weight, the hands' local→model refresh and the palm gap outputs. Not
+ *                 timed: animation, entity transforms, matrices (the other phases). The
+ *                 "error" is the larger palm-to-anchor distance (metres) from the holder. */
+#include "../../wasm/src/world/world_internal.h"
+#include "bench.h"
+#include "limber/limber.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- grip.hand ------------------------------------------------------------------------ */
+
+#define LB_HAND_MAXJ 128
+
+typedef struct lb_hand_state {
+  lb_world *world;
+  uint32_t count;
+  const char *names[LB_HAND_MAXJ];
+  int16_t parents[LB_HAND_MAXJ];
+  lb_transform local[LB_HAND_MAXJ], model[LB_HAND_MAXJ];
+  lb_transform pose[LB_HAND_MAXJ], out[LB_HAND_MAXJ];
+  lb_hand_info info;
+  lb_hand_rig rig;
+  lb_grip_pose_def fist;
+  lb_shape cylinder;
+} lb_hand_state;
+
+static void lb_hand_teardown(void *p) {
+  lb_hand_state *s = p;
+  if (s) {
+    if (s->world) {
+      lb_world_destroy(s->world);
+    }
+    free(s);
+  }
+}
+
+static int lb_hand_init(lb_hand_state *s) {
+  lb_world_def wd = lb_world_default_def();
+  lb_humanoid_def hd = lb_humanoid_default_def();
+  uint32_t asset = 0, n = 0;
+  lb_entity e;
+  lb_rig_c rig;
+  lb_component_defaults(LB_RIG, &rig);
+  if (lb_world_create(&wd, &s->world) != LB_OK ||
+      lb_world_add_humanoid(s->world, &hd, &asset) != LB_OK ||
+      lb_world_spawn(s->world, &e) != LB_OK) {
+    return 0;
+  }
+  rig.asset = asset;
+  if (lb_world_insert(s->world, e, LB_RIG, &rig) != LB_OK ||
+      lb_world_step(s->world, 1.0f / 60.0f) != LB_OK) {
+    return 0;
+  }
+  s->count = lb_skeleton_joint_count(s->world, asset);
+  if (s->count == 0 || s->count > LB_HAND_MAXJ) {
+    return 0;
+  }
+  for (uint32_t j = 0; j < s->count; ++j) {
+    s->names[j] = lb_skeleton_joint_name(s->world, asset, j);
+    s->parents[j] = (int16_t)lb_skeleton_joint_parent(s->world, asset, j);
+  }
+  memcpy(s->local, lb_rig_local_pose(s->world, e, &n), s->count * sizeof(lb_transform));
+  memcpy(s->model, lb_rig_model_pose(s->world, e, &n), s->count * sizeof(lb_transform));
+  lb_hand_find_job hj = lb_hand_find_default_job();
+  hj.joint_count = s->count;
+  hj.names = s->names;
+  hj.parents = s->parents;
+  hj.side = LB_HAND_RIGHT;
+  if (lb_hand_find_run(&hj) != LB_OK || hj.info.finger_count != LB_FINGER_COUNT) {
+    return 0;
+  }
+  s->info = hj.info;
+  lb_palm_frame_job pj = lb_palm_frame_default_job();
+  pj.hand = &s->info;
+  pj.model = s->model;
+  pj.joint_count = s->count;
+  pj.parents = s->parents;
+  if (lb_palm_frame_run(&pj) != LB_OK ||
+      lb_hand_rig_build(&s->info, s->parents, s->local, s->count, &s->rig) != LB_OK ||
+      lb_grip_pose_builtin("fist", &s->fist) != LB_OK) {
+    return 0;
+  }
+  lb_shape_def d = lb_shape_default_def();
+  d.type = LB_SHAPE_CYLINDER;
+  d.direction = LB_AXIS_X;
+  d.radius = 0.015f;
+  d.height = 0.12f;
+  d.center[1] = 0.015f + 0.01f;
+  d.center[2] = 0.04f;
+  if (lb_shape_resolve(&d, &pj.frame, &s->cylinder) != LB_OK) {
+    return 0;
+  }
+  memcpy(s->pose, s->local, sizeof s->pose);
+  memcpy(s->out, s->local, sizeof s->out);
+  return 1;
+}
+
+static void *lb_hand_setup(void) {
+  lb_hand_state *s = calloc(1, sizeof *s);
+  if (!s || !lb_hand_init(s)) {
+    lb_hand_teardown(s);
+    return NULL;
+  }
+  return s;
+}
+
+/* How far the closest bone sample (midpoint and end of every bone) falls short of the
+ * margin, metres (0 when none does). */
+static double lb_hand_shortfall(const lb_hand_state *s, float margin) {
+  static lb_transform m[LB_HAND_MAXJ];
+  memcpy(m, s->model, s->count * sizeof(lb_transform));
+  float worst = 0.0f;
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    const lb_finger_info *fi = &s->info.fingers[f];
+    for (int k = 0; k <= fi->segment_count; ++k) {
+      int j = k < fi->segment_count ? fi->joints[k] : fi->tip;
+      if (j < 0) {
+        continue;
+      }
+      lb_transform_mul(&m[s->parents[j]], &s->out[j], &m[j]);
+      if (k == 0) {
+        continue;
+      }
+      const float *a = m[s->parents[j]].t, *b = m[j].t;
+      vec3 mid = {0.5f * (a[0] + b[0]), 0.5f * (a[1] + b[1]), 0.5f * (a[2] + b[2])};
+      float d0 = lb_shape_distance(&s->cylinder, mid), d1 = lb_shape_distance(&s->cylinder, b);
+      float d = d0 < d1 ? d0 : d1;
+      worst = margin - d > worst ? margin - d : worst;
+    }
+  }
+  return (double)worst;
+}
+
+static void lb_hand_run(void *p, uint32_t iters, lb_bench_stats *st) {
+  lb_hand_state *s = p;
+  lb_wrap_job wrap = lb_wrap_default_job();
+  for (uint32_t i = 0; i < iters; ++i) {
+    lb_finger_pose_job job = lb_finger_pose_default_job();
+    job.rig = &s->rig;
+    job.pose = &s->fist;
+    job.joint_count = s->count;
+    job.local = s->local;
+    job.model = s->model;
+    job.out_local = s->pose;
+    wrap = lb_wrap_default_job();
+    wrap.hand = &s->info;
+    wrap.joint_count = s->count;
+    wrap.parents = s->parents;
+    wrap.local = s->local;
+    wrap.open_local = s->local; /* the rest is the open hand */
+    wrap.pose_local = s->pose;
+    wrap.model = s->model;
+    wrap.shapes = &s->cylinder;
+    wrap.shape_count = 1;
+    wrap.out_local = s->out;
+    if (lb_finger_pose_run(&job) != LB_OK) {
+      st->failures++;
+      continue;
+    }
+    wrap.margin = LB_WRAP_MARGIN_FRACTION * job.index_length;
+    if (lb_wrap_run(&wrap) != LB_OK) {
+      st->failures++;
+      continue;
+    }
+    st->work += wrap.queries;
+  }
+  double e = iters ? lb_hand_shortfall(s, wrap.margin) : 0.0;
+  st->error_sum += e * (double)iters;
+  st->error_max = e > st->error_max ? e : st->error_max;
+  st->ops += iters;
+}
+
+const lb_bench lb_bench_grip_hand = {
+    "grip.hand",
+    "us",
+    "one hand: finger pose job ('fist') + wrap job onto a 1.5 cm cylinder across the palm",
+    20000,
+    lb_hand_setup,
+    lb_hand_run,
+    lb_hand_teardown,
+    "queries"};
+
+/* ---- grip.character -------------------------------------------------------------------- */
+
+/* assets/scenes/grip-lab.json without its timeline (the hold as it starts). */
+static const char lb_grip_lab[] =
+    "{\"assets\":{\"rigs\":{\"mannequin\":{\"builtin\":\"humanoid\",\"height\":1.8}}},"
+    "\"entities\":["
+    "{\"name\":\"hero\",\"components\":{\"Transform\":{\"position\":[0,0,0]},"
+    "\"Rig\":{\"asset\":\"mannequin\"},\"GripPose\":{\"rightTrigger\":0},"
+    "\"GripHolder\":{\"held\":\"rifle\",\"mainHand\":\"Right\",\"placement\":\"Object\","
+    "\"blendSeconds\":0.25}}},"
+    "{\"name\":\"rifle\",\"components\":{\"Transform\":{\"position\":[-0.05,1.25,0.22]},"
+    "\"GripProfile\":{\"mainAnchor\":\"gripAnchor\",\"supportAnchor\":\"foregripAnchor\","
+    "\"mainPose\":\"pistol\",\"supportPose\":\"support\",\"hand\":\"Right\",\"mirror\":\"X\","
+    "\"wrap\":true}}},"
+    "{\"name\":\"gripAnchor\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
+    "\"position\":[-0.03,-0.075,-0.04],\"rotation\":[0.223607,0.223607,-0.67082,0.67082]}}},"
+    "{\"name\":\"foregripAnchor\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
+    "\"position\":[0.0,-0.055,0.16],\"rotation\":[0.0,-0.707107,0.0,0.707107]}}},"
+    "{\"name\":\"pistolGrip\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
+    "\"position\":[0,-0.075,-0.04]},\"GripSurface\":{\"shape\":\"Cylinder\",\"direction\":\"Y\","
+    "\"radius\":0.016,\"height\":0.11}}},"
+    "{\"name\":\"foregrip\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
+    "\"position\":[0,-0.02,0.16]},\"GripSurface\":{\"shape\":\"Cylinder\",\"direction\":\"Z\","
+    "\"radius\":0.022,\"height\":0.2}}},"
+    "{\"name\":\"receiver\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
+    "\"position\":[0,0.0,0.1]},\"GripSurface\":{\"shape\":\"Box\",\"size\":[0.05,0.07,0.5]}}}"
+    "]}";
+
+#define LB_WARMUP_STEPS 60
+
+typedef struct lb_character_state {
+  lb_world *world;
+  lb_scene *scene;
+  lb_entity hero;
+  uint32_t slot, joint_count, slots;
+  lb_transform *local, *model, *world_xf; /* as they enter the Grip phase */
+} lb_character_state;
+
+static void lb_character_teardown(void *p) {
+  lb_character_state *s = p;
+  if (s) {
+    if (s->scene) {
+      lb_scene_destroy(s->world, s->scene);
+    }
+    if (s->world) {
+      lb_world_destroy(s->world);
+    }
+    free(s->local);
+    free(s->model);
+    free(s->world_xf);
+    free(s);
+  }
+}
+
+static int lb_character_init(lb_character_state *s) {
+  lb_world_def wd = lb_world_default_def();
+  if (lb_world_create(&wd, &s->world) != LB_OK ||
+      lb_scene_load(s->world, lb_grip_lab, sizeof lb_grip_lab - 1, &s->scene) != LB_OK) {
+    return 0;
+  }
+  s->hero = lb_scene_entity(s->scene, "hero");
+  int slot = lb_slot_of(s->world, s->hero);
+  if (slot < 0) {
+    return 0;
+  }
+  for (int i = 0; i < LB_WARMUP_STEPS; ++i) {
+    if (lb_world_step(s->world, 1.0f / 60.0f) != LB_OK) {
+      return 0;
+    }
+  }
+  lb_world *w = s->world;
+  s->slot = (uint32_t)slot;
+  s->joint_count = w->rigs[slot].joint_count;
+  s->slots = w->high_water;
+  s->local = malloc(s->joint_count * sizeof(lb_transform));
+  s->model = malloc(s->joint_count * sizeof(lb_transform));
+  s->world_xf = malloc(s->slots * sizeof(lb_transform));
+  if (!s->local || !s->model || !s->world_xf) {
+    return 0;
+  }
+  /* The state entering the Grip phase: lb_world_step's first phases (no animator, so
+   * Animate copies the animation pose; no TwoBoneIK, so Reach does nothing). */
+  lb_rig_instance *inst = &w->rigs[slot];
+  memcpy(inst->local, inst->anim, s->joint_count * sizeof(lb_transform));
+  lb_phase_model_space(w);
+  lb_phase_reach(w);
+  memcpy(s->local, inst->local, s->joint_count * sizeof(lb_transform));
+  memcpy(s->model, inst->model, s->joint_count * sizeof(lb_transform));
+  memcpy(s->world_xf, w->world_xf, s->slots * sizeof(lb_transform));
+  return 1;
+}
+
+static void *lb_character_setup(void) {
+  lb_character_state *s = calloc(1, sizeof *s);
+  if (!s || !lb_character_init(s)) {
+    lb_character_teardown(s);
+    return NULL;
+  }
+  return s;
+}
+
+static void lb_character_run(void *p, uint32_t iters, lb_bench_stats *st) {
+  lb_character_state *s = p;
+  lb_world *w = s->world;
+  lb_rig_instance *inst = &w->rigs[s->slot];
+  for (uint32_t i = 0; i < iters; ++i) {
+    memcpy(inst->local, s->local, s->joint_count * sizeof(lb_transform));
+    memcpy(inst->model, s->model, s->joint_count * sizeof(lb_transform));
+    memcpy(w->world_xf, s->world_xf, s->slots * sizeof(lb_transform));
+    lb_phase_grip(w, 1.0f / 60.0f);
+  }
+  const lb_grip_holder_c *gh = lb_component_ptr(w, s->slot, LB_GRIP_HOLDER);
+  double e = gh->main_distance > gh->support_distance ? gh->main_distance : gh->support_distance;
+  if (!gh->main_reached || !gh->support_reached) {
+    st->failures += iters;
+  }
+  st->error_sum += e * (double)iters;
+  st->error_max = e > st->error_max ? e : st->error_max;
+  st->ops += iters;
+}
+
+const lb_bench lb_bench_grip_character = {
+    "grip.character",
+    "us",
+    "whole Grip phase, one character, two-handed rifle hold (grip-lab): restore pose + "
+    "lb_phase_grip",
+    20000,
+    lb_character_setup,
+    lb_character_run,
+    lb_character_teardown};
