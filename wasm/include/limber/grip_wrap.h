@@ -73,7 +73,7 @@ extern "C" {
 #endif
 
 #define LB_WRAP_MARCH_STEPS 8
-#define LB_WRAP_BISECT_STEPS 6
+#define LB_WRAP_BISECT_STEPS 4
 /* The seed's stopping distance: about one finger thickness, 8% of the index length
  * (lb_palm_frame_job.index_length). The caller multiplies; the job takes metres. */
 #define LB_WRAP_MARGIN_FRACTION 0.08f

@@ -71,18 +71,42 @@ lb_result lb_finger_pose_validate(const lb_finger_pose_job *job) {
   return finite ? LB_OK : LB_ERR_NOT_FINITE;
 }
 
-void lb_turn_from_rest(const vec3 axis, float deg, const versor rest, versor r) {
+/* The sine and cosine of half of deg degrees, computed once per distinct angle in a job:
+ * poses repeat angles across fingers (a fist bends every finger alike). Same value, same
+ * bits as lb_quat_from_axis_angle(axis, deg * LB_DEG2RAD). */
+static void lb_half_turn(lb_turn_cache *cache, float deg, float *s, float *c) {
+  if (cache) {
+    for (int i = 0; i < cache->count; ++i) {
+      if (cache->deg[i] == deg) {
+        *s = cache->s[i];
+        *c = cache->c[i];
+        return;
+      }
+    }
+  }
+  lb_sincos(0.5f * (deg * LB_DEG2RAD), s, c);
+  if (cache && cache->count < LB_TURN_CACHE_MAX) {
+    cache->deg[cache->count] = deg;
+    cache->s[cache->count] = *s;
+    cache->c[cache->count] = *c;
+    cache->count++;
+  }
+}
+
+void lb_turn_from_rest(lb_turn_cache *cache, const vec3 axis, float deg, const versor rest,
+                       versor r) {
   if (deg == 0.0f) {
     memcpy(r, rest, sizeof(versor));
     return;
   }
-  versor q;
-  lb_quat_from_axis_angle(axis, deg * LB_DEG2RAD, q);
+  float s, c;
+  lb_half_turn(cache, deg, &s, &c);
+  versor q = {axis[0] * s, axis[1] * s, axis[2] * s, c};
   lb_quat_mul(q, rest, r);
   lb_quat_normalize(r);
 }
 
-static void lb_pose_finger(lb_finger_pose_job *job, lb_finger f) {
+static void lb_pose_finger(lb_finger_pose_job *job, lb_finger f, lb_turn_cache *cache) {
   const lb_hand_rig_finger *rf = &job->rig->fingers[f];
   float bend[3], fan;
   lb_grip_pose_finger_angles(job->pose, f, job->trigger, bend, &fan);
@@ -90,12 +114,12 @@ static void lb_pose_finger(lb_finger_pose_job *job, lb_finger f) {
   for (int s = 0; s < rf->segment_count; ++s) {
     int j = rf->joints[s];
     versor r;
-    lb_turn_from_rest(rf->bend_axis[s], bend[s], rf->rest[s], r);
+    lb_turn_from_rest(cache, rf->bend_axis[s], bend[s], rf->rest[s], r);
     if (s == 0 && fan != 0.0f) {
       /* Fan after bend, both in the parent frame: the curled finger turns as a whole. */
       versor bent;
       memcpy(bent, r, sizeof bent);
-      lb_turn_from_rest(rf->fan_axis, fan, bent, r);
+      lb_turn_from_rest(cache, rf->fan_axis, fan, bent, r);
     }
     memcpy(job->out_local[j].r, r, sizeof r);
     lb_pose_joint(&parent, &job->local[j], r, &parent);
@@ -121,9 +145,11 @@ lb_result lb_finger_pose_run(lb_finger_pose_job *job) {
   float scale = hand->s[0] < 0.0f ? -hand->s[0] : hand->s[0];
   job->index_length = rig->index_length * scale;
   memset(job->positions, 0, sizeof job->positions);
+  lb_turn_cache cache;
+  cache.count = 0;
   for (int f = LB_FINGER_INDEX; f < LB_FINGER_COUNT; ++f) {
     if (rig->fingers[f].found) {
-      lb_pose_finger(job, (lb_finger)f);
+      lb_pose_finger(job, (lb_finger)f, &cache);
     }
   }
   lb_thumb_reach(job);

@@ -1,60 +1,109 @@
 /* Finger wrap: close each finger from open toward its pose until its bones meet the grip
- * surfaces (limber/grip_wrap.h has the behaviour; this file the why of the how). */
+ * surfaces (limber/grip_wrap.h has the behaviour; this file the why of the how).
+ *
+ * Why it is cheap:
+ * - A joint's closing path is a turn within the plane of its open and pose rotations,
+ *   q(s) = cos(sθ) qa + sin(sθ) qc. Every s the search visits is a grid point k/8 or the
+ *   midpoint of two visited points, and the midpoint of two points of a circle arc is their
+ *   normalised sum. So the grid's (cos, sin) pairs ("coefficients") come from three halvings
+ *   of the whole arc and each bisection point from one 2-D normalisation: no sine, cosine or
+ *   arc tangent anywhere in the search.
+ * - Positions only, in the finger's own frame (origin at its root joint, axes of the root's
+ *   parent): one quaternion product and one rotated offset per joint. Each shape within reach
+ *   is moved into that frame once, its rotation as a matrix.
+ * - The lead bone (the first one still closing, the one a phase's bisection asks about) needs
+ *   no kinematics at all: its joint's rotation x A + y C is linear in the coefficient (x, y),
+ *   so its end, p + x² P + x y T + y² S, is quadratic, and so is the end in each shape's frame.
+ *   Those vectors are set up once per phase.
+ * - Bones keep proven clearances and touches (see the header), so most steps ask one bone. */
 #include "limber/grip_wrap.h"
 #include "limber/rig.h"
+
+#include "../geom/distance_internal.h"
 
 #include <float.h>
 #include <string.h>
 
 /* Shapes kept per finger after the reach test; more near one finger falls back to all. */
 #define LB_WRAP_MAX_NEAR 16
-/* The speed bound is exact for slerp; nlerp (used below 3.6° of arc) runs at most
- * 2 tan(φ/2) / φ ≈ 1.0001 times faster. 1 % more covers it and the float rounding. */
+/* The speed bound is exact for the constant-speed path; the angle bound (8 tan(θ/8) for θ)
+ * is above the angle, and 1 % more covers the float rounding of the evaluated points. */
 #define LB_WRAP_SPEED_SLACK 1.01f
 /* Reach test slack for rounding in the bone lengths, metres. */
 #define LB_WRAP_REACH_SLACK 1e-5f
+#define LB_WRAP_GRID (LB_WRAP_MARCH_STEPS + 1)
+#define LB_WRAP_SEGS LB_FINGER_MAX_SEGMENTS
 
-/* slerp(a, b, s) as a turn within the plane of a and b: q(s) = cos(sθ) a + sin(sθ) c, with c
- * the unit direction of b orthogonal to a. The per-pair work (dot, c, θ) is done once and
- * each point costs one lb_sincos instead of lb_quat_slerp's acos and two sines; the path is
- * the same (shorter arc), the values agree with lb_quat_slerp to float rounding. */
+_Static_assert(LB_WRAP_MARCH_STEPS == 8, "the march grid is built by three halvings");
+
+/* One joint's closing path: the rotation at coefficient (x, y) is x qa + y qc. */
 typedef struct lb_arc {
-  versor a, b; /* the inputs, returned exactly at s <= 0 and s >= 1 */
-  versor qa;   /* unit start */
-  versor qc;   /* unit, orthogonal to qa (nlerp: the sign-aligned unit end) */
-  float theta; /* half the rotation angle from a to b */
-  bool nlerp;  /* below 3.6° of arc, as lb_quat_slerp: plain normalised lerp */
-  float angle; /* rotation angle from a to b, radians: bounds the joint's turn per unit s */
+  versor qa; /* unit start */
+  versor qc; /* unit, orthogonal to qa, toward the (sign-aligned) end */
+  /* The joint's bone (the next offset u) turned by x qa + y qc is x² p + x y t + y² s. */
+  vec3 p, t, s;
+  float grid[LB_WRAP_GRID][2]; /* coefficients at s = k / 8 */
+  float angle;                 /* upper bound of the rotation angle open → pose, radians */
 } lb_arc;
+
+/* A shape within a finger's reach, moved into the finger's frame: its own-frame point is
+ * c + m x for a finger-frame point x, the axis coordinate first (cylinder, capsule). */
+typedef struct lb_near_shape {
+  float m[3][3];
+  vec3 c;
+  lb_shape_type type;
+  float radius, half_height;
+  vec3 half_extents;
+} lb_near_shape;
+
+/* The lead bone's end in a near shape's frame: k + x² mp + x y mt + y² ms. */
+typedef struct lb_lead_shape {
+  vec3 k, mp, mt, ms;
+} lb_lead_shape;
 
 typedef struct lb_chain {
   int n;  /* segment joints */
   int nb; /* bones: n, or 0 for one segment without an end joint */
-  int16_t joint[LB_FINGER_MAX_SEGMENTS];
-  vec3 lt[LB_FINGER_MAX_SEGMENTS], ls[LB_FINGER_MAX_SEGMENTS];
-  vec3 end_t; /* the last bone's end in the last joint's frame */
-  lb_arc arc[LB_FINGER_MAX_SEGMENTS];
-  lb_transform base; /* model transform of the root's parent: fixed */
+  int16_t joint[LB_WRAP_SEGS];
+  int16_t tip;
+  /* u[k], k >= 1: joint k (k = n: the last bone's end) from joint k-1, scaled by the
+   * scales down to joint k-1, in joint k-1's rotated frame. */
+  vec3 u[LB_WRAP_SEGS + 1];
+  lb_arc arc[LB_WRAP_SEGS];
+  versor base_r; /* model rotation of the root's parent: the finger frame's axes */
+  vec3 root;     /* the root joint in model space: the finger frame's origin */
+  float len[LB_WRAP_SEGS];
   /* search state */
-  int active;                                   /* first joint still closing */
-  float s[LB_FINGER_MAX_SEGMENTS];              /* closing per joint */
-  lb_transform m[LB_FINGER_MAX_SEGMENTS];       /* model transforms at the last evaluation */
-  lb_transform clear_m[LB_FINGER_MAX_SEGMENTS]; /* ... at the last all-clear evaluation, */
-  float clear_eval_s;                           /* at this s (-1: none) */
-  int clear_upto;                               /* for joints active..clear_upto */
-  vec3 p[LB_FINGER_MAX_SEGMENTS + 1];           /* joint positions, p[nb] = last bone's end */
-  float len[LB_FINGER_MAX_SEGMENTS];            /* bone lengths (rigid) */
+  int active;            /* first joint still closing: the lead bone */
+  float s[LB_WRAP_SEGS]; /* closing per joint */
+  /* Coefficients of every joint at the last clear s, the first touching s and the s being
+   * evaluated (entries of joints that no longer close are stale), and where each stopped. */
+  float co_lo[LB_WRAP_SEGS][2];
+  float co_hi[LB_WRAP_SEGS][2];
+  float co_ev[LB_WRAP_SEGS][2];
+  float co_end[LB_WRAP_SEGS][2];
+  versor rot[LB_WRAP_SEGS];    /* finger-frame rotations, last evaluation (frozen ones fixed) */
+  vec3 p[LB_WRAP_SEGS + 1];    /* finger-frame joint positions, p[0] = 0 */
+  versor lead_a, lead_c;       /* the lead joint's rotation is x lead_a + y lead_c */
+  vec3 lead_p, lead_t, lead_s; /* its bone, x² P + x y T + y² S */
   /* Touch thresholds per bone and shape in reach (near_all: one per bone, thr[b][0]). */
-  float thr[LB_FINGER_MAX_SEGMENTS][LB_WRAP_MAX_NEAR];
-  float speed[LB_FINGER_MAX_SEGMENTS];   /* K: sample speed bound per unit s, this phase */
-  float clear_s[LB_FINGER_MAX_SEGMENTS]; /* s of the bone's last clearance ... */
-  float clear_r[LB_FINGER_MAX_SEGMENTS]; /* ... and the |Δs| it holds for (< 0: none) */
+  float thr[LB_WRAP_SEGS][LB_WRAP_MAX_NEAR];
+  float speed[LB_WRAP_SEGS];   /* K: sample speed bound per unit s, this phase */
+  float clear_s[LB_WRAP_SEGS]; /* s of the bone's last proven clearance ... */
+  float clear_r[LB_WRAP_SEGS]; /* ... and the |Δs| it holds for (< 0: none); */
+  float touch_s[LB_WRAP_SEGS]; /* the same for a proven touch */
+  float touch_r[LB_WRAP_SEGS];
   /* shapes within reach */
   const lb_shape *shapes;
   uint32_t shape_count;
-  uint32_t near[LB_WRAP_MAX_NEAR];
   uint32_t near_count;
-  bool near_all;
+  bool near_all; /* more than LB_WRAP_MAX_NEAR: every shape, queried in model space */
+  lb_near_shape near[LB_WRAP_MAX_NEAR];
+  float near_root[LB_WRAP_MAX_NEAR]; /* distance from the root joint */
+  /* Per bone, the near shapes its samples can reach (not with near_all). */
+  uint8_t bone_near[LB_WRAP_SEGS][LB_WRAP_MAX_NEAR];
+  uint32_t bone_near_count[LB_WRAP_SEGS];
+  lb_lead_shape lead[LB_WRAP_MAX_NEAR]; /* by near shape, for the lead bone's ones */
   uint32_t queries;
 } lb_chain;
 
@@ -70,22 +119,32 @@ lb_wrap_job lb_wrap_default_job(void) {
 
 /* ---- validation ----------------------------------------------------------------------- */
 
+/* Inf * 0 and NaN * 0 are NaN, finite * 0 is +-0: one test for many values. */
 static bool lb_finite_n(const float *v, int n) {
+  float acc = 0.0f;
   for (int i = 0; i < n; ++i) {
-    if (!lb_is_finite(v[i])) {
-      return false;
-    }
+    acc += v[i] * 0.0f;
   }
-  return true;
+  return acc == 0.0f;
 }
 
 static bool lb_in_range(const lb_wrap_job *job, int j) {
   return j >= 0 && j < (int)job->joint_count;
 }
 
-/* Chain shape and indices of one found finger; used joints appended to `used`. */
-static lb_result lb_check_finger(const lb_wrap_job *job, const lb_finger_info *fi, int16_t *used,
-                                 int *used_count) {
+/* Marks joint j used; false when a finger already used it. Fingers are solved and written
+ * one after another: a shared joint would be read after another finger wrote it. */
+static bool lb_mark_used(uint32_t *used, int j) {
+  uint32_t bit = 1u << (j & 31);
+  if (used[j >> 5] & bit) {
+    return false;
+  }
+  used[j >> 5] |= bit;
+  return true;
+}
+
+/* Chain shape and indices of one found finger. */
+static lb_result lb_check_finger(const lb_wrap_job *job, const lb_finger_info *fi, uint32_t *used) {
   int n = fi->segment_count;
   if (n < 1 || n > LB_FINGER_MAX_SEGMENTS) {
     return LB_ERR_INVALID_ARGUMENT;
@@ -99,45 +158,41 @@ static lb_result lb_check_finger(const lb_wrap_job *job, const lb_finger_info *f
     if (k == 0 ? !(parent >= 0 && parent < j) : parent != fi->joints[k - 1]) {
       return LB_ERR_INVALID_ARGUMENT;
     }
-    used[(*used_count)++] = (int16_t)j;
-  }
-  if (fi->tip != -1) {
-    if (!lb_in_range(job, fi->tip) || job->parents[fi->tip] != fi->joints[n - 1]) {
+    if (!lb_mark_used(used, j)) {
       return LB_ERR_INVALID_ARGUMENT;
     }
-    used[(*used_count)++] = fi->tip;
+  }
+  if (fi->tip != -1) {
+    if (!lb_in_range(job, fi->tip) || job->parents[fi->tip] != fi->joints[n - 1] ||
+        !lb_mark_used(used, fi->tip)) {
+      return LB_ERR_INVALID_ARGUMENT;
+    }
   }
   return LB_OK;
 }
 
+static bool lb_rotation_ok(const float *q) {
+  return q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1e-12f;
+}
+
 static lb_result lb_check_values(const lb_wrap_job *job, const lb_finger_info *fi) {
   const lb_transform *base = &job->model[job->parents[fi->joints[0]]];
-  if (!lb_finite_n(base->t, 3) || !lb_finite_n(base->r, 4) || !lb_finite_n(base->s, 3)) {
-    return LB_ERR_NOT_FINITE;
-  }
+  bool finite = lb_finite_n(base->t, 3) && lb_finite_n(base->r, 4) && lb_finite_n(base->s, 3);
+  bool ok = true;
   for (int k = 0; k <= fi->segment_count; ++k) {
     int j = k < fi->segment_count ? fi->joints[k] : fi->tip;
     if (j < 0) {
       continue;
     }
-    if (!lb_finite_n(job->local[j].t, 3) || !lb_finite_n(job->local[j].s, 3)) {
-      return LB_ERR_NOT_FINITE;
-    }
+    finite = finite && lb_finite_n(job->local[j].t, 3) && lb_finite_n(job->local[j].s, 3);
     if (k == fi->segment_count) {
       continue; /* the end joint is a point: its rotation is not used */
     }
-    const float *q[2] = {job->open_local[j].r, job->pose_local[j].r};
-    for (int i = 0; i < 2; ++i) {
-      if (!lb_finite_n(q[i], 4)) {
-        return LB_ERR_NOT_FINITE;
-      }
-      if (!(q[i][0] * q[i][0] + q[i][1] * q[i][1] + q[i][2] * q[i][2] + q[i][3] * q[i][3] >
-            1e-12f)) {
-        return LB_ERR_OUT_OF_RANGE;
-      }
-    }
+    const float *qo = job->open_local[j].r, *qp = job->pose_local[j].r;
+    finite = finite && lb_finite_n(qo, 4) && lb_finite_n(qp, 4);
+    ok = ok && lb_rotation_ok(qo) && lb_rotation_ok(qp);
   }
-  return LB_OK;
+  return !finite ? LB_ERR_NOT_FINITE : ok ? LB_OK : LB_ERR_OUT_OF_RANGE;
 }
 
 lb_result lb_wrap_validate(const lb_wrap_job *job) {
@@ -155,27 +210,23 @@ lb_result lb_wrap_validate(const lb_wrap_job *job) {
   if (job->margin < 0.0f) {
     return LB_ERR_OUT_OF_RANGE;
   }
-  int16_t used[LB_FINGER_COUNT * (LB_FINGER_MAX_SEGMENTS + 1)];
-  int used_count = 0;
+  uint32_t used[LB_MAX_JOINTS / 32];
+  memset(used, 0, sizeof used);
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     const lb_finger_info *fi = &job->hand->fingers[f];
-    if (!fi->found) {
-      continue;
-    }
-    lb_result r = lb_check_finger(job, fi, used, &used_count);
-    if (r == LB_OK) {
-      r = lb_check_values(job, fi);
-    }
-    if (r != LB_OK) {
-      return r;
+    if (fi->found) {
+      lb_result r = lb_check_finger(job, fi, used);
+      if (r != LB_OK) {
+        return r;
+      }
     }
   }
-  /* Fingers are solved and written one after another: a shared joint would be read after
-   * another finger wrote it. */
-  for (int a = 0; a < used_count; ++a) {
-    for (int b = a + 1; b < used_count; ++b) {
-      if (used[a] == used[b]) {
-        return LB_ERR_INVALID_ARGUMENT;
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    const lb_finger_info *fi = &job->hand->fingers[f];
+    if (fi->found) {
+      lb_result r = lb_check_values(job, fi);
+      if (r != LB_OK) {
+        return r;
       }
     }
   }
@@ -188,121 +239,339 @@ lb_result lb_wrap_validate(const lb_wrap_job *job) {
   return LB_OK;
 }
 
-/* ---- slerp arcs ------------------------------------------------------------------------ */
+/* ---- small vector helpers (inlined: the search's inner loop) --------------------------- */
 
-static float lb_dot4(const versor a, const versor b) {
+static inline float lb_dot4(const float *a, const float *b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
 }
 
-static void lb_unit_copy(const versor q, versor out) {
-  memcpy(out, q, sizeof(versor));
-  float n2 = lb_dot4(q, q);
-  if (n2 < 1.0f - 1e-5f || n2 > 1.0f + 1e-5f) {
-    lb_quat_normalize(out);
+/* out = a * b (apply b, then a); the operation order of lb_quat_mul. */
+static inline void lb_qmul(const float *a, const float *b, float *out) {
+  float x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+  float y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+  float z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+  float w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+  out[0] = x;
+  out[1] = y;
+  out[2] = z;
+  out[3] = w;
+}
+
+/* out = base + q v q^-1 for unit q; the operation order of lb_quat_rotate. */
+static inline void lb_qrot_add(const float *q, const float *v, const float *base, float *out) {
+  float ux = q[0], uy = q[1], uz = q[2], w = q[3];
+  float tx = 2.0f * (uy * v[2] - uz * v[1]);
+  float ty = 2.0f * (uz * v[0] - ux * v[2]);
+  float tz = 2.0f * (ux * v[1] - uy * v[0]);
+  out[0] = base[0] + (v[0] + w * tx + (uy * tz - uz * ty));
+  out[1] = base[1] + (v[1] + w * ty + (uz * tx - ux * tz));
+  out[2] = base[2] + (v[2] + w * tz + (ux * ty - uy * tx));
+}
+
+/* out = c + m v. */
+static inline void lb_mat_apply(const float (*m)[3], const float *c, const float *v, float *out) {
+  for (int r = 0; r < 3; ++r) {
+    out[r] = c[r] + (m[r][0] * v[0] + m[r][1] * v[1] + m[r][2] * v[2]);
   }
 }
 
-static void lb_arc_init(lb_arc *arc, const versor a, const versor b) {
-  memcpy(arc->a, a, sizeof(versor));
-  memcpy(arc->b, b, sizeof(versor));
-  versor qb;
-  lb_unit_copy(a, arc->qa);
-  lb_unit_copy(b, qb);
-  float d = lb_dot4(arc->qa, qb);
-  if (d < 0.0f) {
-    d = -d;
-    for (int i = 0; i < 4; ++i) {
-      qb[i] = -qb[i];
-    }
+/* The unit (cos, sin) halfway between two unit pairs: their normalised sum. */
+static inline void lb_halfway(const float *a, const float *b, float *out) {
+  float x = a[0] + b[0], y = a[1] + b[1];
+  float inv = 1.0f / lb_geom_sqrt(x * x + y * y);
+  out[0] = x * inv;
+  out[1] = y * inv;
+}
+
+/* ---- closing paths --------------------------------------------------------------------- */
+
+static void lb_unit(const float *q, float *out) {
+  float n2 = lb_dot4(q, q);
+  float inv = n2 < 1.0f - 1e-5f || n2 > 1.0f + 1e-5f ? 1.0f / lb_geom_sqrt(n2) : 1.0f;
+  for (int i = 0; i < 4; ++i) {
+    out[i] = q[i] * inv;
   }
+}
+
+/* The grid by three halvings of [0, 1]; the pairs of one level are equally far apart, so one
+ * square root per level scales all of them. */
+static void lb_arc_init(lb_arc *arc, const versor a, const versor b) {
+  versor qb;
+  lb_unit(a, arc->qa);
+  lb_unit(b, qb);
+  float d = lb_dot4(arc->qa, qb);
+  float sign = d < 0.0f ? -1.0f : 1.0f; /* the shorter arc */
+  d *= sign;
   versor c;
   for (int i = 0; i < 4; ++i) {
-    c[i] = qb[i] - arc->qa[i] * d;
+    c[i] = qb[i] * sign - arc->qa[i] * d;
   }
-  float len = lb_sqrt(lb_dot4(c, c));
-  /* atan2 keeps small angles accurate where acos(d) would not. */
-  arc->theta = lb_atan2(len, d);
-  arc->angle = 2.0f * arc->theta;
-  arc->nlerp = d > 0.9995f || !(len > 0.0f);
-  for (int i = 0; i < 4; ++i) {
-    arc->qc[i] = arc->nlerp ? qb[i] : c[i] / len;
-  }
-}
-
-static void lb_arc_at(const lb_arc *arc, float s, versor out) {
-  if (s <= 0.0f || s >= 1.0f) {
-    memcpy(out, s <= 0.0f ? arc->a : arc->b, sizeof(versor));
+  float len = lb_geom_sqrt(lb_dot4(c, c));
+  float(*g)[2] = arc->grid;
+  if (!(len > 0.0f)) { /* the same rotation: the path stands still */
+    memset(arc->qc, 0, sizeof(versor));
+    for (int k = 0; k < LB_WRAP_GRID; ++k) {
+      g[k][0] = 1.0f;
+      g[k][1] = 0.0f;
+    }
+    arc->angle = 0.0f;
     return;
   }
-  float wa, wc;
-  if (arc->nlerp) {
-    wa = 1.0f - s;
-    wc = s;
-  } else {
-    lb_sincos(s * arc->theta, &wc, &wa);
-  }
+  float inv = 1.0f / len, n = 1.0f / lb_geom_sqrt(d * d + len * len);
   for (int i = 0; i < 4; ++i) {
-    out[i] = arc->qa[i] * wa + arc->qc[i] * wc;
+    arc->qc[i] = c[i] * inv;
   }
-  /* cos·a + sin·c of orthonormal a, c is unit up to rounding; the lerp is not. */
-  if (arc->nlerp) {
-    lb_quat_normalize(out);
+  g[0][0] = 1.0f;
+  g[0][1] = 0.0f;
+  g[8][0] = d * n;
+  g[8][1] = len * n;
+  static const int8_t order[7][3] = {{4, 0, 8}, {2, 0, 4}, {6, 4, 8}, {1, 0, 2},
+                                     {3, 2, 4}, {5, 4, 6}, {7, 6, 8}};
+  float f = 1.0f;
+  for (int i = 0; i < 7; ++i) {
+    int k = order[i][0], lo = order[i][1], hi = order[i][2];
+    float x = g[lo][0] + g[hi][0], y = g[lo][1] + g[hi][1];
+    if (lo == 0) {
+      f = 1.0f / lb_geom_sqrt(x * x + y * y);
+    }
+    g[k][0] = x * f;
+    g[k][1] = y * f;
+  }
+  /* θ <= 8 tan(θ / 8) and the rotation angle is 2θ. */
+  arc->angle = 2.0f * (float)LB_WRAP_MARCH_STEPS * g[1][1] / g[1][0];
+}
+
+/* The bone offset u turned along the path, as a quadratic in the coefficient: see
+ * lb_chain_lead. */
+static void lb_arc_bone(lb_arc *arc, const float *u) {
+  static const vec3 zero = {0.0f, 0.0f, 0.0f};
+  lb_qrot_add(arc->qa, u, zero, arc->p);
+  lb_qrot_add(arc->qc, u, zero, arc->s);
+  versor uq = {u[0], u[1], u[2], 0.0f}, au,
+         cinv = {-arc->qc[0], -arc->qc[1], -arc->qc[2], arc->qc[3]}, z;
+  lb_qmul(arc->qa, uq, au);
+  lb_qmul(au, cinv, z);
+  for (int i = 0; i < 3; ++i) {
+    arc->t[i] = 2.0f * z[i];
   }
 }
 
-/* ---- kinematics and queries ------------------------------------------------------------ */
-
-/* Model transforms of joints active..upto with every closing joint at s, and the positions
- * bones active..upto need (up to the end of bone upto). Later joints are not touched: bones
- * proven clear need no kinematics at all. */
-static void lb_chain_eval(lb_chain *c, float s, int upto) {
-  const lb_transform *prev = c->active > 0 ? &c->m[c->active - 1] : &c->base;
-  for (int k = c->active; k <= upto; ++k) {
-    lb_transform local;
-    memcpy(local.t, c->lt[k], sizeof(vec3));
-    memcpy(local.s, c->ls[k], sizeof(vec3));
-    lb_arc_at(&c->arc[k], s, local.r);
-    lb_transform_mul(prev, &local, &c->m[k]);
-    memcpy(c->p[k], c->m[k].t, sizeof(vec3));
-    prev = &c->m[k];
-  }
-  /* The next joint's position is the translation part of its transform: same arithmetic. */
-  lb_transform_point(prev, upto + 1 < c->n ? c->lt[upto + 1] : c->end_t, c->p[upto + 1]);
-}
-
-/* The bone's sample points: its end, then its midpoint. */
-static void lb_bone_samples(const lb_chain *c, int b, vec3 pts[2]) {
-  memcpy(pts[0], c->p[b + 1], sizeof(vec3));
-  for (int a = 0; a < 3; ++a) {
-    pts[1][a] = 0.5f * (c->p[b][a] + c->p[b + 1][a]);
+/* The rotation at coefficient co. */
+static inline void lb_arc_rotation(const lb_arc *arc, const float *co, versor out) {
+  for (int i = 0; i < 4; ++i) {
+    out[i] = arc->qa[i] * co[0] + arc->qc[i] * co[1];
   }
 }
 
-static uint32_t lb_near_count(const lb_chain *c) {
-  return c->near_all ? c->shape_count : c->near_count;
+/* ---- shapes in the finger frame -------------------------------------------------------- */
+
+static void lb_near_prepare(const lb_chain *c, const lb_shape *s, lb_near_shape *out) {
+  /* own = Rs^-1 (root + Rb x - centre) = c + M x with M the matrix of Rs^-1 Rb. */
+  versor inv, q;
+  memcpy(inv, s->rotation, sizeof inv);
+  lb_quat_normalize(inv);
+  lb_quat_conj(inv, inv);
+  lb_quat_mul(inv, c->base_r, q);
+  lb_quat_normalize(q);
+  float x = q[0], y = q[1], z = q[2], w = q[3];
+  float m[3][3] = {{1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y - w * z), 2.0f * (x * z + w * y)},
+                   {2.0f * (x * y + w * z), 1.0f - 2.0f * (x * x + z * z), 2.0f * (y * z - w * x)},
+                   {2.0f * (x * z - w * y), 2.0f * (y * z + w * x), 1.0f - 2.0f * (x * x + y * y)}};
+  vec3 d = {c->root[0] - s->center[0], c->root[1] - s->center[1], c->root[2] - s->center[2]};
+  vec3 own;
+  lb_quat_rotate(inv, d, own);
+  int first = s->type == LB_SHAPE_CYLINDER || s->type == LB_SHAPE_CAPSULE ? (int)s->axis : 0;
+  for (int r = 0; r < 3; ++r) {
+    int row = (first + r) % 3;
+    memcpy(out->m[r], m[row], sizeof m[row]);
+    out->c[r] = own[row];
+  }
+  out->type = s->type;
+  out->radius = s->radius;
+  out->half_height = s->half_height;
+  memcpy(out->half_extents, s->half_extents, sizeof(vec3));
 }
 
-static const lb_shape *lb_near_shape(const lb_chain *c, uint32_t i) {
-  return &c->shapes[c->near_all ? i : c->near[i]];
+static inline float lb_own_distance(const lb_near_shape *s, const float *q) {
+  return lb_shape_distance_local(s->type, s->radius, s->half_height, s->half_extents, q);
 }
 
-/* Smallest (distance - threshold) over the bone's samples and the shapes in reach; with
- * `stop`, returns as soon as one is negative (a touch), without the full minimum. */
-static float lb_bone_clearance(lb_chain *c, int b, bool stop) {
-  vec3 pts[2];
-  lb_bone_samples(c, b, pts);
-  uint32_t count = lb_near_count(c);
+static inline float lb_near_distance(const lb_near_shape *s, const float *x) {
+  float q[3];
+  lb_mat_apply(s->m, s->c, x, q);
+  return lb_own_distance(s, q);
+}
+
+/* Distance from finger-frame point x to shape i of the job, in model space (near_all). */
+static float lb_far_distance(const lb_chain *c, uint32_t i, const float *x) {
+  vec3 p;
+  lb_qrot_add(c->base_r, x, c->root, p);
+  return lb_shape_distance(&c->shapes[i], p);
+}
+
+/* Distance from finger-frame point x to the i-th shape in reach. */
+static float lb_chain_distance(const lb_chain *c, uint32_t i, const float *x) {
+  return c->near_all ? lb_far_distance(c, i, x) : lb_near_distance(&c->near[i], x);
+}
+
+/* ---- kinematics ------------------------------------------------------------------------ */
+
+/* The lead joint's rotation is x A + y C with A = R qa, C = R qc (R: the frozen joints'
+ * rotation), so its bone's end relative to its joint, (x A + y C) u (x A + y C)^-1, is
+ * x² A u A^-1 + x y (A u C^-1 + C u A^-1) + y² C u C^-1 (the middle term is 2 vec(A u C^-1)):
+ * the arc's quadratic (lb_arc_bone) turned by R. Set up when a phase starts (the frozen
+ * joints' rotations and positions are current), and in each near shape's frame. */
+static void lb_chain_lead(lb_chain *c) {
+  int a = c->active;
+  const lb_arc *arc = &c->arc[a];
+  static const vec3 zero = {0.0f, 0.0f, 0.0f};
+  if (a == 0) {
+    memcpy(c->lead_a, arc->qa, sizeof(versor));
+    memcpy(c->lead_c, arc->qc, sizeof(versor));
+    memcpy(c->lead_p, arc->p, sizeof(vec3));
+    memcpy(c->lead_t, arc->t, sizeof(vec3));
+    memcpy(c->lead_s, arc->s, sizeof(vec3));
+  } else {
+    const float *r = c->rot[a - 1];
+    lb_qmul(r, arc->qa, c->lead_a);
+    lb_qmul(r, arc->qc, c->lead_c);
+    lb_qrot_add(r, arc->p, zero, c->lead_p);
+    lb_qrot_add(r, arc->t, zero, c->lead_t);
+    lb_qrot_add(r, arc->s, zero, c->lead_s);
+  }
+  if (c->near_all) {
+    return;
+  }
+  for (uint32_t n = 0; n < c->bone_near_count[a]; ++n) {
+    uint32_t i = c->bone_near[a][n];
+    const lb_near_shape *sh = &c->near[i];
+    lb_lead_shape *l = &c->lead[i];
+    lb_mat_apply(sh->m, sh->c, c->p[a], l->k);
+    lb_mat_apply(sh->m, zero, c->lead_p, l->mp);
+    lb_mat_apply(sh->m, zero, c->lead_t, l->mt);
+    lb_mat_apply(sh->m, zero, c->lead_s, l->ms);
+  }
+}
+
+/* x² P + x y T + y² S. */
+static inline void lb_quadratic(const float *p, const float *t, const float *s, float xx, float xy,
+                                float yy, float *out) {
+  for (int i = 0; i < 3; ++i) {
+    out[i] = xx * p[i] + xy * t[i] + yy * s[i];
+  }
+}
+
+/* Rotations of joints from..upto with every closing joint at its coefficient in co_ev, and
+ * the positions bones from..upto need (up to the end of bone upto); joints before `from`
+ * are done. Later joints are not touched: bones proven clear need no kinematics at all. */
+static void lb_chain_eval(lb_chain *c, int from, int upto) {
+  for (int k = from; k <= upto; ++k) {
+    float x = c->co_ev[k][0], y = c->co_ev[k][1];
+    if (k == c->active) {
+      for (int i = 0; i < 4; ++i) {
+        c->rot[k][i] = c->lead_a[i] * x + c->lead_c[i] * y;
+      }
+      vec3 w;
+      lb_quadratic(c->lead_p, c->lead_t, c->lead_s, x * x, x * y, y * y, w);
+      for (int i = 0; i < 3; ++i) {
+        c->p[k + 1][i] = c->p[k][i] + w[i];
+      }
+    } else {
+      versor q;
+      lb_arc_rotation(&c->arc[k], c->co_ev[k], q);
+      lb_qmul(c->rot[k - 1], q, c->rot[k]);
+      lb_qrot_add(c->rot[k], c->u[k + 1], c->p[k], c->p[k + 1]);
+    }
+  }
+}
+
+/* ---- queries --------------------------------------------------------------------------- */
+
+/* Smallest (distance - threshold) over the points (bone b's end, then its midpoint) and the
+ * shapes in reach, queried in model space (near_all: one threshold for all shapes). */
+static float lb_far_clearance(lb_chain *c, int b, const vec3 pts[2], bool stop) {
   float best = FLT_MAX;
   for (int k = 0; k < 2; ++k) {
-    for (uint32_t i = 0; i < count; ++i) {
-      float d = lb_shape_distance(lb_near_shape(c, i), pts[k]) - c->thr[b][c->near_all ? 0 : i];
+    for (uint32_t i = 0; i < c->shape_count; ++i) {
+      float d = lb_far_distance(c, i, pts[k]) - c->thr[b][0];
       c->queries++;
-      if (d < best) {
-        best = d;
-        if (stop && best < 0.0f) {
-          return best;
-        }
+      best = d < best ? d : best;
+      if (stop && best < 0.0f) {
+        return best;
       }
+    }
+  }
+  return best;
+}
+
+/* Smallest (distance - threshold) over bone b's samples (its end, then its midpoint) and the
+ * shapes it can reach, from the kinematics; with `stop`, returns as soon as one is negative
+ * (a touch). */
+static float lb_bone_clearance(lb_chain *c, int b, bool stop) {
+  const float *a = c->p[b], *e = c->p[b + 1];
+  vec3 pts[2] = {{e[0], e[1], e[2]},
+                 {0.5f * (a[0] + e[0]), 0.5f * (a[1] + e[1]), 0.5f * (a[2] + e[2])}};
+  if (c->near_all) {
+    return lb_far_clearance(c, b, pts, stop);
+  }
+  const float *thr = c->thr[b];
+  const uint8_t *list = c->bone_near[b];
+  uint32_t count = c->bone_near_count[b];
+  float best = FLT_MAX;
+  for (int k = 0; k < 2; ++k) {
+    for (uint32_t n = 0; n < count; ++n) {
+      uint32_t i = list[n];
+      float d = lb_near_distance(&c->near[i], pts[k]) - thr[i];
+      c->queries++;
+      best = d < best ? d : best;
+      if (stop && best < 0.0f) {
+        return best;
+      }
+    }
+  }
+  return best;
+}
+
+/* The same for the lead bone at coefficient (x, y), without kinematics. */
+static float lb_lead_clearance(lb_chain *c, float x, float y, bool stop) {
+  int b = c->active;
+  float xx = x * x, xy = x * y, yy = y * y;
+  if (c->near_all) {
+    const float *a = c->p[b];
+    vec3 w, pts[2];
+    lb_quadratic(c->lead_p, c->lead_t, c->lead_s, xx, xy, yy, w);
+    for (int i = 0; i < 3; ++i) {
+      pts[0][i] = a[i] + w[i];
+      pts[1][i] = a[i] + 0.5f * w[i];
+    }
+    return lb_far_clearance(c, b, pts, stop);
+  }
+  const float *thr = c->thr[b];
+  const uint8_t *list = c->bone_near[b];
+  uint32_t count = c->bone_near_count[b];
+  float best = FLT_MAX;
+  vec3 w[LB_WRAP_MAX_NEAR];
+  for (uint32_t n = 0; n < count; ++n) {
+    uint32_t i = list[n];
+    const lb_lead_shape *l = &c->lead[i];
+    lb_quadratic(l->mp, l->mt, l->ms, xx, xy, yy, w[n]);
+    vec3 q = {l->k[0] + w[n][0], l->k[1] + w[n][1], l->k[2] + w[n][2]};
+    float d = lb_own_distance(&c->near[i], q) - thr[i];
+    c->queries++;
+    best = d < best ? d : best;
+    if (stop && best < 0.0f) {
+      return best;
+    }
+  }
+  for (uint32_t n = 0; n < count; ++n) {
+    uint32_t i = list[n];
+    const lb_lead_shape *l = &c->lead[i];
+    vec3 q = {l->k[0] + 0.5f * w[n][0], l->k[1] + 0.5f * w[n][1], l->k[2] + 0.5f * w[n][2]};
+    float d = lb_own_distance(&c->near[i], q) - thr[i];
+    c->queries++;
+    best = d < best ? d : best;
+    if (stop && best < 0.0f) {
+      return best;
     }
   }
   return best;
@@ -312,13 +581,14 @@ static float lb_bone_clearance(lb_chain *c, int b, bool stop) {
  * distance when it starts closer, so that it never gets deeper into that shape while every
  * other shape still keeps the full margin. Returns the bone's clearance (>= 0). */
 static float lb_bone_thresholds(lb_chain *c, int b, float margin) {
-  vec3 pts[2];
-  lb_bone_samples(c, b, pts);
-  uint32_t count = lb_near_count(c);
+  const float *a = c->p[b], *e = c->p[b + 1];
+  vec3 mid = {0.5f * (a[0] + e[0]), 0.5f * (a[1] + e[1]), 0.5f * (a[2] + e[2])};
+  uint32_t count = c->near_all ? c->shape_count : c->bone_near_count[b];
   float dmin = FLT_MAX, clearance = FLT_MAX;
-  for (uint32_t i = 0; i < count; ++i) {
-    float d0 = lb_shape_distance(lb_near_shape(c, i), pts[0]);
-    float d1 = lb_shape_distance(lb_near_shape(c, i), pts[1]);
+  for (uint32_t n = 0; n < count; ++n) {
+    uint32_t i = c->near_all ? n : c->bone_near[b][n];
+    float d0 = lb_chain_distance(c, i, e);
+    float d1 = lb_chain_distance(c, i, mid);
     c->queries += 2;
     float d = d0 < d1 ? d0 : d1;
     float t = d < margin ? d : margin;
@@ -336,6 +606,8 @@ static float lb_bone_thresholds(lb_chain *c, int b, float margin) {
   return clearance;
 }
 
+/* ---- search ---------------------------------------------------------------------------- */
+
 /* Sample speed bounds for the phase that starts now (joints active.. closing). */
 static void lb_chain_speeds(lb_chain *c) {
   for (int b = 0; b < c->nb; ++b) {
@@ -351,87 +623,111 @@ static void lb_chain_speeds(lb_chain *c) {
   }
 }
 
-static void lb_chain_note_clearance(lb_chain *c, int b, float s, float clearance) {
-  c->clear_s[b] = s;
-  c->clear_r[b] = c->speed[b] > 0.0f ? clearance / c->speed[b] : FLT_MAX;
+/* A bone's evaluated clearance at s holds its sign for |s' - s| < |clearance| / K: clear
+ * (>= 0) or touching (< 0) there without another query. */
+static void lb_chain_note(lb_chain *c, int b, float s, float clearance) {
+  float r = c->speed[b] > 0.0f ? lb_geom_abs(clearance) / c->speed[b] : FLT_MAX;
+  if (clearance >= 0.0f) {
+    c->clear_s[b] = s;
+    c->clear_r[b] = r;
+  } else {
+    c->touch_s[b] = s;
+    c->touch_r[b] = r;
+  }
 }
 
-static float lb_absf(float x) {
-  return x < 0.0f ? -x : x;
+static bool lb_chain_clear_at(const lb_chain *c, int b, float s) {
+  return c->clear_r[b] > lb_geom_abs(s - c->clear_s[b]);
 }
 
-static bool lb_chain_covered(const lb_chain *c, int b, float s) {
-  return c->clear_r[b] > lb_absf(s - c->clear_s[b]);
+static bool lb_chain_touch_at(const lb_chain *c, int b, float s) {
+  return c->touch_r[b] > lb_geom_abs(s - c->touch_s[b]);
 }
 
-/* Evaluates the chain at s and returns a touching moving bone, or -1 when all are clear.
- * Bones whose proven clearance covers s are skipped, and the kinematics stop at the last
- * bone still to test. `first` (if moving) is tested first: near a touch it is the likely
- * one, so a touching step usually costs one bone. */
+/* Whether bone b touches at s: from a proven sign, else by queries (the lead bone in closed
+ * form, the others after the kinematics up to joint b; *done: how far they already run). */
+static bool lb_bone_touches(lb_chain *c, int b, float s, int *done) {
+  if (lb_chain_clear_at(c, b, s)) {
+    return false;
+  }
+  if (lb_chain_touch_at(c, b, s)) {
+    return true;
+  }
+  float clearance;
+  if (b == c->active) {
+    clearance = lb_lead_clearance(c, c->co_ev[b][0], c->co_ev[b][1], true);
+  } else {
+    if (*done < b) {
+      lb_chain_eval(c, *done + 1, b);
+      *done = b;
+    }
+    clearance = lb_bone_clearance(c, b, true);
+  }
+  lb_chain_note(c, b, s, clearance);
+  return clearance < 0.0f;
+}
+
+/* The touching moving bone at s (coefficients in co_ev), or -1 when all are clear. `first`
+ * (if moving) is asked first: near a touch it is the likely one; then the others from the
+ * root. */
 static int lb_chain_touch(lb_chain *c, float s, int first) {
-  int upto = -1;
+  int done = c->active - 1; /* kinematics evaluated up to this joint */
+  if (first >= c->active && lb_bone_touches(c, first, s, &done)) {
+    return first;
+  }
   for (int b = c->active; b < c->nb; ++b) {
-    if (!lb_chain_covered(c, b, s)) {
-      upto = b;
-    }
-  }
-  if (upto < 0) {
-    return -1;
-  }
-  lb_chain_eval(c, s, upto);
-  for (int i = -1; i <= upto; ++i) {
-    int b = i < 0 ? first : i;
-    if (b < c->active || b > upto || (i >= 0 && b == first) || lb_chain_covered(c, b, s)) {
-      continue;
-    }
-    float clearance = lb_bone_clearance(c, b, true);
-    if (clearance < 0.0f) {
+    if (b != first && lb_bone_touches(c, b, s, &done)) {
       return b;
     }
-    lb_chain_note_clearance(c, b, s, clearance);
   }
-  /* Kept for the freeze: joints stop at the last clear s, often this one. */
-  c->clear_eval_s = s;
-  c->clear_upto = upto;
-  memcpy(c->clear_m, c->m, sizeof c->m);
   return -1;
 }
 
 /* One phase: joints active.. close together from their common s (clear) toward 1. Returns
- * the bone that stopped them, or -1 when they reached the pose. */
+ * the bone that stopped them, or -1 when they reached the pose. Coefficient arrays are
+ * copied whole: entries of joints that no longer close are not read. */
 static int lb_chain_phase(lb_chain *c) {
   float lo = c->s[c->active];
   int k0 = (int)(lo * (float)LB_WRAP_MARCH_STEPS);
   for (int k = k0 + 1; k <= LB_WRAP_MARCH_STEPS; ++k) {
-    float s = (float)k / (float)LB_WRAP_MARCH_STEPS;
+    float s = (float)k * (1.0f / (float)LB_WRAP_MARCH_STEPS);
     if (s <= lo) {
       continue;
+    }
+    for (int j = c->active; j < c->n; ++j) {
+      c->co_ev[j][0] = c->arc[j].grid[k][0];
+      c->co_ev[j][1] = c->arc[j].grid[k][1];
     }
     int hit = lb_chain_touch(c, s, -1);
     if (hit < 0) {
       lo = s;
+      memcpy(c->co_lo, c->co_ev, sizeof c->co_lo);
       continue;
     }
     float hi = s;
+    memcpy(c->co_hi, c->co_ev, sizeof c->co_hi);
     for (int i = 0; i < LB_WRAP_BISECT_STEPS; ++i) {
       float mid = 0.5f * (lo + hi);
+      for (int j = c->active; j < c->n; ++j) {
+        lb_halfway(c->co_lo[j], c->co_hi[j], c->co_ev[j]);
+      }
       int h = lb_chain_touch(c, mid, hit);
       if (h >= 0) {
         hi = mid;
         hit = h;
+        memcpy(c->co_hi, c->co_ev, sizeof c->co_hi);
       } else {
         lo = mid;
+        memcpy(c->co_lo, c->co_ev, sizeof c->co_lo);
       }
     }
+    /* Freeze joints active..hit at the clear end; the next phase builds on them. */
     for (int j = c->active; j < c->n; ++j) {
       c->s[j] = lo;
     }
-    /* The transforms at the clear end: the next phase builds on joint hit's. */
-    if (c->clear_eval_s == lo && c->clear_upto >= hit) {
-      memcpy(c->m, c->clear_m, sizeof c->m);
-    } else {
-      lb_chain_eval(c, lo, hit);
-    }
+    memcpy(c->co_ev, c->co_lo, sizeof c->co_ev);
+    memcpy(c->co_end, c->co_lo, sizeof c->co_end);
+    lb_chain_eval(c, c->active, hit);
     return hit;
   }
   for (int j = c->active; j < c->n; ++j) {
@@ -443,83 +739,134 @@ static int lb_chain_phase(lb_chain *c) {
 /* ---- per finger ------------------------------------------------------------------------ */
 
 static void lb_chain_init(lb_chain *c, const lb_wrap_job *job, const lb_finger_info *fi) {
-  memset(c, 0, sizeof *c);
   c->n = fi->segment_count;
   c->nb = (fi->tip >= 0 || c->n >= 2) ? c->n : 0;
-  c->base = job->model[job->parents[fi->joints[0]]];
-  for (int k = 0; k < c->n; ++k) {
-    int j = fi->joints[k];
-    c->joint[k] = (int16_t)j;
-    memcpy(c->lt[k], job->local[j].t, sizeof(vec3));
-    memcpy(c->ls[k], job->local[j].s, sizeof(vec3));
-    lb_arc_init(&c->arc[k], job->open_local[j].r, job->pose_local[j].r);
-  }
-  /* Without an end joint, the last bone repeats the previous bone's offset one joint on. */
-  memcpy(c->end_t, fi->tip >= 0 ? job->local[fi->tip].t : c->lt[c->n - 1], sizeof(vec3));
+  c->tip = fi->tip;
+  c->active = 0;
+  c->near_count = 0;
+  c->near_all = false;
+  c->queries = 0;
   c->shapes = job->shapes;
   c->shape_count = job->shape_count;
-  c->clear_eval_s = -1.0f;
+  for (int k = 0; k < c->n; ++k) {
+    c->joint[k] = fi->joints[k];
+    c->s[k] = 1.0f;
+  }
+}
+
+/* Finger frame: the root joint's model position and the offsets between the joints. */
+static void lb_chain_frame(lb_chain *c, const lb_wrap_job *job) {
+  const lb_transform *base = &job->model[job->parents[c->joint[0]]];
+  memcpy(c->base_r, base->r, sizeof(versor));
+  const lb_transform *l0 = &job->local[c->joint[0]];
+  vec3 scale = {base->s[0], base->s[1], base->s[2]};
+  vec3 st = {scale[0] * l0->t[0], scale[1] * l0->t[1], scale[2] * l0->t[2]};
+  lb_qrot_add(base->r, st, base->t, c->root);
+  memset(c->p[0], 0, sizeof(vec3));
+  for (int k = 1; k <= c->n; ++k) {
+    const lb_transform *prev = &job->local[c->joint[k - 1]];
+    for (int a = 0; a < 3; ++a) {
+      scale[a] *= prev->s[a];
+    }
+    /* Without an end joint, the last bone repeats the previous bone's offset one joint on. */
+    const float *t = k < c->n      ? job->local[c->joint[k]].t
+                     : c->tip >= 0 ? job->local[c->tip].t
+                                   : prev->t;
+    for (int a = 0; a < 3; ++a) {
+      c->u[k][a] = scale[a] * t[a];
+    }
+  }
+}
+
+/* Copies n floats; src may be dst (out_local may alias local or pose_local). */
+static void lb_copy_floats(float *dst, const float *src, int n) {
+  for (int i = 0; i < n; ++i) {
+    dst[i] = src[i];
+  }
 }
 
 static void lb_write_finger(const lb_chain *c, lb_wrap_job *job) {
   for (int k = 0; k < c->n; ++k) {
-    lb_transform *o = &job->out_local[c->joint[k]];
-    memcpy(o->t, c->lt[k], sizeof(vec3));
-    memcpy(o->s, c->ls[k], sizeof(vec3));
-    lb_arc_at(&c->arc[k], c->s[k], o->r);
+    int j = c->joint[k];
+    lb_transform *o = &job->out_local[j];
+    lb_copy_floats(o->t, job->local[j].t, 3);
+    lb_copy_floats(o->s, job->local[j].s, 3);
+    if (c->s[k] >= 1.0f) {
+      lb_copy_floats(o->r, job->pose_local[j].r, 4);
+    } else if (c->s[k] <= 0.0f) {
+      lb_copy_floats(o->r, job->open_local[j].r, 4);
+    } else {
+      lb_arc_rotation(&c->arc[k], c->co_end[k], o->r);
+    }
   }
 }
 
-static void lb_wrap_finger_run(lb_chain *c, const lb_wrap_job *job, bool wrap,
-                               lb_wrap_finger *out) {
-  for (int k = 0; k < c->n; ++k) {
-    c->s[k] = 1.0f;
-  }
-  if (!wrap || c->nb == 0 || c->shape_count == 0) {
-    return;
-  }
-  /* Open hand: positions, bone lengths and the finger's reach. */
-  for (int k = 0; k < c->n; ++k) {
-    c->s[k] = 0.0f;
-  }
-  lb_chain_eval(c, 0.0f, c->n - 1);
-  float reach = 0.0f;
+/* Shapes within reach of the root (distance is 1-Lipschitz, samples lie within the summed
+ * bone lengths of the fixed root joint), moved into the finger frame; per bone, the ones
+ * within its own reach (the lengths up to its end). */
+static void lb_chain_near(lb_chain *c, const lb_wrap_job *job) {
+  float reach[LB_WRAP_SEGS], total = 0.0f;
   for (int b = 0; b < c->nb; ++b) {
-    vec3 d = {c->p[b + 1][0] - c->p[b][0], c->p[b + 1][1] - c->p[b][1],
-              c->p[b + 1][2] - c->p[b][2]};
-    c->len[b] = lb_vec3_length(d);
-    reach += c->len[b];
+    const float *u = c->u[b + 1];
+    c->len[b] = lb_geom_sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    total += c->len[b];
+    reach[b] = total;
   }
-  /* Shapes within reach of the root (distance is 1-Lipschitz, samples lie within `reach`
-   * of the fixed root joint). */
+  float limit = job->margin + LB_WRAP_REACH_SLACK;
   for (uint32_t i = 0; i < c->shape_count; ++i) {
-    float d = lb_shape_distance(&c->shapes[i], c->p[0]);
+    float d = lb_shape_distance(&c->shapes[i], c->root);
     c->queries++;
-    if (d - reach < job->margin + LB_WRAP_REACH_SLACK) {
+    if (d - total < limit) {
       if (c->near_count < LB_WRAP_MAX_NEAR) {
-        c->near[c->near_count] = i;
+        lb_near_prepare(c, &c->shapes[i], &c->near[c->near_count]);
+        c->near_root[c->near_count] = d;
       } else {
         c->near_all = true;
       }
       c->near_count++;
     }
   }
-  if (c->near_count == 0) {
-    for (int k = 0; k < c->n; ++k) {
-      c->s[k] = 1.0f;
+  if (c->near_all) {
+    return;
+  }
+  for (int b = 0; b < c->nb; ++b) {
+    c->bone_near_count[b] = 0;
+    for (uint32_t i = 0; i < c->near_count; ++i) {
+      if (c->near_root[i] - reach[b] < limit) {
+        c->bone_near[b][c->bone_near_count[b]++] = (uint8_t)i;
+      }
     }
+  }
+}
+
+static void lb_wrap_finger_run(lb_chain *c, const lb_wrap_job *job, bool wrap,
+                               lb_wrap_finger *out) {
+  if (!wrap || c->nb == 0 || c->shape_count == 0) {
+    return;
+  }
+  lb_chain_frame(c, job);
+  lb_chain_near(c, job);
+  if (c->near_count == 0) {
     return;
   }
   out->searched = true;
-  c->active = 0;
+  for (int k = 0; k < c->n; ++k) {
+    int j = c->joint[k];
+    lb_arc_init(&c->arc[k], job->open_local[j].r, job->pose_local[j].r);
+    lb_arc_bone(&c->arc[k], c->u[k + 1]);
+    c->s[k] = 0.0f;
+    c->co_lo[k][0] = c->co_ev[k][0] = 1.0f;
+    c->co_lo[k][1] = c->co_ev[k][1] = 0.0f;
+  }
+  /* Open hand: thresholds, and clearances that usually cover the first march steps. */
+  lb_chain_lead(c);
+  lb_chain_eval(c, 0, c->n - 1);
   lb_chain_speeds(c);
   for (int b = 0; b < c->nb; ++b) {
-    lb_chain_note_clearance(c, b, 0.0f, lb_bone_thresholds(c, b, job->margin));
+    lb_chain_note(c, b, 0.0f, lb_bone_thresholds(c, b, job->margin));
+    c->touch_r[b] = -1.0f;
   }
-  c->clear_eval_s = 0.0f; /* the open hand is clear by construction */
-  c->clear_upto = c->n - 1;
-  memcpy(c->clear_m, c->m, sizeof c->m);
-  while (c->active < c->n) {
+  for (;;) {
     int hit = lb_chain_phase(c);
     if (hit < 0) {
       break;
@@ -533,14 +880,18 @@ static void lb_wrap_finger_run(lb_chain *c, const lb_wrap_job *job, bool wrap,
     if (c->active >= c->n) {
       break;
     }
-    /* A clearance proven around s_e still holds in the next phase while the frozen joints'
-     * s (lo) stays within its range too: each joint then moved less than the bound. */
+    /* A sign proven around s_e still holds in the next phase while the frozen joints' s
+     * (lo) stays within its range too: each joint then moved less than the bound. */
     for (int b = c->active; b < c->nb; ++b) {
-      if (!(c->clear_r[b] > lb_absf(lo - c->clear_s[b]))) {
+      if (!lb_chain_clear_at(c, b, lo)) {
         c->clear_r[b] = -1.0f;
+      }
+      if (!lb_chain_touch_at(c, b, lo)) {
+        c->touch_r[b] = -1.0f;
       }
     }
     lb_chain_speeds(c);
+    lb_chain_lead(c);
   }
 }
 
@@ -556,12 +907,12 @@ lb_result lb_wrap_run(lb_wrap_job *job) {
   if (r != LB_OK) {
     return r;
   }
+  lb_chain c;
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     const lb_finger_info *fi = &job->hand->fingers[f];
     if (!fi->found) {
       continue;
     }
-    lb_chain c;
     lb_chain_init(&c, job, fi);
     lb_wrap_finger *out = &job->fingers[f];
     lb_wrap_finger_run(&c, job, (job->finger_mask >> f) & 1u, out);
