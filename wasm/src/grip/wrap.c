@@ -88,10 +88,10 @@ typedef struct lb_chain {
   vec3 lead_p, lead_t, lead_s; /* its bone, x² P + x y T + y² S */
   /* Touch thresholds per bone and shape in reach (near_all: one per bone, thr[b][0]). */
   float thr[LB_WRAP_SEGS][LB_WRAP_MAX_NEAR];
-  float speed[LB_WRAP_SEGS];   /* K: sample speed bound per unit s, this phase */
-  float clear_s[LB_WRAP_SEGS]; /* s of the bone's last proven clearance ... */
-  float clear_r[LB_WRAP_SEGS]; /* ... and the |Δs| it holds for (< 0: none); */
-  float touch_s[LB_WRAP_SEGS]; /* the same for a proven touch */
+  float inv_speed[LB_WRAP_SEGS]; /* 1 / K, K: sample speed bound per unit s, this phase */
+  float clear_s[LB_WRAP_SEGS];   /* s of the bone's last proven clearance ... */
+  float clear_r[LB_WRAP_SEGS];   /* ... and the |Δs| it holds for (< 0: none); */
+  float touch_s[LB_WRAP_SEGS];   /* the same for a proven touch */
   float touch_r[LB_WRAP_SEGS];
   /* shapes within reach */
   const lb_shape *shapes;
@@ -461,26 +461,35 @@ static inline void lb_quadratic(const float *p, const float *t, const float *s, 
   }
 }
 
-/* Rotations of joints from..upto with every closing joint at its coefficient in co_ev, and
- * the positions bones from..upto need (up to the end of bone upto); joints before `from`
- * are done. Later joints are not touched: bones proven clear need no kinematics at all. */
-static void lb_chain_eval(lb_chain *c, int from, int upto) {
+/* Positions of joints from+1..upto+1 (the end of bone upto) with every closing joint at its
+ * coefficient in co_ev, and the rotations of joints from..upto that a later joint or phase
+ * needs (all of them with `all`); joints before `from` are done. Each joint turns its bone by
+ * its arc's quadratic (lb_arc_bone), then by the joints before it. Later joints are not
+ * touched: bones proven clear need no kinematics at all. */
+static void lb_chain_eval(lb_chain *c, int from, int upto, bool all) {
   for (int k = from; k <= upto; ++k) {
     float x = c->co_ev[k][0], y = c->co_ev[k][1];
+    bool rot = all || k < upto;
+    vec3 w;
     if (k == c->active) {
-      for (int i = 0; i < 4; ++i) {
-        c->rot[k][i] = c->lead_a[i] * x + c->lead_c[i] * y;
-      }
-      vec3 w;
       lb_quadratic(c->lead_p, c->lead_t, c->lead_s, x * x, x * y, y * y, w);
       for (int i = 0; i < 3; ++i) {
         c->p[k + 1][i] = c->p[k][i] + w[i];
       }
+      if (rot) {
+        for (int i = 0; i < 4; ++i) {
+          c->rot[k][i] = c->lead_a[i] * x + c->lead_c[i] * y;
+        }
+      }
     } else {
-      versor q;
-      lb_arc_rotation(&c->arc[k], c->co_ev[k], q);
-      lb_qmul(c->rot[k - 1], q, c->rot[k]);
-      lb_qrot_add(c->rot[k], c->u[k + 1], c->p[k], c->p[k + 1]);
+      const lb_arc *arc = &c->arc[k];
+      lb_quadratic(arc->p, arc->t, arc->s, x * x, x * y, y * y, w);
+      lb_qrot_add(c->rot[k - 1], w, c->p[k], c->p[k + 1]);
+      if (rot) {
+        versor q;
+        lb_arc_rotation(arc, c->co_ev[k], q);
+        lb_qmul(c->rot[k - 1], q, c->rot[k]);
+      }
     }
   }
 }
@@ -619,14 +628,15 @@ static void lb_chain_speeds(lb_chain *c) {
       }
       k += c->arc[j].angle * reach;
     }
-    c->speed[b] = k * LB_WRAP_SPEED_SLACK;
+    k *= LB_WRAP_SPEED_SLACK;
+    c->inv_speed[b] = k > 0.0f ? 1.0f / k : FLT_MAX;
   }
 }
 
 /* A bone's evaluated clearance at s holds its sign for |s' - s| < |clearance| / K: clear
  * (>= 0) or touching (< 0) there without another query. */
 static void lb_chain_note(lb_chain *c, int b, float s, float clearance) {
-  float r = c->speed[b] > 0.0f ? lb_geom_abs(clearance) / c->speed[b] : FLT_MAX;
+  float r = lb_geom_abs(clearance) * c->inv_speed[b];
   if (clearance >= 0.0f) {
     c->clear_s[b] = s;
     c->clear_r[b] = r;
@@ -658,7 +668,7 @@ static bool lb_bone_touches(lb_chain *c, int b, float s, int *done) {
     clearance = lb_lead_clearance(c, c->co_ev[b][0], c->co_ev[b][1], true);
   } else {
     if (*done < b) {
-      lb_chain_eval(c, *done + 1, b);
+      lb_chain_eval(c, *done + 1, b, false);
       *done = b;
     }
     clearance = lb_bone_clearance(c, b, true);
@@ -727,7 +737,7 @@ static int lb_chain_phase(lb_chain *c) {
     }
     memcpy(c->co_ev, c->co_lo, sizeof c->co_ev);
     memcpy(c->co_end, c->co_lo, sizeof c->co_end);
-    lb_chain_eval(c, c->active, hit);
+    lb_chain_eval(c, c->active, hit, true);
     return hit;
   }
   for (int j = c->active; j < c->n; ++j) {
@@ -860,7 +870,7 @@ static void lb_wrap_finger_run(lb_chain *c, const lb_wrap_job *job, bool wrap,
   }
   /* Open hand: thresholds, and clearances that usually cover the first march steps. */
   lb_chain_lead(c);
-  lb_chain_eval(c, 0, c->n - 1);
+  lb_chain_eval(c, 0, c->n - 1, false);
   lb_chain_speeds(c);
   for (int b = 0; b < c->nb; ++b) {
     lb_chain_note(c, b, 0.0f, lb_bone_thresholds(c, b, job->margin));
