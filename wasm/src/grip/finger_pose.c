@@ -12,22 +12,22 @@ lb_finger_pose_job lb_finger_pose_default_job(void) {
   return job;
 }
 
-/* Inf * 0 and NaN * 0 are NaN, finite * 0 is +-0: one test for many values, far cheaper
- * than a call per value in a job that runs every step. */
-static bool lb_finite_n(const float *v, int n) {
+/* Sum of the values times 0: Inf * 0 and NaN * 0 are NaN, finite * 0 is +-0, so one test of
+ * the sum checks them all, far cheaper than a call per value in a job that runs every step. */
+static float lb_zero_sum(const float *v, int n) {
   float acc = 0.0f;
   for (int i = 0; i < n; ++i) {
     acc += v[i] * 0.0f;
   }
-  return acc == 0.0f;
+  return acc;
 }
 
-static bool lb_model_ok(const lb_transform *m) {
-  return lb_finite_n(m->t, 3) && lb_finite_n(m->r, 4) && lb_finite_n(m->s, 3);
+static float lb_model_zero(const lb_transform *m) {
+  return lb_zero_sum(m->t, 3) + lb_zero_sum(m->r, 4) + lb_zero_sum(m->s, 3);
 }
 
-static bool lb_local_ok(const lb_transform *l) {
-  return lb_finite_n(l->t, 3) && lb_finite_n(l->s, 3);
+static float lb_local_zero(const lb_transform *l) {
+  return lb_zero_sum(l->t, 3) + lb_zero_sum(l->s, 3);
 }
 
 lb_result lb_finger_pose_validate(const lb_finger_pose_job *job) {
@@ -48,7 +48,7 @@ lb_result lb_finger_pose_validate(const lb_finger_pose_job *job) {
   }
   const lb_hand_rig *rig = job->rig;
   int n = (int)job->joint_count;
-  bool finite = lb_model_ok(&job->model[rig->hand]);
+  float acc = lb_model_zero(&job->model[rig->hand]);
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     const lb_hand_rig_finger *rf = &rig->fingers[f];
     if (!rf->found) {
@@ -59,16 +59,20 @@ lb_result lb_finger_pose_validate(const lb_finger_pose_job *job) {
       return LB_ERR_INVALID_ARGUMENT;
     }
     /* Most roots hang off the hand itself, checked above. */
-    finite = finite && (rf->root_parent == rig->hand || lb_model_ok(&job->model[rf->root_parent]));
+    if (rf->root_parent != rig->hand) {
+      acc += lb_model_zero(&job->model[rf->root_parent]);
+    }
     for (int s = 0; s < rf->segment_count; ++s) {
       if (rf->joints[s] < 0 || rf->joints[s] >= n) {
         return LB_ERR_INVALID_ARGUMENT;
       }
-      finite = finite && lb_local_ok(&job->local[rf->joints[s]]);
+      acc += lb_local_zero(&job->local[rf->joints[s]]);
     }
-    finite = finite && (rf->tip < 0 || lb_local_ok(&job->local[rf->tip]));
+    if (rf->tip >= 0) {
+      acc += lb_local_zero(&job->local[rf->tip]);
+    }
   }
-  return finite ? LB_OK : LB_ERR_NOT_FINITE;
+  return acc == 0.0f ? LB_OK : LB_ERR_NOT_FINITE;
 }
 
 /* The sine and cosine of half of deg degrees, computed once per distinct angle in a job:
@@ -102,8 +106,8 @@ void lb_turn_from_rest(lb_turn_cache *cache, const vec3 axis, float deg, const v
   float s, c;
   lb_half_turn(cache, deg, &s, &c);
   versor q = {axis[0] * s, axis[1] * s, axis[2] * s, c};
-  lb_quat_mul(q, rest, r);
-  lb_quat_normalize(r);
+  lb_qmul(q, rest, r);
+  lb_qnormalize(r);
 }
 
 static void lb_pose_finger(lb_finger_pose_job *job, lb_finger f, lb_turn_cache *cache) {
@@ -126,7 +130,7 @@ static void lb_pose_finger(lb_finger_pose_job *job, lb_finger f, lb_turn_cache *
     memcpy(job->positions[f][s], parent.t, sizeof(vec3));
   }
   if (rf->tip >= 0) {
-    lb_transform_point(&parent, job->local[rf->tip].t, job->positions[f][LB_FINGER_MAX_SEGMENTS]);
+    lb_xf_point(&parent, job->local[rf->tip].t, job->positions[f][LB_FINGER_MAX_SEGMENTS]);
   } else {
     memcpy(job->positions[f][LB_FINGER_MAX_SEGMENTS], parent.t, sizeof(vec3));
   }

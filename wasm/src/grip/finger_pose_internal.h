@@ -3,16 +3,12 @@
 #define LIMBER_FINGER_POSE_INTERNAL_H
 
 #include "limber/grip_pose.h"
+#include "quat_inline_internal.h"
 
-/* out = parent * (local's translation and scale, rotation r). */
+/* out = parent * (local's translation and scale, rotation r). out may alias parent. */
 static inline void lb_pose_joint(const lb_transform *parent, const lb_transform *local,
                                  const versor r, lb_transform *out) {
-  lb_transform l = *local;
-  l.r[0] = r[0];
-  l.r[1] = r[1];
-  l.r[2] = r[2];
-  l.r[3] = r[3];
-  lb_transform_mul(parent, &l, out);
+  lb_xf_mul_r(parent, local, r, out);
 }
 
 /* Half-angle sines and cosines already computed in this job, by angle in degrees. */

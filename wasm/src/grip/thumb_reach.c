@@ -35,7 +35,7 @@ static void lb_thumb_fk(const lb_thumb_chain *c, versor rot[LB_FINGER_MAX_SEGMEN
     }
   }
   if (rf->tip >= 0) {
-    lb_transform_point(&m, c->local[rf->tip].t, pos[LB_FINGER_MAX_SEGMENTS]);
+    lb_xf_point(&m, c->local[rf->tip].t, pos[LB_FINGER_MAX_SEGMENTS]);
   } else {
     memcpy(pos[LB_FINGER_MAX_SEGMENTS], m.t, sizeof(vec3));
   }
@@ -137,8 +137,8 @@ static void lb_bend_rest(const vec3 axis, float c, float s, const versor rest, v
   float ch = lb_sqrt(0.5f * (1.0f + c)); /* cos(b/2) >= 0.7 here */
   float sh = s / (2.0f * ch);
   versor q = {axis[0] * sh, axis[1] * sh, axis[2] * sh, ch};
-  lb_quat_mul(q, rest, r);
-  lb_quat_normalize(r);
+  lb_qmul(q, rest, r);
+  lb_qnormalize(r);
 }
 
 static void lb_write(lb_finger_pose_job *job, const versor rot[LB_FINGER_MAX_SEGMENTS],
@@ -219,10 +219,10 @@ void lb_thumb_reach(lb_finger_pose_job *job) {
     versor turn, pinv, tmp, r0;
     lb_quat_from_to(from, to, turn);
     lb_quat_conj(ch.parent.r, pinv);
-    lb_quat_mul(turn, ch.parent.r, tmp);
-    lb_quat_mul(pinv, tmp, r0);
-    lb_quat_mul(r0, rf->rest[0], rot[0]);
-    lb_quat_normalize(rot[0]);
+    lb_qmul(turn, ch.parent.r, tmp);
+    lb_qmul(pinv, tmp, r0);
+    lb_qmul(r0, rf->rest[0], rot[0]);
+    lb_qnormalize(rot[0]);
     for (int j = 1; j <= LB_FINGER_MAX_SEGMENTS; ++j) {
       if (j < n || j == LB_FINGER_MAX_SEGMENTS) {
         vec3 d;

@@ -18,6 +18,7 @@
  * - Bones keep proven clearances and touches (see the header), so most steps ask one bone. */
 #include "limber/grip_wrap.h"
 #include "limber/rig.h"
+#include "quat_inline_internal.h"
 
 #include "../geom/distance_internal.h"
 
@@ -119,13 +120,14 @@ lb_wrap_job lb_wrap_default_job(void) {
 
 /* ---- validation ----------------------------------------------------------------------- */
 
-/* Inf * 0 and NaN * 0 are NaN, finite * 0 is +-0: one test for many values. */
-static bool lb_finite_n(const float *v, int n) {
+/* Sum of v[i] * 0: Inf * 0 and NaN * 0 are NaN, finite * 0 is +-0, so one comparison of the
+ * sum tests many values (no branch per value). */
+static float lb_zero_sum(const float *v, int n) {
   float acc = 0.0f;
   for (int i = 0; i < n; ++i) {
     acc += v[i] * 0.0f;
   }
-  return acc == 0.0f;
+  return acc;
 }
 
 static bool lb_in_range(const lb_wrap_job *job, int j) {
@@ -171,28 +173,27 @@ static lb_result lb_check_finger(const lb_wrap_job *job, const lb_finger_info *f
   return LB_OK;
 }
 
-static bool lb_rotation_ok(const float *q) {
-  return q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1e-12f;
-}
-
 static lb_result lb_check_values(const lb_wrap_job *job, const lb_finger_info *fi) {
   const lb_transform *base = &job->model[job->parents[fi->joints[0]]];
-  bool finite = lb_finite_n(base->t, 3) && lb_finite_n(base->r, 4) && lb_finite_n(base->s, 3);
-  bool ok = true;
+  float acc = lb_zero_sum(base->t, 3) + lb_zero_sum(base->r, 4) + lb_zero_sum(base->s, 3);
+  float smallest = FLT_MAX; /* squared norm of the shortest open or pose rotation */
   for (int k = 0; k <= fi->segment_count; ++k) {
     int j = k < fi->segment_count ? fi->joints[k] : fi->tip;
     if (j < 0) {
       continue;
     }
-    finite = finite && lb_finite_n(job->local[j].t, 3) && lb_finite_n(job->local[j].s, 3);
+    acc += lb_zero_sum(job->local[j].t, 3) + lb_zero_sum(job->local[j].s, 3);
     if (k == fi->segment_count) {
       continue; /* the end joint is a point: its rotation is not used */
     }
     const float *qo = job->open_local[j].r, *qp = job->pose_local[j].r;
-    finite = finite && lb_finite_n(qo, 4) && lb_finite_n(qp, 4);
-    ok = ok && lb_rotation_ok(qo) && lb_rotation_ok(qp);
+    acc += lb_zero_sum(qo, 4) + lb_zero_sum(qp, 4);
+    float no = qo[0] * qo[0] + qo[1] * qo[1] + qo[2] * qo[2] + qo[3] * qo[3];
+    float np = qp[0] * qp[0] + qp[1] * qp[1] + qp[2] * qp[2] + qp[3] * qp[3];
+    smallest = no < smallest ? no : smallest;
+    smallest = np < smallest ? np : smallest;
   }
-  return !finite ? LB_ERR_NOT_FINITE : ok ? LB_OK : LB_ERR_OUT_OF_RANGE;
+  return acc != 0.0f ? LB_ERR_NOT_FINITE : smallest > 1e-12f ? LB_OK : LB_ERR_OUT_OF_RANGE;
 }
 
 lb_result lb_wrap_validate(const lb_wrap_job *job) {
@@ -204,7 +205,7 @@ lb_result lb_wrap_validate(const lb_wrap_job *job) {
   if (job->joint_count < 1 || job->joint_count > LB_MAX_JOINTS) {
     return LB_ERR_OUT_OF_RANGE;
   }
-  if (!lb_is_finite(job->margin)) {
+  if (job->margin * 0.0f != 0.0f) {
     return LB_ERR_NOT_FINITE;
   }
   if (job->margin < 0.0f) {
@@ -243,29 +244,6 @@ lb_result lb_wrap_validate(const lb_wrap_job *job) {
 
 static inline float lb_dot4(const float *a, const float *b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-}
-
-/* out = a * b (apply b, then a); the operation order of lb_quat_mul. */
-static inline void lb_qmul(const float *a, const float *b, float *out) {
-  float x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-  float y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-  float z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-  float w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-  out[0] = x;
-  out[1] = y;
-  out[2] = z;
-  out[3] = w;
-}
-
-/* out = base + q v q^-1 for unit q; the operation order of lb_quat_rotate. */
-static inline void lb_qrot_add(const float *q, const float *v, const float *base, float *out) {
-  float ux = q[0], uy = q[1], uz = q[2], w = q[3];
-  float tx = 2.0f * (uy * v[2] - uz * v[1]);
-  float ty = 2.0f * (uz * v[0] - ux * v[2]);
-  float tz = 2.0f * (ux * v[1] - uy * v[0]);
-  out[0] = base[0] + (v[0] + w * tx + (uy * tz - uz * ty));
-  out[1] = base[1] + (v[1] + w * ty + (uz * tx - ux * tz));
-  out[2] = base[2] + (v[2] + w * tz + (ux * ty - uy * tx));
 }
 
 /* out = c + m v. */

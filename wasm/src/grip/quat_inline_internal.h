@@ -1,0 +1,83 @@
+/* Inline copies of the quaternion and transform helpers of limber/math.h for the grip jobs'
+ * inner loops (not public). Each performs exactly the operations of its math.h counterpart
+ * in the same order, so results are bit-identical; only the call is saved (the math module
+ * is another translation unit, and neither gcc nor emcc inline across them here). */
+#ifndef LIMBER_QUAT_INLINE_INTERNAL_H
+#define LIMBER_QUAT_INLINE_INTERNAL_H
+
+#include "limber/math.h"
+
+/* out = a * b: lb_quat_mul. out may alias a or b. */
+static inline void lb_qmul(const float *a, const float *b, float *out) {
+  float x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+  float y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+  float z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+  float w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+  out[0] = x;
+  out[1] = y;
+  out[2] = z;
+  out[3] = w;
+}
+
+/* out = base + q v q^-1 (unit q): lb_quat_rotate, then the addition of lb_transform_mul and
+ * lb_transform_point. out may alias v or base. */
+static inline void lb_qrot_add(const float *q, const float *v, const float *base, float *out) {
+  float ux = q[0], uy = q[1], uz = q[2], w = q[3];
+  float tx = 2.0f * (uy * v[2] - uz * v[1]);
+  float ty = 2.0f * (uz * v[0] - ux * v[2]);
+  float tz = 2.0f * (ux * v[1] - uy * v[0]);
+  float rx = v[0] + w * tx + (uy * tz - uz * ty);
+  float ry = v[1] + w * ty + (uz * tx - ux * tz);
+  float rz = v[2] + w * tz + (ux * ty - uy * tx);
+  out[0] = base[0] + rx;
+  out[1] = base[1] + ry;
+  out[2] = base[2] + rz;
+}
+
+/* lb_quat_normalize (a zero quaternion becomes the identity). */
+static inline void lb_qnormalize(float *q) {
+  float n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  if (!(n2 > 1e-30f)) {
+    q[0] = q[1] = q[2] = 0.0f;
+    q[3] = 1.0f;
+    return;
+  }
+#if defined(__GNUC__) || defined(__clang__)
+  float inv = 1.0f / __builtin_sqrtf(n2); /* n2 > 0: the IEEE root, as lb_sqrt */
+#else
+  float inv = 1.0f / lb_sqrt(n2);
+#endif
+  q[0] *= inv;
+  q[1] *= inv;
+  q[2] *= inv;
+  q[3] *= inv;
+}
+
+/* out = parent * local with local's rotation replaced by r: lb_transform_mul. out may alias
+ * parent. */
+static inline void lb_xf_mul_r(const lb_transform *parent, const lb_transform *local,
+                               const float *r, lb_transform *out) {
+  vec3 st = {parent->s[0] * local->t[0], parent->s[1] * local->t[1], parent->s[2] * local->t[2]};
+  vec3 t;
+  lb_qrot_add(parent->r, st, parent->t, t);
+  versor q;
+  lb_qmul(parent->r, r, q);
+  out->s[0] = parent->s[0] * local->s[0];
+  out->s[1] = parent->s[1] * local->s[1];
+  out->s[2] = parent->s[2] * local->s[2];
+  out->t[0] = t[0];
+  out->t[1] = t[1];
+  out->t[2] = t[2];
+  out->r[0] = q[0];
+  out->r[1] = q[1];
+  out->r[2] = q[2];
+  out->r[3] = q[3];
+}
+
+/* out = xf applied to p: lb_transform_point. */
+static inline void lb_xf_point(const lb_transform *xf, const float *p, float *out) {
+  vec3 sp = {xf->s[0] * p[0], xf->s[1] * p[1], xf->s[2] * p[2]};
+  lb_qrot_add(xf->r, sp, xf->t, out);
+}
+
+#endif
