@@ -440,14 +440,14 @@ static inline void lb_quadratic(const float *p, const float *t, const float *s, 
 }
 
 /* Positions of joints from+1..upto+1 (the end of bone upto) with every closing joint at its
- * coefficient in co_ev, and the rotations of joints from..upto that a later joint or phase
- * needs (all of them with `all`); joints before `from` are done. Each joint turns its bone by
+ * coefficient in co_ev, and the rotations of joints from..upto (the last joint's only with
+ * `all`: no joint hangs below it); joints before `from` are done. Each joint turns its bone by
  * its arc's quadratic (lb_arc_bone), then by the joints before it. Later joints are not
  * touched: bones proven clear need no kinematics at all. */
 static void lb_chain_eval(lb_chain *c, int from, int upto, bool all) {
   for (int k = from; k <= upto; ++k) {
     float x = c->co_ev[k][0], y = c->co_ev[k][1];
-    bool rot = all || k < upto;
+    bool rot = all || k < c->n - 1; /* a later call may go on from here */
     vec3 w;
     if (k == c->active) {
       lb_quadratic(c->lead_p, c->lead_t, c->lead_s, x * x, x * y, y * y, w);
