@@ -6,9 +6,10 @@
  * ---- What it does (seed grip-pose, "wrap") ---------------------------------------------
  * Per finger, each segment joint j turns from its open rotation O_j (the rest: fully open)
  * toward its pose rotation P_j; at closing fraction s its local rotation is
- * slerp(O_j, P_j, s): the shorter arc at constant speed, as lb_quat_slerp (evaluated with one
- * sincos, so it matches lb_quat_slerp to float rounding, ~1e-7); s = 0 gives O_j and s = 1
- * gives P_j bit for bit. All of a finger's joints start closing together with one common s. When a
+ * slerp(O_j, P_j, s): the shorter arc at constant speed, as lb_quat_slerp (evaluated without
+ * sines: every s the search visits is a grid point or the midpoint of two visited ones, and
+ * arcs are halved by normalised sums; it matches lb_quat_slerp to float rounding, 1.2e-7 as
+ * measured by tests/c/test_grip_wrap.c); s = 0 gives O_j and s = 1 gives P_j bit for bit. All of a finger's joints start closing together with one common s. When a
  * bone touches a shape, that bone's joint and every joint before it stop (freeze) at the last s
  * that did not touch; the joints after it keep closing from that s, again together, until their own
  * bone touches or they reach the pose (s = 1). A finger therefore never bends past its pose, and a
@@ -37,22 +38,28 @@
  * Search, fixed and deterministic. The march visits s on a fixed grid of
  * LB_WRAP_MARCH_STEPS equal steps over the whole closing range [0, 1] (from the grid point
  * after where the current phase started), then LB_WRAP_BISECT_STEPS bisections between the
- * last clear s and the first touching one; joints freeze at the clear end. Resolution: 1 /
- * (8 · 2^6) = 1/512 of each joint's open→pose angle (0.17° for an 85° bend). Between two
- * march steps a sample moves up to K / 8 (K below; at most 2.8 cm for the index tip of the
- * 1.8 m test humanoid closing into an 85° fist): a shape thinner than that minus twice the margin,
- * lying only across a fingertip's path, can be passed unseen. Handles a finger wraps around are
- * not.
+ * last clear s and the first touching one; joints freeze at the clear end. At each s the bone
+ * that touched last is asked first, then the others from the root; the first that touches
+ * is the one that stops the joints. Resolution: 1 / (8 · 2^4) = 1/128 of each joint's
+ * open→pose angle (0.66° for an 85° bend): a sample stops at most K / 128 before the first
+ * touching s (K below; 1.8 mm for the index tip of the 1.8 m test humanoid closing into an
+ * 85° fist, where it moves up to 2.8 cm between two march steps). A shape thinner than K / 8
+ * minus twice the margin, lying only across a fingertip's path, can be passed unseen.
+ * Handles a finger wraps around are not.
  *
  * Cost. Per finger, shapes whose distance from the finger's root exceeds the finger's reach
  * (sum of its bone lengths) plus the margin are dropped first (one query per shape); a
- * finger with none left takes its pose. Each bone then keeps a proven clearance: after a
- * query pass at s, no sample can reach its threshold while |s' - s| < clearance / K, where K
- * bounds how fast its samples move (sum over its closing joints of the joint's open→pose
- * angle times the chain length from that joint to the bone's end). Such steps skip the
- * bone's queries, and the kinematics stop at the last bone still to test. One handle across
- * the palm costs about 200 point-shape queries per hand (measured and printed by
- * tests/c/test_grip_wrap.c).
+ * finger with none left takes its pose; per bone, likewise with the lengths up to its end.
+ * Each bone then keeps a proven sign: after its queries at s found clearance c (smallest
+ * distance minus threshold over its samples), it stays clear (c >= 0) or touching (c < 0)
+ * while |s' - s| < |c| / K, where K bounds how fast its samples move (sum over its closing
+ * joints of the joint's open→pose angle times the chain length from that joint to the bone's
+ * end). Such steps skip the bone's queries, and the kinematics run only as far as the bones
+ * asked need; the first closing bone needs none (its end is a quadratic in the arc's cosine
+ * and sine). These shortcuts take the same decisions as asking every bone every time:
+ * tests/c/test_grip_wrap_reference.c compares with such a plain search. One handle across the
+ * palm costs about 160 point-shape queries per hand (measured and printed by
+ * tests/c/test_grip_wrap.c); bench grip.hand times it (npm run bench).
  *
  * Spaces. `shapes` must be resolved into the same space as `model` (usually the rig's
  * model space). The model transform of each finger root's PARENT is read from `model`;
