@@ -9,12 +9,13 @@
  * slerp(O_j, P_j, s): the shorter arc at constant speed, as lb_quat_slerp (evaluated without
  * sines: every s the search visits is a grid point or the midpoint of two visited ones, and
  * arcs are halved by normalised sums; it matches lb_quat_slerp to float rounding, 1.2e-7 as
- * measured by tests/c/test_grip_wrap.c); s = 0 gives O_j and s = 1 gives P_j bit for bit. All of a finger's joints start closing together with one common s. When a
- * bone touches a shape, that bone's joint and every joint before it stop (freeze) at the last s
- * that did not touch; the joints after it keep closing from that s, again together, until their own
- * bone touches or they reach the pose (s = 1). A finger therefore never bends past its pose, and a
- * finger the pose leaves open stays open. The thumb is treated like any other finger: it closes
- * along the slerp path from open to its (reach) pose.
+ * measured by tests/c/test_grip_wrap.c); s = 0 gives O_j and s = 1 gives P_j bit for bit. All of a
+ * finger's joints start closing together with one common s. When a bone touches a shape, that
+ * bone's joint and every joint before it stop (freeze) at the last s that did not touch; the joints
+ * after it keep closing from that s, again together, until their own bone touches or they reach the
+ * pose (s = 1). A finger therefore never bends past its pose, and a finger the pose leaves open
+ * stays open. The thumb is treated like any other finger: it closes along the slerp path from open
+ * to its (reach) pose.
  *
  * Bones. Bone k runs from segment joint k to segment joint k+1; the last bone ends at the
  * finger's end (tip) joint. Without an end joint the last bone is EXTRAPOLATED: it ends at
