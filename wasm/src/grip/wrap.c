@@ -44,7 +44,9 @@ typedef struct lb_arc {
   /* The joint's bone (the next offset u) turned by x qa + y qc is x² p + x y t + y² s. */
   vec3 p, t, s;
   float grid[LB_WRAP_GRID][2]; /* coefficients at s = k / 8 */
-  float angle;                 /* upper bound of the rotation angle open → pose, radians */
+  /* (a + b) halve[i] is halfway between the coefficients a and b of s 1/8 / 2^i apart. */
+  float halve[LB_WRAP_BISECT_STEPS];
+  float angle; /* upper bound of the rotation angle open → pose, radians */
 } lb_arc;
 
 /* A shape within a finger's reach, moved into the finger's frame: its own-frame point is
@@ -271,52 +273,73 @@ static void lb_unit(const float *q, float *out) {
   }
 }
 
-/* The grid by three halvings of [0, 1]; the pairs of one level are equally far apart, so one
- * square root per level scales all of them. */
-static void lb_arc_init(lb_arc *arc, const versor a, const versor b) {
-  versor qb;
-  lb_unit(a, arc->qa);
-  lb_unit(b, qb);
-  float d = lb_dot4(arc->qa, qb);
-  float sign = d < 0.0f ? -1.0f : 1.0f; /* the shorter arc */
-  d *= sign;
-  versor c;
-  for (int i = 0; i < 4; ++i) {
-    c[i] = qb[i] * sign - arc->qa[i] * d;
-  }
-  float len = lb_geom_sqrt(lb_dot4(c, c));
-  float(*g)[2] = arc->grid;
-  if (!(len > 0.0f)) { /* the same rotation: the path stands still */
-    memset(arc->qc, 0, sizeof(versor));
-    for (int k = 0; k < LB_WRAP_GRID; ++k) {
-      g[k][0] = 1.0f;
-      g[k][1] = 0.0f;
+/* The paths of joints 0..n-1: unit ends, the grid by three halvings of [0, 1] and the
+ * bisection factors. The pairs halved at one level are equally far apart, so one square root
+ * per level scales all of them; a bisection of a whole grid cell halves pairs 1/8, 1/16, ...
+ * apart, whose factors continue the same chain (halve[i]: pairs 1/8 / 2^i apart). The
+ * square roots and divisions chain level by level, so the joints go through the levels
+ * together: their chains overlap instead of waiting on each other. */
+static void lb_arcs_init(lb_arc *arcs, int n, const lb_wrap_job *job, const int16_t *joint) {
+  float h[LB_WRAP_SEGS][2]; /* coefficient at s = 1/8 / 2^i while the factors are chained */
+  for (int j = 0; j < n; ++j) {
+    lb_arc *arc = &arcs[j];
+    versor qb;
+    lb_unit(job->open_local[joint[j]].r, arc->qa);
+    lb_unit(job->pose_local[joint[j]].r, qb);
+    float d = lb_dot4(arc->qa, qb);
+    float sign = d < 0.0f ? -1.0f : 1.0f; /* the shorter arc */
+    d *= sign;
+    versor c;
+    for (int i = 0; i < 4; ++i) {
+      c[i] = qb[i] * sign - arc->qa[i] * d;
     }
-    arc->angle = 0.0f;
-    return;
-  }
-  float inv = 1.0f / len, n = 1.0f / lb_geom_sqrt(d * d + len * len);
-  for (int i = 0; i < 4; ++i) {
-    arc->qc[i] = c[i] * inv;
-  }
-  g[0][0] = 1.0f;
-  g[0][1] = 0.0f;
-  g[8][0] = d * n;
-  g[8][1] = len * n;
-  static const int8_t order[7][3] = {{4, 0, 8}, {2, 0, 4}, {6, 4, 8}, {1, 0, 2},
-                                     {3, 2, 4}, {5, 4, 6}, {7, 6, 8}};
-  float f = 1.0f;
-  for (int i = 0; i < 7; ++i) {
-    int k = order[i][0], lo = order[i][1], hi = order[i][2];
-    float x = g[lo][0] + g[hi][0], y = g[lo][1] + g[hi][1];
-    if (lo == 0) {
-      f = 1.0f / lb_geom_sqrt(x * x + y * y);
+    float len = lb_geom_sqrt(lb_dot4(c, c));
+    float(*g)[2] = arc->grid;
+    g[0][0] = 1.0f;
+    g[0][1] = 0.0f;
+    if (len > 0.0f) {
+      float inv = 1.0f / len, nrm = 1.0f / lb_geom_sqrt(d * d + len * len);
+      for (int i = 0; i < 4; ++i) {
+        arc->qc[i] = c[i] * inv;
+      }
+      g[8][0] = d * nrm;
+      g[8][1] = len * nrm;
+    } else { /* the same rotation: the path stands still */
+      memset(arc->qc, 0, sizeof(versor));
+      g[8][0] = 1.0f;
+      g[8][1] = 0.0f;
     }
-    g[k][0] = x * f;
-    g[k][1] = y * f;
   }
-  /* θ <= 8 tan(θ / 8) and the rotation angle is 2θ. */
-  arc->angle = 2.0f * (float)LB_WRAP_MARCH_STEPS * g[1][1] / g[1][0];
+  for (int step = LB_WRAP_MARCH_STEPS; step > 1; step /= 2) {
+    int half = step / 2;
+    for (int j = 0; j < n; ++j) {
+      float(*g)[2] = arcs[j].grid;
+      float x = g[0][0] + g[step][0], y = g[0][1] + g[step][1];
+      float f = 1.0f / lb_geom_sqrt(x * x + y * y);
+      for (int k = half; k < LB_WRAP_GRID; k += step) {
+        g[k][0] = (g[k - half][0] + g[k + half][0]) * f;
+        g[k][1] = (g[k - half][1] + g[k + half][1]) * f;
+      }
+    }
+  }
+  for (int j = 0; j < n; ++j) {
+    h[j][0] = arcs[j].grid[1][0];
+    h[j][1] = arcs[j].grid[1][1];
+  }
+  for (int i = 0; i < LB_WRAP_BISECT_STEPS; ++i) {
+    for (int j = 0; j < n; ++j) {
+      float x = 1.0f + h[j][0], y = h[j][1];
+      float f = 1.0f / lb_geom_sqrt(x * x + y * y);
+      arcs[j].halve[i] = f;
+      h[j][0] = x * f;
+      h[j][1] = y * f;
+    }
+  }
+  for (int j = 0; j < n; ++j) {
+    /* θ <= 8 tan(θ / 8) and the rotation angle is 2θ. */
+    const float(*g)[2] = arcs[j].grid;
+    arcs[j].angle = 2.0f * (float)LB_WRAP_MARCH_STEPS * g[1][1] / g[1][0];
+  }
 }
 
 /* The bone offset u turned along the path, as a quadratic in the coefficient: see
@@ -694,10 +717,19 @@ static int lb_chain_phase(lb_chain *c) {
     }
     float hi = s;
     memcpy(c->co_hi, c->co_ev, sizeof c->co_hi);
+    /* A whole grid cell halves with the arcs' own factors (no square root on the search's
+     * critical path); a shorter first bracket of a later phase normalises each midpoint. */
+    bool cell = hi - lo == 1.0f / (float)LB_WRAP_MARCH_STEPS;
     for (int i = 0; i < LB_WRAP_BISECT_STEPS; ++i) {
       float mid = 0.5f * (lo + hi);
       for (int j = c->active; j < c->n; ++j) {
-        lb_halfway(c->co_lo[j], c->co_hi[j], c->co_ev[j]);
+        if (cell) {
+          float f = c->arc[j].halve[i];
+          c->co_ev[j][0] = (c->co_lo[j][0] + c->co_hi[j][0]) * f;
+          c->co_ev[j][1] = (c->co_lo[j][1] + c->co_hi[j][1]) * f;
+        } else {
+          lb_halfway(c->co_lo[j], c->co_hi[j], c->co_ev[j]);
+        }
       }
       int h = lb_chain_touch(c, mid, hit);
       if (h >= 0) {
@@ -838,9 +870,8 @@ static void lb_wrap_finger_run(lb_chain *c, const lb_wrap_job *job, bool wrap,
     return;
   }
   out->searched = true;
+  lb_arcs_init(c->arc, c->n, job, c->joint);
   for (int k = 0; k < c->n; ++k) {
-    int j = c->joint[k];
-    lb_arc_init(&c->arc[k], job->open_local[j].r, job->pose_local[j].r);
     lb_arc_bone(&c->arc[k], c->u[k + 1]);
     c->s[k] = 0.0f;
     c->co_lo[k][0] = c->co_ev[k][0] = 1.0f;
