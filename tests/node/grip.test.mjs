@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   captureFingerPose, createWorld, GripHolder, GripPlacement, GripProfile, GripPose, gripPoseStatus,
-  LimberError, registerFingerPose, Rig, Transform,
+  gripPoseByJoint, LimberError, registerFingerPose, Rig, Transform,
 } from '../../dist/web/bridge/index.js';
 
 const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
@@ -99,4 +99,18 @@ test('captureFingerPose → registerFingerPose: bit-exact round trip, usable as 
   }
   assert.throws(() => world.update(rifle, GripProfile, (p) => { p.mainPose = 'broken'; }), (e) => e.code === 'LB_ERR_UNKNOWN_NAME');
   assert.throws(() => captureFingerPose(world, hero, 'NoHand'), (e) => e.code === 'LB_ERR_JOINT_NOT_FOUND' && /NoHand/.test(e.message));
+});
+
+test('GripProfile.mainFingers (per-joint JSON from gripPoseByJoint) gives the same hand as the named pose; bad JSON names the field', async () => {
+  const a = await rifleScene();
+  const b = await rifleScene();
+  b.world.update(b.rifle, GripProfile, (p) => { p.mainFingers = JSON.stringify(gripPoseByJoint('pistol', b.world)); p.mainPose = ''; });
+  a.world.step(1 / 60);
+  b.world.step(1 / 60);
+  const pa = a.world.modelPose(a.hero);
+  const pb = b.world.modelPose(b.hero);
+  let worst = 0;
+  pa.forEach((x, j) => { worst = Math.max(worst, dist(x.t, pb[j].t)); });
+  assert.equal(worst, 0, `max joint difference ${worst} m`);
+  assert.throws(() => b.world.update(b.rifle, GripProfile, (p) => { p.supportFingers = '{"ring":{"curl":"x"}}'; }), (e) => e.code === 'LB_ERR_PARSE' && e.field === 'supportFingers' || (/supportFingers/.test(e.message) && /ring\.curl/.test(e.message)));
 });
