@@ -5,6 +5,7 @@
 #include "limber/base.h"
 #include "limber/components.h"
 #include "limber/geom.h"
+#include "limber/gltf.h"
 #include "limber/grip.h"
 #include "limber/grip_pose.h"
 #include "limber/grip_wrap.h"
