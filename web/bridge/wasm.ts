@@ -53,6 +53,26 @@ export interface LimberExports {
   lbw_scene_entity_count(s: number): number;
   lbw_scene_entity_name(s: number, i: number): number;
   lbw_scene_entity_at(s: number, i: number): number;
+  lbw_gltf_import(data: number, size: number, buffers: number, bufferCount: number, skin: number, names: number, cubicTolerance: number, out: number, msg: number): number;
+  lbw_gltf_free(asset: number): void;
+  lbw_gltf_add_asset(w: number, asset: number, out: number): number;
+  lbw_gltf_joint_count(asset: number): number;
+  lbw_gltf_joint_name(asset: number, j: number): number;
+  lbw_gltf_joint_parent(asset: number, j: number): number;
+  lbw_gltf_joint_node(asset: number, j: number): number;
+  lbw_gltf_joint_rest(asset: number, j: number): number;
+  lbw_gltf_root_parent(asset: number): number;
+  lbw_gltf_skin_index(asset: number): number;
+  lbw_gltf_skin_joint_count(asset: number): number;
+  lbw_gltf_skin_joint(asset: number, i: number): number;
+  lbw_gltf_inverse_bind(asset: number, i: number): number;
+  lbw_clip_count(w: number): number;
+  lbw_clip_name(w: number, clip: number): number;
+  lbw_clip_duration(w: number, clip: number): number;
+  lbw_clip_skeleton(w: number, clip: number): number;
+  lbw_find_clip(w: number, skeleton: number, name: number): number;
+  lbw_clip_sample(w: number, clip: number, time: number, loop: number, out: number, count: number): number;
+  lbw_skeleton_rest(w: number, asset: number): number;
 }
 
 /** Where to get the module: a URL or path, raw bytes, or a compiled module. */
