@@ -636,6 +636,10 @@ static void test_bad_json(void) {
        "\"channels\":[],\"x\":[{\"s\":0,"
        "\"target\":{\"node\":3",
        LB_ERR_PARSE, "animation 1 'animation1': 'channels' must be a non-empty array"},
+      {"\"count\":3,\"type\":\"VEC3\",\"sparse\"", "\"count\":3000000,\"type\":\"VEC3\",\"sparse\"",
+       LB_ERR_CAPACITY,
+       "accessor 12 (animation 1 'animation1' channel 1 (node 4 translation) "
+       "output): 3000000 elements without a bufferView (limit 1048576)"},
       /* buffers */
       {"base64,", "base64,*", LB_ERR_PARSE, "not base64"},
       {";base64,", ",", LB_ERR_PARSE, "data URI is not base64"},

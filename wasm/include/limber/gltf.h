@@ -44,7 +44,8 @@
  *
  * Validation: nothing is returned on error; the result code and a message naming the
  * thing ("accessor 7: offset + size exceeds bufferView 2") tell why:
- *  LB_ERR_PARSE             truncated data, wrong magic/version, chunk lengths, malformed
+ *  LB_ERR_PARSE             truncated data (the GLB header length must equal `size`),
+ *                           wrong magic/version, chunk lengths, malformed
  *                           JSON, a missing or wrongly typed property, an index out of
  *                           range, accessor bounds, wrong component types or counts, a
  *                           node with two parents, skin joints not in one tree, an
@@ -58,7 +59,9 @@
  *                           without cubic_tolerance, a channel targeting the same joint
  *                           and path twice;
  *  LB_ERR_UNKNOWN_NAME      an external buffer uri that was not passed in the def;
- *  LB_ERR_CAPACITY          more than LB_MAX_JOINTS skeleton joints;
+ *  LB_ERR_CAPACITY          more than LB_MAX_JOINTS skeleton joints, an accessor of more
+ *                           than 2^20 elements without a bufferView, a CUBICSPLINE track
+ *                           needing more than 2^20 resampled keys;
  *  LB_ERR_OUT_OF_MEMORY     an allocation failed.
  */
 #ifndef LIMBER_GLTF_H

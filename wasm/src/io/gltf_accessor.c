@@ -371,6 +371,9 @@ lb_result gltf_accessor_get(gltf_ctx *c, uint32_t index, const char *what, gltf_
     out->stride = stride;
   } else if (offset != 0) {
     return gltf_fail(c, LB_ERR_PARSE, "%s: 'byteOffset' without a 'bufferView'", where);
+  } else if (count > GLTF_MAX_IMPLICIT) {
+    return gltf_fail(c, LB_ERR_CAPACITY, "%s: %u elements without a bufferView (limit %u)", where,
+                     count, GLTF_MAX_IMPLICIT);
   }
   const cJSON *sp = cJSON_GetObjectItemCaseSensitive(j, "sparse");
   if (sp) {

@@ -207,6 +207,11 @@ static lb_result read_track(gltf_ctx *c, const channel_info *ch, const char *lab
   }
   float tol = c->def->cubic_tolerance;
   uint32_t n = gltf_cubic_resample(times, v, keys, comps, tol, NULL, NULL);
+  if (n > GLTF_MAX_RESAMPLED) {
+    return gltf_fail(c, LB_ERR_CAPACITY,
+                     "%s: CUBICSPLINE resampling needs more than %u keys; raise cubic_tolerance",
+                     label, GLTF_MAX_RESAMPLED);
+  }
   float *rt = gltf_arena_array(c->out, n, sizeof *rt);
   float *rv = gltf_arena_array(c->out, (size_t)n * comps, sizeof *rv);
   if (!rt || !rv) {

@@ -119,6 +119,9 @@ uint32_t gltf_cubic_resample(const float *times, const float *values, uint32_t c
     hermite(&s, 0.0f, va);
     hermite(&s, 1.0f, vb);
     n = subdivide(&s, 0.0f, va, 1.0f, vb, 0, out_times, out_values, n);
+    if (n > GLTF_MAX_RESAMPLED) {
+      return n; /* the caller refuses it; no need to count on */
+    }
   }
   return n;
 }

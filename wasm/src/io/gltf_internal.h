@@ -20,6 +20,12 @@ void *gltf_arena_array(gltf_arena *a, size_t count, size_t size);
 void gltf_arena_release(gltf_arena *a);
 
 /* ---- accessors ------------------------------------------------------------------------------ */
+/* Limits on data the file does not store byte for byte, so a few bytes of JSON cannot ask
+ * for gigabytes: elements of an accessor without a bufferView (implicit zeros, sparse), and
+ * keys of one resampled CUBICSPLINE track. */
+#define GLTF_MAX_IMPLICIT (1u << 20)
+#define GLTF_MAX_RESAMPLED (1u << 20)
+
 #define GLTF_BYTE 5120
 #define GLTF_UNSIGNED_BYTE 5121
 #define GLTF_SHORT 5122
@@ -114,7 +120,8 @@ lb_result gltf_unique_names(gltf_ctx *c, char (*names)[LB_JOINT_NAME_MAX], uint3
                             const char *kind, const int32_t *ids);
 
 /* gltf_cubic.c: CUBICSPLINE keys (in-tangent, value, out-tangent per key) resampled into
- * linear keys. First call with out_times null to count; then with buffers of that size. */
+ * linear keys. First call with out_times null to count (it stops early once the count
+ * passes GLTF_MAX_RESAMPLED); then with buffers of that size. */
 uint32_t gltf_cubic_resample(const float *times, const float *values, uint32_t count,
                              uint32_t comps, float tolerance, float *out_times, float *out_values);
 
