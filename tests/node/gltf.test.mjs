@@ -2,7 +2,8 @@
 // through Limber over wasm (loadRig, the core's sampling job) must give the same joint
 // names, parents and rest TRS (1e-6), and the same local TRS at 20 evenly spaced times of
 // every clip (1e-5, relative above magnitude 1 where float32 keys cannot resolve 1e-5).
-// Runs on a rig generated here (always), then on every assets/rigs/*.glb that exists.
+// Runs on a rig generated here (always), then on every assets/rigs/*.glb that exists (or
+// every .glb in $LIMBER_RIG_DIR).
 //
 // The seed corpus of the glTF fuzzer comes from the same generator:
 //   LIMBER_WRITE_CORPUS=1 node --test tests/node/gltf.test.mjs  (writes tests/fuzz/corpus/gltf/)
@@ -371,12 +372,13 @@ test('gltf: the same rig as .gltf with a data: URI, and a skin-less file', async
   console.log(`rig.gltf: sampled max error ${a.worstSample.toExponential(2)}; noskin.glb: rest max error ${b.worstRest.toExponential(2)}`);
 });
 
-const rigDir = 'assets/rigs';
+// LIMBER_RIG_DIR points the check at another folder of .glb files.
+const rigDir = process.env.LIMBER_RIG_DIR ?? 'assets/rigs';
 const assetRigs = existsSync(rigDir) ? readdirSync(rigDir).filter((f) => f.endsWith('.glb')).sort() : [];
 for (const file of assetRigs) {
   test(`gltf: ${rigDir}/${file} matches three.js GLTFLoader`, async () => {
     const r = await crossCheck(new Uint8Array(readFileSync(join(rigDir, file))), file, { cubicTolerance: 2e-6 });
-    console.log(`${file}: ${r.joints} joints, ${r.clips} clips, rest max error ${r.worstRest.toExponential(2)}, sampled max error ${r.worstSample.toExponential(2)}`);
+    console.log(`${file}: ${r.joints} joints, ${r.clips} clips (${r.tracked} tracks), rest max error ${r.worstRest.toExponential(2)}, sampled max error ${r.worstSample.toExponential(2)}`);
     assert.ok(r.joints > 0);
   });
 }
