@@ -1,7 +1,6 @@
 /** glTF 2.0 rigs and clips through the core's importer (limber/gltf.h). */
 import { LimberError } from './errors.js';
-import type { Heap, LimberExports } from './wasm.js';
-import type { JointTransform, World } from './world.js';
+import type { JointTransform, NativeContext, World } from './world.js';
 
 export interface LoadRigOptions {
   /** Bytes of external buffers by their `uri` as written in the .gltf JSON. */
@@ -53,14 +52,8 @@ export interface LoadedRig {
   rootParent: JointTransform;
 }
 
-/* The bridge's own view of a World: its module, heap and core pointer. */
-interface WorldInternals {
-  readonly ex: LimberExports;
-  readonly heap: Heap;
-  readonly w: number;
-  readonly xf: { size: number; t: number; r: number; s: number };
-}
-const internals = (world: World): WorldInternals => world as unknown as WorldInternals;
+type WorldInternals = NativeContext;
+const internals = (world: World): WorldInternals => world.native((ctx) => ctx);
 
 const MESSAGE_MAX = 256; // LB_GLTF_MESSAGE_MAX
 const BUFFER_SIZE = 12; // sizeof(lb_gltf_buffer) on wasm32 (asserted in exports_gltf.c)

@@ -64,6 +64,8 @@ export interface NativeContext {
   ex: LimberExports;
   heap: Heap;
   w: number;
+  /** lb_transform layout on wasm32: byte size and offsets of t, r, s */
+  xf: { size: number; t: number; r: number; s: number };
   check(code: number, where?: { entity?: number; component?: string }): void;
 }
 
@@ -93,7 +95,7 @@ export class World {
   /** @internal Raw access for the bridge's other modules (grip, gltf): the exports, the
    * heap, the world pointer and the error check that throws a LimberError. */
   native<T>(fn: (ctx: NativeContext) => T): T {
-    return fn({ ex: this.ex, heap: this.heap, w: this.w, check: (code, where) => this.check(code, where) });
+    return fn({ ex: this.ex, heap: this.heap, w: this.w, xf: this.xf, check: (code, where) => this.check(code, where) });
   }
 
   /** Field schema of every component, as the core defines it. */
