@@ -114,3 +114,28 @@ test('GripProfile.mainFingers (per-joint JSON from gripPoseByJoint) gives the sa
   assert.equal(worst, 0, `max joint difference ${worst} m`);
   assert.throws(() => b.world.update(b.rifle, GripProfile, (p) => { p.supportFingers = '{"ring":{"curl":"x"}}'; }), (e) => e.code === 'LB_ERR_PARSE' && e.field === 'supportFingers' || (/supportFingers/.test(e.message) && /ring\.curl/.test(e.message)));
 });
+
+test('every generated prop can be held: main palm on its anchor, fingers wrap its surfaces', async () => {
+  const { readFileSync } = await import('node:fs');
+  for (const name of ['rifle', 'pistol', 'hammer', 'cup', 'ball']) {
+    const prop = JSON.parse(readFileSync(new URL(`../../assets/props/${name}.json`, import.meta.url), 'utf8'));
+    // the object in front of the right shoulder, as a game would place it (Object placement)
+    prop.entities[0].components.Transform = { ...prop.entities[0].components.Transform, position: [-0.12, 1.2, 0.32] };
+    const world = await createWorld();
+    const scene = world.loadScene({
+      name: `hold-${name}`,
+      assets: { rigs: { mannequin: { builtin: 'humanoid', height: 1.8 } } },
+      entities: [
+        { name: 'hero', components: { Transform: {}, Rig: { asset: 'mannequin' }, GripHolder: { held: name, placement: 'Object', blendSeconds: 0 } } },
+        ...prop.entities,
+      ],
+    });
+    scene.step(1 / 60);
+    const hero = scene.entity('hero');
+    const h = world.get(hero, GripHolder);
+    const status = gripPoseStatus(world, hero).right;
+    assert.ok(h.mainDistance < 5e-4, `${name}: main palm ${h.mainDistance} m from its anchor`);
+    assert.ok(status.contacts.length >= 3, `${name}: fingers touching ${status.contacts.join(', ')}`);
+    world.destroy();
+  }
+});
