@@ -211,6 +211,14 @@ async function main(): Promise<void> {
   const modeEl = el('mode');
   const pauseBtn = el<HTMLButtonElement>('pause');
   el('scene-name').textContent = params.scene;
+  const picker = el<HTMLSelectElement>('scene-select');
+  for (const key of Object.keys(sceneFiles).sort()) {
+    const file = key.split('/').pop() ?? key;
+    picker.add(new Option(file, file, false, file === params.scene));
+  }
+  picker.addEventListener('change', () => {
+    location.search = `?scene=${encodeURIComponent(picker.value)}`;
+  });
 
   function refreshHud(): void {
     hashEl.textContent = world.hash();
