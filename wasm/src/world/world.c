@@ -186,6 +186,7 @@ void lb_world_destroy(lb_world *w) {
     lb_free(w, s->rest);
   }
   lb_free(w, w->skeletons);
+  lb_clip_assets_release(w);
   lb_allocator a = w->allocator;
   a.free(w, a.user);
 }
