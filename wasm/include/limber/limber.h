@@ -4,6 +4,7 @@
 #include "limber/anim.h"
 #include "limber/base.h"
 #include "limber/components.h"
+#include "limber/gltf.h"
 #include "limber/grip.h"
 #include "limber/grip_pose.h"
 #include "limber/ik.h"

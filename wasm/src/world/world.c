@@ -192,6 +192,7 @@ void lb_world_destroy(lb_world *w) {
   for (uint32_t i = 0; i < w->finger_pose_count; ++i) {
     lb_free(w, w->finger_poses[i]);
   }
+  lb_clip_assets_release(w);
   lb_allocator a = w->allocator;
   a.free(w, a.user);
 }

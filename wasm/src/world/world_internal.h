@@ -2,6 +2,7 @@
 #ifndef LIMBER_WORLD_INTERNAL_H
 #define LIMBER_WORLD_INTERNAL_H
 
+#include "limber/anim.h"
 #include "limber/components.h"
 #include "limber/grip.h"
 #include "limber/grip_pose.h"
@@ -18,6 +19,14 @@ typedef struct lb_skeleton {
   uint16_t *subtree_end;
   lb_transform *rest;
 } lb_skeleton;
+
+/* A clip asset (world/assets_gltf.c): a deep copy of an lb_clip in one allocation. */
+typedef struct lb_clip_asset {
+  char name[LB_JOINT_NAME_MAX];
+  uint32_t skeleton; /* skeleton asset the clip animates */
+  lb_clip clip;      /* joints and keys point into block */
+  void *block;
+} lb_clip_asset;
 
 /* Per-entity rig buffers, allocated on Rig insert, reused every step. */
 typedef struct lb_rig_instance {
@@ -66,6 +75,8 @@ struct lb_world {
   uint32_t *xf_stack;     /* scratch for the parent walk, one slot each */
   lb_skeleton *skeletons;
   uint32_t skeleton_count, skeleton_capacity;
+  lb_clip_asset *clips; /* handle = index + 1 */
+  uint32_t clip_count, clip_capacity;
   uint64_t steps;
   lb_grip_pose_registry *grip_poses; /* registerGripPose; null until the first */
   lb_finger_pose *finger_poses[LB_FINGER_POSE_MAX];
@@ -96,6 +107,9 @@ static inline void *lb_component_ptr(const lb_world *w, uint32_t slot, uint32_t 
 
 const lb_skeleton *lb_skeleton_get(const lb_world *w, uint32_t asset);
 int lb_skeleton_lookup(const lb_skeleton *s, const char *path);
+
+/* Frees every clip asset (world destroy). */
+void lb_clip_assets_release(lb_world *w);
 
 /* Rig lifecycle (rig module). */
 lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asset);
