@@ -53,6 +53,22 @@ export interface LimberExports {
   lbw_scene_entity_count(s: number): number;
   lbw_scene_entity_name(s: number, i: number): number;
   lbw_scene_entity_at(s: number, i: number): number;
+  lbw_scene_load_files(w: number, json: number, len: number, files: number, count: number): number;
+  lbw_scene_files(json: number, len: number, buf: number, cap: number): number;
+  lbw_add_controller_json(w: number, skeleton: number, name: number, json: number, len: number, out: number): number;
+  lbw_set_animator_param(w: number, e: number, name: number, kind: number, value: number): number;
+  lbw_get_animator_param(w: number, e: number, name: number, out: number): number;
+  lbw_root_motion(w: number, e: number, out: number): number;
+  lbw_animator_status(w: number, e: number, out: number): number;
+  lbw_controller_name(w: number, c: number): number;
+  lbw_controller_param_count(w: number, c: number): number;
+  lbw_controller_param_name(w: number, c: number, i: number): number;
+  lbw_controller_param_type(w: number, c: number, i: number): number;
+  lbw_controller_param_default(w: number, c: number, i: number): number;
+  lbw_controller_state_count(w: number, c: number): number;
+  lbw_controller_state_name(w: number, c: number, i: number): number;
+  lbw_controller_state_blend(w: number, c: number, i: number, out: number): number;
+  lbw_clip_name(w: number, clip: number): number;
 }
 
 /** Where to get the module: a URL or path, raw bytes, or a compiled module. */

@@ -300,7 +300,8 @@ static void animate(lb_world *w, uint32_t slot, lb_animator_instance *inst,
   job.output = rig->local;
   lb_blend_job_run(&job);
   if (f >= 1.0f) {
-    inst->prev.state = -1;
+    inst->prev.state = -1; /* the fade is over: this step already played it at weight 0 */
+    inst->status.previous = -1;
   }
   const lb_anim_state *st = &c->states[inst->cur.state];
   inst->status.state = inst->cur.state;
