@@ -78,19 +78,23 @@ export function setAnimatorParam(world: World, entity: Entity, name: string, val
   if (typeof value !== 'number' && typeof value !== 'boolean') {
     throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: Animator on ${entityLabel(entity)}: parameter '${String(name)}' needs a number or a boolean, got ${typeof value}`, { entity, component: 'Animator' });
   }
-  const { type } = readParam(world, entity, name);
-  // A number always goes to the float setter, a boolean to the bool or trigger one: the core
-  // reports a mismatch in its own words.
-  const kind = typeof value === 'number' ? 0 : type === 'trigger' ? 2 : 1;
-  withName(world, name, (n) =>
-    world.native(({ ex, w, check }) => check(ex.lbw_set_animator_param(w, entity >>> 0, n, kind, Number(value)), { entity, component: 'Animator' })),
+  // A number goes to the float setter, a boolean to the bool or the trigger one (by the
+  // parameter's type, when it has one): the core reports every mismatch in its own words.
+  withName(world, String(name), (n) =>
+    world.native(({ ex, heap, w, check }) => {
+      let kind = 0;
+      if (typeof value === 'boolean') {
+        const isTrigger = heap.scratch(8, (p) => ex.lbw_get_animator_param(w, entity >>> 0, n, p) === 0 && heap.u32[(p >> 2) + 1] === 2);
+        kind = isTrigger ? 2 : 1;
+      }
+      check(ex.lbw_set_animator_param(w, entity >>> 0, n, kind, Number(value)), { entity, component: 'Animator' });
+    }),
   );
 }
 
 /** Sets a trigger; it stays set until a transition that tests it fires. */
 export function setAnimatorTrigger(world: World, entity: Entity, name: string): void {
-  if (typeof name !== 'string') readParam(world, entity, name);
-  withName(world, name, (n) => world.native(({ ex, w, check }) => check(ex.lbw_set_animator_param(w, entity >>> 0, n, 2, 1), { entity, component: 'Animator' })));
+  withName(world, String(name), (n) => world.native(({ ex, w, check }) => check(ex.lbw_set_animator_param(w, entity >>> 0, n, 2, 1), { entity, component: 'Animator' })));
 }
 
 /** The last step's root motion of an entity's Animator. */
