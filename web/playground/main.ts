@@ -193,6 +193,7 @@ async function main(): Promise<void> {
     return { e, hand: row.insertCell(), main: row.insertCell(), support: row.insertCell() };
   });
   el('grip').hidden = holders.length === 0;
+  el('ik').hidden = arms.length === 0 && animated.length > 0;
   el<HTMLButtonElement>('switch-hand').hidden = holders.length === 0;
   for (const v of views) three.add(v.object);
 
@@ -203,8 +204,10 @@ async function main(): Promise<void> {
     for (const s of skeletons) box.union(s.bounds());
     for (const m of markers.values()) box.expandByPoint(m.object.position);
     if (box.isEmpty()) box.setFromCenterAndSize(new THREE.Vector3(0, 1, 0), new THREE.Vector3(2, 2, 2));
+    // A walking character: a standing-height box around it, seen more from the side.
+    if (animated.length > 0) box.setFromCenterAndSize(new THREE.Vector3(...world.worldTransform(animated[0]).t).add(new THREE.Vector3(0, 0.9, 0)), new THREE.Vector3(1.2, 2.1, 1.2));
     const sphere = box.getBoundingSphere(new THREE.Sphere());
-    const dir = new THREE.Vector3(0.5, 0.22, 1).normalize();
+    const dir = animated.length > 0 ? new THREE.Vector3(1, 0.3, 0.7).normalize() : new THREE.Vector3(0.5, 0.22, 1).normalize();
     if (rigs.length > 0) {
       const r = world.worldTransform(rigs[0]).r;
       dir.applyQuaternion(new THREE.Quaternion(r[0], r[1], r[2], r[3]));
