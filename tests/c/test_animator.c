@@ -637,6 +637,41 @@ static void test_root_motion(void) {
   teardown(&f);
 }
 
+/* rootMotionVertical: the vault's rise and fall move the entity instead of the hips. */
+static void test_vertical_root_motion(void) {
+  fixture f;
+  if (!setup(&f, LOCOMOTION, true, NULL)) {
+    LB_CHECK(false);
+    teardown(&f);
+    return;
+  }
+  lb_animator_c an;
+  LB_CHECK(lb_world_get(f.w, f.hero, LB_ANIMATOR, &an) == LB_OK);
+  an.root_motion_vertical = 1;
+  LB_CHECK(lb_world_set(f.w, f.hero, LB_ANIMATOR, &an) == LB_OK);
+  step(&f, 10);
+  LB_CHECK(lb_world_set_animator_trigger(f.w, f.hero, "Vault", true) == LB_OK);
+  float top = 0.0f, hips_y = 0.0f;
+  lb_transform_c t;
+  for (int i = 0; i < 40; ++i) { /* 0.67 s into the vault: the fade-in is over, the body high */
+    step(&f, 1);
+    LB_CHECK(lb_world_get(f.w, f.hero, LB_TRANSFORM, &t) == LB_OK);
+    top = t.position[1] > top ? t.position[1] : top;
+    hips_y = lb_rig_local_pose(f.w, f.hero, NULL)[0].t[1];
+  }
+  step(&f, 80); /* the vault is over and faded back to Locomotion (idle) */
+  LB_CHECK(lb_world_get(f.w, f.hero, LB_TRANSFORM, &t) == LB_OK);
+  printf("  rootMotionVertical: the entity rose %.3f m during the vault (hips local y %.2g m), "
+         "ends at y = %.4f m, %.3f m ahead\n",
+         (double)top, (double)hips_y, (double)t.position[1], (double)t.position[2]);
+  LB_CHECK(top > 0.2f);
+  LB_CHECK(fabsf(hips_y) < 1e-6f);
+  LB_CHECK(fabsf(t.position[1]) < 0.05f);
+  /* Less than the clip's 2.1 m: the fades in (0.2 s) and out (0.3 s) weight the vault's motion. */
+  LB_CHECK(t.position[2] > 1.6f && t.position[2] < 2.1f);
+  teardown(&f);
+}
+
 /* ---- errors ------------------------------------------------------------------------------------
  */
 
@@ -855,6 +890,7 @@ int main(void) {
   LB_RUN(test_blend_weights);
   LB_RUN(test_planted_toes);
   LB_RUN(test_root_motion);
+  LB_RUN(test_vertical_root_motion);
   LB_RUN(test_errors);
   LB_RUN(test_no_allocation_in_steps);
   LB_RUN(test_scene_hash);
