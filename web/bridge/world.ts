@@ -363,13 +363,13 @@ export class World {
   }
 
   /** Paths of the files a scene refers to (glTF rigs), as the scene writes them: read them
-   * and pass them to loadScene as `files`. */
+   * and pass them to loadScene as `files`. Malformed JSON lists none (loadScene says why). */
   sceneFiles(scene: string | object): string[] {
     const text = typeof scene === 'string' ? scene : JSON.stringify(scene);
     const s = this.heap.string(text);
     try {
       const needed = this.ex.lbw_scene_files(s.ptr, s.len, 0, 0);
-      if (needed < 0) this.check(-needed);
+      if (needed < 0) return [];
       return this.heap.scratch(needed + 1, (buf) => {
         const n = this.ex.lbw_scene_files(s.ptr, s.len, buf, needed + 1);
         if (n < 0) this.check(-n);
