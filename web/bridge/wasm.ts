@@ -73,6 +73,21 @@ export interface LimberExports {
   lbw_find_clip(w: number, skeleton: number, name: number): number;
   lbw_clip_sample(w: number, clip: number, time: number, loop: number, out: number, count: number): number;
   lbw_skeleton_rest(w: number, asset: number): number;
+  lbw_scene_load_files(w: number, json: number, len: number, files: number, count: number): number;
+  lbw_scene_files(json: number, len: number, buf: number, cap: number): number;
+  lbw_add_controller_json(w: number, skeleton: number, name: number, json: number, len: number, out: number): number;
+  lbw_set_animator_param(w: number, e: number, name: number, kind: number, value: number): number;
+  lbw_get_animator_param(w: number, e: number, name: number, out: number): number;
+  lbw_root_motion(w: number, e: number, out: number): number;
+  lbw_animator_status(w: number, e: number, out: number): number;
+  lbw_controller_name(w: number, c: number): number;
+  lbw_controller_param_count(w: number, c: number): number;
+  lbw_controller_param_name(w: number, c: number, i: number): number;
+  lbw_controller_param_type(w: number, c: number, i: number): number;
+  lbw_controller_param_default(w: number, c: number, i: number): number;
+  lbw_controller_state_count(w: number, c: number): number;
+  lbw_controller_state_name(w: number, c: number, i: number): number;
+  lbw_controller_state_blend(w: number, c: number, i: number, out: number): number;
 }
 
 /** Where to get the module: a URL or path, raw bytes, or a compiled module. */

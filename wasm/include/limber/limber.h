@@ -2,6 +2,7 @@
 #ifndef LIMBER_H
 #define LIMBER_H
 #include "limber/anim.h"
+#include "limber/animator.h"
 #include "limber/base.h"
 #include "limber/components.h"
 #include "limber/geom.h"
