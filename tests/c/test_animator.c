@@ -822,6 +822,16 @@ static void test_scene_hash(void) {
       LB_CHECK(lb_scene_step(w, sc, DT) == LB_OK);
     }
     h[run] = lb_world_hash(w);
+    if (run == 0) {
+      /* The walk and run clips do not turn overall: their hip sway stays in the pose, so
+       * the character keeps its heading (+Z) instead of veering by the sway at a start. */
+      lb_transform root;
+      LB_CHECK(lb_world_entity_transform(w, lb_scene_entity(sc, "hero"), &root) == LB_OK);
+      printf("  locomotion: %.3f m forward, %.4f m sideways\n", (double)root.t[2],
+             (double)root.t[0]);
+      LB_CHECK(root.t[2] > 10.0f);
+      LB_CHECK(root.t[0] < 0.02f && root.t[0] > -0.02f);
+    }
     lb_scene_destroy(w, sc);
     lb_world_destroy(w);
   }

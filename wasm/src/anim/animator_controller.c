@@ -449,6 +449,10 @@ static lb_animator_controller *build(lb_world *w, const lb_animator_controller_d
       pt->clip = lb_world_find_clip(w, d->skeleton, clip);
       pt->value = s->clip ? 0.0f : s->points[p].value;
       pt->cursor = c->cursor_keys;
+      /* A straight walk's hips sway; extracting that yaw would steer the path by the sway
+       * at the moment the state starts. Clips that turn overall keep yaw extraction. */
+      float turn = lb_clip_root_turn(lb_world_clip(w, pt->clip), c->root_joint);
+      pt->bake_yaw = (turn < 0.0f ? -turn : turn) < 1.0f * LB_DEG2RAD;
       c->cursor_keys += lb_clip_track_count(lb_world_clip(w, pt->clip));
     }
   }

@@ -17,6 +17,7 @@ typedef struct lb_anim_point {
   uint32_t clip;   /* clip asset handle */
   float value;     /* blend parameter value */
   uint32_t cursor; /* offset of this point's sampling cursor in the instance's keys */
+  bool bake_yaw;   /* the clip does not turn overall (< 1 deg a loop): its yaw stays in the pose */
 } lb_anim_point;
 
 typedef struct lb_anim_state {

@@ -151,7 +151,8 @@ static void run_transitions(const lb_world *w, const lb_animator_controller *c,
 
 /* The root's motion frame as lb_root_motion_job reads it (channels the clip animates only),
  * removed from a sampled pose: root = M^-1 * root. */
-static void remove_root_motion(const lb_clip *clip, uint32_t root, bool vertical, lb_transform *x) {
+static void remove_root_motion(const lb_clip *clip, uint32_t root, bool vertical, bool bake_yaw,
+                               lb_transform *x) {
   const lb_joint_tracks *jt = &clip->joints[root];
   float p[3] = {0.0f, 0.0f, 0.0f};
   float yaw = 0.0f;
@@ -160,7 +161,7 @@ static void remove_root_motion(const lb_clip *clip, uint32_t root, bool vertical
     p[1] = vertical ? x->t[1] : 0.0f;
     p[2] = x->t[2];
   }
-  if (jt->rotation.count > 0) {
+  if (jt->rotation.count > 0 && !bake_yaw) {
     vec3 z = {0.0f, 0.0f, 1.0f}, f;
     lb_quat_rotate(x->r, z, f);
     yaw = lb_atan2(f[0], f[2]);
@@ -245,6 +246,7 @@ static void play(frame_ctx *fx, lb_anim_playback *pb, float weight) {
     rm.t1 = p1 * clip->duration;
     rm.loop = st->loop != 0;
     rm.vertical = vertical;
+    rm.bake_yaw = pt->bake_yaw;
     if (lb_root_motion_job_run(&rm) == LB_OK) {
       for (int a = 0; a < 3; ++a) {
         inst->motion.translation[a] += w * rm.translation[a];
@@ -252,7 +254,7 @@ static void play(frame_ctx *fx, lb_anim_playback *pb, float weight) {
       inst->motion.yaw += w * rm.yaw;
     }
     if (apply) {
-      remove_root_motion(clip, c->root_joint, vertical, &pose[c->root_joint]);
+      remove_root_motion(clip, c->root_joint, vertical, pt->bake_yaw, &pose[c->root_joint]);
     }
     fx->layers[k].pose = pose;
     fx->layers[k].weight = w;
