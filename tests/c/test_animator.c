@@ -15,28 +15,6 @@
 #define SCENE "assets/scenes/locomotion.json"
 #define DT (1.0f / 60.0f)
 
-static uint8_t *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "cannot open %s (run from the repository root)\n", path);
-    return NULL;
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  if (buf) {
-    buf[n] = 0;
-    *len = (size_t)n;
-  }
-  return buf;
-}
-
 /* ---- counting allocator ---------------------------------------------------------------------- */
 
 typedef struct counter {
@@ -63,7 +41,7 @@ typedef struct fixture {
 
 static bool load_glb(lb_world *w, lb_gltf_added *out) {
   size_t n = 0;
-  uint8_t *bytes = read_file(GLB, &n);
+  uint8_t *bytes = lb_test_read_file(GLB, &n);
   if (!bytes) {
     return false;
   }
@@ -757,7 +735,7 @@ static void test_errors(void) {
  */
 
 static char *scene_text(size_t *len) {
-  return (char *)read_file(SCENE, len);
+  return (char *)lb_test_read_file(SCENE, len);
 }
 
 static lb_result load_scene(lb_world *w, const char *json, size_t len, lb_scene **sc) {
@@ -766,7 +744,7 @@ static lb_result load_scene(lb_world *w, const char *json, size_t len, lb_scene 
   LB_CHECK(lb_scene_files(json, len, list, sizeof list, &need) == LB_OK);
   LB_CHECK(strcmp(list, GLB "\n") == 0);
   size_t n = 0;
-  uint8_t *bytes = read_file(GLB, &n);
+  uint8_t *bytes = lb_test_read_file(GLB, &n);
   lb_scene_file file = {GLB, bytes, n};
   lb_result r = lb_scene_load_files(w, json, len, &file, 1, sc);
   free(bytes);
@@ -809,7 +787,7 @@ static void test_no_allocation_in_steps(void) {
 static void test_scene_hash(void) {
   size_t len = 0, hlen = 0;
   char *json = scene_text(&len);
-  char *hashes = (char *)read_file("tests/expected-hashes.json", &hlen);
+  char *hashes = (char *)lb_test_read_file("tests/expected-hashes.json", &hlen);
   cJSON *exp = hashes ? cJSON_Parse(hashes) : NULL;
   const cJSON *want = cJSON_GetObjectItemCaseSensitive(exp, "locomotion.json@480");
   uint64_t h[2] = {0, 0};
@@ -857,7 +835,7 @@ static void test_scene_errors(void) {
   printf("  %s\n", lb_world_last_error(w));
   LB_CHECK(strstr(lb_world_last_error(w), GLB) != NULL);
   size_t n = 0;
-  uint8_t *bytes = read_file(GLB, &n);
+  uint8_t *bytes = lb_test_read_file(GLB, &n);
   lb_scene_file file = {GLB, bytes, n};
   static const struct {
     const char *from, *to;
