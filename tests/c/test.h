@@ -56,6 +56,28 @@ static inline uint32_t rng_u32(rng *r) {
   return x;
 }
 
+/* Counting allocator for lb_allocator hooks (user = an lb_test_counter): tests check that
+ * steps allocate nothing and that everything allocated is freed. */
+typedef struct lb_test_counter {
+  size_t allocs, frees, bytes;
+  long live;
+} lb_test_counter;
+
+static inline void *lb_test_count_alloc(size_t size, void *user) {
+  lb_test_counter *c = (lb_test_counter *)user;
+  c->allocs++;
+  c->live++;
+  c->bytes += size;
+  return malloc(size);
+}
+
+static inline void lb_test_count_free(void *p, void *user) {
+  lb_test_counter *c = (lb_test_counter *)user;
+  c->frees++;
+  c->live--;
+  free(p);
+}
+
 /* A whole file (tests run from the repository root), NUL-terminated; free() it. NULL
  * (with a message) when it cannot be read. */
 static inline void *lb_test_read_file(const char *path, size_t *len) {

@@ -15,21 +15,6 @@
 #define SCENE "assets/scenes/locomotion.json"
 #define DT (1.0f / 60.0f)
 
-/* ---- counting allocator ---------------------------------------------------------------------- */
-
-typedef struct counter {
-  size_t allocs, frees;
-} counter;
-
-static void *count_alloc(size_t size, void *user) {
-  ((counter *)user)->allocs++;
-  return malloc(size);
-}
-static void count_free(void *p, void *user) {
-  ((counter *)user)->frees++;
-  free(p);
-}
-
 /* ---- fixtures -------------------------------------------------------------------------------- */
 
 typedef struct fixture {
@@ -752,10 +737,10 @@ static lb_result load_scene(lb_world *w, const char *json, size_t len, lb_scene 
 }
 
 static void test_no_allocation_in_steps(void) {
-  counter c = {0, 0};
+  lb_test_counter c = {0};
   lb_world_def def = lb_world_default_def();
-  def.allocator.alloc = count_alloc;
-  def.allocator.free = count_free;
+  def.allocator.alloc = lb_test_count_alloc;
+  def.allocator.free = lb_test_count_free;
   def.allocator.user = &c;
   lb_world *w = NULL;
   lb_scene *sc = NULL;

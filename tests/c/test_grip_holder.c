@@ -30,10 +30,10 @@ static lb_entity spawn_xf(lb_world *w, lb_entity parent, float x, float y, float
 static const versor ID = {0, 0, 0, 1};
 
 /* Main anchor right of the object, support anchor left and forward; fingers down. */
-static void scene_init(scene *sc, float obj_z, uint32_t placement, uint32_t main_hand,
-                       float blend) {
+static void scene_init_with(scene *sc, const lb_world_def *def_w, float obj_z, uint32_t placement,
+                            uint32_t main_hand, float blend) {
   memset(sc, 0, sizeof *sc);
-  LB_CHECK(lb_world_create(NULL, &sc->w) == LB_OK);
+  LB_CHECK(lb_world_create(def_w, &sc->w) == LB_OK);
   lb_humanoid_def def = lb_humanoid_default_def();
   LB_CHECK(lb_world_add_humanoid(sc->w, &def, &sc->asset) == LB_OK);
   sc->hero = spawn_xf(sc->w, 0, 0, 0, 0, ID);
@@ -58,6 +58,11 @@ static void scene_init(scene *sc, float obj_z, uint32_t placement, uint32_t main
   gh.main_hand = main_hand;
   gh.blend_seconds = blend;
   LB_CHECK(lb_world_insert(sc->w, sc->hero, LB_GRIP_HOLDER, &gh) == LB_OK);
+}
+
+static void scene_init(scene *sc, float obj_z, uint32_t placement, uint32_t main_hand,
+                       float blend) {
+  scene_init_with(sc, NULL, obj_z, placement, main_hand, blend);
 }
 
 /* Palm frame of a hand, world space. */
@@ -524,6 +529,51 @@ static void mirror_planes_reflect_anchor_frame(void) {
   LB_CHECK(worst_axis < 1e-3f);
 }
 
+/* Holding, wrapping, switching hands, pose and trigger changes and letting go: after the
+ * first step nothing in the grip phase allocates. */
+static void steps_allocate_nothing(void) {
+  lb_test_counter c = {0};
+  lb_world_def def = lb_world_default_def();
+  def.allocator.alloc = lb_test_count_alloc;
+  def.allocator.free = lb_test_count_free;
+  def.allocator.user = &c;
+  scene sc;
+  scene_init_with(&sc, &def, 0.35f, LB_GRIP_PLACEMENT_OBJECT, 0, 0.1f);
+  lb_entity grip = spawn_xf(sc.w, sc.main_anchor, 0.0f, 0.025f, 0.0f, ID);
+  lb_grip_surface_c surf;
+  lb_component_defaults(LB_GRIP_SURFACE, &surf);
+  LB_CHECK(lb_world_insert(sc.w, grip, LB_GRIP_SURFACE, &surf) == LB_OK);
+  lb_grip_pose_c gp;
+  lb_component_defaults(LB_GRIP_POSE, &gp);
+  strcpy(gp.left_pose, "fist");
+  LB_CHECK(lb_world_insert(sc.w, sc.hero, LB_GRIP_POSE, &gp) == LB_OK);
+  LB_CHECK(lb_world_step(sc.w, 1.0f / 60.0f) == LB_OK);
+  size_t before = c.allocs;
+  lb_grip_holder_c gh;
+  LB_CHECK(lb_world_get(sc.w, sc.hero, LB_GRIP_HOLDER, &gh) == LB_OK);
+  for (int i = 0; i < 120; ++i) {
+    if (i == 20 || i == 50) {
+      gh.main_hand = 1u - gh.main_hand;
+      LB_CHECK(lb_world_set(sc.w, sc.hero, LB_GRIP_HOLDER, &gh) == LB_OK);
+    }
+    if (i == 30) {
+      gp.right_trigger = 1.0f;
+      strcpy(gp.left_pose, "pinch");
+      LB_CHECK(lb_world_set(sc.w, sc.hero, LB_GRIP_POSE, &gp) == LB_OK);
+    }
+    if (i == 80) {
+      gh.held = 0;
+      LB_CHECK(lb_world_set(sc.w, sc.hero, LB_GRIP_HOLDER, &gh) == LB_OK);
+    }
+    LB_CHECK(lb_world_step(sc.w, 1.0f / 60.0f) == LB_OK);
+  }
+  printf("  allocations: %zu before the first step, %zu during 120 grip steps\n", before,
+         c.allocs - before);
+  LB_CHECK(c.allocs == before);
+  lb_world_destroy(sc.w);
+  LB_CHECK(c.allocs == c.frees && c.live == 0);
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IONBF, 0);
   LB_RUN(object_placement_reaches_both_anchors);
@@ -536,5 +586,6 @@ int main(void) {
   LB_RUN(bad_input_changes_nothing);
   LB_RUN(wrap_stops_on_surface_within_pose);
   LB_RUN(mirror_planes_reflect_anchor_frame);
+  LB_RUN(steps_allocate_nothing);
   LB_TEST_MAIN_END();
 }
