@@ -6,7 +6,10 @@
 //     bone-axis conventions, a skinned low-poly mannequin and the clips idle, walk,
 //     run, vault, reach (30 Hz LINEAR, root motion on the Hips translation);
 //   assets/props/{rifle,pistol,hammer,cup,ball}.json — scene-entity fragments with
-//     GripProfile anchors and GripSurface shapes.
+//     GripProfile anchors and GripSurface shapes;
+//   assets/levels/{corridor,vault-course,nav-arena}.{glb,json} — level pieces as
+//     meshes (one node per piece) and as data (boxes, spawn, and per level the
+//     touch-wall hints, vaultability or nav destinations; levels.mjs).
 // Skeletons come from the core itself through the wasm bridge (built first unless
 // --no-build). Mixamo names are plain ("Hips", no "mixamorig:" prefix), as the core
 // names them; three.js strips ':' and '.' from node names anyway.
@@ -22,6 +25,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Body } from './body.mjs';
 import { FPS, sampleClip } from './clips.mjs';
 import { CLIPS } from './motion.mjs';
+import { levelFiles, referenceCharacter } from './levels.mjs';
 import { propFiles } from './props.mjs';
 import { rigGlb } from './rig-glb.mjs';
 import { readRigs } from './skeleton.mjs';
@@ -41,6 +45,7 @@ export async function generate({ bridge } = {}) {
     files.push([`rigs/mannequin-${rig.naming}.glb`, rigGlb(rig, canon, CLIPS, keys, meta)]);
   }
   for (const [name, text] of propFiles()) files.push([`props/${name}.json`, new TextEncoder().encode(text)]);
+  files.push(...levelFiles(referenceCharacter(canon)));
   return { files, rigs, clips: CLIPS };
 }
 
@@ -58,7 +63,7 @@ async function main(argv) {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, bytes);
     const rig = rigs.find((r) => rel.endsWith(`-${r.naming}.glb`));
-    const what = rig ? `${rig.names.length} joints, ${clips.length} clips (${clips.map((c) => c.name).join(', ')})` : 'prop';
+    const what = rig ? `${rig.names.length} joints, ${clips.length} clips (${clips.map((c) => c.name).join(', ')})` : rel.startsWith('levels/') ? 'level' : 'prop';
     process.stdout.write(`${relative(process.cwd(), path) || path}  ${bytes.byteLength} bytes  ${what}\n`);
   }
 }

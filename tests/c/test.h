@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int lb_test_checks_failed;
 static int lb_tests_passed, lb_tests_failed;
@@ -53,6 +54,52 @@ static inline uint32_t rng_u32(rng *r) {
   x ^= x << 5;
   r->s = x;
   return x;
+}
+
+/* Counting allocator for lb_allocator hooks (user = an lb_test_counter): tests check that
+ * steps allocate nothing and that everything allocated is freed. */
+typedef struct lb_test_counter {
+  size_t allocs, frees, bytes;
+  long live;
+} lb_test_counter;
+
+static inline void *lb_test_count_alloc(size_t size, void *user) {
+  lb_test_counter *c = (lb_test_counter *)user;
+  c->allocs++;
+  c->live++;
+  c->bytes += size;
+  return malloc(size);
+}
+
+static inline void lb_test_count_free(void *p, void *user) {
+  lb_test_counter *c = (lb_test_counter *)user;
+  c->frees++;
+  c->live--;
+  free(p);
+}
+
+/* A whole file (tests run from the repository root), NUL-terminated; free() it. NULL
+ * (with a message) when it cannot be read. */
+static inline void *lb_test_read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "cannot open %s (run from the repository root)\n", path);
+    return NULL;
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  if (buf) {
+    buf[n] = 0;
+    *len = (size_t)n;
+  }
+  return buf;
 }
 
 /* Plain closing line that CI reads; exit status follows it. */

@@ -30,10 +30,10 @@ static lb_entity spawn_xf(lb_world *w, lb_entity parent, float x, float y, float
 static const versor ID = {0, 0, 0, 1};
 
 /* Main anchor right of the object, support anchor left and forward; fingers down. */
-static void scene_init(scene *sc, float obj_z, uint32_t placement, uint32_t main_hand,
-                       float blend) {
+static void scene_init_with(scene *sc, const lb_world_def *def_w, float obj_z, uint32_t placement,
+                            uint32_t main_hand, float blend) {
   memset(sc, 0, sizeof *sc);
-  LB_CHECK(lb_world_create(NULL, &sc->w) == LB_OK);
+  LB_CHECK(lb_world_create(def_w, &sc->w) == LB_OK);
   lb_humanoid_def def = lb_humanoid_default_def();
   LB_CHECK(lb_world_add_humanoid(sc->w, &def, &sc->asset) == LB_OK);
   sc->hero = spawn_xf(sc->w, 0, 0, 0, 0, ID);
@@ -58,6 +58,11 @@ static void scene_init(scene *sc, float obj_z, uint32_t placement, uint32_t main
   gh.main_hand = main_hand;
   gh.blend_seconds = blend;
   LB_CHECK(lb_world_insert(sc->w, sc->hero, LB_GRIP_HOLDER, &gh) == LB_OK);
+}
+
+static void scene_init(scene *sc, float obj_z, uint32_t placement, uint32_t main_hand,
+                       float blend) {
+  scene_init_with(sc, NULL, obj_z, placement, main_hand, blend);
 }
 
 /* Palm frame of a hand, world space. */
@@ -469,6 +474,106 @@ static void wrap_stops_on_surface_within_pose(void) {
   LB_CHECK(stopped == 4);
 }
 
+/* Mirror planes X, Y and Z of a rotated object: the left palm lands on the anchor
+ * reflected through that plane, its fingers (+Z) and palm normal (+Y) the reflected
+ * anchor axes. */
+static void mirror_planes_reflect_anchor_frame(void) {
+  float worst_pos = 0.0f, worst_axis = 0.0f;
+  for (uint32_t axis = 0; axis < 3; ++axis) {
+    scene sc;
+    scene_init(&sc, 0.3f, LB_GRIP_PLACEMENT_OBJECT, 1, 0.0f);
+    /* turn the object so its planes are not the world's */
+    lb_transform_c ot;
+    LB_CHECK(lb_world_get(sc.w, sc.object, LB_TRANSFORM, &ot) == LB_OK);
+    lb_quat_from_axis_angle((vec3){0.0f, 1.0f, 0.0f}, 25.0f * LB_DEG2RAD, ot.rotation);
+    ot.position[0] = 0.02f;
+    LB_CHECK(lb_world_set(sc.w, sc.object, LB_TRANSFORM, &ot) == LB_OK);
+    /* an anchor placed close to the mirror plane so the other hand can reach it */
+    lb_transform_c at;
+    LB_CHECK(lb_world_get(sc.w, sc.main_anchor, LB_TRANSFORM, &at) == LB_OK);
+    at.position[0] = -0.03f, at.position[1] = 0.02f, at.position[2] = 0.01f;
+    LB_CHECK(lb_world_set(sc.w, sc.main_anchor, LB_TRANSFORM, &at) == LB_OK);
+    lb_grip_profile_c prof;
+    LB_CHECK(lb_world_get(sc.w, sc.object, LB_GRIP_PROFILE, &prof) == LB_OK);
+    prof.mirror = axis;
+    prof.support_anchor = 0;
+    LB_CHECK(lb_world_set(sc.w, sc.object, LB_GRIP_PROFILE, &prof) == LB_OK);
+    LB_CHECK(lb_world_step(sc.w, 1.0f / 60.0f) == LB_OK);
+    lb_transform obj = world_of(&sc, sc.object), anchor = world_of(&sc, sc.main_anchor);
+    /* expected: reflect the anchor frame through the object's plane (in object space) */
+    lb_transform rel;
+    lb_transform_inverse_mul(&obj, &anchor, &rel);
+    vec3 pos = {rel.t[0], rel.t[1], rel.t[2]}, ay, az;
+    pos[axis] = -pos[axis];
+    lb_quat_rotate(rel.r, (vec3){0, 1, 0}, ay);
+    lb_quat_rotate(rel.r, (vec3){0, 0, 1}, az);
+    ay[axis] = -ay[axis];
+    az[axis] = -az[axis];
+    vec3 want_p, want_y, want_z;
+    lb_transform_point(&obj, pos, want_p);
+    lb_quat_rotate(obj.r, ay, want_y);
+    lb_quat_rotate(obj.r, az, want_z);
+    lb_transform palm = palm_world(&sc, LB_HAND_LEFT);
+    vec3 py, pz;
+    lb_quat_rotate(palm.r, (vec3){0, 1, 0}, py);
+    lb_quat_rotate(palm.r, (vec3){0, 0, 1}, pz);
+    float dp = dist3(palm.t, want_p);
+    float da = dist3(py, want_y) + dist3(pz, want_z);
+    worst_pos = dp > worst_pos ? dp : worst_pos;
+    worst_axis = da > worst_axis ? da : worst_axis;
+    lb_world_destroy(sc.w);
+  }
+  printf("  mirror planes X/Y/Z: left palm %.2e m from the reflected anchor, axes off by %.2e\n",
+         (double)worst_pos, (double)worst_axis);
+  LB_CHECK(worst_pos < 5e-4f);
+  LB_CHECK(worst_axis < 1e-3f);
+}
+
+/* Holding, wrapping, switching hands, pose and trigger changes and letting go: after the
+ * first step nothing in the grip phase allocates. */
+static void steps_allocate_nothing(void) {
+  lb_test_counter c = {0};
+  lb_world_def def = lb_world_default_def();
+  def.allocator.alloc = lb_test_count_alloc;
+  def.allocator.free = lb_test_count_free;
+  def.allocator.user = &c;
+  scene sc;
+  scene_init_with(&sc, &def, 0.35f, LB_GRIP_PLACEMENT_OBJECT, 0, 0.1f);
+  lb_entity grip = spawn_xf(sc.w, sc.main_anchor, 0.0f, 0.025f, 0.0f, ID);
+  lb_grip_surface_c surf;
+  lb_component_defaults(LB_GRIP_SURFACE, &surf);
+  LB_CHECK(lb_world_insert(sc.w, grip, LB_GRIP_SURFACE, &surf) == LB_OK);
+  lb_grip_pose_c gp;
+  lb_component_defaults(LB_GRIP_POSE, &gp);
+  strcpy(gp.left_pose, "fist");
+  LB_CHECK(lb_world_insert(sc.w, sc.hero, LB_GRIP_POSE, &gp) == LB_OK);
+  LB_CHECK(lb_world_step(sc.w, 1.0f / 60.0f) == LB_OK);
+  size_t before = c.allocs;
+  lb_grip_holder_c gh;
+  LB_CHECK(lb_world_get(sc.w, sc.hero, LB_GRIP_HOLDER, &gh) == LB_OK);
+  for (int i = 0; i < 120; ++i) {
+    if (i == 20 || i == 50) {
+      gh.main_hand = 1u - gh.main_hand;
+      LB_CHECK(lb_world_set(sc.w, sc.hero, LB_GRIP_HOLDER, &gh) == LB_OK);
+    }
+    if (i == 30) {
+      gp.right_trigger = 1.0f;
+      strcpy(gp.left_pose, "pinch");
+      LB_CHECK(lb_world_set(sc.w, sc.hero, LB_GRIP_POSE, &gp) == LB_OK);
+    }
+    if (i == 80) {
+      gh.held = 0;
+      LB_CHECK(lb_world_set(sc.w, sc.hero, LB_GRIP_HOLDER, &gh) == LB_OK);
+    }
+    LB_CHECK(lb_world_step(sc.w, 1.0f / 60.0f) == LB_OK);
+  }
+  printf("  allocations: %zu before the first step, %zu during 120 grip steps\n", before,
+         c.allocs - before);
+  LB_CHECK(c.allocs == before);
+  lb_world_destroy(sc.w);
+  LB_CHECK(c.allocs == c.frees && c.live == 0);
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IONBF, 0);
   LB_RUN(object_placement_reaches_both_anchors);
@@ -480,5 +585,7 @@ int main(void) {
   LB_RUN(determinism_bit_identical);
   LB_RUN(bad_input_changes_nothing);
   LB_RUN(wrap_stops_on_surface_within_pose);
+  LB_RUN(mirror_planes_reflect_anchor_frame);
+  LB_RUN(steps_allocate_nothing);
   LB_TEST_MAIN_END();
 }

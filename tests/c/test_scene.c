@@ -15,28 +15,6 @@
 #define EXPECTED_HASHES "tests/expected-hashes.json"
 #define FNV_EMPTY 0xcbf29ce484222325ull /* lb_world_hash of a world without rigs */
 
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "cannot open %s (run from the repository root)\n", path);
-    return NULL;
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  if (buf) {
-    buf[n] = 0;
-    *len = (size_t)n;
-  }
-  return buf;
-}
-
 static int alive_count(const lb_world *w) {
   int n = 0;
   for (uint32_t s = 0; s < w->high_water; ++s) {
@@ -69,7 +47,7 @@ static uint64_t run_scene(const char *json, size_t len, int steps) {
 /* "default.json@120" from tests/expected-hashes.json, parsed with cJSON. */
 static bool expected_hash(const char *key, uint64_t *out) {
   size_t len = 0;
-  char *text = read_file(EXPECTED_HASHES, &len);
+  char *text = lb_test_read_file(EXPECTED_HASHES, &len);
   if (!text) {
     return false;
   }
@@ -89,7 +67,7 @@ static bool expected_hash(const char *key, uint64_t *out) {
 
 static void test_default_scene(void) {
   size_t len = 0;
-  char *json = read_file(DEFAULT_SCENE, &len);
+  char *json = lb_test_read_file(DEFAULT_SCENE, &len);
   LB_CHECK(json != NULL);
   if (!json) {
     return;
@@ -320,7 +298,7 @@ static void check_bad_scene(const bad_scene *b, const char *json, size_t len, bo
 
 static void test_malformed_scenes(void) {
   size_t len = 0;
-  char *def = read_file(DEFAULT_SCENE, &len);
+  char *def = lb_test_read_file(DEFAULT_SCENE, &len);
   LB_CHECK(def != NULL);
   if (!def) {
     return;

@@ -23,32 +23,11 @@ static const char *label(lb_entity e, char *buf, size_t n) {
   return buf;
 }
 
-/* ---- counting allocator ---------------------------------------------------------------- */
-typedef struct counter {
-  size_t allocs, frees, bytes;
-  long live;
-} counter;
-
-static void *count_alloc(size_t size, void *user) {
-  counter *c = user;
-  c->allocs++;
-  c->live++;
-  c->bytes += size;
-  return malloc(size);
-}
-
-static void count_free(void *p, void *user) {
-  counter *c = user;
-  c->frees++;
-  c->live--;
-  free(p);
-}
-
-static lb_world *new_world(counter *c) {
+static lb_world *new_world(lb_test_counter *c) {
   lb_world_def def = lb_world_default_def();
   if (c) {
-    def.allocator.alloc = count_alloc;
-    def.allocator.free = count_free;
+    def.allocator.alloc = lb_test_count_alloc;
+    def.allocator.free = lb_test_count_free;
     def.allocator.user = c;
   }
   lb_world *w = NULL;
@@ -74,7 +53,7 @@ typedef struct fixture {
   lb_two_bone_ik_c ik;
 } fixture;
 
-static void fixture_init(fixture *f, counter *c) {
+static void fixture_init(fixture *f, lb_test_counter *c) {
   f->w = new_world(c);
   LB_CHECK(lb_world_add_humanoid(f->w, NULL, &f->asset) == LB_OK);
   LB_CHECK(lb_world_spawn(f->w, &f->hero) == LB_OK);
@@ -96,7 +75,7 @@ static void fixture_init(fixture *f, counter *c) {
 
 /* ---- lifetime and memory --------------------------------------------------------------- */
 static void test_create_destroy_allocator(void) {
-  counter c = {0};
+  lb_test_counter c = {0};
   fixture f;
   fixture_init(&f, &c);
   LB_CHECK(lb_world_insert(f.w, f.arm, LB_TWO_BONE_IK, &f.ik) == LB_OK);
@@ -118,11 +97,11 @@ static void test_create_destroy_allocator(void) {
   LB_CHECK(c.live == 0);
 
   /* Growth from a tiny capacity, despawns and skeletons: everything freed. */
-  counter g = {0};
+  lb_test_counter g = {0};
   lb_world_def def = lb_world_default_def();
   def.entity_capacity = 2;
-  def.allocator.alloc = count_alloc;
-  def.allocator.free = count_free;
+  def.allocator.alloc = lb_test_count_alloc;
+  def.allocator.free = lb_test_count_free;
   def.allocator.user = &g;
   lb_world *w = NULL;
   LB_CHECK(lb_world_create(&def, &w) == LB_OK);
@@ -144,9 +123,9 @@ static void test_create_destroy_allocator(void) {
   LB_CHECK(g.allocs > 10 && g.frees == g.allocs && g.live == 0);
 
   /* Half-set hooks and bad capacities are refused without allocating. */
-  counter h = {0};
+  lb_test_counter h = {0};
   def = lb_world_default_def();
-  def.allocator.alloc = count_alloc;
+  def.allocator.alloc = lb_test_count_alloc;
   def.allocator.user = &h;
   w = (lb_world *)&h; /* must be reset to null on failure */
   LB_CHECK(lb_world_create(&def, &w) == LB_ERR_INVALID_ARGUMENT);

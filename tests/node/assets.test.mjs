@@ -1,6 +1,8 @@
 // The generated assets (assets/generate): reproducible bytes, glb files that
 // three.js GLTFLoader reads, skeletons identical to the core's humanoid, the same
-// motion in every convention, clip timing and root motion, props that load.
+// motion in every convention, clip timing and root motion, props that load, and
+// level scenes whose data (json) is their meshes (glb) and holds up: touch hints
+// against the mannequin's reach, vaultability by the rule, nav reachability.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -17,7 +19,8 @@ import { createWorld, Rig } from '../../dist/web/bridge/index.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NAMINGS = ['mixamo', 'unreal', 'blender', 'digits'];
 const PROPS = ['rifle', 'pistol', 'hammer', 'cup', 'ball'];
-const FILES = [...NAMINGS.map((n) => `rigs/mannequin-${n}.glb`), ...PROPS.map((p) => `props/${p}.json`)];
+const LEVELS = ['corridor', 'vault-course', 'nav-arena'];
+const FILES = [...NAMINGS.map((n) => `rigs/mannequin-${n}.glb`), ...PROPS.map((p) => `props/${p}.json`), ...LEVELS.flatMap((l) => [`levels/${l}.glb`, `levels/${l}.json`])];
 const CLIPS = { idle: 2, walk: 1, run: 0.7, vault: 1.2, reach: 1.2 };
 
 // Pinned output: regenerate with `npm run assets`, check the change, then update these.
@@ -31,6 +34,12 @@ const SHA256 = {
   'props/hammer.json': '078aa7dd744c6ddfc85ba611252763792f1c5c76f1b64330b149d45d00bb4eb0',
   'props/cup.json': '11a85a9c49cd34726929a9c39d69cd244d53e9926a5cb49d9154abdec92e2f73',
   'props/ball.json': '131f108179bd3f1eac25b889ee8a053f20d1dfbfe681c9fcec35e4cedce9bb6b',
+  'levels/corridor.glb': 'cb7d0f5284d4d64faa8ea7c15be5aa1d6e010509a20b10d083e614467143e83f',
+  'levels/corridor.json': '140584d6f60e3ab82eb8d5365b952790391221d5883325b7de86f5438d44c416',
+  'levels/vault-course.glb': '6bb43262212b4f82fd7919806eb7234d3149964db9d5f4dd31b00da4f75de4f2',
+  'levels/vault-course.json': 'fc893bb30bfe8bf718db068c76c8ee3b8605207936a9e023a3c1680118f0e329',
+  'levels/nav-arena.glb': 'be9f5148686838d441005eb48ccfb514d39082f97c20f2d3f016703a241dbfd7',
+  'levels/nav-arena.json': 'b4da411f1001990c451f86a6726fc60becc02b850126c294047af807fafe4ef9',
 };
 
 const sha256 = (b) => createHash('sha256').update(b).digest('hex');
@@ -325,22 +334,362 @@ test('assets: props are scene fragments whose anchors sit on their grip surfaces
       console.log(`rifle: ${len.toFixed(3)} m long, grip radius ${byName.get('rifle.grip').components.GripSurface.radius} m`);
       assert.ok(Math.abs(len - 0.9) < 0.02);
     }
-    // The fragment loads as a scene in the core (components the core does not know yet are left out).
+    // The fragment loads as a scene in the core with every component (GripProfile, GripSurface).
     const world = await createWorld();
-    const known = new Set(world.components.map((c) => c.name));
-    const dropped = new Set();
-    const entities = prop.entities.map((e) => ({
-      name: e.name,
-      components: Object.fromEntries(Object.entries(e.components).filter(([c]) => known.has(c) || (dropped.add(c), false))),
-    }));
-    const scene = world.loadScene({ name, entities });
+    const scene = world.loadScene({ name, entities: prop.entities });
     scene.step(0);
     for (const a of anchors) {
       const got = world.worldTransform(scene.entity(a)).t;
       const want = byName.get(a).components.Transform.position;
       got.forEach((v, i) => assert.ok(Math.abs(v - want[i]) < 1e-6, `${a}: world position`));
     }
-    if (dropped.size) console.log(`${name}: loaded without ${[...dropped].join(', ')} (not in this core's schema yet)`);
     world.destroy();
   }
+});
+
+// ---- levels --------------------------------------------------------------------
+
+async function loadLevel(name) {
+  const buf = committed(`levels/${name}.glb`);
+  const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
+  const gltf = await new Promise((ok, err) => new GLTFLoader().parse(ab, '', ok, err));
+  gltf.scene.updateMatrixWorld(true);
+  const json = JSON.parse(committed(`levels/${name}.json`).toString('utf8'));
+  const node = (piece) => gltf.scene.getObjectByName(piece);
+  /** World-space bounds of a piece's mesh, as loaded by three.js. */
+  const box = (piece) => new THREE.Box3().setFromObject(node(piece));
+  return { gltf, json, node, box };
+}
+
+const levels = Object.fromEntries(await Promise.all(LEVELS.map(async (n) => [n, await loadLevel(n)])));
+
+test('assets: level glb files load in GLTFLoader with one named node per piece, and the json pieces are those boxes', () => {
+  for (const name of LEVELS) {
+    const { gltf, json, node } = levels[name];
+    assert.equal(json.name, name);
+    assert.equal(json.units, 'm');
+    const meshes = [];
+    gltf.scene.traverse((o) => o.isMesh && meshes.push(o));
+    assert.equal(meshes.length, json.pieces.length, `${name}: one mesh node per piece`);
+    assert.equal(new Set(json.pieces.map((p) => p.name)).size, json.pieces.length, `${name}: unique piece names`);
+    const kinds = [...new Set(json.pieces.map((p) => p.kind))];
+    assert.ok(kinds.every((k) => ['floor', 'wall', 'obstacle', 'ramp'].includes(k)), `${name}: kinds ${kinds}`);
+    assert.equal(gltf.parser.json.materials.length, kinds.length, `${name}: one material per kind`);
+    let pos = 0, rot = 0, size = 0, corner = 0, normal = 0;
+    for (const p of json.pieces) {
+      const o = node(p.name);
+      assert.ok(o && o.isMesh, `${name}: node ${p.name}`);
+      assert.equal(p.shape, 'box');
+      assert.equal(o.userData.kind, p.kind, `${name}: ${p.name} extras.kind`);
+      assert.ok(o.material.isMeshStandardMaterial && o.material.name === p.kind, `${name}: ${p.name} material ${o.material.name}`);
+      const geo = o.geometry;
+      assert.ok(geo.attributes.normal && geo.index, `${name}: ${p.name} normals and indices`);
+      // The node's frame is the piece's centre and rotation; the mesh spans ±size/2.
+      const wp = o.getWorldPosition(new THREE.Vector3());
+      pos = Math.max(pos, wp.distanceTo(new THREE.Vector3(...p.center)));
+      const q = new THREE.Quaternion(...p.rotation);
+      rot = Math.max(rot, 1 - Math.abs(o.getWorldQuaternion(new THREE.Quaternion()).dot(q)));
+      geo.computeBoundingBox();
+      const half = new THREE.Vector3(...p.size).multiplyScalar(0.5);
+      size = Math.max(size, geo.boundingBox.max.distanceTo(half), geo.boundingBox.min.distanceTo(half.clone().negate()));
+      for (let c = 0; c < 8; c++) {
+        const local = new THREE.Vector3(c & 1 ? half.x : -half.x, c & 2 ? half.y : -half.y, c & 4 ? half.z : -half.z);
+        const want = local.clone().applyQuaternion(q).add(new THREE.Vector3(...p.center));
+        corner = Math.max(corner, o.localToWorld(local.clone()).distanceTo(want));
+      }
+      // Flat normals point out of the box, and triangles wind counter-clockwise seen from outside.
+      const P = geo.attributes.position, N = geo.attributes.normal, I = geo.index;
+      for (let t = 0; t < I.count; t += 3) {
+        const [a, b, c] = [0, 1, 2].map((k) => new THREE.Vector3().fromBufferAttribute(P, I.getX(t + k)));
+        const n = new THREE.Vector3().fromBufferAttribute(N, I.getX(t));
+        const face = new THREE.Vector3().subVectors(b, a).cross(new THREE.Vector3().subVectors(c, a)).normalize();
+        normal = Math.max(normal, 1 - face.dot(n), Math.abs(a.dot(n) - half.dot(new THREE.Vector3(Math.abs(n.x), Math.abs(n.y), Math.abs(n.z)))));
+      }
+    }
+    console.log(`${name}: ${json.pieces.length} pieces, kinds ${kinds.join('/')}; json vs glb: centre ${pos.toExponential(1)} m, rotation ${rot.toExponential(1)}, half-size ${size.toExponential(1)} m, corners ${corner.toExponential(1)} m; normals/winding off by ${normal.toExponential(1)}`);
+    assert.ok(pos < 1e-6 && rot < 1e-6 && size < 1e-6 && corner < 1e-6, `${name}: json pieces and glb boxes differ`);
+    assert.ok(normal < 1e-6, `${name}: normals or winding`);
+    // The floor's top is y = 0 and the spawn stands on it, facing +Z.
+    const floor = levels[name].box('floor');
+    assert.ok(Math.abs(floor.max.y) < 1e-6, `${name}: floor top at ${floor.max.y}`);
+    assert.deepEqual(json.spawn.facing, [0, 0, 1]);
+    assert.equal(json.spawn.position[1], 0);
+  }
+});
+
+test("assets: corridor touch hints match the mannequin's reach and the closest points on the glb walls", () => {
+  const { json, box } = levels.corridor;
+  // The reference character from the rig's rest pose (glTF node TRS, not the animated
+  // scene): shoulder (upper arm joint), elbow, wrist.
+  const nodes = rigs.mixamo.json.nodes;
+  const parentOf = (i) => nodes.findIndex((m) => (m.children ?? []).includes(i));
+  const at = (name) => {
+    const m = new THREE.Matrix4();
+    for (let i = nodes.findIndex((x) => x.name === name); i >= 0; i = parentOf(i)) {
+      const local = new THREE.Matrix4().compose(new THREE.Vector3(...(nodes[i].translation ?? [0, 0, 0])), new THREE.Quaternion(...(nodes[i].rotation ?? [0, 0, 0, 1])), new THREE.Vector3(1, 1, 1));
+      m.premultiply(local);
+    }
+    return new THREE.Vector3().setFromMatrixPosition(m);
+  };
+  const [sh, el, wr] = ['LeftArm', 'LeftForeArm', 'LeftHand'].map(at);
+  const R = json.reach;
+  const arm = sh.distanceTo(el) + el.distanceTo(wr);
+  console.log(`corridor: mannequin shoulder ${sh.y.toFixed(4)} m high, ${sh.x.toFixed(4)} m out, arm ${arm.toFixed(4)} m; json reach ${JSON.stringify(R, (k, v) => (k === 'rule' ? undefined : v))}`);
+  assert.ok(Math.abs(R.shoulderHeight - sh.y) < 1e-4 && Math.abs(R.shoulderOffset - sh.x) < 1e-4 && Math.abs(R.armLength - arm) < 1e-4);
+  const maxDistance = sh.x + R.handOffset + 0.95 * arm;
+  assert.ok(Math.abs(R.maxDistance - maxDistance) < 1e-4, `reach ${R.maxDistance} vs ${maxDistance}`);
+
+  const walls = json.pieces.filter((p) => p.kind === 'wall').map((p) => ({ name: p.name, box: box(p.name) }));
+  // Lane: the polyline, its arc length and left direction (+Y × forward).
+  const pts = json.lane.points.map((p) => new THREE.Vector3(...p));
+  const lanePoint = (s) => {
+    for (let i = 0; i + 1 < pts.length; i++) {
+      const len = pts[i].distanceTo(pts[i + 1]);
+      if (s <= len + 1e-9 || i + 2 === pts.length) {
+        const dir = pts[i + 1].clone().sub(pts[i]).normalize();
+        return { p: pts[i].clone().addScaledVector(dir, s), left: new THREE.Vector3(0, 1, 0).cross(dir) };
+      }
+      s -= len;
+    }
+  };
+  assert.equal(pts.length, 3, 'one corner');
+  const turn = pts[1].clone().sub(pts[0]).normalize().dot(pts[2].clone().sub(pts[1]).normalize());
+  assert.ok(Math.abs(turn) < 1e-9, 'the corner is a right angle');
+  const cornerS = pts[0].distanceTo(pts[1]);
+  // Hints: every reachable wall is tall enough and close enough; the out-of-reach ones are not.
+  for (const h of json.touchWalls) {
+    const b = box(h.wall);
+    const ok = h.distance <= maxDistance && b.max.y >= R.shoulderHeight;
+    assert.equal(h.reachable, ok, `${h.wall}: reachable ${h.reachable}`);
+  }
+  const covered = (side, s) => json.touchWalls.filter((h) => h.side === side && h.reachable && h.from - 1e-9 <= s && s <= h.to + 1e-9);
+  const edges = (side) => json.touchWalls.filter((h) => h.side === side && h.reachable).flatMap((h) => [h.from, h.to]);
+  // Sample the lane: the seed's closest point on each wall from the lane point raised to
+  // shoulder height. Where a hint says "in reach", the nearest wall on that side is at most
+  // the hint's distance; in a gap (0.45 m or more from the gap's ends) every wall on that
+  // side is beyond reach. The corner itself (within 1 m) is left to the corner entries.
+  const stats = { left: { touch: 0, gap: 0, gapMin: Infinity }, right: { touch: 0, gap: 0, gapMin: Infinity } };
+  for (let i = 0; i <= json.lane.length * 20; i++) {
+    const s = i / 20;
+    if (Math.abs(s - cornerS) < 1) continue;
+    const { p, left } = lanePoint(s);
+    const q = p.clone().setY(R.shoulderHeight);
+    const nearest = { left: Infinity, right: Infinity };
+    for (const w of walls) {
+      const c = w.box.clampPoint(q, new THREE.Vector3());
+      if (Math.abs(c.y - q.y) > 1e-9) continue; // the wall does not span shoulder height
+      const d = Math.hypot(c.x - q.x, c.z - q.z);
+      const side = c.clone().sub(q).dot(left) > 0 ? 'left' : 'right';
+      nearest[side] = Math.min(nearest[side], d);
+    }
+    for (const side of ['left', 'right']) {
+      const hs = covered(side, s);
+      if (hs.length) {
+        stats[side].touch++;
+        assert.ok(nearest[side] <= Math.min(...hs.map((h) => h.distance)) + 1e-6, `s ${s}: ${side} wall at ${nearest[side]} m`);
+        assert.ok(nearest[side] <= maxDistance);
+      } else if (Math.min(...edges(side).map((e) => Math.abs(e - s))) >= 0.45 - 1e-9) {
+        stats[side].gap++;
+        stats[side].gapMin = Math.min(stats[side].gapMin, nearest[side]);
+        assert.ok(nearest[side] > maxDistance, `s ${s}: ${side} gap, but a wall is ${nearest[side]} m away`);
+      }
+    }
+  }
+  for (const side of ['left', 'right']) {
+    console.log(`corridor ${side}: ${stats[side].touch} lane samples with a wall in reach, ${stats[side].gap} deep in gaps (nearest wall there ${stats[side].gapMin.toFixed(3)} m > reach ${maxDistance.toFixed(4)} m); gaps ${JSON.stringify(json.touchGaps[side])}`);
+    assert.ok(stats[side].touch > 100 && stats[side].gap > 0, `${side}: both touching and gaps are exercised`);
+  }
+  assert.ok(json.touchGaps.left.length >= 3 && json.touchGaps.right.length >= 1);
+  // The gaps are the complement of the reachable stretches.
+  for (const side of ['left', 'right']) {
+    for (let s = 0.025; s < json.lane.length; s += 0.05) {
+      const inGap = json.touchGaps[side].some(([a, b]) => a < s && s < b);
+      assert.equal(inGap, covered(side, s).length === 0, `${side} at ${s}`);
+    }
+  }
+  // Corners: on a wall, where the faces beside the two segments meet (each at its hint's
+  // distance from its segment), with free space toward the lane's turn.
+  const segOf = (k) => ({ a: pts[k], left: new THREE.Vector3(0, 1, 0).cross(pts[k + 1].clone().sub(pts[k]).normalize()) });
+  for (const c of json.corners) {
+    const v = new THREE.Vector3(...c.position).setY(1);
+    assert.ok(walls.some((w) => w.box.distanceToPoint(v) < 1e-6), `${c.type} corner at ${c.position}: not on a wall`);
+    for (const k of [0, 1]) {
+      const { a, left } = segOf(k);
+      const lateral = v.clone().sub(a).dot(left) * (c.side === 'left' ? 1 : -1);
+      assert.ok(json.touchWalls.some((h) => h.segment === k && h.side === c.side && Math.abs(h.distance - lateral) < 1e-6), `${c.type} corner: segment ${k} face`);
+    }
+    const inward = pts[1].clone().setY(1).sub(v).normalize().multiplyScalar(0.05).add(v);
+    assert.ok(walls.every((w) => !w.box.containsPoint(inward)), `${c.type} corner: free toward the lane`);
+  }
+});
+
+test('assets: vault course obstacles are vaultable exactly by the documented height/depth rule', () => {
+  const { json, box } = levels['vault-course'];
+  const R = json.vaultRule;
+  const vault = rigs.mixamo.json.animations.find((a) => a.name === 'vault').extras;
+  // The rule's takeoff and travel are the vault clip's: its box starts 0.7 m ahead, it lands 2.1 m on.
+  assert.equal(R.takeoffDistance, VAULT_BOX.min[2]);
+  assert.ok(Math.abs(R.travel - vault.rootDisplacement[2]) < 1e-6, `travel ${R.travel} vs the clip's ${vault.rootDisplacement[2]}`);
+  const rule = (h, d) => h >= R.minHeight && h <= R.maxHeight && d >= R.minDepth && d <= R.maxDepth;
+  assert.ok(rule(VAULT_BOX.max[1] - VAULT_BOX.min[1], VAULT_BOX.max[2] - VAULT_BOX.min[2]), "the vault clip's own box is vaultable");
+  const obstacles = json.pieces.filter((p) => p.kind === 'obstacle');
+  assert.deepEqual(json.obstacles.map((o) => o.piece), obstacles.map((p) => p.name));
+  const count = { yes: 0, tooHigh: 0, tooDeep: 0, other: 0 };
+  let clipBox = 0;
+  json.obstacles.forEach((o, i) => {
+    const b = box(o.piece);
+    const h = b.max.y, d = b.max.z - b.min.z;
+    assert.ok(Math.abs(b.min.y) < 1e-6, `${o.piece}: stands on the floor`);
+    assert.ok(b.min.x < 0 && b.max.x > 0, `${o.piece}: crosses the lane`);
+    assert.ok(Math.abs(h - o.height) < 1e-6 && Math.abs(d - o.depth) < 1e-6, `${o.piece}: height/depth ${h}/${d} vs ${o.height}/${o.depth}`);
+    assert.equal(o.vaultable, rule(h, d), `${o.piece}: vaultable ${o.vaultable} for ${h.toFixed(3)} x ${d.toFixed(3)} m`);
+    assert.ok(Math.abs(o.takeoff[2] - (b.min.z - R.takeoffDistance)) < 1e-6, `${o.piece}: takeoff`);
+    const prev = i > 0 ? box(json.obstacles[i - 1].piece) : null;
+    assert.ok(!prev || prev.max.z < o.takeoff[2], `${o.piece}: run-up clear of the previous obstacle`);
+    if (o.vaultable) {
+      count.yes++;
+      assert.ok(o.landing[2] > b.max.z, `${o.piece}: lands past it`);
+      const next = json.obstacles[i + 1];
+      assert.ok(!next || o.landing[2] < next.takeoff[2], `${o.piece}: lands before the next takeoff`);
+      if (Math.abs(h - 0.75) < 1e-6 && Math.abs(d - 0.4) < 1e-6) clipBox++;
+    } else if (h > R.maxHeight && d >= R.minDepth && d <= R.maxDepth) {
+      count.tooHigh++;
+      assert.match(o.why, /height/);
+    } else if (d > R.maxDepth && h >= R.minHeight && h <= R.maxHeight) {
+      count.tooDeep++;
+      assert.match(o.why, /depth/);
+    } else count.other++;
+    console.log(`${o.piece}: ${h.toFixed(2)} m high, ${d.toFixed(2)} m deep -> ${o.vaultable ? 'vault' : 'no vault'} (${o.why})`);
+  });
+  console.log(`vault course: ${count.yes} vaultable, ${count.tooHigh} too high, ${count.tooDeep} too deep, ${count.other} other (rule ${R.minHeight}-${R.maxHeight} m high, ${R.minDepth}-${R.maxDepth} m deep)`);
+  assert.ok(count.yes >= 3 && count.tooHigh >= 1 && count.tooDeep >= 1 && clipBox === 1);
+});
+
+/** A binary-heap Dijkstra over an 8-connected grid; `step(a, b)` is the cost or Infinity. */
+function gridPaths(n, start, step) {
+  const dist = new Float64Array(n * n).fill(Infinity);
+  const heap = [];
+  const push = (d, i) => {
+    heap.push([d, i]);
+    for (let k = heap.length - 1; k > 0; ) {
+      const p = (k - 1) >> 1;
+      if (heap[p][0] <= heap[k][0]) break;
+      [heap[p], heap[k]] = [heap[k], heap[p]];
+      k = p;
+    }
+  };
+  const pop = () => {
+    const top = heap[0];
+    const last = heap.pop();
+    if (heap.length) {
+      heap[0] = last;
+      for (let k = 0; ; ) {
+        const l = 2 * k + 1, r = l + 1;
+        let m = k;
+        if (l < heap.length && heap[l][0] < heap[m][0]) m = l;
+        if (r < heap.length && heap[r][0] < heap[m][0]) m = r;
+        if (m === k) break;
+        [heap[m], heap[k]] = [heap[k], heap[m]];
+        k = m;
+      }
+    }
+    return top;
+  };
+  dist[start] = 0;
+  push(0, start);
+  while (heap.length) {
+    const [d, i] = pop();
+    if (d > dist[i]) continue;
+    const x = i % n, z = (i - x) / n;
+    for (let dz = -1; dz <= 1; dz++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        if ((!dx && !dz) || x + dx < 0 || x + dx >= n || z + dz < 0 || z + dz >= n) continue;
+        const j = i + dz * n + dx;
+        const c = step(i, j, dx && dz ? Math.SQRT2 : 1);
+        if (d + c < dist[j]) {
+          dist[j] = d + c;
+          push(dist[j], j);
+        }
+      }
+    }
+  }
+  return dist;
+}
+
+test('assets: nav arena destinations are reachable for the agent radius (grid over the glb), the gap is passable, the slit is not, the ramp is the way up', () => {
+  const { json, node, box } = levels['nav-arena'];
+  const r = json.agentRadius;
+  const floor = box('floor');
+  assert.ok(Math.abs(floor.max.x - floor.min.x - 20) < 1e-6 && Math.abs(floor.max.z - floor.min.z - 20) < 1e-6, 'a 20 x 20 m floor');
+  // Heights: rays down onto the walkable meshes (floor kind and the ramp), at cell centres.
+  const CELL = 0.1;
+  const n = Math.round(20 / CELL);
+  const walk = json.pieces.filter((p) => p.kind === 'floor').map((p) => node(p.name));
+  const ramp = node(json.ramp.piece);
+  const blockers = json.pieces.filter((p) => p.kind === 'wall' || p.kind === 'obstacle').map((p) => ({ name: p.name, box: box(p.name) }));
+  const ray = new THREE.Raycaster();
+  const down = new THREE.Vector3(0, -1, 0);
+  const heightAt = (x, z, objs) => {
+    ray.set(new THREE.Vector3(x, 10, z), down);
+    const hit = ray.intersectObjects(objs, false)[0];
+    return hit ? hit.point.y : -Infinity;
+  };
+  const cx = (i) => floor.min.x + CELL * (i + 0.5);
+  const ground = new Float64Array(n * n), withRamp = new Float64Array(n * n);
+  for (let z = 0; z < n; z++) {
+    for (let x = 0; x < n; x++) {
+      ground[z * n + x] = heightAt(cx(x), cx(z), walk);
+      withRamp[z * n + x] = Math.max(ground[z * n + x], heightAt(cx(x), cx(z), [ramp]));
+    }
+  }
+  const STEP = 0.3; // what the agent steps onto without it being an obstacle
+  const blocked = (i, h, extra) => {
+    const x = cx(i % n), z = cx(Math.floor(i / n));
+    return [...blockers, ...extra].some(({ box: b }) => b.max.y > h + STEP && Math.hypot(Math.max(b.min.x - x, 0, x - b.max.x), Math.max(b.min.z - z, 0, z - b.max.z)) < r);
+  };
+  const solve = (heights, extra = []) => {
+    const free = Array.from({ length: n * n }, (_, i) => Number.isFinite(heights[i]) && !blocked(i, heights[i], extra));
+    // Climb at most 0.06 m per cell (a 31° slope): the ramp (14°) passes, the platform's 1 m edge does not.
+    return gridPaths(n, cell(json.spawn.position), (i, j, c) => (free[i] && free[j] && Math.abs(heights[i] - heights[j]) <= 0.06 ? c * CELL : Infinity));
+  };
+  const cell = ([x, , z]) => Math.floor((z - floor.min.z) / CELL) * n + Math.floor((x - floor.min.x) / CELL);
+  const paths = solve(withRamp);
+  for (const d of json.destinations) {
+    const i = cell(d.position);
+    console.log(`nav-arena: ${d.name} at [${d.position}] reached in ${paths[i].toFixed(2)} m of grid path (walk height ${withRamp[i].toFixed(4)} m)`);
+    assert.ok(Number.isFinite(paths[i]), `${d.name}: unreachable`);
+    assert.ok(Math.abs(withRamp[i] - d.position[1]) < 1e-6, `${d.name}: not on a walkable surface`);
+  }
+  // Without the ramp the platform is out of reach.
+  const noRamp = solve(ground);
+  const plat = json.destinations.find((d) => d.position[1] > 0.5);
+  assert.ok(!Number.isFinite(noRamp[cell(plat.position)]), 'the platform needs the ramp');
+  // The ramp: its top surface rises linearly from the floor to the platform's top.
+  const { bottom, top } = json.ramp;
+  let rampErr = 0;
+  for (let k = 1; k < 20; k++) {
+    const t = k / 20;
+    const x = bottom[0] + (top[0] - bottom[0]) * t, z = bottom[2] + (top[2] - bottom[2]) * t;
+    rampErr = Math.max(rampErr, Math.abs(heightAt(x, z, [ramp]) - (bottom[1] + (top[1] - bottom[1]) * t)));
+  }
+  const slope = THREE.MathUtils.radToDeg(Math.atan2(top[1] - bottom[1], Math.hypot(top[0] - bottom[0], top[2] - bottom[2])));
+  assert.ok(Math.abs(heightAt(top[0], top[2] - 0.01, walk) - top[1]) < 1e-6, 'the ramp meets the platform top');
+  console.log(`nav-arena: ramp surface within ${rampErr.toExponential(1)} m of the line from [${bottom}] to [${top}], slope ${slope.toFixed(2)}° (json ${json.ramp.slopeDeg})`);
+  assert.ok(rampErr < 1e-5 && Math.abs(slope - json.ramp.slopeDeg) < 1e-6);
+  // Openings: the declared width is the clearance between the two pieces; passable iff ≥ 2 radii.
+  for (const o of json.openings) {
+    const [a, b] = o.between.map(box);
+    const w = Math.max(a.min.x - b.max.x, b.min.x - a.max.x, a.min.z - b.max.z, b.min.z - a.max.z);
+    assert.ok(Math.abs(w - o.width) < 1e-6, `${o.name}: width ${w} vs ${o.width}`);
+    assert.equal(o.passable, w >= 2 * r, `${o.name}: passable`);
+    const i = cell(o.center);
+    assert.equal(!blocked(i, withRamp[i], []), o.passable, `${o.name}: centre cell free for the agent`);
+  }
+  // The narrow gap is the short way to behind_gap: closing it makes the path longer.
+  const gap = json.openings.find((o) => o.name === 'narrow_gap');
+  const plug = new THREE.Box3(new THREE.Vector3(gap.center[0] - gap.width / 2, 0, gap.center[2] - 0.1), new THREE.Vector3(gap.center[0] + gap.width / 2, 2, gap.center[2] + 0.1));
+  const closed = solve(withRamp, [{ name: 'plug', box: plug }]);
+  const behind = cell(json.destinations.find((d) => d.name === 'behind_gap').position);
+  console.log(`nav-arena: behind_gap ${paths[behind].toFixed(2)} m through the ${gap.width} m gap, ${closed[behind].toFixed(2)} m with it closed; agent radius ${r} m`);
+  assert.ok(closed[behind] > paths[behind] + 0.5);
 });

@@ -30,7 +30,10 @@ for (const [key, hash] of Object.entries(expected)) {
   for (const wasm of ['limber.wasm', 'limber-scalar.wasm']) {
     test(`${key}: bridge in-process over ${wasm}`, async () => {
       const world = await createWorld({ wasm: new URL(`../../dist/web/bridge/${wasm}`, import.meta.url) });
-      const sc = world.loadScene(readFileSync(scene, 'utf8'));
+      const text = readFileSync(scene, 'utf8');
+      // Files a scene refers to (glTF rigs) are repository-relative.
+      const files = Object.fromEntries(world.sceneFiles(text).map((p) => [p, readFileSync(p)]));
+      const sc = world.loadScene(text, { files });
       for (let i = 0; i < steps; i++) sc.step(1 / 60);
       assert.equal(world.hash(), hash);
     });

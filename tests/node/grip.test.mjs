@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   captureFingerPose, createWorld, GripHolder, GripPlacement, GripProfile, GripPose, gripPoseStatus,
-  LimberError, registerFingerPose, Rig, Transform,
+  gripPoseByJoint, LimberError, registerFingerPose, Rig, Transform,
 } from '../../dist/web/bridge/index.js';
 
 const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
@@ -99,4 +99,43 @@ test('captureFingerPose → registerFingerPose: bit-exact round trip, usable as 
   }
   assert.throws(() => world.update(rifle, GripProfile, (p) => { p.mainPose = 'broken'; }), (e) => e.code === 'LB_ERR_UNKNOWN_NAME');
   assert.throws(() => captureFingerPose(world, hero, 'NoHand'), (e) => e.code === 'LB_ERR_JOINT_NOT_FOUND' && /NoHand/.test(e.message));
+});
+
+test('GripProfile.mainFingers (per-joint JSON from gripPoseByJoint) gives the same hand as the named pose; bad JSON names the field', async () => {
+  const a = await rifleScene();
+  const b = await rifleScene();
+  b.world.update(b.rifle, GripProfile, (p) => { p.mainFingers = JSON.stringify(gripPoseByJoint('pistol', b.world)); p.mainPose = ''; });
+  a.world.step(1 / 60);
+  b.world.step(1 / 60);
+  const pa = a.world.modelPose(a.hero);
+  const pb = b.world.modelPose(b.hero);
+  let worst = 0;
+  pa.forEach((x, j) => { worst = Math.max(worst, dist(x.t, pb[j].t)); });
+  assert.equal(worst, 0, `max joint difference ${worst} m`);
+  assert.throws(() => b.world.update(b.rifle, GripProfile, (p) => { p.supportFingers = '{"ring":{"curl":"x"}}'; }), (e) => e.code === 'LB_ERR_PARSE' && e.field === 'supportFingers' || (/supportFingers/.test(e.message) && /ring\.curl/.test(e.message)));
+});
+
+test('every generated prop can be held: main palm on its anchor, fingers wrap its surfaces', async () => {
+  const { readFileSync } = await import('node:fs');
+  for (const name of ['rifle', 'pistol', 'hammer', 'cup', 'ball']) {
+    const prop = JSON.parse(readFileSync(new URL(`../../assets/props/${name}.json`, import.meta.url), 'utf8'));
+    // the object in front of the right shoulder, as a game would place it (Object placement)
+    prop.entities[0].components.Transform = { ...prop.entities[0].components.Transform, position: [-0.12, 1.2, 0.32] };
+    const world = await createWorld();
+    const scene = world.loadScene({
+      name: `hold-${name}`,
+      assets: { rigs: { mannequin: { builtin: 'humanoid', height: 1.8 } } },
+      entities: [
+        { name: 'hero', components: { Transform: {}, Rig: { asset: 'mannequin' }, GripHolder: { held: name, placement: 'Object', blendSeconds: 0 } } },
+        ...prop.entities,
+      ],
+    });
+    scene.step(1 / 60);
+    const hero = scene.entity('hero');
+    const h = world.get(hero, GripHolder);
+    const status = gripPoseStatus(world, hero).right;
+    assert.ok(h.mainDistance < 5e-4, `${name}: main palm ${h.mainDistance} m from its anchor`);
+    assert.ok(status.contacts.length >= 3, `${name}: fingers touching ${status.contacts.join(', ')}`);
+    world.destroy();
+  }
 });

@@ -1,5 +1,7 @@
 /* Native CLI: `limber hash SCENE --steps N [--dt S]` prints the bone hash as the
- * last line (16 hex digits); `limber run ...` prints a readable summary too. */
+ * last line (16 hex digits); `limber run ...` prints a readable summary too. Files the
+ * scene refers to (glTF rigs) are read relative to the scene's folder or the first folder
+ * above it that has them (so repository-relative paths work from anywhere). */
 #include "limber/limber.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,62 @@ static char *read_file(const char *path, size_t *len) {
     *len = (size_t)n;
   }
   return buf;
+}
+
+/* Reads `rel` from the scene's folder or a folder above it. */
+static char *read_near(const char *scene_path, const char *rel, size_t *len) {
+  if (rel[0] == '/') {
+    return read_file(rel, len);
+  }
+  char dir[1024];
+  const char *slash = strrchr(scene_path, '/');
+  size_t n = slash ? (size_t)(slash - scene_path) : 1u;
+  if (n >= sizeof dir) {
+    return NULL;
+  }
+  memcpy(dir, slash ? scene_path : ".", n);
+  dir[n] = 0;
+  for (int up = 0; up < 16; ++up) {
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    char *bytes = read_file(path, len);
+    if (bytes || strlen(dir) + 4u >= sizeof dir) {
+      return bytes;
+    }
+    strcat(dir, "/..");
+  }
+  return NULL;
+}
+
+/* Loads the scene with every file it refers to. */
+static lb_result load_scene(lb_world *world, const char *path, const char *json, size_t len,
+                            lb_scene **scene) {
+  size_t need = 0;
+  lb_scene_files(json, len, NULL, 0, &need);
+  char *list = malloc(need ? need : 1);
+  lb_scene_file files[64];
+  uint32_t count = 0;
+  lb_result r = list ? lb_scene_files(json, len, list, need, &need) : LB_ERR_OUT_OF_MEMORY;
+  for (char *p = list, *nl; r == LB_OK && p && (nl = strchr(p, '\n')); p = nl + 1) {
+    *nl = 0;
+    size_t n = 0;
+    char *bytes = count < 64 ? read_near(path, p, &n) : NULL;
+    if (!bytes) {
+      fprintf(stderr, "limber: cannot read %s (named by %s)\n", p, path);
+      continue; /* the loader names the missing file */
+    }
+    files[count].path = p;
+    files[count].bytes = (const uint8_t *)bytes;
+    files[count++].size = n;
+  }
+  if (r == LB_OK || r == LB_ERR_PARSE) {
+    r = lb_scene_load_files(world, json, len, files, count, scene);
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    free((void *)files[i].bytes);
+  }
+  free(list);
+  return r;
 }
 
 static int usage(void) {
@@ -66,7 +124,7 @@ int main(int argc, char **argv) {
   lb_scene *scene = NULL;
   lb_result r = lb_world_create(NULL, &world);
   if (r == LB_OK) {
-    r = lb_scene_load(world, json, len, &scene);
+    r = load_scene(world, path, json, len, &scene);
   }
   for (long s = 0; r == LB_OK && s < steps; ++s) {
     r = lb_scene_step(world, scene, (float)dt);
@@ -88,6 +146,11 @@ int main(int argc, char **argv) {
       lb_world_entity_transform(world, e, &x);
       printf("  %-16s at (%.4f, %.4f, %.4f)", lb_scene_entity_name(scene, i), (double)x.t[0],
              (double)x.t[1], (double)x.t[2]);
+      lb_animator_c an;
+      if (lb_world_get(world, e, LB_ANIMATOR, &an) == LB_OK) {
+        printf("  Animator state=%s time=%.3f s blend=%.3f", an.state, (double)an.state_time,
+               (double)an.blend);
+      }
       lb_two_bone_ik_c ik;
       if (lb_world_get(world, e, LB_TWO_BONE_IK, &ik) == LB_OK) {
         printf("  TwoBoneIK reached=%u distance=%.6f m", ik.reached, (double)ik.distance);

@@ -147,6 +147,24 @@ export interface GripSurfaceData {
   size: Vec3;
 }
 
+/** On a character (with Rig): plays a controller asset into the rig's pose (see animator.ts). */
+export interface AnimatorData {
+  /** controller asset handle (scenes: its name); required */
+  controller: number;
+  /** the Move phase moves the Transform by the root motion; default true */
+  applyRootMotion: boolean;
+  /** playback multiplier 0..10; default 1 */
+  speed: number;
+  /** root motion includes the vertical axis; default false */
+  rootMotionVertical: boolean;
+  /** output: current state name */
+  readonly state: string;
+  /** output: seconds in the current state */
+  readonly stateTime: number;
+  /** output: cross-fade progress 0..1, 1 = settled */
+  readonly blend: number;
+}
+
 export const Transform = component<TransformData>('Transform');
 export const Rig = component<RigData>('Rig');
 export const TwoBoneIK = component<TwoBoneIKData>('TwoBoneIK');
@@ -154,12 +172,13 @@ export const GripPose = component<GripPoseData>('GripPose');
 export const GripHolder = component<GripHolderData>('GripHolder');
 export const GripProfile = component<GripProfileData>('GripProfile');
 export const GripSurface = component<GripSurfaceData>('GripSurface');
+export const Animator = component<AnimatorData>('Animator');
 
 /** Values of GripHolder.placement, as the seed's GripPlacement. */
 export const GripPlacement = Object.freeze({ Hand: 'Hand', Object: 'Object' } as const);
 
 /** Output fields, written by the world. */
-type OutputField = 'reached' | 'distance' | 'mainDistance' | 'supportDistance' | 'mainReached' | 'supportReached';
+type OutputField = 'reached' | 'distance' | 'mainDistance' | 'supportDistance' | 'mainReached' | 'supportReached' | 'state' | 'stateTime' | 'blend';
 
 /** Writable part of a component's data. */
 export type Writable<T> = { -readonly [K in keyof T as K extends OutputField ? never : K]: T[K] };

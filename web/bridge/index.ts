@@ -1,9 +1,9 @@
 /** Limber: deterministic procedural character animation (WebAssembly core). */
 export { LimberError } from './errors.js';
-export { Transform, Rig, TwoBoneIK, GripPose, GripHolder, GripProfile, GripSurface, GripPlacement } from './components.js';
+export { Transform, Rig, TwoBoneIK, GripPose, GripHolder, GripProfile, GripSurface, GripPlacement, Animator } from './components.js';
 export type {
   ComponentType, Entity, Vec3, Quat, TransformData, RigData, TwoBoneIKData, Writable,
-  HandSide, Axis, GripPoseData, GripHolderData, GripProfileData, GripSurfaceData,
+  HandSide, Axis, GripPoseData, GripHolderData, GripProfileData, GripSurfaceData, AnimatorData,
 } from './components.js';
 export { World, Scene, createWorld, entityLabel } from './world.js';
 export type { CreateWorldOptions, FingerName, HandStatus, JointTransform } from './world.js';
@@ -11,3 +11,7 @@ export type { ComponentInfo, FieldInfo } from './schema.js';
 export type { WasmSource } from './wasm.js';
 export { captureFingerPose, registerFingerPose, gripPoseStatus, registerGripPose, gripPoseByJoint, gripPoseDef } from './grip.js';
 export type { FingerPose, FingerShape, GripDriver, GripPoseDef, HandGripStatus } from './grip.js';
+export { loadRig, findClip, sampleClip } from './gltf.js';
+export type { LoadRigOptions, LoadedRig, GltfJoint, GltfClip, GltfSkin } from './gltf.js';
+export { addController, animatorParam, animatorStatus, controllerInfo, rootMotion, setAnimatorParam, setAnimatorTrigger } from './animator.js';
+export type { AnimatorParamType, AnimatorStatus, ControllerInfo, RootMotion } from './animator.js';

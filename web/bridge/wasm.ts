@@ -53,6 +53,41 @@ export interface LimberExports {
   lbw_scene_entity_count(s: number): number;
   lbw_scene_entity_name(s: number, i: number): number;
   lbw_scene_entity_at(s: number, i: number): number;
+  lbw_gltf_import(data: number, size: number, buffers: number, bufferCount: number, skin: number, names: number, cubicTolerance: number, out: number, msg: number): number;
+  lbw_gltf_free(asset: number): void;
+  lbw_gltf_add_asset(w: number, asset: number, out: number): number;
+  lbw_gltf_joint_count(asset: number): number;
+  lbw_gltf_joint_name(asset: number, j: number): number;
+  lbw_gltf_joint_parent(asset: number, j: number): number;
+  lbw_gltf_joint_node(asset: number, j: number): number;
+  lbw_gltf_joint_rest(asset: number, j: number): number;
+  lbw_gltf_root_parent(asset: number): number;
+  lbw_gltf_skin_index(asset: number): number;
+  lbw_gltf_skin_joint_count(asset: number): number;
+  lbw_gltf_skin_joint(asset: number, i: number): number;
+  lbw_gltf_inverse_bind(asset: number, i: number): number;
+  lbw_clip_count(w: number): number;
+  lbw_clip_name(w: number, clip: number): number;
+  lbw_clip_duration(w: number, clip: number): number;
+  lbw_clip_skeleton(w: number, clip: number): number;
+  lbw_find_clip(w: number, skeleton: number, name: number): number;
+  lbw_clip_sample(w: number, clip: number, time: number, loop: number, out: number, count: number): number;
+  lbw_skeleton_rest(w: number, asset: number): number;
+  lbw_scene_load_files(w: number, json: number, len: number, files: number, count: number): number;
+  lbw_scene_files(json: number, len: number, buf: number, cap: number): number;
+  lbw_add_controller_json(w: number, skeleton: number, name: number, json: number, len: number, out: number): number;
+  lbw_set_animator_param(w: number, e: number, name: number, kind: number, value: number): number;
+  lbw_get_animator_param(w: number, e: number, name: number, out: number): number;
+  lbw_root_motion(w: number, e: number, out: number): number;
+  lbw_animator_status(w: number, e: number, out: number): number;
+  lbw_controller_name(w: number, c: number): number;
+  lbw_controller_param_count(w: number, c: number): number;
+  lbw_controller_param_name(w: number, c: number, i: number): number;
+  lbw_controller_param_type(w: number, c: number, i: number): number;
+  lbw_controller_param_default(w: number, c: number, i: number): number;
+  lbw_controller_state_count(w: number, c: number): number;
+  lbw_controller_state_name(w: number, c: number, i: number): number;
+  lbw_controller_state_blend(w: number, c: number, i: number, out: number): number;
 }
 
 /** Where to get the module: a URL or path, raw bytes, or a compiled module. */

@@ -1,4 +1,5 @@
 /** The ESEngine-style world over the Limber core (WebAssembly). */
+import { setAnimatorParam, setAnimatorTrigger } from './animator.js';
 import type { ComponentType, Entity, Writable } from './components.js';
 import { LimberError } from './errors.js';
 import { type ComponentInfo, decodeComponent, encodeComponent, readSchema } from './schema.js';
@@ -64,6 +65,8 @@ export interface NativeContext {
   ex: LimberExports;
   heap: Heap;
   w: number;
+  /** lb_transform layout on wasm32: byte size and offsets of t, r, s */
+  xf: { size: number; t: number; r: number; s: number };
   check(code: number, where?: { entity?: number; component?: string }): void;
 }
 
@@ -93,7 +96,7 @@ export class World {
   /** @internal Raw access for the bridge's other modules (grip, gltf): the exports, the
    * heap, the world pointer and the error check that throws a LimberError. */
   native<T>(fn: (ctx: NativeContext) => T): T {
-    return fn({ ex: this.ex, heap: this.heap, w: this.w, check: (code, where) => this.check(code, where) });
+    return fn({ ex: this.ex, heap: this.heap, w: this.w, xf: this.xf, check: (code, where) => this.check(code, where) });
   }
 
   /** Field schema of every component, as the core defines it. */
@@ -350,12 +353,59 @@ export class World {
     });
   }
 
-  /** Loads a scene document (JSON text or object) into this world. */
-  loadScene(scene: string | object): Scene {
+  /** Sets an Animator parameter: a number for a float, a boolean for a bool (or a trigger:
+   * true sets, false resets). Throws a LimberError naming the entity and parameter. */
+  setAnimatorParam(e: Entity, name: string, value: number | boolean): void {
+    setAnimatorParam(this, e, name, value);
+  }
+
+  /** Sets an Animator trigger (it stays set until a transition that tests it fires). */
+  setAnimatorTrigger(e: Entity, name: string): void {
+    setAnimatorTrigger(this, e, name);
+  }
+
+  /** Paths of the files a scene refers to (glTF rigs), as the scene writes them: read them
+   * and pass them to loadScene as `files`. Malformed JSON lists none (loadScene says why). */
+  sceneFiles(scene: string | object): string[] {
     const text = typeof scene === 'string' ? scene : JSON.stringify(scene);
     const s = this.heap.string(text);
     try {
-      const ptr = this.ex.lbw_scene_load(this.w, s.ptr, s.len);
+      const needed = this.ex.lbw_scene_files(s.ptr, s.len, 0, 0);
+      if (needed < 0) return [];
+      return this.heap.scratch(needed + 1, (buf) => {
+        const n = this.ex.lbw_scene_files(s.ptr, s.len, buf, needed + 1);
+        if (n < 0) this.check(-n);
+        return this.heap.cstring(buf).split('\n').filter((x) => x.length > 0);
+      });
+    } finally {
+      this.ex.lbw_free(s.ptr);
+    }
+  }
+
+  /** Loads a scene document (JSON text or object) into this world. `files` holds the bytes
+   * of every file it refers to (see sceneFiles), keyed by the path as the scene writes it. */
+  loadScene(scene: string | object, options: { files?: Record<string, Uint8Array | ArrayBuffer> | Map<string, Uint8Array | ArrayBuffer> } = {}): Scene {
+    const text = typeof scene === 'string' ? scene : JSON.stringify(scene);
+    const s = this.heap.string(text);
+    const entries = options.files instanceof Map ? [...options.files] : Object.entries(options.files ?? {});
+    const held: number[] = [];
+    try {
+      let ptr: number;
+      if (entries.length === 0) {
+        ptr = this.ex.lbw_scene_load(this.w, s.ptr, s.len);
+      } else {
+        const table = this.ex.lbw_alloc(12 * entries.length);
+        held.push(table);
+        entries.forEach(([path, data], i) => {
+          const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+          const p = this.heap.string(path).ptr;
+          held.push(p);
+          const b = this.heap.bytes(bytes);
+          held.push(b);
+          this.heap.u32.set([p, b, bytes.length], (table >> 2) + 3 * i);
+        });
+        ptr = this.ex.lbw_scene_load_files(this.w, s.ptr, s.len, table, entries.length);
+      }
       if (!ptr) {
         const msg = this.heap.cstring(this.ex.lbw_last_error(this.w));
         throw new LimberError(msg.split(':')[0] || 'LB_ERR_PARSE', msg);
@@ -363,6 +413,7 @@ export class World {
       return new Scene(this.ex, this.heap, ptr, () => this.w, (code) => this.check(code));
     } finally {
       this.ex.lbw_free(s.ptr);
+      for (const p of held) this.ex.lbw_free(p);
     }
   }
 }

@@ -1,8 +1,28 @@
 /** Node CLI over the WebAssembly core:
  *   limber hash SCENE --steps N [--dt S]   last line: the bone hash (16 hex digits)
- *   limber run  SCENE --steps N [--dt S]   a readable summary, then the hash */
+ *   limber run  SCENE --steps N [--dt S]   a readable summary, then the hash
+ * Files the scene refers to (glTF rigs) are read relative to the scene's folder or the first
+ * folder above it that has them (so repository-relative paths work from anywhere). */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createWorld, LimberError, TwoBoneIK, type TwoBoneIKData } from '../bridge/index.js';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { Animator, createWorld, LimberError, TwoBoneIK, type TwoBoneIKData, type World } from '../bridge/index.js';
+
+/** The bytes of every file a scene names, found next to it or in a folder above it. */
+async function sceneFiles(world: World, scenePath: string, text: string): Promise<Record<string, Uint8Array>> {
+  const files: Record<string, Uint8Array> = {};
+  for (const rel of world.sceneFiles(text)) {
+    let dir = resolve(dirname(scenePath));
+    let found = isAbsolute(rel) ? rel : join(dir, rel);
+    while (!isAbsolute(rel) && !existsSync(found) && dirname(dir) !== dir) {
+      dir = dirname(dir);
+      found = join(dir, rel);
+    }
+    if (existsSync(found)) files[rel] = await readFile(found);
+    else process.stderr.write(`limber: cannot read ${rel} (named by ${scenePath})\n`);
+  }
+  return files;
+}
 
 function usage(): never {
   process.stderr.write('usage: limber hash|run SCENE.json [--steps N] [--dt SECONDS]\n');
@@ -22,13 +42,18 @@ async function main(argv: string[]): Promise<void> {
     i++;
   }
   const world = await createWorld();
-  const scene = world.loadScene(await readFile(path, 'utf8'));
+  const text = await readFile(path, 'utf8');
+  const scene = world.loadScene(text, { files: await sceneFiles(world, path, text) });
   for (let s = 0; s < steps; s++) scene.step(dt);
   if (cmd === 'run') {
     console.log(`scene ${path}: ${steps} steps of ${dt} s, ${scene.entities.size} named entities`);
     for (const [name, e] of scene.entities) {
       const p = world.worldTransform(e).t;
       let line = `  ${name.padEnd(16)} at (${p.map((x) => x.toFixed(4)).join(', ')})`;
+      if (world.has(e, Animator)) {
+        const a = world.get(e, Animator);
+        line += `  Animator state=${a.state} time=${a.stateTime.toFixed(3)} s blend=${a.blend.toFixed(3)}`;
+      }
       if (world.has(e, TwoBoneIK)) {
         const ik: TwoBoneIKData = world.get(e, TwoBoneIK);
         line += `  TwoBoneIK reached=${ik.reached ? 1 : 0} distance=${ik.distance.toFixed(6)} m`;

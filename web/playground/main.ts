@@ -7,11 +7,14 @@
  *   paused=1         then do not step with time; only edits (gizmo drag,
  *                    limber.dragTarget, the Step button) advance one step each
  *   select=NAME      the entity the gizmo starts on (default: the first IK target)
+ *
+ * Scenes with an Animator get a speed slider (#speed) on the first blend-space parameter, a
+ * button per trigger and the current state (#anim-state); the camera follows the character.
  */
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
-import { createWorld, GripHolder, GripProfile, Rig, Transform, TwoBoneIK, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/index.js';
+import { Animator, animatorParam, controllerInfo, createWorld, GripHolder, GripProfile, Rig, Transform, TwoBoneIK, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/index.js';
 import { EntityMarker, GripView, SkeletonView, jointWorldPosition, parentFrame, setWorldPosition, type WorldView } from '../three/index.js';
 import wasmUrl from '../../build/wasm/limber.wasm?url';
 
@@ -19,6 +22,20 @@ const DT = 1 / 60;
 const MAX_STEPS_PER_FRAME = 8;
 
 const sceneFiles = import.meta.glob<string>('../../assets/scenes/*.json', { query: '?raw', import: 'default' });
+/** Files scenes may refer to (glTF rigs), as URLs; scenes name them repository-relative. */
+const rigFiles = import.meta.glob<string>('../../assets/rigs/*.{glb,gltf}', { query: '?url', import: 'default' });
+
+async function fetchSceneFiles(world: World, text: string): Promise<Record<string, Uint8Array>> {
+  const files: Record<string, Uint8Array> = {};
+  for (const path of world.sceneFiles(text)) {
+    const url = rigFiles[`../../${path}`];
+    if (!url) throw new Error(`the scene refers to '${path}', which is not under assets/rigs/`);
+    const res = await fetch(await url());
+    if (!res.ok) throw new Error(`cannot load ${path}: HTTP ${res.status}`);
+    files[path] = new Uint8Array(await res.arrayBuffer());
+  }
+  return files;
+}
 
 /** What the page exposes as window.limber (used by the Playwright tests). */
 export interface PlaygroundApi {
@@ -45,6 +62,10 @@ export interface PlaygroundApi {
   switchHand(): void;
   /** A holder's main hand, palm-to-anchor distances and drawn palm positions. */
   grip(name: string): { mainHand: HandSide; mainDistance: number; supportDistance: number; palms: Record<'main' | 'support', Vec3 | null> };
+  /** An Animator entity's state, parameters and world position (first Animator by default). */
+  animator(name?: string): { state: string; params: Record<string, number | boolean>; position: Vec3 };
+  /** Runs n fixed steps now (paused or not), then refreshes the views. */
+  advance(n: number): void;
 }
 
 declare global {
@@ -91,7 +112,8 @@ async function main(): Promise<void> {
   if (!load) throw new Error(`unknown scene '${params.scene}'; have ${Object.keys(sceneFiles).map((k) => k.split('/').pop()).join(', ')}`);
 
   const world = await createWorld({ wasm: wasmUrl });
-  const scene = world.loadScene(await load());
+  const text = await load();
+  const scene = world.loadScene(text, { files: await fetchSceneFiles(world, text) });
   for (let i = 0; i < params.steps; i++) scene.step(DT);
   let paused = params.paused;
 
@@ -101,6 +123,7 @@ async function main(): Promise<void> {
   const rigs = entities.filter((e) => world.has(e, Rig));
   const isMarkable = (e: Entity) => e !== 0 && world.alive(e) && world.has(e, Transform) && !world.has(e, Rig) && !world.has(e, TwoBoneIK);
   const holders = entities.filter((e) => world.has(e, GripHolder));
+  const animated = entities.filter((e) => world.has(e, Animator));
 
   // --- three.js scene -------------------------------------------------------
   const container = el<HTMLDivElement>('view');
@@ -115,7 +138,8 @@ async function main(): Promise<void> {
   const sun = new THREE.DirectionalLight(0xffffff, 1.6);
   sun.position.set(2, 4, 3);
   three.add(sun);
-  const grid = new THREE.GridHelper(10, 40, 0x5b6470, 0x2c323a);
+  // Characters that walk get room to walk.
+  const grid = animated.length > 0 ? new THREE.GridHelper(60, 240, 0x5b6470, 0x2c323a) : new THREE.GridHelper(10, 40, 0x5b6470, 0x2c323a);
   three.add(grid);
 
   const camera = new THREE.PerspectiveCamera(40, window.innerWidth / window.innerHeight, 0.01, 200);
@@ -169,6 +193,7 @@ async function main(): Promise<void> {
     return { e, hand: row.insertCell(), main: row.insertCell(), support: row.insertCell() };
   });
   el('grip').hidden = holders.length === 0;
+  el('ik').hidden = arms.length === 0 && animated.length > 0;
   el<HTMLButtonElement>('switch-hand').hidden = holders.length === 0;
   for (const v of views) three.add(v.object);
 
@@ -179,8 +204,10 @@ async function main(): Promise<void> {
     for (const s of skeletons) box.union(s.bounds());
     for (const m of markers.values()) box.expandByPoint(m.object.position);
     if (box.isEmpty()) box.setFromCenterAndSize(new THREE.Vector3(0, 1, 0), new THREE.Vector3(2, 2, 2));
+    // A walking character: a standing-height box around it, seen more from the side.
+    if (animated.length > 0) box.setFromCenterAndSize(new THREE.Vector3(...world.worldTransform(animated[0]).t).add(new THREE.Vector3(0, 0.9, 0)), new THREE.Vector3(1.2, 2.1, 1.2));
     const sphere = box.getBoundingSphere(new THREE.Sphere());
-    const dir = new THREE.Vector3(0.5, 0.22, 1).normalize();
+    const dir = animated.length > 0 ? new THREE.Vector3(1, 0.3, 0.7).normalize() : new THREE.Vector3(0.5, 0.22, 1).normalize();
     if (rigs.length > 0) {
       const r = world.worldTransform(rigs[0]).r;
       dir.applyQuaternion(new THREE.Quaternion(r[0], r[1], r[2], r[3]));
@@ -211,8 +238,55 @@ async function main(): Promise<void> {
   const modeEl = el('mode');
   const pauseBtn = el<HTMLButtonElement>('pause');
   el('scene-name').textContent = params.scene;
+  const picker = el<HTMLSelectElement>('scene-select');
+  for (const key of Object.keys(sceneFiles).sort()) {
+    const file = key.split('/').pop() ?? key;
+    picker.add(new Option(file, file, false, file === params.scene));
+  }
+  picker.addEventListener('change', () => {
+    location.search = `?scene=${encodeURIComponent(picker.value)}`;
+  });
+
+  // Animator: a slider on the first blend-space parameter, a button per trigger, the state.
+  const hero = animated.length > 0 ? animated[0] : null;
+  const info = hero !== null ? controllerInfo(world, world.get(hero, Animator).controller) : null;
+  const blend = info?.states.find((st) => st.blend !== null)?.blend ?? null;
+  const speedEl = el<HTMLInputElement>('speed');
+  const speedValue = el('speed-value');
+  const stateEl = el('anim-state');
+  el('animator').hidden = hero === null;
+  el('speed-row').hidden = blend === null;
+  if (hero !== null && blend !== null) {
+    el('speed-label').textContent = blend.parameter;
+    speedEl.min = String(blend.min);
+    speedEl.max = String(blend.max);
+    speedEl.step = '0.05';
+    speedEl.value = String(animatorParam(world, hero, blend.parameter));
+    speedEl.addEventListener('input', () => {
+      world.setAnimatorParam(hero, blend.parameter, Number(speedEl.value));
+      refreshHud();
+    });
+  }
+  for (const p of info?.params ?? []) {
+    if (p.type !== 'trigger' || hero === null) continue;
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.id = `trigger-${p.name}`;
+    b.textContent = p.name;
+    b.addEventListener('click', () => world.setAnimatorTrigger(hero, p.name));
+    el('triggers').appendChild(b);
+  }
 
   function refreshHud(): void {
+    if (hero !== null) {
+      stateEl.textContent = world.get(hero, Animator).state;
+      if (blend !== null) {
+        const v = animatorParam(world, hero, blend.parameter) as number;
+        speedValue.textContent = `${v.toFixed(2)}`;
+        // The timeline changes it too; don't fight a drag in progress.
+        if (document.activeElement !== speedEl) speedEl.value = String(v);
+      }
+    }
     hashEl.textContent = world.hash();
     stepsEl.textContent = String(world.stepCount);
     modeEl.textContent = paused ? '(paused)' : '';
@@ -239,10 +313,21 @@ async function main(): Promise<void> {
   let acc = 0; // seconds not yet stepped
   let last = performance.now();
 
+  // The camera follows the first animated character.
+  let followed = hero !== null ? new THREE.Vector3(...world.worldTransform(hero).t) : null;
+
   /** After the world stepped: views follow it, the HUD shows it. */
   function refresh(): void {
     if (selected && !gizmo.dragging && selected.hold && world.stepCount > releaseAfterStep) selected.hold = false;
     for (const v of views) v.update();
+    if (hero !== null && followed !== null) {
+      const now = new THREE.Vector3(...world.worldTransform(hero).t);
+      const delta = now.clone().sub(followed);
+      camera.position.add(delta);
+      orbit.target.add(delta);
+      orbit.update();
+      followed = now;
+    }
     refreshHud();
   }
 
@@ -372,6 +457,17 @@ async function main(): Promise<void> {
         return g ? (new THREE.Vector3().setFromMatrixPosition(g.matrix).toArray() as Vec3) : null;
       };
       return { mainHand: h.mainHand, mainDistance: h.mainDistance, supportDistance: h.supportDistance, palms: { main: palm('main'), support: palm('support') } };
+    },
+    animator(name) {
+      const e = name !== undefined ? scene.entity(name) : hero;
+      if (e === null || !world.has(e, Animator)) throw new Error(`${name ?? 'the scene'} has no Animator`);
+      const params: Record<string, number | boolean> = {};
+      for (const p of controllerInfo(world, world.get(e, Animator).controller).params) params[p.name] = animatorParam(world, e, p.name);
+      return { state: world.get(e, Animator).state, params, position: world.worldTransform(e).t };
+    },
+    advance(n) {
+      for (let i = 0; i < n; i++) scene.step(DT);
+      refresh();
     },
   };
 

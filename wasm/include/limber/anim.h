@@ -191,10 +191,18 @@ typedef struct lb_root_motion_job {
   float t0, t1;        /* seconds, finite; |t / duration| <= 2^24 */
   bool loop;           /* default false */
   bool vertical;       /* include the Y translation; default false (XZ only) */
+  /* Keep the root's yaw in the pose (default false): for clips that do not turn overall
+   * (a walk whose hips sway left and right), yaw is not extracted, the output yaw is 0
+   * and the translation is in the clip's own frame, so the sway does not steer the path. */
+  bool bake_yaw;
   /* outputs */
   vec3 translation; /* metres, in the character frame at t0 */
   float yaw;        /* radians about +Y, (-pi, pi] */
 } lb_root_motion_job;
+
+/* Yaw of the root from the clip's start to its end, radians in (-pi, pi] (0 without a
+ * rotation track): how much one loop turns the character. */
+float lb_clip_root_turn(const lb_clip *clip, uint32_t root_joint);
 
 /* LB_OK, or LB_ERR_INVALID_ARGUMENT (null clip, root_joint out of the clip, unsupported
  * interp), LB_ERR_NOT_FINITE (t0, t1, duration), LB_ERR_OUT_OF_RANGE (duration <= 0, a time

@@ -24,6 +24,7 @@ typedef enum lb_component_type {
   LB_GRIP_PROFILE = 4,
   LB_GRIP_POSE = 5,
   LB_GRIP_HOLDER = 6,
+  LB_ANIMATOR = 7,
   LB_COMPONENT_TYPE_COUNT
 } lb_component_type;
 
@@ -125,6 +126,21 @@ typedef struct lb_grip_holder_c {
   uint32_t main_reached;  /* output: main palm within 0.5 mm of its anchor */
   uint32_t support_reached;
 } lb_grip_holder_c;
+
+/* ---- Animator (see animator.h for playback, root motion and the controller format) -------- */
+
+#define LB_ANIM_STATE_NAME_MAX 32 /* = LB_ANIM_NAME_MAX */
+
+/* On a character (with Rig): plays a controller asset into the rig's local pose. */
+typedef struct lb_animator_c {
+  uint32_t controller;                /* controller asset handle; required */
+  uint32_t apply_root_motion;         /* bool: the Move phase moves the Transform; default 1 */
+  float speed;                        /* [0, 10] playback multiplier; default 1 */
+  uint32_t root_motion_vertical;      /* bool: root motion includes the vertical axis; default 0 */
+  char state[LB_ANIM_STATE_NAME_MAX]; /* output: current state name */
+  float state_time;                   /* output: seconds in the current state */
+  float blend;                        /* output: cross-fade progress 0..1 (1 = settled) */
+} lb_animator_c;
 
 #ifdef __cplusplus
 }

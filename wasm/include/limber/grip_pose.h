@@ -160,8 +160,8 @@ lb_result lb_grip_pose_by_joint(const lb_grip_pose_def *in, lb_grip_pose_def *ou
  * support  hand under a rifle foregrip: fingers half curled, thumb across
  * handle   hammer / sword / tool handle: fingers wrapped with room for the handle
  * pinch    thumb tip to the index tip, other fingers tucked
- * cup      cup or ball: fingers spread and lightly curled, thumb opposite
- * Names are matched exactly (lower case). */
+ * cup      cup or ball: fingers spread and curled round it (wrap stops them on the surface), thumb
+ * opposite Names are matched exactly (lower case). */
 lb_result lb_grip_pose_builtin(const char *name, lb_grip_pose_def *out); /* or UNKNOWN_NAME */
 uint32_t lb_grip_pose_builtin_count(void);
 const char *lb_grip_pose_builtin_name(uint32_t i); /* NULL when i >= count */

@@ -2,9 +2,11 @@
 #ifndef LIMBER_H
 #define LIMBER_H
 #include "limber/anim.h"
+#include "limber/animator.h"
 #include "limber/base.h"
 #include "limber/components.h"
 #include "limber/geom.h"
+#include "limber/gltf.h"
 #include "limber/grip.h"
 #include "limber/grip_pose.h"
 #include "limber/grip_wrap.h"

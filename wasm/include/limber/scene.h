@@ -9,7 +9,15 @@
  *
  * Entity fields name other entities; enum fields use their names; asset fields
  * name an asset. Timeline commands: "update" (merge fields), "insert" (defaults +
- * fields), "remove" ({ "entity", "component" }).
+ * fields), "remove" ({ "entity", "component" }), "param" ({ "entity", "name", "value" }:
+ * an Animator parameter; value a number for a float, true/false for a bool or a trigger,
+ * where true sets it).
+ *
+ * Assets: "rigs": { NAME: { "builtin": "humanoid", "height": 1.8 } } or
+ * { NAME: { "gltf": PATH, "skin": N } } (a .glb, or a .gltf with embedded buffers, from the
+ * caller's file table; its skeleton (skin N, default the first) and its animations as clip
+ * assets); "controllers": { NAME: { "rig": RIG, ... } } (limber/animator.h). Rig and
+ * controller names share one namespace.
  */
 #ifndef LIMBER_SCENE_H
 #define LIMBER_SCENE_H
@@ -27,6 +35,21 @@ typedef struct lb_scene lb_scene;
  * error nothing is left half-built: entities created so far are despawned. */
 lb_result lb_scene_load(lb_world *world, const char *json, size_t len, lb_scene **out);
 void lb_scene_destroy(lb_world *world, lb_scene *scene);
+
+/* A file a scene refers to (a rig's "gltf"), read by the caller: the core reads no files. */
+typedef struct lb_scene_file {
+  const char *path; /* as the scene writes it */
+  const uint8_t *bytes;
+  size_t size;
+} lb_scene_file;
+/* lb_scene_load with the files the scene refers to (LB_ERR_UNKNOWN_NAME names a path that
+ * is missing from the table). */
+lb_result lb_scene_load_files(lb_world *world, const char *json, size_t len,
+                              const lb_scene_file *files, uint32_t file_count, lb_scene **out);
+/* The paths a scene refers to, each followed by '\n', NUL-terminated, into buf (cap bytes;
+ * buf may be null when cap is 0); *needed receives the bytes needed including the NUL.
+ * LB_ERR_CAPACITY when cap is too small, LB_ERR_PARSE for malformed JSON. */
+lb_result lb_scene_files(const char *json, size_t len, char *buf, size_t cap, size_t *needed);
 /* Applies the timeline commands due at the world's current step, then steps. */
 lb_result lb_scene_step(lb_world *world, lb_scene *scene, float dt);
 /* Entity by scene name, or LB_NULL_ENTITY. */

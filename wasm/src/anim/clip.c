@@ -334,7 +334,8 @@ static motion_frame frame_identity(void) {
 }
 
 /* The root's frame at clip time s in [0, duration], without the loop wrap span. */
-static motion_frame root_frame(const lb_clip *clip, uint32_t root, bool vertical, float s) {
+static motion_frame root_frame(const lb_clip *clip, uint32_t root, bool vertical, bool bake_yaw,
+                               float s) {
   motion_frame f = frame_identity();
   const lb_joint_tracks *jt = &clip->joints[root];
   if (jt->translation.count > 0) {
@@ -343,7 +344,7 @@ static motion_frame root_frame(const lb_clip *clip, uint32_t root, bool vertical
       f.p[1] = 0.0f;
     }
   }
-  if (jt->rotation.count > 0) {
+  if (jt->rotation.count > 0 && !bake_yaw) {
     versor q;
     vec3 z = {0.0f, 0.0f, 1.0f}, fwd;
     eval_track(&jt->rotation, 4, s, clip->duration, false, NULL, q);
@@ -354,17 +355,17 @@ static motion_frame root_frame(const lb_clip *clip, uint32_t root, bool vertical
 }
 
 /* Motion from (k0 loops, s0) to (k0 + n loops, s1), n >= 0, in the frame at s0. */
-static motion_frame motion_forward(const lb_clip *clip, uint32_t root, bool vertical, float s0,
-                                   int64_t n, float s1) {
-  motion_frame m0 = root_frame(clip, root, vertical, s0);
-  motion_frame m1 = root_frame(clip, root, vertical, s1);
+static motion_frame motion_forward(const lb_clip *clip, uint32_t root, bool vertical, bool bake,
+                                   float s0, int64_t n, float s1) {
+  motion_frame m0 = root_frame(clip, root, vertical, bake, s0);
+  motion_frame m1 = root_frame(clip, root, vertical, bake, s1);
   motion_frame inv0 = frame_inverse(&m0);
   if (n == 0) {
     return frame_mul(&inv0, &m1);
   }
   /* M(s0)^-1 * M(d) * C^(n-1) * M(0)^-1 * M(s1), with C = M(0)^-1 * M(d) one whole loop. */
-  motion_frame start = root_frame(clip, root, vertical, 0.0f);
-  motion_frame end = root_frame(clip, root, vertical, clip->duration);
+  motion_frame start = root_frame(clip, root, vertical, bake, 0.0f);
+  motion_frame end = root_frame(clip, root, vertical, bake, clip->duration);
   motion_frame inv_start = frame_inverse(&start);
   motion_frame cycle = frame_mul(&inv_start, &end);
   motion_frame acc = frame_mul(&inv0, &end);
@@ -397,6 +398,15 @@ static float wrap_pi(float a) {
     }
   }
   return a;
+}
+
+float lb_clip_root_turn(const lb_clip *clip, uint32_t root_joint) {
+  if (!clip || root_joint >= clip->joint_count || clip_structure(clip) != LB_OK) {
+    return 0.0f;
+  }
+  motion_frame a = root_frame(clip, root_joint, false, false, 0.0f);
+  motion_frame b = root_frame(clip, root_joint, false, false, clip->duration);
+  return wrap_pi(b.yaw - a.yaw);
 }
 
 lb_result lb_root_motion_job_validate(const lb_root_motion_job *job) {
@@ -438,9 +448,10 @@ lb_result lb_root_motion_job_run(lb_root_motion_job *job) {
   }
   motion_frame m;
   if (k1 > k0 || (k1 == k0 && s1 >= s0)) {
-    m = motion_forward(clip, job->root_joint, job->vertical, s0, k1 - k0, s1);
+    m = motion_forward(clip, job->root_joint, job->vertical, job->bake_yaw, s0, k1 - k0, s1);
   } else {
-    motion_frame back = motion_forward(clip, job->root_joint, job->vertical, s1, k0 - k1, s0);
+    motion_frame back =
+        motion_forward(clip, job->root_joint, job->vertical, job->bake_yaw, s1, k0 - k1, s0);
     m = frame_inverse(&back);
   }
   job->translation[0] = m.p[0];

@@ -54,7 +54,7 @@ static const lb_builtin_pose lb_builtins[] = {
      0.1f,
      LB_THUMB_TO_INDEX},
     {"cup",
-     {{0.35f, 0.3f, 0.6f}, {0.35f, 0.3f, 0.6f}, {0.35f, 0.3f, 0.6f}, {0.35f, 0.3f, 0.6f}},
+     {{0.85f, 0.5f, 0.5f}, {0.85f, 0.5f, 0.5f}, {0.85f, 0.5f, 0.5f}, {0.85f, 0.5f, 0.5f}},
      0.7f,
      0.8f,
      LB_THUMB_TO_FINGERS},

@@ -8,7 +8,12 @@
 
 #define LB_SCENE_NAME_MAX 64
 
-typedef enum lb_command_kind { LB_CMD_UPDATE, LB_CMD_INSERT, LB_CMD_REMOVE } lb_command_kind;
+typedef enum lb_command_kind {
+  LB_CMD_UPDATE,
+  LB_CMD_INSERT,
+  LB_CMD_REMOVE,
+  LB_CMD_PARAM /* Animator parameter: name in data, value, value_is_bool */
+} lb_command_kind;
 
 typedef struct lb_command {
   uint64_t step;
@@ -16,6 +21,8 @@ typedef struct lb_command {
   uint32_t type;
   lb_command_kind kind;
   uint32_t field_mask; /* update: which fields the command sets */
+  float value;         /* param */
+  bool value_is_bool;  /* param: the JSON value was true/false */
   _Alignas(16) uint8_t data[LB_COMPONENT_MAX_SIZE];
 } lb_command;
 
@@ -81,15 +88,21 @@ static lb_result lb_scene_name(lb_world *w, const cJSON *j, const char *what, ch
   return LB_OK;
 }
 
-static lb_result lb_scene_assets(lb_world *w, lb_scene *sc, const cJSON *assets) {
+static lb_result lb_scene_assets(lb_world *w, lb_scene *sc, const cJSON *assets,
+                                 const lb_scene_file *files, uint32_t file_count) {
   const cJSON *rigs = cJSON_GetObjectItemCaseSensitive(assets, "rigs");
+  const cJSON *controllers = cJSON_GetObjectItemCaseSensitive(assets, "controllers");
   if (assets && !cJSON_IsObject(assets)) {
     return lb_fail(w, LB_ERR_PARSE, "scene: 'assets' must be an object");
   }
   if (rigs && !cJSON_IsObject(rigs)) {
     return lb_fail(w, LB_ERR_PARSE, "scene: 'assets.rigs' must be an object");
   }
-  int n = rigs ? cJSON_GetArraySize(rigs) : 0;
+  if (controllers && !cJSON_IsObject(controllers)) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: 'assets.controllers' must be an object");
+  }
+  int n =
+      (rigs ? cJSON_GetArraySize(rigs) : 0) + (controllers ? cJSON_GetArraySize(controllers) : 0);
   sc->assets = lb_alloc_array(w, (size_t)n + 1u, sizeof(lb_named));
   if (!sc->assets) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
@@ -99,11 +112,20 @@ static lb_result lb_scene_assets(lb_world *w, lb_scene *sc, const cJSON *assets)
       return lb_fail(w, LB_ERR_PARSE, "scene: rig asset name '%s' is too long or used twice",
                      r->string);
     }
+    if (cJSON_GetObjectItemCaseSensitive(r, "gltf")) {
+      uint32_t skeleton = 0;
+      lb_result res = lb_scene_gltf_rig(w, r->string, r, files, file_count, &skeleton);
+      if (res != LB_OK) {
+        return res;
+      }
+      strcpy(sc->assets[sc->asset_count].name, r->string);
+      sc->assets[sc->asset_count++].value = skeleton;
+      continue;
+    }
     const cJSON *builtin = cJSON_GetObjectItemCaseSensitive(r, "builtin");
     if (!cJSON_IsString(builtin) || strcmp(builtin->valuestring, "humanoid") != 0) {
       return lb_fail(w, LB_ERR_UNKNOWN_NAME,
-                     "scene: rig asset '%s': 'builtin' must be \"humanoid\" (glTF rigs come with "
-                     "the animation layer)",
+                     "scene: rig asset '%s' needs \"builtin\": \"humanoid\" or \"gltf\": PATH",
                      r->string);
     }
     lb_humanoid_def hd = lb_humanoid_default_def();
@@ -122,6 +144,20 @@ static lb_result lb_scene_assets(lb_world *w, lb_scene *sc, const cJSON *assets)
                      (double)hd.height);
     }
     strcpy(sc->assets[sc->asset_count].name, r->string);
+    sc->assets[sc->asset_count++].value = handle;
+  }
+  /* Controllers after rigs: each names the rig whose clips it plays. */
+  for (const cJSON *c = controllers ? controllers->child : NULL; c; c = c->next) {
+    if (strlen(c->string) >= LB_SCENE_NAME_MAX || lb_scene_asset(sc, c->string)) {
+      return lb_fail(w, LB_ERR_PARSE, "scene: asset name '%s' is too long or used twice",
+                     c->string);
+    }
+    uint32_t handle = 0;
+    lb_result res = lb_scene_controller(w, sc, c->string, c, &handle);
+    if (res != LB_OK) {
+      return res;
+    }
+    strcpy(sc->assets[sc->asset_count].name, c->string);
     sc->assets[sc->asset_count++].value = handle;
   }
   return LB_OK;
@@ -159,7 +195,7 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
    * components of an earlier type: Rig first (a Transform's parentJoint is looked up in its
    * parent's Rig), then Transform, then TwoBoneIK (needs the Rig and the target's Transform). */
   static const uint32_t order[] = {LB_RIG,          LB_TRANSFORM, LB_TWO_BONE_IK, LB_GRIP_SURFACE,
-                                   LB_GRIP_PROFILE, LB_GRIP_POSE, LB_GRIP_HOLDER};
+                                   LB_GRIP_PROFILE, LB_GRIP_POSE, LB_GRIP_HOLDER, LB_ANIMATOR};
   _Static_assert(sizeof order / sizeof order[0] == LB_COMPONENT_TYPE_COUNT,
                  "every component type needs a place in the scene insert order");
   for (uint32_t k = 0; k < LB_COMPONENT_TYPE_COUNT; ++k) {
@@ -219,7 +255,7 @@ static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
   if (!sc->commands) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
   }
-  static const char *const kinds[] = {"update", "insert", "remove"};
+  static const char *const kinds[] = {"update", "insert", "remove", "param"};
   int index = 0;
   for (const cJSON *c = tl->child; c; c = c->next, ++index) {
     const cJSON *step = cJSON_GetObjectItemCaseSensitive(c, "step");
@@ -232,13 +268,13 @@ static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
     memset(cmd, 0, sizeof *cmd);
     cmd->step = (uint64_t)step->valuedouble;
     const cJSON *body = NULL;
-    for (int k = 0; k < 3 && !body; ++k) {
+    for (int k = 0; k < 4 && !body; ++k) {
       body = cJSON_GetObjectItemCaseSensitive(c, kinds[k]);
       cmd->kind = (lb_command_kind)k;
     }
     if (!cJSON_IsObject(body)) {
-      return lb_fail(w, LB_ERR_PARSE, "scene: timeline[%d] needs one of update, insert, remove",
-                     index);
+      return lb_fail(w, LB_ERR_PARSE,
+                     "scene: timeline[%d] needs one of update, insert, remove, param", index);
     }
     const cJSON *ent = cJSON_GetObjectItemCaseSensitive(body, "entity");
     const cJSON *comp = cJSON_GetObjectItemCaseSensitive(body, "component");
@@ -248,13 +284,22 @@ static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
                      "scene: timeline[%d]: 'entity' = '%s' must name a scene entity", index,
                      cJSON_IsString(ent) ? ent->valuestring : "(not a string)");
     }
-    int type = cJSON_IsString(comp) ? lb_component_find(comp->valuestring) : -1;
+    if (cmd->kind == LB_CMD_PARAM) {
+      lb_result r = lb_scene_param_command(w, index, cmd->entity, body, (char *)cmd->data,
+                                           &cmd->value, &cmd->value_is_bool);
+      if (r != LB_OK) {
+        return r;
+      }
+    }
+    int type = cmd->kind == LB_CMD_PARAM ? LB_ANIMATOR
+               : cJSON_IsString(comp)    ? lb_component_find(comp->valuestring)
+                                         : -1;
     if (type < 0) {
       return lb_fail(w, LB_ERR_UNKNOWN_NAME, "scene: timeline[%d]: unknown 'component' '%s'", index,
                      cJSON_IsString(comp) ? comp->valuestring : "(not a string)");
     }
     cmd->type = (uint32_t)type;
-    if (cmd->kind != LB_CMD_REMOVE) {
+    if (cmd->kind == LB_CMD_UPDATE || cmd->kind == LB_CMD_INSERT) {
       char where[96];
       snprintf(where, sizeof where, "scene: timeline[%d]: %s", index, comp->valuestring);
       lb_component_defaults(cmd->type, cmd->data);
@@ -278,7 +323,12 @@ static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
 }
 
 lb_result lb_scene_load(lb_world *w, const char *json, size_t len, lb_scene **out) {
-  if (!w || !json || !out) {
+  return lb_scene_load_files(w, json, len, NULL, 0, out);
+}
+
+lb_result lb_scene_load_files(lb_world *w, const char *json, size_t len, const lb_scene_file *files,
+                              uint32_t file_count, lb_scene **out) {
+  if (!w || !json || !out || (file_count && !files)) {
     return w ? lb_fail(w, LB_ERR_INVALID_ARGUMENT, "scene: null argument")
              : LB_ERR_INVALID_ARGUMENT;
   }
@@ -295,7 +345,7 @@ lb_result lb_scene_load(lb_world *w, const char *json, size_t len, lb_scene **ou
     r = lb_fail(w, LB_ERR_PARSE, "scene: the document must be a JSON object");
   }
   if (r == LB_OK) {
-    r = lb_scene_assets(w, sc, cJSON_GetObjectItemCaseSensitive(root, "assets"));
+    r = lb_scene_assets(w, sc, cJSON_GetObjectItemCaseSensitive(root, "assets"), files, file_count);
   }
   if (r == LB_OK) {
     r = lb_scene_entities(w, sc, cJSON_GetObjectItemCaseSensitive(root, "entities"));
@@ -319,6 +369,10 @@ lb_result lb_scene_load(lb_world *w, const char *json, size_t len, lb_scene **ou
 }
 
 static lb_result lb_apply_command(lb_world *w, const lb_command *cmd) {
+  if (cmd->kind == LB_CMD_PARAM) {
+    return lb_scene_param_apply(w, cmd->entity, (const char *)cmd->data, cmd->value,
+                                cmd->value_is_bool);
+  }
   if (cmd->kind == LB_CMD_REMOVE) {
     return lb_world_remove(w, cmd->entity, cmd->type);
   }

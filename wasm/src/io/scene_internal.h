@@ -7,4 +7,19 @@ uint32_t lb_scene_asset(const lb_scene *scene, const char *name);
 lb_result lb_component_fields_from_cjson(lb_world *w, const lb_scene *scene, uint32_t type,
                                          const void *json_object, const char *where, void *inout,
                                          uint32_t *field_mask);
+
+/* Animator additions to scenes (io/scene_animator.c). */
+/* A rig asset from { "gltf": PATH, "skin": N? }: the file's skeleton and clips. */
+lb_result lb_scene_gltf_rig(lb_world *w, const char *name, const void *rig_json,
+                            const lb_scene_file *files, uint32_t file_count,
+                            uint32_t *out_skeleton);
+/* A controller asset (animator.h JSON) whose "rig" names a rig asset of the scene. */
+lb_result lb_scene_controller(lb_world *w, const lb_scene *scene, const char *name,
+                              const void *json, uint32_t *out);
+/* Timeline { "param": { "entity", "name", "value" } }: name (LB_ANIM_NAME_MAX bytes) and
+ * value out; checked against the entity's Animator now if it has one. */
+lb_result lb_scene_param_command(lb_world *w, int index, lb_entity e, const void *body, char *name,
+                                 float *value, bool *value_is_bool);
+lb_result lb_scene_param_apply(lb_world *w, lb_entity e, const char *name, float value,
+                               bool value_is_bool);
 #endif

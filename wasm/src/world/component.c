@@ -93,6 +93,7 @@ typedef struct lb_prepared {
   bool has_rig;
   lb_ik_chain chain;
   lb_grip_prepared grip;
+  lb_animator_prepared animator;
 } lb_prepared;
 
 static lb_result lb_prepare_transform(lb_world *w, const char *where, uint32_t slot,
@@ -237,12 +238,16 @@ static lb_result lb_write(lb_world *w, lb_entity e, uint32_t type, const void *d
   case LB_TWO_BONE_IK:
     r = lb_prepare_two_bone_ik(w, where, e, (const lb_two_bone_ik_c *)staging, &prep);
     break;
+  case LB_ANIMATOR:
+    r = lb_animator_prepare(w, where, slot, staging, &prep.animator);
+    break;
   default:
     r = lb_grip_prepare(w, where, slot, type, staging, &prep.grip);
     break;
   }
   if (r != LB_OK) {
     lb_grip_prepared_release(w, &prep.grip);
+    lb_animator_prepared_release(w, &prep.animator);
     return r;
   }
   /* Commit: nothing below can fail. */
@@ -260,6 +265,9 @@ static lb_result lb_write(lb_world *w, lb_entity e, uint32_t type, const void *d
     break;
   case LB_TWO_BONE_IK:
     w->ik_chains[slot] = prep.chain;
+    break;
+  case LB_ANIMATOR:
+    lb_animator_commit(w, slot, &prep.animator);
     break;
   default:
     lb_grip_commit(w, slot, type, &prep.grip);
@@ -320,6 +328,8 @@ lb_result lb_world_remove(lb_world *w, lb_entity e, uint32_t type) {
     lb_rig_instance_release(w, &w->rigs[s]);
   } else if (type == LB_TRANSFORM) {
     w->attach_joint[s] = -1;
+  } else if (type == LB_ANIMATOR) {
+    lb_animator_remove(w, (uint32_t)s);
   } else if ((type == LB_GRIP_POSE || type == LB_GRIP_HOLDER || type == LB_GRIP_PROFILE) &&
              !lb_slot_has(w, (uint32_t)s, LB_GRIP_POSE) &&
              !lb_slot_has(w, (uint32_t)s, LB_GRIP_HOLDER) &&

@@ -137,6 +137,21 @@ static const lb_field lb_grip_holder_fields[] = {
                 "output: support palm centre within 0.5 mm of its anchor"),
 };
 
+static const lb_field lb_animator_fields[] = {
+    LB_F(lb_animator_c, controller, "controller", LB_FIELD_ASSET, 0, 0, 0, 0, 1, 4294967295.0f,
+         NULL, NULL, 0, "controller asset handle (scenes: its name)"),
+    LB_F(lb_animator_c, apply_root_motion, "applyRootMotion", LB_FIELD_BOOL, 1, 0, 0, 0, 0, 1, NULL,
+         NULL, 0, "the Move phase moves the Transform by the root motion"),
+    LB_F(lb_animator_c, speed, "speed", LB_FIELD_F32, 1, 0, 0, 0, 0, 10, NULL, NULL, 0,
+         "playback multiplier 0..10"),
+    LB_F(lb_animator_c, root_motion_vertical, "rootMotionVertical", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1,
+         NULL, NULL, 0, "root motion includes the vertical axis"),
+    LB_F(lb_animator_c, state, "state", LB_FIELD_STRING, 0, 0, 0, 0, 0, 0, NULL, "",
+         LB_FIELD_READONLY, "output: current state name"),
+    LB_OUT_F32(lb_animator_c, state_time, "stateTime", "output: seconds in the current state"),
+    LB_OUT_F32(lb_animator_c, blend, "blend", "output: cross-fade progress 0..1, 1 = settled"),
+};
+
 #define LB_COUNT(a) (uint32_t)(sizeof(a) / sizeof((a)[0]))
 
 static const lb_component_info lb_components[LB_COMPONENT_TYPE_COUNT] = {
@@ -153,6 +168,8 @@ static const lb_component_info lb_components[LB_COMPONENT_TYPE_COUNT] = {
                       lb_grip_pose_fields},
     [LB_GRIP_HOLDER] = {"GripHolder", sizeof(lb_grip_holder_c), LB_COUNT(lb_grip_holder_fields),
                         lb_grip_holder_fields},
+    [LB_ANIMATOR] = {"Animator", sizeof(lb_animator_c), LB_COUNT(lb_animator_fields),
+                     lb_animator_fields},
 };
 
 _Static_assert(sizeof(lb_transform_c) <= LB_COMPONENT_MAX_SIZE &&
@@ -160,7 +177,8 @@ _Static_assert(sizeof(lb_transform_c) <= LB_COMPONENT_MAX_SIZE &&
                    sizeof(lb_grip_surface_c) <= LB_COMPONENT_MAX_SIZE &&
                    sizeof(lb_grip_profile_c) <= LB_COMPONENT_MAX_SIZE &&
                    sizeof(lb_grip_pose_c) <= LB_COMPONENT_MAX_SIZE &&
-                   sizeof(lb_grip_holder_c) <= LB_COMPONENT_MAX_SIZE,
+                   sizeof(lb_grip_holder_c) <= LB_COMPONENT_MAX_SIZE &&
+                   sizeof(lb_animator_c) <= LB_COMPONENT_MAX_SIZE,
                "a component outgrew LB_COMPONENT_MAX_SIZE");
 
 uint32_t lb_component_count(void) {

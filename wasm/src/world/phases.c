@@ -221,7 +221,9 @@ lb_result lb_world_step(lb_world *w, float dt) {
                    (double)dt);
   }
   lb_phase_animate(w);
-  /* 2 Move: no movers yet (nav, controllers and vault land here). */
+  lb_phase_animator(w, dt);
+  /* 2 Move: root motion (nav, controllers and vault land here too). */
+  lb_phase_root_motion(w);
   lb_phase_model_space(w);
   lb_phase_reach(w);
   lb_phase_grip(w, dt);

@@ -75,6 +75,7 @@ lb_world_def lb_world_default_def(void) {
   X(attach_joint, int16_t)                                                                         \
   X(ik_chains, lb_ik_chain)                                                                        \
   X(grip, lb_grip_slot *)                                                                          \
+  X(animators, lb_animator_instance *)                                                             \
   X(world_xf, lb_transform)                                                                        \
   X(xf_state, uint8_t)                                                                             \
   X(xf_stack, uint32_t)
@@ -173,6 +174,9 @@ void lb_world_destroy(lb_world *w) {
   for (uint32_t i = 0; i < w->high_water; ++i) {
     lb_rig_instance_release(w, &w->rigs[i]);
     lb_free(w, w->grip[i]);
+    if (w->animators[i]) {
+      lb_animator_remove(w, i);
+    }
   }
 #define LB_FREE_(field, type) lb_free(w, w->field);
   LB_SLOT_ARRAYS(LB_FREE_)
@@ -192,6 +196,8 @@ void lb_world_destroy(lb_world *w) {
   for (uint32_t i = 0; i < w->finger_pose_count; ++i) {
     lb_free(w, w->finger_poses[i]);
   }
+  lb_clip_assets_release(w);
+  lb_controllers_release(w);
   lb_allocator a = w->allocator;
   a.free(w, a.user);
 }

@@ -2,6 +2,7 @@
 #ifndef LIMBER_WORLD_INTERNAL_H
 #define LIMBER_WORLD_INTERNAL_H
 
+#include "limber/anim.h"
 #include "limber/components.h"
 #include "limber/grip.h"
 #include "limber/grip_pose.h"
@@ -18,6 +19,14 @@ typedef struct lb_skeleton {
   uint16_t *subtree_end;
   lb_transform *rest;
 } lb_skeleton;
+
+/* A clip asset (world/assets_gltf.c): a deep copy of an lb_clip in one allocation. */
+typedef struct lb_clip_asset {
+  char name[LB_JOINT_NAME_MAX];
+  uint32_t skeleton; /* skeleton asset the clip animates */
+  lb_clip clip;      /* joints and keys point into block */
+  void *block;
+} lb_clip_asset;
 
 /* Per-entity rig buffers, allocated on Rig insert, reused every step. */
 typedef struct lb_rig_instance {
@@ -37,6 +46,10 @@ typedef struct lb_ik_chain {
 } lb_ik_chain;
 
 typedef struct lb_grip_slot lb_grip_slot; /* grip/grip_internal.h */
+
+/* anim/animator_internal.h */
+typedef struct lb_animator_controller lb_animator_controller;
+typedef struct lb_animator_instance lb_animator_instance;
 
 /* A captured finger pose (grip/finger_capture.c): named local rotations. */
 typedef struct lb_finger_pose {
@@ -64,8 +77,14 @@ struct lb_world {
   lb_transform *world_xf; /* entity world transforms (Model-space phase) */
   uint8_t *xf_state;      /* 0 = not computed this step, 1 = done */
   uint32_t *xf_stack;     /* scratch for the parent walk, one slot each */
+  /* Animator runtime state per slot, null without an Animator */
+  lb_animator_instance **animators;
   lb_skeleton *skeletons;
   uint32_t skeleton_count, skeleton_capacity;
+  lb_clip_asset *clips; /* handle = index + 1 */
+  uint32_t clip_count, clip_capacity;
+  lb_animator_controller **controllers; /* handle = LB_CONTROLLER_HANDLE_TAG | (index + 1) */
+  uint32_t controller_count, controller_capacity;
   uint64_t steps;
   lb_grip_pose_registry *grip_poses; /* registerGripPose; null until the first */
   lb_finger_pose *finger_poses[LB_FINGER_POSE_MAX];
@@ -96,6 +115,9 @@ static inline void *lb_component_ptr(const lb_world *w, uint32_t slot, uint32_t 
 
 const lb_skeleton *lb_skeleton_get(const lb_world *w, uint32_t asset);
 int lb_skeleton_lookup(const lb_skeleton *s, const char *path);
+
+/* Frees every clip asset (world destroy). */
+void lb_clip_assets_release(lb_world *w);
 
 /* Rig lifecycle (rig module). */
 lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asset);
@@ -130,6 +152,21 @@ lb_result lb_grip_prepare(lb_world *w, const char *where, uint32_t slot, uint32_
                           const void *staging, lb_grip_prepared *out);
 void lb_grip_commit(lb_world *w, uint32_t slot, uint32_t type, lb_grip_prepared *prep);
 void lb_grip_prepared_release(lb_world *w, lb_grip_prepared *prep);
+/* Animator component rules and phases (anim/animator_*.c), like the grip's: prepare checks
+ * and allocates the runtime state, commit cannot fail, release undoes a prepare. */
+typedef struct lb_animator_prepared {
+  lb_animator_instance *inst; /* new runtime state, or null to keep the current one */
+} lb_animator_prepared;
+lb_result lb_animator_prepare(lb_world *w, const char *where, uint32_t slot, const void *staging,
+                              lb_animator_prepared *out);
+void lb_animator_commit(lb_world *w, uint32_t slot, lb_animator_prepared *prep);
+void lb_animator_prepared_release(lb_world *w, lb_animator_prepared *prep);
+void lb_animator_remove(lb_world *w, uint32_t slot); /* the Animator was removed */
+void lb_controllers_release(lb_world *w);            /* world destroy */
+/* 1 Animate, after the external pose copy: Animator entities play their controller. */
+void lb_phase_animator(lb_world *w, float dt);
+/* 2 Move: applyRootMotion moves the Transform. */
+void lb_phase_root_motion(lb_world *w);
 /* 5 Grip (grip/phase_grip.c). */
 void lb_phase_grip(lb_world *w, float dt);
 void lb_phase_reach(lb_world *w);

@@ -1,0 +1,94 @@
+/* Animator internals shared by the animator files (controller, instance, phase, JSON) and
+ * the world. Not installed. */
+#ifndef LIMBER_ANIMATOR_INTERNAL_H
+#define LIMBER_ANIMATOR_INTERNAL_H
+
+#include "../world/world_internal.h"
+#include "limber/animator.h"
+#include "limber/gltf.h"
+
+typedef struct lb_anim_param {
+  char name[LB_ANIM_NAME_MAX];
+  uint32_t type; /* lb_anim_param_type */
+  float value;   /* default */
+} lb_anim_param;
+
+typedef struct lb_anim_point {
+  uint32_t clip;   /* clip asset handle */
+  float value;     /* blend parameter value */
+  uint32_t cursor; /* offset of this point's sampling cursor in the instance's keys */
+  bool bake_yaw;   /* the clip does not turn overall (< 1 deg a loop): its yaw stays in the pose */
+} lb_anim_point;
+
+typedef struct lb_anim_state {
+  char name[LB_ANIM_NAME_MAX];
+  int32_t param; /* float parameter of a blend space, -1 for a single clip */
+  uint32_t first_point, point_count;
+  float speed;
+  uint32_t loop; /* bool */
+  int32_t next;  /* one-shot return state, -1 none */
+  float next_fade;
+} lb_anim_state;
+
+typedef struct lb_anim_cond {
+  uint32_t param;
+  uint32_t op; /* lb_anim_condition_op */
+  float value;
+} lb_anim_cond;
+
+typedef struct lb_anim_transition {
+  int32_t from; /* -1 = any state */
+  int32_t to;
+  float fade;
+  float exit_time; /* < 0: none */
+  uint32_t first_cond, cond_count;
+} lb_anim_transition;
+
+/* One allocation: this header, then the arrays the pointers refer to. */
+struct lb_animator_controller {
+  char name[LB_JOINT_NAME_MAX];
+  uint32_t skeleton;
+  uint32_t root_joint;
+  int32_t entry;
+  uint32_t param_count, state_count, point_count, transition_count, cond_count;
+  lb_anim_param *params;
+  lb_anim_state *states;
+  lb_anim_point *points;
+  lb_anim_transition *transitions;
+  lb_anim_cond *conds;
+  uint32_t cursor_keys; /* sampling cursor entries an instance needs (all points) */
+};
+
+/* Where one playing state is. */
+typedef struct lb_anim_playback {
+  int32_t state;  /* -1 = none */
+  float phase;    /* [0, 1): looping, [0, 1]: one pass */
+  uint32_t loops; /* whole cycles played (saturates) */
+  float time;     /* seconds since entered (Animator.speed applied) */
+} lb_anim_playback;
+
+/* Per-entity runtime state, allocated on insert, never during a step. */
+struct lb_animator_instance {
+  uint32_t controller; /* handle the instance was built for */
+  uint32_t skeleton;
+  uint32_t joint_count;
+  float *params;
+  lb_anim_playback cur, prev; /* prev.state >= 0 only during a cross-fade */
+  float fade, fade_elapsed;
+  uint32_t *keys;            /* sampling cursors of every point */
+  lb_transform *poses;       /* LB_ANIM_MAX_LAYERS * joint_count scratch poses */
+  lb_animator_status status; /* of the last step */
+  lb_root_motion motion;     /* of the last step */
+};
+
+const lb_animator_controller *lb_controller_get(const lb_world *w, uint32_t handle);
+/* Parameter index by name, or -1. */
+int lb_controller_find_param(const lb_animator_controller *c, const char *name);
+/* A controller from a parsed JSON object (cJSON *); see lb_world_add_controller_json. */
+lb_result lb_controller_from_cjson(lb_world *w, uint32_t skeleton, const char *name,
+                                   const void *json_object, uint32_t *out);
+/* Sets a parameter with the public API's checks; `where` prefixes messages. */
+lb_result lb_animator_set_param(lb_world *w, lb_entity e, const char *name, float value,
+                                lb_anim_param_type type);
+
+#endif

@@ -1,0 +1,373 @@
+/* The Animator in the frame pipeline: 1 Animate (transitions, phases, sampling, blending,
+ * root-motion extraction) and 2 Move (root motion applied to the Transform). Rules in
+ * limber/animator.h. No allocation: every buffer belongs to the instance. */
+#include "animator_internal.h"
+#include <string.h>
+
+/* The clips a state plays now: up to two points and their weights, and the cycle length
+ * (seconds at speed 1) they share. */
+typedef struct selection {
+  uint32_t count;
+  uint32_t point[2];
+  float weight[2];
+  float cycle;
+} selection;
+
+static float clip_duration(const lb_world *w, const lb_animator_controller *c, uint32_t point) {
+  return lb_world_clip(w, c->points[point].clip)->duration;
+}
+
+static selection select_clips(const lb_world *w, const lb_animator_controller *c,
+                              const lb_anim_state *st, const float *params) {
+  selection s;
+  memset(&s, 0, sizeof s);
+  uint32_t first = st->first_point, last = st->first_point + st->point_count - 1u;
+  uint32_t a = first;
+  float t = 0.0f;
+  if (st->param >= 0) {
+    float x = params[st->param];
+    if (x >= c->points[last].value) {
+      a = last;
+    } else if (x > c->points[first].value) {
+      while (a + 1u < last && c->points[a + 1u].value <= x) {
+        ++a;
+      }
+      float v0 = c->points[a].value, v1 = c->points[a + 1u].value;
+      t = (x - v0) / (v1 - v0);
+    }
+  }
+  float da = clip_duration(w, c, a);
+  if (t <= 0.0f) {
+    s.count = 1;
+    s.point[0] = a;
+    s.weight[0] = 1.0f;
+    s.cycle = da;
+    return s;
+  }
+  float db = clip_duration(w, c, a + 1u);
+  s.cycle = da + (db - da) * t;
+  if (t >= 1.0f) {
+    s.count = 1;
+    s.point[0] = a + 1u;
+    s.weight[0] = 1.0f;
+    return s;
+  }
+  s.count = 2;
+  s.point[0] = a;
+  s.point[1] = a + 1u;
+  s.weight[0] = 1.0f - t;
+  s.weight[1] = t;
+  return s;
+}
+
+/* ---- transitions --------------------------------------------------------------------------- */
+
+static float normalized_time(const lb_anim_playback *pb) {
+  return (float)pb->loops + pb->phase;
+}
+
+static bool conditions_hold(const lb_animator_controller *c, const lb_animator_instance *inst,
+                            const lb_anim_transition *t) {
+  if (t->exit_time >= 0.0f && !(normalized_time(&inst->cur) >= t->exit_time)) {
+    return false;
+  }
+  for (uint32_t k = 0; k < t->cond_count; ++k) {
+    const lb_anim_cond *cd = &c->conds[t->first_cond + k];
+    float v = inst->params[cd->param];
+    bool ok = false;
+    switch (cd->op) {
+    case LB_ANIM_IF_GREATER:
+      ok = v > cd->value;
+      break;
+    case LB_ANIM_IF_LESS:
+      ok = v < cd->value;
+      break;
+    case LB_ANIM_IF_EQUALS:
+      ok = (v != 0.0f) == (cd->value != 0.0f);
+      break;
+    default:
+      ok = v != 0.0f;
+      break;
+    }
+    if (!ok) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static void enter(lb_animator_instance *inst, int32_t to, float fade) {
+  if (fade > 0.0f) {
+    inst->prev = inst->cur;
+    inst->fade = fade;
+    inst->fade_elapsed = 0.0f;
+  } else {
+    inst->prev.state = -1;
+  }
+  memset(&inst->cur, 0, sizeof inst->cur);
+  inst->cur.state = to;
+}
+
+/* Seconds left in a one-shot at the current blend (state speed applied; the Animator speed
+ * scales fades and states alike). */
+static bool one_shot_done(const lb_world *w, const lb_animator_controller *c,
+                          const lb_animator_instance *inst, const lb_anim_state *st) {
+  if (inst->cur.phase >= 1.0f) {
+    return true;
+  }
+  if (!(st->speed > 0.0f)) {
+    return false;
+  }
+  selection sel = select_clips(w, c, st, inst->params);
+  float remaining = (1.0f - inst->cur.phase) * sel.cycle / st->speed;
+  return remaining <= st->next_fade;
+}
+
+static void run_transitions(const lb_world *w, const lb_animator_controller *c,
+                            lb_animator_instance *inst) {
+  int32_t cur = inst->cur.state;
+  for (uint32_t i = 0; i < c->transition_count; ++i) {
+    const lb_anim_transition *t = &c->transitions[i];
+    bool source = t->from < 0 ? t->to != cur : t->from == cur;
+    if (!source || !conditions_hold(c, inst, t)) {
+      continue;
+    }
+    for (uint32_t k = 0; k < t->cond_count; ++k) {
+      const lb_anim_cond *cd = &c->conds[t->first_cond + k];
+      if (cd->op == LB_ANIM_IF_TRIGGER) {
+        inst->params[cd->param] = 0.0f;
+      }
+    }
+    enter(inst, t->to, t->fade);
+    return;
+  }
+  const lb_anim_state *st = &c->states[cur];
+  if (st->next >= 0 && !st->loop && one_shot_done(w, c, inst, st)) {
+    enter(inst, st->next, st->next_fade);
+  }
+}
+
+/* ---- sampling and root motion -------------------------------------------------------------- */
+
+/* The root's motion frame as lb_root_motion_job reads it (channels the clip animates only),
+ * removed from a sampled pose: root = M^-1 * root. */
+static void remove_root_motion(const lb_clip *clip, uint32_t root, bool vertical, bool bake_yaw,
+                               lb_transform *x) {
+  const lb_joint_tracks *jt = &clip->joints[root];
+  float p[3] = {0.0f, 0.0f, 0.0f};
+  float yaw = 0.0f;
+  if (jt->translation.count > 0) {
+    p[0] = x->t[0];
+    p[1] = vertical ? x->t[1] : 0.0f;
+    p[2] = x->t[2];
+  }
+  if (jt->rotation.count > 0 && !bake_yaw) {
+    vec3 z = {0.0f, 0.0f, 1.0f}, f;
+    lb_quat_rotate(x->r, z, f);
+    yaw = lb_atan2(f[0], f[2]);
+  }
+  float s, c;
+  lb_sincos(yaw, &s, &c);
+  float dx = x->t[0] - p[0], dy = x->t[1] - p[1], dz = x->t[2] - p[2];
+  /* R_y(-yaw) maps (x, z) to (c x - s z, s x + c z). */
+  x->t[0] = c * dx - s * dz;
+  x->t[1] = dy;
+  x->t[2] = s * dx + c * dz;
+  if (yaw != 0.0f) {
+    vec3 up = {0.0f, 1.0f, 0.0f};
+    versor q, r;
+    lb_quat_from_axis_angle(up, -yaw, q);
+    lb_quat_mul(q, x->r, r);
+    lb_quat_normalize(r);
+    memcpy(x->r, r, sizeof(versor));
+  }
+}
+
+typedef struct frame_ctx {
+  lb_world *w;
+  const lb_animator_controller *c;
+  lb_animator_instance *inst;
+  const lb_skeleton *sk;
+  const lb_animator_c *comp;
+  float dt; /* Animator.speed applied */
+  lb_blend_layer layers[LB_ANIM_MAX_LAYERS];
+  uint32_t layer_count;
+} frame_ctx;
+
+/* Advances one playing state and adds its clips as layers with `weight` (the cross-fade
+ * share); a share of 0 advances the state without sampling it. */
+static void play(frame_ctx *fx, lb_anim_playback *pb, float weight) {
+  const lb_animator_controller *c = fx->c;
+  const lb_anim_state *st = &c->states[pb->state];
+  selection sel = select_clips(fx->w, c, st, fx->inst->params);
+  float d = sel.cycle > 0.0f ? fx->dt * st->speed / sel.cycle : 0.0f;
+  float p0 = pb->phase;
+  float p1 = p0 + d; /* unwrapped: root motion counts whole loops */
+  pb->time += fx->dt;
+  if (st->loop) {
+    /* p1 >= 0; beyond 2^24 cycles in one step the phase restarts (the root motion job then
+     * refuses the span and the step adds no motion). */
+    float k = p1 < 16777216.0f ? (float)(uint32_t)p1 : p1;
+    pb->phase = p1 - k;
+    uint64_t loops = (uint64_t)pb->loops + (uint64_t)k;
+    pb->loops = loops > UINT32_MAX ? UINT32_MAX : (uint32_t)loops;
+  } else {
+    p1 = p1 > 1.0f ? 1.0f : p1;
+    pb->phase = p1;
+  }
+  if (!(weight > 0.0f)) {
+    return;
+  }
+  lb_animator_instance *inst = fx->inst;
+  bool apply = fx->comp->apply_root_motion != 0;
+  bool vertical = fx->comp->root_motion_vertical != 0;
+  for (uint32_t i = 0; i < sel.count && fx->layer_count < LB_ANIM_MAX_LAYERS; ++i) {
+    const lb_anim_point *pt = &c->points[sel.point[i]];
+    const lb_clip *clip = lb_world_clip(fx->w, pt->clip);
+    float w = weight * sel.weight[i];
+    uint32_t k = fx->layer_count++;
+    lb_transform *pose = inst->poses + (size_t)k * inst->joint_count;
+    lb_sample_cursor cursor = {inst->keys + pt->cursor, lb_clip_track_count(clip)};
+    lb_sample_job job;
+    memset(&job, 0, sizeof job);
+    job.clip = clip;
+    job.time = pb->phase * clip->duration;
+    job.loop = st->loop != 0;
+    job.cursor = &cursor;
+    job.rest = fx->sk->rest;
+    job.joint_count = inst->joint_count;
+    job.output = pose;
+    lb_sample_job_run(&job); /* validated when the controller was built */
+    lb_root_motion_job rm;
+    memset(&rm, 0, sizeof rm);
+    rm.clip = clip;
+    rm.root_joint = c->root_joint;
+    rm.t0 = p0 * clip->duration;
+    rm.t1 = p1 * clip->duration;
+    rm.loop = st->loop != 0;
+    rm.vertical = vertical;
+    rm.bake_yaw = pt->bake_yaw;
+    if (lb_root_motion_job_run(&rm) == LB_OK) {
+      for (int a = 0; a < 3; ++a) {
+        inst->motion.translation[a] += w * rm.translation[a];
+      }
+      inst->motion.yaw += w * rm.yaw;
+    }
+    if (apply) {
+      remove_root_motion(clip, c->root_joint, vertical, pt->bake_yaw, &pose[c->root_joint]);
+    }
+    fx->layers[k].pose = pose;
+    fx->layers[k].weight = w;
+    fx->layers[k].joint_weights = NULL;
+    inst->status.layer_clip[k] = pt->clip;
+    inst->status.layer_weight[k] = w;
+    inst->status.layer_time[k] = job.time;
+  }
+}
+
+static void animate(lb_world *w, uint32_t slot, lb_animator_instance *inst,
+                    const lb_animator_controller *c, float dt) {
+  lb_animator_c *comp = lb_component_ptr(w, slot, LB_ANIMATOR);
+  lb_rig_instance *rig = &w->rigs[slot];
+  frame_ctx fx;
+  memset(&fx, 0, sizeof fx);
+  fx.w = w;
+  fx.c = c;
+  fx.inst = inst;
+  fx.sk = lb_skeleton_get(w, inst->skeleton);
+  fx.comp = comp;
+  fx.dt = dt * comp->speed;
+  if (inst->prev.state < 0) {
+    run_transitions(w, c, inst);
+  }
+  float f = 1.0f;
+  if (inst->prev.state >= 0) {
+    inst->fade_elapsed += fx.dt;
+    f = inst->fade_elapsed >= inst->fade ? 1.0f : inst->fade_elapsed / inst->fade;
+  }
+  memset(&inst->motion, 0, sizeof inst->motion);
+  memset(&inst->status, 0, sizeof inst->status);
+  inst->status.previous = inst->prev.state;
+  inst->status.previous_phase = 0.0f;
+  if (inst->prev.state >= 0) {
+    play(&fx, &inst->prev, 1.0f - f);
+    inst->status.previous_phase = inst->prev.phase;
+  }
+  play(&fx, &inst->cur, f);
+  lb_blend_job job = lb_blend_default_job();
+  job.layers = fx.layers;
+  job.layer_count = fx.layer_count;
+  job.rest = fx.sk->rest;
+  job.joint_count = inst->joint_count;
+  job.output = rig->local;
+  lb_blend_job_run(&job);
+  if (f >= 1.0f) {
+    inst->prev.state = -1; /* the fade is over: this step already played it at weight 0 */
+    inst->status.previous = -1;
+  }
+  const lb_anim_state *st = &c->states[inst->cur.state];
+  inst->status.state = inst->cur.state;
+  inst->status.weight = f;
+  inst->status.state_time = inst->cur.time;
+  inst->status.normalized_time = normalized_time(&inst->cur);
+  inst->status.phase = inst->cur.phase;
+  inst->status.layer_count = fx.layer_count;
+  inst->status.idle = false;
+  memset(comp->state, 0, sizeof comp->state);
+  memcpy(comp->state, st->name, strlen(st->name));
+  comp->state_time = inst->cur.time;
+  comp->blend = f;
+}
+
+void lb_phase_animator(lb_world *w, float dt) {
+  for (uint32_t s = 0; s < w->high_water; ++s) {
+    lb_animator_instance *inst = w->animators[s];
+    if (!w->alive[s] || !inst || !lb_slot_has(w, s, LB_ANIMATOR)) {
+      continue;
+    }
+    const lb_animator_controller *c = lb_controller_get(w, inst->controller);
+    if (!lb_slot_has(w, s, LB_RIG) || w->rigs[s].asset != inst->skeleton || !c) {
+      memset(&inst->motion, 0, sizeof inst->motion);
+      inst->status.idle = true;
+      continue; /* the rig went away or changed skeleton: the external pose stands */
+    }
+    animate(w, s, inst, c, dt);
+  }
+}
+
+/* ---- 2 Move -------------------------------------------------------------------------------- */
+
+static float clamp_position(float v) {
+  return v < -1e6f ? -1e6f : (v > 1e6f ? 1e6f : v);
+}
+
+void lb_phase_root_motion(lb_world *w) {
+  for (uint32_t s = 0; s < w->high_water; ++s) {
+    const lb_animator_instance *inst = w->animators[s];
+    if (!w->alive[s] || !inst || inst->status.idle || !lb_slot_has(w, s, LB_ANIMATOR) ||
+        !lb_slot_has(w, s, LB_TRANSFORM)) {
+      continue;
+    }
+    const lb_animator_c *comp = lb_component_ptr(w, s, LB_ANIMATOR);
+    if (!comp->apply_root_motion) {
+      continue;
+    }
+    lb_transform_c *t = lb_component_ptr(w, s, LB_TRANSFORM);
+    vec3 local = {inst->motion.translation[0] * t->scale[0],
+                  inst->motion.translation[1] * t->scale[1],
+                  inst->motion.translation[2] * t->scale[2]};
+    vec3 moved;
+    lb_quat_rotate(t->rotation, local, moved);
+    for (int a = 0; a < 3; ++a) {
+      t->position[a] = clamp_position(t->position[a] + moved[a]);
+    }
+    if (inst->motion.yaw != 0.0f) {
+      vec3 up = {0.0f, 1.0f, 0.0f};
+      versor q, r;
+      lb_quat_from_axis_angle(up, inst->motion.yaw, q);
+      lb_quat_mul(t->rotation, q, r);
+      lb_quat_normalize(r);
+      memcpy(t->rotation, r, sizeof(versor));
+    }
+  }
+}

@@ -1,0 +1,290 @@
+/* Clip assets in the world and adding an imported glTF file (skeleton + clips) to a world,
+ * all or nothing. */
+#include "limber/gltf.h"
+#include "world_internal.h"
+#include <string.h>
+
+/* ---- clip copies --------------------------------------------------------------------------- */
+
+static size_t track_floats(const lb_track *t, size_t comps) {
+  return (size_t)t->count * (1u + comps);
+}
+
+/* One block: the joint tracks array, then every track's times and values. */
+static lb_result clip_copy(lb_world *w, const lb_clip *src, lb_clip_asset *dst) {
+  size_t floats = 0;
+  for (uint32_t j = 0; j < src->joint_count; ++j) {
+    const lb_joint_tracks *jt = &src->joints[j];
+    floats += track_floats(&jt->translation, 3) + track_floats(&jt->rotation, 4) +
+              track_floats(&jt->scale, 3);
+  }
+  size_t head = (size_t)src->joint_count * sizeof(lb_joint_tracks);
+  uint8_t *block = lb_alloc(w, head + floats * sizeof(float));
+  if (!block) {
+    return LB_ERR_OUT_OF_MEMORY;
+  }
+  lb_joint_tracks *joints = (lb_joint_tracks *)block;
+  float *f = (float *)(block + head);
+  for (uint32_t j = 0; j < src->joint_count; ++j) {
+    const lb_track *in[3] = {&src->joints[j].translation, &src->joints[j].rotation,
+                             &src->joints[j].scale};
+    lb_track *out[3] = {&joints[j].translation, &joints[j].rotation, &joints[j].scale};
+    for (int k = 0; k < 3; ++k) {
+      size_t comps = k == 1 ? 4u : 3u;
+      *out[k] = *in[k];
+      if (in[k]->count == 0) {
+        out[k]->times = NULL;
+        out[k]->values = NULL;
+        continue;
+      }
+      memcpy(f, in[k]->times, in[k]->count * sizeof(float));
+      out[k]->times = f;
+      f += in[k]->count;
+      memcpy(f, in[k]->values, in[k]->count * comps * sizeof(float));
+      out[k]->values = f;
+      f += in[k]->count * comps;
+    }
+  }
+  dst->clip = *src;
+  dst->clip.joints = joints;
+  dst->block = block;
+  return LB_OK;
+}
+
+static lb_result reserve_clips(lb_world *w, uint32_t extra) {
+  if (extra > UINT32_MAX - w->clip_count) {
+    return LB_ERR_CAPACITY;
+  }
+  uint32_t need = w->clip_count + extra;
+  if (need <= w->clip_capacity) {
+    return LB_OK;
+  }
+  uint32_t cap = w->clip_capacity ? w->clip_capacity : 8u;
+  while (cap < need) {
+    cap = cap > UINT32_MAX / 2u ? need : cap * 2u;
+  }
+  lb_clip_asset *grown = lb_alloc_array(w, cap, sizeof *grown);
+  if (!grown) {
+    return LB_ERR_OUT_OF_MEMORY;
+  }
+  if (w->clip_count) {
+    memcpy(grown, w->clips, w->clip_count * sizeof *grown);
+  }
+  lb_free(w, w->clips);
+  w->clips = grown;
+  w->clip_capacity = cap;
+  return LB_OK;
+}
+
+void lb_clip_assets_release(lb_world *w) {
+  for (uint32_t i = 0; i < w->clip_count; ++i) {
+    lb_free(w, w->clips[i].block);
+  }
+  lb_free(w, w->clips);
+  w->clips = NULL;
+  w->clip_count = w->clip_capacity = 0;
+}
+
+static bool name_ok(const char *name) {
+  size_t n = 0;
+  while (name && n < LB_JOINT_NAME_MAX && name[n]) {
+    ++n;
+  }
+  return name && n > 0 && n < LB_JOINT_NAME_MAX;
+}
+
+/* ---- public: clip assets ------------------------------------------------------------------- */
+
+lb_result lb_world_add_clip(lb_world *w, const char *name, uint32_t skeleton, const lb_clip *clip,
+                            uint32_t *out_clip) {
+  if (!w) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!clip || !out_clip) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "add_clip: null clip or out_clip");
+  }
+  if (!name_ok(name)) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "add_clip: name must be 1..%d bytes",
+                   LB_JOINT_NAME_MAX - 1);
+  }
+  const lb_skeleton *s = lb_skeleton_get(w, skeleton);
+  if (!s) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "add_clip '%s': skeleton asset %u does not exist",
+                   name, skeleton);
+  }
+  lb_result r = lb_clip_validate(clip);
+  if (r != LB_OK) {
+    return lb_fail(w, r, "add_clip '%s': the clip fails lb_clip_validate", name);
+  }
+  if (clip->joint_count > s->joint_count) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE,
+                   "add_clip '%s': %u joint tracks for a skeleton of %u joints", name,
+                   clip->joint_count, s->joint_count);
+  }
+  if (reserve_clips(w, 1) != LB_OK) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_clip '%s': out of memory", name);
+  }
+  lb_clip_asset a;
+  memset(&a, 0, sizeof a);
+  if (clip_copy(w, clip, &a) != LB_OK) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_clip '%s': out of memory", name);
+  }
+  memcpy(a.name, name, strlen(name) + 1u);
+  a.skeleton = skeleton;
+  w->clips[w->clip_count++] = a;
+  *out_clip = w->clip_count;
+  return LB_OK;
+}
+
+uint32_t lb_world_find_clip(const lb_world *w, uint32_t skeleton, const char *name) {
+  for (uint32_t i = 0; w && name && i < w->clip_count; ++i) {
+    if ((skeleton == 0 || w->clips[i].skeleton == skeleton) &&
+        strcmp(w->clips[i].name, name) == 0) {
+      return i + 1u;
+    }
+  }
+  return 0;
+}
+
+uint32_t lb_world_clip_count(const lb_world *w) {
+  return w ? w->clip_count : 0;
+}
+
+static const lb_clip_asset *clip_get(const lb_world *w, uint32_t clip) {
+  return w && clip >= 1 && clip <= w->clip_count ? &w->clips[clip - 1u] : NULL;
+}
+
+const lb_clip *lb_world_clip(const lb_world *w, uint32_t clip) {
+  const lb_clip_asset *a = clip_get(w, clip);
+  return a ? &a->clip : NULL;
+}
+
+const char *lb_world_clip_name(const lb_world *w, uint32_t clip) {
+  const lb_clip_asset *a = clip_get(w, clip);
+  return a ? a->name : NULL;
+}
+
+uint32_t lb_world_clip_skeleton(const lb_world *w, uint32_t clip) {
+  const lb_clip_asset *a = clip_get(w, clip);
+  return a ? a->skeleton : 0;
+}
+
+lb_result lb_world_sample_clip(lb_world *w, uint32_t clip, float time, bool loop, lb_transform *out,
+                               uint32_t count) {
+  if (!w) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  const lb_clip_asset *a = clip_get(w, clip);
+  if (!a) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "sample_clip: clip %u does not exist", clip);
+  }
+  const lb_skeleton *s = lb_skeleton_get(w, a->skeleton);
+  if (!out || count != s->joint_count) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT,
+                   "sample_clip '%s': out needs %u transforms (count = %u)", a->name,
+                   s->joint_count, count);
+  }
+  lb_sample_job job;
+  memset(&job, 0, sizeof job);
+  job.clip = &a->clip;
+  job.time = time;
+  job.loop = loop;
+  job.rest = s->rest;
+  job.joint_count = s->joint_count;
+  job.output = out;
+  lb_result r = lb_sample_job_run(&job);
+  if (r != LB_OK) {
+    return lb_fail(w, r, "sample_clip '%s': time = %g s is not a valid sampling time", a->name,
+                   (double)time);
+  }
+  return LB_OK;
+}
+
+const lb_transform *lb_world_skeleton_rest(const lb_world *w, uint32_t skeleton, uint32_t *count) {
+  const lb_skeleton *s = lb_skeleton_get(w, skeleton);
+  if (count) {
+    *count = s ? s->joint_count : 0;
+  }
+  return s ? s->rest : NULL;
+}
+
+/* ---- public: glTF ------------------------------------------------------------------------- */
+
+lb_result lb_world_add_gltf_asset(lb_world *w, const lb_gltf_asset *asset, lb_gltf_added *out) {
+  if (!w) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!asset || !out) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "add_gltf: null asset or out");
+  }
+  for (uint32_t i = 0; i < asset->clip_count; ++i) {
+    const lb_gltf_clip *c = &asset->clips[i];
+    lb_result r = lb_clip_validate(&c->clip);
+    if (r != LB_OK || !name_ok(c->name) || c->clip.joint_count > asset->skeleton.joint_count) {
+      return lb_fail(w, r != LB_OK ? r : LB_ERR_INVALID_ARGUMENT,
+                     "add_gltf: clip %u does not fit the asset's skeleton", i);
+    }
+  }
+  /* Everything that can fail happens before the world changes visibly: the clip array may
+   * grow (no handle is handed out), the copies are made, then the skeleton is added. */
+  if (reserve_clips(w, asset->clip_count) != LB_OK) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_gltf: out of memory for %u clips",
+                   asset->clip_count);
+  }
+  uint32_t base = w->clip_count;
+  uint32_t done = 0;
+  lb_result r = LB_OK;
+  for (; done < asset->clip_count && r == LB_OK; ++done) {
+    lb_clip_asset *a = &w->clips[base + done];
+    memset(a, 0, sizeof *a);
+    r = clip_copy(w, &asset->clips[done].clip, a);
+    if (r != LB_OK) {
+      break;
+    }
+    memcpy(a->name, asset->clips[done].name, LB_JOINT_NAME_MAX);
+    a->name[LB_JOINT_NAME_MAX - 1] = 0;
+  }
+  uint32_t skeleton = 0;
+  if (r == LB_OK) {
+    r = lb_world_add_skeleton(w, &asset->skeleton, &skeleton); /* records its own message */
+  } else {
+    lb_fail(w, r, "add_gltf: out of memory copying clip %u", done);
+  }
+  if (r != LB_OK) {
+    for (uint32_t i = 0; i < done; ++i) {
+      lb_free(w, w->clips[base + i].block);
+      w->clips[base + i].block = NULL;
+    }
+    return r;
+  }
+  for (uint32_t i = 0; i < asset->clip_count; ++i) {
+    w->clips[base + i].skeleton = skeleton;
+  }
+  w->clip_count = base + asset->clip_count;
+  out->skeleton = skeleton;
+  out->first_clip = asset->clip_count ? base + 1u : 0u;
+  out->clip_count = asset->clip_count;
+  return LB_OK;
+}
+
+lb_result lb_world_add_gltf(lb_world *w, const lb_gltf_def *def, lb_gltf_added *out) {
+  if (!w) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!def || !out) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "add_gltf: null def or out");
+  }
+  lb_gltf_def d = *def;
+  if (!d.allocator.alloc && !d.allocator.free) {
+    d.allocator = w->allocator;
+  }
+  lb_gltf_asset *asset = NULL;
+  char msg[LB_GLTF_MESSAGE_MAX];
+  lb_result r = lb_gltf_import(&d, &asset, msg, sizeof msg);
+  if (r != LB_OK) {
+    return lb_fail(w, r, "%s", msg);
+  }
+  r = lb_world_add_gltf_asset(w, asset, out);
+  lb_gltf_free(asset);
+  return r;
+}

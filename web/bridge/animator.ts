@@ -1,0 +1,180 @@
+/** Animator functions beside the component: parameters, root motion, playback status and
+ * controller assets. Playback rules and the controller JSON format: wasm/include/limber/animator.h. */
+import type { Entity, Vec3 } from './components.js';
+import { LimberError } from './errors.js';
+import { entityLabel, type World } from './world.js';
+
+export type AnimatorParamType = 'float' | 'bool' | 'trigger';
+const PARAM_TYPES: AnimatorParamType[] = ['float', 'bool', 'trigger'];
+
+/** Root motion of the last step: the request a mover consumes (applied by the world itself
+ * when Animator.applyRootMotion is set). */
+export interface RootMotion {
+  /** metres, in the character frame at the step's start */
+  translation: Vec3;
+  /** radians about +Y */
+  yaw: number;
+}
+
+/** What an Animator played in the last step. */
+export interface AnimatorStatus {
+  state: string;
+  /** the state fading out, or null */
+  previous: string | null;
+  /** cross-fade weight of `state` (previous has 1 - weight); 1 when settled */
+  weight: number;
+  /** seconds in the current state */
+  stateTime: number;
+  /** cycles played: loops + phase */
+  normalizedTime: number;
+  phase: number;
+  previousPhase: number;
+  /** the clips blended, with weights summing to 1 and the clip time sampled (seconds) */
+  layers: { clip: string; weight: number; time: number }[];
+  /** true when the Animator did not play (no step yet, or no Rig of its skeleton) */
+  idle: boolean;
+}
+
+export interface ControllerInfo {
+  name: string;
+  params: { name: string; type: AnimatorParamType; default: number | boolean }[];
+  states: { name: string; blend: { parameter: string; points: number; min: number; max: number } | null }[];
+}
+
+function withName<T>(world: World, name: string, fn: (ptr: number) => T): T {
+  return world.native(({ ex, heap }) => {
+    const s = heap.string(name);
+    try {
+      return fn(s.ptr);
+    } finally {
+      ex.lbw_free(s.ptr);
+    }
+  });
+}
+
+/** Current value of a parameter (floats as numbers, bools and triggers as booleans). */
+export function animatorParam(world: World, entity: Entity, name: string): number | boolean {
+  const { value, type } = readParam(world, entity, name);
+  return type === 'float' ? value : value !== 0;
+}
+
+function readParam(world: World, entity: Entity, name: string): { value: number; type: AnimatorParamType } {
+  if (typeof name !== 'string') {
+    throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: Animator on ${entityLabel(entity)}: the parameter name must be a string`, { entity, component: 'Animator' });
+  }
+  return withName(world, name, (n) =>
+    world.native(({ ex, heap, w, check }) =>
+      heap.scratch(8, (p) => {
+        check(ex.lbw_get_animator_param(w, entity >>> 0, n, p), { entity, component: 'Animator' });
+        return { value: heap.f32[p >> 2], type: PARAM_TYPES[heap.u32[(p >> 2) + 1]] ?? 'float' };
+      }),
+    ),
+  );
+}
+
+/** Sets a parameter: a number for a float, a boolean for a bool (or a trigger: true sets,
+ * false resets). Errors (LimberError) name the entity and the parameter; nothing changes. */
+export function setAnimatorParam(world: World, entity: Entity, name: string, value: number | boolean): void {
+  if (typeof value !== 'number' && typeof value !== 'boolean') {
+    throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: Animator on ${entityLabel(entity)}: parameter '${String(name)}' needs a number or a boolean, got ${typeof value}`, { entity, component: 'Animator' });
+  }
+  // A number goes to the float setter, a boolean to the bool or the trigger one (by the
+  // parameter's type, when it has one): the core reports every mismatch in its own words.
+  withName(world, String(name), (n) =>
+    world.native(({ ex, heap, w, check }) => {
+      let kind = 0;
+      if (typeof value === 'boolean') {
+        const isTrigger = heap.scratch(8, (p) => ex.lbw_get_animator_param(w, entity >>> 0, n, p) === 0 && heap.u32[(p >> 2) + 1] === 2);
+        kind = isTrigger ? 2 : 1;
+      }
+      check(ex.lbw_set_animator_param(w, entity >>> 0, n, kind, Number(value)), { entity, component: 'Animator' });
+    }),
+  );
+}
+
+/** Sets a trigger; it stays set until a transition that tests it fires. */
+export function setAnimatorTrigger(world: World, entity: Entity, name: string): void {
+  withName(world, String(name), (n) => world.native(({ ex, w, check }) => check(ex.lbw_set_animator_param(w, entity >>> 0, n, 2, 1), { entity, component: 'Animator' })));
+}
+
+/** The last step's root motion of an entity's Animator. */
+export function rootMotion(world: World, entity: Entity): RootMotion {
+  return world.native(({ ex, heap, w, check }) =>
+    heap.scratch(16, (p) => {
+      check(ex.lbw_root_motion(w, entity >>> 0, p), { entity, component: 'Animator' });
+      const f = heap.f32;
+      const b = p >> 2;
+      return { translation: [f[b], f[b + 1], f[b + 2]] as Vec3, yaw: f[b + 3] };
+    }),
+  );
+}
+
+/** What the entity's Animator played in the last step. */
+export function animatorStatus(world: World, entity: Entity): AnimatorStatus {
+  const controller = (world.get(entity, { name: 'Animator' }) as { controller: number }).controller;
+  return world.native(({ ex, heap, w, check }) =>
+    heap.scratch(4 * 21, (p) => {
+      check(ex.lbw_animator_status(w, entity >>> 0, p), { entity, component: 'Animator' });
+      const u = new Uint32Array(ex.memory.buffer, p, 21);
+      const f = new Float32Array(ex.memory.buffer, p, 21);
+      const stateName = (i: number) => heap.cstring(ex.lbw_controller_state_name(w, controller, i));
+      const layers = [];
+      for (let k = 0; k < u[7]; k++) layers.push({ clip: heap.cstring(ex.lbw_clip_name(w, u[9 + 3 * k])), weight: f[10 + 3 * k], time: f[11 + 3 * k] });
+      const previous = u[1] | 0;
+      return {
+        state: stateName(u[0]),
+        previous: previous >= 0 ? stateName(previous) : null,
+        weight: f[2],
+        stateTime: f[3],
+        normalizedTime: f[4],
+        phase: f[5],
+        previousPhase: f[6],
+        layers,
+        idle: u[8] !== 0,
+      };
+    }),
+  );
+}
+
+/** Parameters and states of a controller asset (for tools: sliders, state lists). */
+export function controllerInfo(world: World, controller: number): ControllerInfo {
+  return world.native(({ ex, heap, w }) => {
+    const nameP = ex.lbw_controller_name(w, controller >>> 0);
+    if (!nameP) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: controllerInfo: ${String(controller)} is not a controller asset`);
+    const params: ControllerInfo['params'] = [];
+    for (let i = 0; i < ex.lbw_controller_param_count(w, controller); i++) {
+      const type = PARAM_TYPES[ex.lbw_controller_param_type(w, controller, i)] ?? 'float';
+      const d = ex.lbw_controller_param_default(w, controller, i);
+      params.push({ name: heap.cstring(ex.lbw_controller_param_name(w, controller, i)), type, default: type === 'float' ? d : d !== 0 });
+    }
+    const states: ControllerInfo['states'] = [];
+    for (let i = 0; i < ex.lbw_controller_state_count(w, controller); i++) {
+      const blend = heap.scratch(12, (p) => {
+        const param = ex.lbw_controller_state_blend(w, controller, i, p);
+        if (param < 0) return null;
+        return { parameter: params[param].name, points: heap.u32[p >> 2], min: heap.f32[(p >> 2) + 1], max: heap.f32[(p >> 2) + 2] };
+      });
+      states.push({ name: heap.cstring(ex.lbw_controller_state_name(w, controller, i)), blend });
+    }
+    return { name: heap.cstring(nameP), params, states };
+  });
+}
+
+/** Adds a controller asset from its JSON (object or text) for a skeleton asset whose clips
+ * it names; returns the handle for Animator.controller. */
+export function addController(world: World, skeleton: number, controller: object | string, name = ''): number {
+  const text = typeof controller === 'string' ? controller : JSON.stringify(controller);
+  return world.native(({ ex, heap, w, check }) => {
+    const n = heap.string(name);
+    const j = heap.string(text);
+    try {
+      return heap.scratch(4, (p) => {
+        check(ex.lbw_add_controller_json(w, skeleton >>> 0, n.ptr, j.ptr, j.len, p));
+        return heap.u32[p >> 2];
+      });
+    } finally {
+      ex.lbw_free(n.ptr);
+      ex.lbw_free(j.ptr);
+    }
+  });
+}

@@ -1,0 +1,202 @@
+/** glTF 2.0 rigs and clips through the core's importer (limber/gltf.h). */
+import { LimberError } from './errors.js';
+import type { JointTransform, NativeContext, World } from './world.js';
+
+export interface LoadRigOptions {
+  /** Bytes of external buffers by their `uri` as written in the .gltf JSON. */
+  buffers?: Record<string, Uint8Array> | Map<string, Uint8Array>;
+  /** Skin index, 'auto' (skin 0 if any, else every node; default) or 'all' (every node). */
+  skin?: number | 'auto' | 'all';
+  /** Duplicate joint/clip names: 'suffix' (name_1, name_2, ...; default) or 'error'. */
+  duplicateNames?: 'suffix' | 'error';
+  /** 0 (default): CUBICSPLINE channels are an error; > 0: resampled to LINEAR keys within
+   * this distance (metres, scale units or quaternion components), <= 1. */
+  cubicTolerance?: number;
+}
+
+export interface GltfJoint {
+  name: string;
+  /** Joint index of the parent, -1 for a root. */
+  parent: number;
+  /** glTF node index. */
+  node: number;
+  /** Local rest transform. */
+  rest: JointTransform;
+}
+
+export interface GltfClip {
+  /** Clip asset handle in the world (> 0). */
+  handle: number;
+  name: string;
+  /** Seconds. */
+  duration: number;
+}
+
+export interface GltfSkin {
+  index: number;
+  /** Skeleton joint index of each skin joint (skin order). */
+  joints: number[];
+  /** 16 floats per skin joint, column-major. */
+  inverseBindMatrices: Float32Array;
+}
+
+export interface LoadedRig {
+  /** Skeleton asset handle, for `Rig.asset`. */
+  asset: number;
+  /** Depth-first, as the world stores them. */
+  joints: GltfJoint[];
+  /** One per glTF animation, in file order. */
+  clips: GltfClip[];
+  skin: GltfSkin | null;
+  /** World transform of the nodes above the skeleton root. */
+  rootParent: JointTransform;
+}
+
+type WorldInternals = NativeContext;
+const internals = (world: World): WorldInternals => world.native((ctx) => ctx);
+
+const MESSAGE_MAX = 256; // LB_GLTF_MESSAGE_MAX
+const BUFFER_SIZE = 12; // sizeof(lb_gltf_buffer) on wasm32 (asserted in exports_gltf.c)
+
+function fail(code: string, message: string, field?: string): never {
+  throw new LimberError(code, `${code}: ${message}`, field ? { field } : {});
+}
+
+function readTransform(i: WorldInternals, ptr: number): JointTransform {
+  const f = i.heap.f32;
+  const t = (ptr + i.xf.t) >> 2, r = (ptr + i.xf.r) >> 2, s = (ptr + i.xf.s) >> 2;
+  return { t: [f[t], f[t + 1], f[t + 2]], r: [f[r], f[r + 1], f[r + 2], f[r + 3]], s: [f[s], f[s + 1], f[s + 2]] };
+}
+
+function checkWorld(i: WorldInternals, code: number): void {
+  if (code === 0) return;
+  const name = i.heap.cstring(i.ex.lbw_result_name(code));
+  throw new LimberError(name, i.heap.cstring(i.ex.lbw_last_error(i.w)) || name);
+}
+
+function skinArg(skin: LoadRigOptions['skin']): number {
+  if (skin === undefined || skin === 'auto') return -1;
+  if (skin === 'all') return -2;
+  if (typeof skin !== 'number' || !Number.isInteger(skin) || skin < 0) {
+    fail('LB_ERR_INVALID_ARGUMENT', `loadRig: field 'skin' must be a skin index, 'auto' or 'all', got ${String(skin)}`, 'skin');
+  }
+  return skin;
+}
+
+/**
+ * Imports a .glb or .gltf file (bytes) into the world: its skeleton (the skin's joints, or
+ * every node) as a skeleton asset and every animation as a clip asset. Throws a LimberError
+ * naming the problem ("accessor 7: offset + size exceeds bufferView 2"); on error the world
+ * is unchanged.
+ */
+export function loadRig(world: World, bytes: Uint8Array, options: LoadRigOptions = {}): LoadedRig {
+  const i = internals(world);
+  const { ex, heap } = i;
+  const w = i.w; // throws if the world was destroyed
+  if (!(bytes instanceof Uint8Array) || bytes.length === 0) {
+    fail('LB_ERR_INVALID_ARGUMENT', 'loadRig: bytes must be a non-empty Uint8Array', 'bytes');
+  }
+  const skin = skinArg(options.skin);
+  const names = options.duplicateNames ?? 'suffix';
+  if (names !== 'suffix' && names !== 'error') {
+    fail('LB_ERR_INVALID_ARGUMENT', `loadRig: field 'duplicateNames' must be 'suffix' or 'error', got ${String(names)}`, 'duplicateNames');
+  }
+  const tol = options.cubicTolerance ?? 0;
+  if (typeof tol !== 'number' || !Number.isFinite(tol)) {
+    fail('LB_ERR_NOT_FINITE', `loadRig: field 'cubicTolerance' must be a finite number, got ${String(tol)}`, 'cubicTolerance');
+  }
+  const entries = options.buffers instanceof Map ? [...options.buffers] : Object.entries(options.buffers ?? {});
+  for (const [uri, b] of entries) {
+    if (!(b instanceof Uint8Array)) fail('LB_ERR_INVALID_ARGUMENT', `loadRig: buffer '${uri}' must be a Uint8Array`, 'buffers');
+  }
+
+  const owned: number[] = [];
+  const keep = (p: number): number => (owned.push(p), p);
+  let asset = 0;
+  try {
+    const data = keep(heap.bytes(bytes));
+    const table = keep(ex.lbw_alloc(Math.max(4, entries.length * BUFFER_SIZE)));
+    entries.forEach(([uri, b], k) => {
+      const u = keep(heap.string(uri).ptr);
+      const p = keep(heap.bytes(b));
+      const dv = heap.dv;
+      dv.setUint32(table + k * BUFFER_SIZE, u, true);
+      dv.setUint32(table + k * BUFFER_SIZE + 4, p, true);
+      dv.setUint32(table + k * BUFFER_SIZE + 8, b.length, true);
+    });
+    const out = keep(ex.lbw_alloc(4 + MESSAGE_MAX));
+    const code = ex.lbw_gltf_import(data, bytes.length, table, entries.length, skin, names === 'error' ? 1 : 0, tol, out, out + 4);
+    if (code !== 0) {
+      const name = heap.cstring(ex.lbw_result_name(code));
+      throw new LimberError(name, `${name}: ${heap.cstring(out + 4)}`);
+    }
+    asset = heap.u32[out >> 2];
+
+    const joints: GltfJoint[] = [];
+    for (let j = 0; j < ex.lbw_gltf_joint_count(asset); j++) {
+      joints.push({
+        name: heap.cstring(ex.lbw_gltf_joint_name(asset, j)),
+        parent: ex.lbw_gltf_joint_parent(asset, j),
+        node: ex.lbw_gltf_joint_node(asset, j),
+        rest: readTransform(i, ex.lbw_gltf_joint_rest(asset, j)),
+      });
+    }
+    let skinInfo: GltfSkin | null = null;
+    if (ex.lbw_gltf_skin_index(asset) >= 0) {
+      const n = ex.lbw_gltf_skin_joint_count(asset);
+      const ibm = new Float32Array(16 * n);
+      const sj: number[] = [];
+      for (let k = 0; k < n; k++) {
+        sj.push(ex.lbw_gltf_skin_joint(asset, k));
+        const p = ex.lbw_gltf_inverse_bind(asset, k) >> 2;
+        ibm.set(heap.f32.subarray(p, p + 16), 16 * k);
+      }
+      skinInfo = { index: ex.lbw_gltf_skin_index(asset), joints: sj, inverseBindMatrices: ibm };
+    }
+    const rootParent = readTransform(i, ex.lbw_gltf_root_parent(asset));
+
+    const added = keep(ex.lbw_alloc(12));
+    checkWorld(i, ex.lbw_gltf_add_asset(w, asset, added));
+    const u = heap.u32;
+    const skeleton = u[added >> 2], first = u[(added >> 2) + 1], count = u[(added >> 2) + 2];
+    const clips: GltfClip[] = [];
+    for (let k = 0; k < count; k++) {
+      const h = first + k;
+      clips.push({ handle: h, name: heap.cstring(ex.lbw_clip_name(w, h)), duration: ex.lbw_clip_duration(w, h) });
+    }
+    return { asset: skeleton, joints, clips, skin: skinInfo, rootParent };
+  } finally {
+    if (asset) ex.lbw_gltf_free(asset);
+    for (const p of owned) ex.lbw_free(p);
+  }
+}
+
+/** Clip asset handle by name (first match; `skeleton` 0 = any skeleton), or 0. */
+export function findClip(world: World, name: string, skeleton = 0): number {
+  const i = internals(world);
+  const s = i.heap.string(name);
+  try {
+    return i.ex.lbw_find_clip(i.w, skeleton >>> 0, s.ptr);
+  } finally {
+    i.ex.lbw_free(s.ptr);
+  }
+}
+
+/**
+ * Samples a clip asset over its skeleton's rest pose at `time` seconds (the core's sampling
+ * job): local transforms, depth-first. Without `loop` the time is clamped to the clip.
+ */
+export function sampleClip(world: World, clip: number, time: number, options: { loop?: boolean } = {}): JointTransform[] {
+  const i = internals(world);
+  const { ex, heap } = i;
+  if (typeof time !== 'number') fail('LB_ERR_INVALID_ARGUMENT', `sampleClip: time must be a number, got ${typeof time}`, 'time');
+  const skeleton = ex.lbw_clip_skeleton(i.w, clip >>> 0);
+  if (!skeleton) fail('LB_ERR_INVALID_ARGUMENT', `sampleClip: clip ${String(clip)} does not exist`, 'clip');
+  const n = ex.lbw_joint_count(i.w, skeleton);
+  return heap.scratch(Math.max(4, n * i.xf.size), (p) => {
+    checkWorld(i, ex.lbw_clip_sample(i.w, clip >>> 0, time, options.loop ? 1 : 0, p, n));
+    const out: JointTransform[] = [];
+    for (let j = 0; j < n; j++) out.push(readTransform(i, p + j * i.xf.size));
+    return out;
+  });
+}
