@@ -3,7 +3,7 @@
 #define LIMBER_FINGER_POSE_INTERNAL_H
 
 #include "limber/grip_pose.h"
-#include "quat_inline_internal.h"
+#include "../math/math_inline.h"
 
 /* out = parent * (local's translation and scale, rotation r). out may alias parent. */
 static inline void lb_pose_joint(const lb_transform *parent, const lb_transform *local,

@@ -18,7 +18,7 @@
  * - Bones keep proven clearances and touches (see the header), so most steps ask one bone. */
 #include "limber/grip_wrap.h"
 #include "limber/rig.h"
-#include "quat_inline_internal.h"
+#include "../math/math_inline.h"
 
 #include "../geom/distance_internal.h"
 

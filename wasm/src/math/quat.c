@@ -1,6 +1,7 @@
 /* Quaternions (x, y, z, w) written out in scalar form: cglm's versor functions take
  * SSE paths natively, which would change the operation order against wasm. */
 #include "limber/math.h"
+#include "math_inline.h"
 
 void lb_quat_identity(versor q) {
   q[0] = q[1] = q[2] = 0.0f;
@@ -8,14 +9,7 @@ void lb_quat_identity(versor q) {
 }
 
 void lb_quat_mul(const versor a, const versor b, versor out) {
-  float x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-  float y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-  float z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-  float w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-  out[0] = x;
-  out[1] = y;
-  out[2] = z;
-  out[3] = w;
+  lb_qmul(a, b, out);
 }
 
 void lb_quat_conj(const versor q, versor out) {
@@ -26,30 +20,11 @@ void lb_quat_conj(const versor q, versor out) {
 }
 
 void lb_quat_normalize(versor q) {
-  float n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-  if (!(n2 > 1e-30f)) {
-    lb_quat_identity(q);
-    return;
-  }
-  float inv = 1.0f / lb_sqrt(n2);
-  q[0] *= inv;
-  q[1] *= inv;
-  q[2] *= inv;
-  q[3] *= inv;
+  lb_qnormalize(q);
 }
 
 void lb_quat_rotate(const versor q, const vec3 v, vec3 out) {
-  /* v' = v + 2w (u x v) + 2 u x (u x v), with u the vector part. */
-  float ux = q[0], uy = q[1], uz = q[2], w = q[3];
-  float tx = 2.0f * (uy * v[2] - uz * v[1]);
-  float ty = 2.0f * (uz * v[0] - ux * v[2]);
-  float tz = 2.0f * (ux * v[1] - uy * v[0]);
-  float rx = v[0] + w * tx + (uy * tz - uz * ty);
-  float ry = v[1] + w * ty + (uz * tx - ux * tz);
-  float rz = v[2] + w * tz + (ux * ty - uy * tx);
-  out[0] = rx;
-  out[1] = ry;
-  out[2] = rz;
+  lb_qrot(q, v, out);
 }
 
 void lb_quat_from_axis_angle(const vec3 unit_axis, float angle, versor out) {

@@ -1,6 +1,7 @@
 /* TRS transforms. Scale composes per axis without shear, the usual game-engine
  * approximation; rigs in practice carry uniform scale. */
 #include "limber/math.h"
+#include "math_inline.h"
 
 void lb_transform_identity(lb_transform *out) {
   out->t[0] = out->t[1] = out->t[2] = 0.0f;
@@ -9,21 +10,7 @@ void lb_transform_identity(lb_transform *out) {
 }
 
 void lb_transform_mul(const lb_transform *parent, const lb_transform *local, lb_transform *out) {
-  vec3 st = {parent->s[0] * local->t[0], parent->s[1] * local->t[1], parent->s[2] * local->t[2]};
-  vec3 rt;
-  lb_quat_rotate(parent->r, st, rt);
-  versor r;
-  lb_quat_mul(parent->r, local->r, r);
-  out->t[0] = parent->t[0] + rt[0];
-  out->t[1] = parent->t[1] + rt[1];
-  out->t[2] = parent->t[2] + rt[2];
-  out->s[0] = parent->s[0] * local->s[0];
-  out->s[1] = parent->s[1] * local->s[1];
-  out->s[2] = parent->s[2] * local->s[2];
-  out->r[0] = r[0];
-  out->r[1] = r[1];
-  out->r[2] = r[2];
-  out->r[3] = r[3];
+  lb_xf_mul_r(parent, local, local->r, out);
 }
 
 void lb_transform_inverse_mul(const lb_transform *parent, const lb_transform *model,
@@ -46,12 +33,7 @@ void lb_transform_inverse_mul(const lb_transform *parent, const lb_transform *mo
 }
 
 void lb_transform_point(const lb_transform *xf, const vec3 p, vec3 out) {
-  vec3 sp = {xf->s[0] * p[0], xf->s[1] * p[1], xf->s[2] * p[2]};
-  vec3 rp;
-  lb_quat_rotate(xf->r, sp, rp);
-  out[0] = xf->t[0] + rp[0];
-  out[1] = xf->t[1] + rp[1];
-  out[2] = xf->t[2] + rp[2];
+  lb_xf_point(xf, p, out);
 }
 
 void lb_transform_to_mat4(const lb_transform *xf, mat4 out) {

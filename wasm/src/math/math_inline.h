@@ -1,9 +1,9 @@
-/* Inline copies of the quaternion and transform helpers of limber/math.h for the grip jobs'
- * inner loops (not public). Each performs exactly the operations of its math.h counterpart
- * in the same order, so results are bit-identical; only the call is saved (the math module
- * is another translation unit, and neither gcc nor emcc inline across them here). */
-#ifndef LIMBER_QUAT_INLINE_INTERNAL_H
-#define LIMBER_QUAT_INLINE_INTERNAL_H
+/* The bodies of the hot quaternion and transform helpers of limber/math.h, inline (not
+ * public). math/quat.c and math/transform.c are defined through these, so there is one
+ * implementation; inner loops (grip pose, wrap) include this header to save the call, which
+ * neither gcc nor emcc inline across translation units here. Same operations, same bits. */
+#ifndef LIMBER_MATH_INLINE_H
+#define LIMBER_MATH_INLINE_H
 
 #include "limber/math.h"
 
@@ -19,9 +19,9 @@ static inline void lb_qmul(const float *a, const float *b, float *out) {
   out[3] = w;
 }
 
-/* out = base + q v q^-1 (unit q): lb_quat_rotate, then the addition of lb_transform_mul and
- * lb_transform_point. out may alias v or base. */
-static inline void lb_qrot_add(const float *q, const float *v, const float *base, float *out) {
+/* out = q v q^-1 (unit q): lb_quat_rotate. v' = v + 2w (u x v) + 2 u x (u x v), with u
+ * the vector part. out may alias v. */
+static inline void lb_qrot(const float *q, const float *v, float *out) {
   float ux = q[0], uy = q[1], uz = q[2], w = q[3];
   float tx = 2.0f * (uy * v[2] - uz * v[1]);
   float ty = 2.0f * (uz * v[0] - ux * v[2]);
@@ -29,9 +29,19 @@ static inline void lb_qrot_add(const float *q, const float *v, const float *base
   float rx = v[0] + w * tx + (uy * tz - uz * ty);
   float ry = v[1] + w * ty + (uz * tx - ux * tz);
   float rz = v[2] + w * tz + (ux * ty - uy * tx);
-  out[0] = base[0] + rx;
-  out[1] = base[1] + ry;
-  out[2] = base[2] + rz;
+  out[0] = rx;
+  out[1] = ry;
+  out[2] = rz;
+}
+
+/* out = base + q v q^-1: the rotation, then the addition of lb_transform_mul and
+ * lb_transform_point. out may alias v or base. */
+static inline void lb_qrot_add(const float *q, const float *v, const float *base, float *out) {
+  float r[3];
+  lb_qrot(q, v, r);
+  out[0] = base[0] + r[0];
+  out[1] = base[1] + r[1];
+  out[2] = base[2] + r[2];
 }
 
 /* lb_quat_normalize (a zero quaternion becomes the identity). */
