@@ -30,6 +30,9 @@ typedef struct lb_bench {
 /* Registered benchmarks (bench_ik.c). */
 extern const lb_bench lb_bench_ik_two_bone;
 extern const lb_bench lb_bench_world_step_ik;
+/* bench_anim.c */
+extern const lb_bench lb_bench_anim_character;
+extern const lb_bench lb_bench_anim_character_unreal;
 
 /* Deterministic reach path: `count` points on a Lissajous curve around `center`,
  * every one within the arm's reach (see bench_ik.c). Same formula as
