@@ -380,27 +380,39 @@ lb_result lb_sample_job_run(lb_sample_job *job) {
   uint32_t animated = clip->joint_count < job->joint_count ? clip->joint_count : job->joint_count;
   const lb_joint_tracks *joints = clip->joints;
   lb_transform *output = job->output;
-  /* The rest pose first, then each channel that has a track over it, one channel kind per
-   * loop (clips animate rotations everywhere, translations and scales on a few joints). */
-  memcpy(output, job->rest, (size_t)job->joint_count * sizeof(lb_transform));
+  const lb_transform *rest = job->rest;
   span_memo memo = {0u, 0u, 0.0f, false};
+  /* Channels without a track take the rest pose. Copied per channel: a bulk memcpy of the
+   * whole pose costs more under emscripten (a call out to JS from 512 bytes on). */
   for (uint32_t j = 0; j < animated; ++j) {
-    const lb_track *tr = &joints[j].rotation;
-    if (tr->count > 0) {
-      eval_quat(tr, t, d, loop, hints ? &hints[j * 3u + 1u] : NULL, &memo, output[j].r);
+    const lb_joint_tracks *jt = &joints[j];
+    lb_transform *out = &output[j];
+    uint32_t *h = hints ? &hints[j * 3u] : NULL;
+    if (jt->rotation.count > 0) {
+      eval_quat(&jt->rotation, t, d, loop, h ? h + 1 : NULL, &memo, out->r);
+    } else {
+      out->r[0] = rest[j].r[0];
+      out->r[1] = rest[j].r[1];
+      out->r[2] = rest[j].r[2];
+      out->r[3] = rest[j].r[3];
+    }
+    if (jt->translation.count > 0) {
+      eval_vec3(&jt->translation, t, d, loop, h, &memo, out->t);
+    } else {
+      out->t[0] = rest[j].t[0];
+      out->t[1] = rest[j].t[1];
+      out->t[2] = rest[j].t[2];
+    }
+    if (jt->scale.count > 0) {
+      eval_vec3(&jt->scale, t, d, loop, h ? h + 2 : NULL, &memo, out->s);
+    } else {
+      out->s[0] = rest[j].s[0];
+      out->s[1] = rest[j].s[1];
+      out->s[2] = rest[j].s[2];
     }
   }
-  for (uint32_t j = 0; j < animated; ++j) {
-    const lb_track *tr = &joints[j].translation;
-    if (tr->count > 0) {
-      eval_vec3(tr, t, d, loop, hints ? &hints[j * 3u] : NULL, &memo, output[j].t);
-    }
-  }
-  for (uint32_t j = 0; j < animated; ++j) {
-    const lb_track *tr = &joints[j].scale;
-    if (tr->count > 0) {
-      eval_vec3(tr, t, d, loop, hints ? &hints[j * 3u + 2u] : NULL, &memo, output[j].s);
-    }
+  for (uint32_t j = animated; j < job->joint_count; ++j) {
+    output[j] = rest[j];
   }
   return LB_OK;
 }

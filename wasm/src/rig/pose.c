@@ -36,51 +36,14 @@ void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst) {
   memset(inst, 0, sizeof *inst);
 }
 
-/* lb_transform_mul (with lb_quat_rotate and lb_quat_mul) written out so that it inlines into
- * the joint loop: the same operations in the same order, so the same bits. */
-static inline void transform_mul(const lb_transform *parent, const lb_transform *local,
-                                 lb_transform *out) {
-  const float *q = parent->r;
-  float ux = q[0], uy = q[1], uz = q[2], w = q[3];
-  float v0 = parent->s[0] * local->t[0];
-  float v1 = parent->s[1] * local->t[1];
-  float v2 = parent->s[2] * local->t[2];
-  float tx = 2.0f * (uy * v2 - uz * v1);
-  float ty = 2.0f * (uz * v0 - ux * v2);
-  float tz = 2.0f * (ux * v1 - uy * v0);
-  float rx = v0 + w * tx + (uy * tz - uz * ty);
-  float ry = v1 + w * ty + (uz * tx - ux * tz);
-  float rz = v2 + w * tz + (ux * ty - uy * tx);
-  const float *b = local->r;
-  float x = w * b[0] + ux * b[3] + uy * b[2] - uz * b[1];
-  float y = w * b[1] - ux * b[2] + uy * b[3] + uz * b[0];
-  float z = w * b[2] + ux * b[1] - uy * b[0] + uz * b[3];
-  float qw = w * b[3] - ux * b[0] - uy * b[1] - uz * b[2];
-  float s0 = parent->s[0] * local->s[0];
-  float s1 = parent->s[1] * local->s[1];
-  float s2 = parent->s[2] * local->s[2];
-  out->t[0] = parent->t[0] + rx;
-  out->t[1] = parent->t[1] + ry;
-  out->t[2] = parent->t[2] + rz;
-  out->r[0] = x;
-  out->r[1] = y;
-  out->r[2] = z;
-  out->r[3] = qw;
-  out->s[0] = s0;
-  out->s[1] = s1;
-  out->s[2] = s2;
-}
-
 void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t first,
                            uint32_t end) {
-  lb_transform *model = inst->model;
-  const lb_transform *local = inst->local;
   for (uint32_t j = first; j < end; ++j) {
     int p = s->parents[j];
     if (p < 0) {
-      model[j] = local[j];
+      inst->model[j] = inst->local[j];
     } else {
-      transform_mul(&model[p], &local[j], &model[j]);
+      lb_transform_mul(&inst->model[p], &inst->local[j], &inst->model[j]);
     }
   }
 }
