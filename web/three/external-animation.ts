@@ -11,7 +11,9 @@
  * Bones are matched to rig joints by name: a bone's name, or else its name with a prefix
  * stripped (`stripPrefix`, e.g. 'mixamorig:'), equals a joint name, or `nameMap` names the
  * joint. Bones that match no joint are never read or written; joints that no bone drives
- * hold the rig's rest pose and are listed in `missingJoints`. */
+ * hold the rig's rest pose and are listed in `missingJoints`. Local transforms are copied as
+ * they are, so a matched bone must have the same parent joint and joint frame as in the rig
+ * (loadRig of the same .glb gives exactly that). */
 import * as THREE from 'three';
 import type { Entity, JointTransform, World } from '../bridge/index.js';
 import { entityLabel, LimberError, Rig, Transform } from '../bridge/index.js';
