@@ -12,7 +12,9 @@
 // untimed warm-up batch, then its share of the runs), targets rotating order, so a
 // slow spell of the (shared, noisy) machine hits every target rather than one. Min
 // and median over all runs are kept.
-// Baselines (e.g. three.js) are measured in the same invocation.
+// Baselines (e.g. three.js) are measured in the same invocation, each bench by its script
+// (THREE_SCRIPTS below: three_ik.mjs, three_anim.mjs). The emcc builds read files
+// (assets/rigs/*.glb) from the working directory, the repo root, through -sNODERAWFS.
 //
 // --json  one line per (bench, target), the DESIGN.md contract:
 //         {"bench":"ik.two_bone","target":"native","unit":"us","min":X,"median":Y,"runs":N}
