@@ -36,6 +36,9 @@ extern const lb_bench lb_bench_ik_two_bone;
 extern const lb_bench lb_bench_world_step_ik;
 extern const lb_bench lb_bench_grip_hand;
 extern const lb_bench lb_bench_grip_character;
+/* bench_anim.c */
+extern const lb_bench lb_bench_anim_character;
+extern const lb_bench lb_bench_anim_character_unreal;
 
 /* Deterministic reach path: `count` points on a Lissajous curve around `center`,
  * every one within the arm's reach (see bench_ik.c). Same formula as

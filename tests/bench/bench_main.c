@@ -19,8 +19,9 @@
 #include <string.h>
 #include <time.h>
 
-static const lb_bench *const lb_benches[] = {&lb_bench_ik_two_bone, &lb_bench_world_step_ik,
-                                             &lb_bench_grip_hand, &lb_bench_grip_character};
+static const lb_bench *const lb_benches[] = {
+    &lb_bench_ik_two_bone,    &lb_bench_world_step_ik,  &lb_bench_grip_hand,
+    &lb_bench_grip_character, &lb_bench_anim_character, &lb_bench_anim_character_unreal};
 #define LB_BENCH_COUNT (sizeof lb_benches / sizeof lb_benches[0])
 #define LB_MAX_RUNS 1000
 

@@ -12,7 +12,9 @@
 // untimed warm-up batch, then its share of the runs), targets rotating order, so a
 // slow spell of the (shared, noisy) machine hits every target rather than one. Min
 // and median over all runs are kept.
-// Baselines (e.g. three.js) are measured in the same invocation.
+// Baselines (e.g. three.js) are measured in the same invocation, each bench by its script
+// (THREE_SCRIPTS below: three_ik.mjs, three_anim.mjs). The emcc builds read files
+// (assets/rigs/*.glb) from the working directory, the repo root, through -sNODERAWFS.
 //
 // --json  one line per (bench, target), the DESIGN.md contract:
 //         {"bench":"ik.two_bone","target":"native","unit":"us","min":X,"median":Y,"runs":N}
@@ -42,7 +44,12 @@ const BENCHES = [
   { name: 'world.step_ik', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'grip.hand', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'grip.character', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'anim.character', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
+  { name: 'anim.character_unreal', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
 ];
+// three.js baseline script per bench (default three_ik.mjs); benches with different
+// scripts run in separate processes.
+const THREE_SCRIPTS = { 'anim.character': 'three_anim.mjs', 'anim.character_unreal': 'three_anim.mjs' };
 
 const NODE_RUN = [process.execPath, '--no-experimental-fetch'];
 const TARGETS = {
@@ -55,7 +62,10 @@ const TARGETS = {
     build: () => buildWasm('bench-scalar.js', false),
     command: () => [...NODE_RUN, path.join(OUT_DIR, 'bench-scalar.js')],
   },
-  three: { build: () => checkThree(), command: () => [process.execPath, path.join(BENCH_DIR, 'three_ik.mjs')] },
+  three: {
+    build: () => checkThree(),
+    command: (bench) => [process.execPath, path.join(BENCH_DIR, THREE_SCRIPTS[bench] ?? 'three_ik.mjs')],
+  },
 };
 
 // ---- arguments ------------------------------------------------------------------
@@ -168,6 +178,7 @@ function wasmCommand(outName, simd) {
     `-I${path.relative(ROOT, CJSON_DIR)}`,
     ...sources,
     '-sENVIRONMENT=node', '-sALLOW_MEMORY_GROWTH=1', '-sEXIT_RUNTIME=1',
+    '-sNODERAWFS=1', // benches read assets/ (e.g. the .glb rigs) from the working directory
     '-o', path.relative(ROOT, path.join(OUT_DIR, outName)),
   ];
 }
@@ -210,7 +221,22 @@ function checkThree() {
 
 // ---- running --------------------------------------------------------------------
 function runTarget(target, benchNames, runs, o) {
-  const [cmd, ...pre] = TARGETS[target].command();
+  const groups = new Map(); // command -> bench names it runs
+  for (const b of benchNames) {
+    const key = TARGETS[target].command(b).join('\0');
+    groups.set(key, [...(groups.get(key) ?? []), b]);
+  }
+  const results = [];
+  let ok = true;
+  for (const [key, names] of groups) {
+    const r = runCommand(target, key.split('\0'), names, runs, o);
+    results.push(...r.results);
+    ok &&= r.ok;
+  }
+  return { results, ok };
+}
+
+function runCommand(target, [cmd, ...pre], benchNames, runs, o) {
   const args = [...pre, ...benchNames.flatMap((b) => ['--bench', b]), '--runs', String(runs), ...(o.iters ? ['--iters', String(o.iters)] : [])];
   const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 << 20, timeout: 30 * 60 * 1000 });
   const results = [];

@@ -104,6 +104,72 @@ static void blend_joint(const lb_blend_job *job, uint32_t j, lb_transform *out) 
   lb_quat_normalize(out->r);
 }
 
+/* lb_quat_normalize written out so it inlines (same operations, same bits). */
+static inline void normalize_into(const float *q, float *out) {
+  float n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  if (!(n2 > 1e-30f)) {
+    lb_quat_identity(out);
+    return;
+  }
+  float inv = 1.0f / lb_sqrt(n2);
+  for (int c = 0; c < 4; ++c) {
+    out[c] = q[c] * inv;
+  }
+}
+
+/* blend_joint for every joint when no layer has joint weights: which layers contribute,
+ * their weights, the total and its reciprocal are then the same for every joint, so they
+ * are worked out once. Per joint the sums run in blend_joint's order (bit-identical). */
+static void blend_uniform(const lb_blend_job *job) {
+  enum { MAX_FAST = 8 };
+  const lb_transform *poses[MAX_FAST];
+  float weights[MAX_FAST];
+  uint32_t used = 0;
+  float total = 0.0f;
+  for (uint32_t i = 0; i < job->layer_count; ++i) {
+    float w = job->layers[i].weight;
+    if (w > 0.0f) {
+      poses[used] = job->layers[i].pose;
+      weights[used++] = w;
+      total += w;
+    }
+  }
+  if (!(total > job->threshold)) {
+    for (uint32_t j = 0; j < job->joint_count; ++j) {
+      job->output[j] = job->rest[j];
+    }
+    return;
+  }
+  float inv = 1.0f / total;
+  for (uint32_t j = 0; j < job->joint_count; ++j) {
+    const float *first_r = poses[0][j].r;
+    float t[3] = {0.0f, 0.0f, 0.0f}, s[3] = {0.0f, 0.0f, 0.0f}, r[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (uint32_t i = 0; i < used; ++i) {
+      const lb_transform *p = &poses[i][j];
+      float w = weights[i];
+      float wr = w; /* the first layer's dot with itself is >= 0 (or NaN): never negated */
+      if (i > 0) {
+        float d = first_r[0] * p->r[0] + first_r[1] * p->r[1] + first_r[2] * p->r[2] +
+                  first_r[3] * p->r[3];
+        wr = d < 0.0f ? -w : w;
+      }
+      for (int c = 0; c < 3; ++c) {
+        t[c] += w * p->t[c];
+        s[c] += w * p->s[c];
+      }
+      for (int c = 0; c < 4; ++c) {
+        r[c] += wr * p->r[c];
+      }
+    }
+    lb_transform *out = &job->output[j];
+    for (int c = 0; c < 3; ++c) {
+      out->t[c] = t[c] * inv;
+      out->s[c] = s[c] * inv;
+    }
+    normalize_into(r, out->r);
+  }
+}
+
 static void additive_joint(const lb_additive_layer *l, uint32_t j, lb_transform *out) {
   float w = l->joint_weights ? l->weight * l->joint_weights[j] : l->weight;
   if (!(w > 0.0f)) {
@@ -130,9 +196,18 @@ lb_result lb_blend_job_run(lb_blend_job *job) {
   if (r != LB_OK) {
     return r;
   }
+  bool uniform = job->layer_count > 0 && job->layer_count <= 8u;
+  for (uint32_t i = 0; uniform && i < job->layer_count; ++i) {
+    uniform = job->layers[i].joint_weights == NULL;
+  }
+  if (uniform) {
+    blend_uniform(job);
+  }
   for (uint32_t j = 0; j < job->joint_count; ++j) {
     lb_transform *out = &job->output[j];
-    blend_joint(job, j, out);
+    if (!uniform) {
+      blend_joint(job, j, out);
+    }
     for (uint32_t i = 0; i < job->additive_count; ++i) {
       additive_joint(&job->additive[i], j, out);
     }

@@ -3,6 +3,7 @@
 #include "limber/anim.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #define LB_ANIM_MAX_LOOPS 16777216.0f /* 2^24 */
 
@@ -163,63 +164,170 @@ static uint32_t find_key(const float *times, uint32_t n, float t, uint32_t hint)
   return key_bsearch(times, k, n, t);
 }
 
-static void copy_key(const lb_track *tr, uint32_t i, int comps, float *out) {
-  const float *v = tr->values + (size_t)i * (size_t)comps;
-  for (int c = 0; c < comps; ++c) {
-    out[c] = v[c];
+/* Where a track (count > 0) stands at t in [0, duration]: copy key a (copy), or interpolate
+ * keys a -> b by u in (0, 1). With `wrap`, the span from the last key to duration + the first
+ * key interpolates last -> first. */
+typedef struct key_span {
+  uint32_t a, b;
+  float u;
+  bool copy;
+} key_span;
+
+static key_span span_finish(const lb_track *tr, key_span sp) {
+  if (sp.u <= 0.0f || tr->interp == LB_INTERP_STEP) {
+    return sp; /* copy a */
   }
+  if (sp.u >= 1.0f) {
+    sp.a = sp.b;
+    return sp;
+  }
+  sp.copy = false;
+  return sp;
 }
 
-/* Evaluates a track (count > 0) at t in [0, duration]. With `wrap`, the span from the last key
- * to duration + the first key interpolates last -> first. */
-static void eval_track(const lb_track *tr, int comps, float t, float duration, bool wrap,
-                       uint32_t *hint, float *out) {
+/* Any position of t. */
+static key_span locate(const lb_track *tr, float t, float duration, bool wrap, uint32_t *hint) {
   const float *times = tr->times;
   uint32_t n = tr->count;
   uint32_t k = find_key(times, n, t, hint ? *hint : 0u);
   if (hint) {
     *hint = k;
   }
-  uint32_t a, b;
-  float u;
+  key_span sp = {k, k, 0.0f, true};
   if (t < times[0]) {
     if (!wrap || n == 1u) {
-      copy_key(tr, 0u, comps, out);
-      return;
+      sp.a = 0u;
+      return sp;
     }
-    a = n - 1u;
-    b = 0u;
-    u = (t + duration - times[a]) / (times[0] + duration - times[a]);
+    sp.a = n - 1u;
+    sp.b = 0u;
+    sp.u = (t + duration - times[sp.a]) / (times[0] + duration - times[sp.a]);
   } else if (k == n - 1u) {
     float span = times[0] + duration - times[k];
     if (!wrap || n == 1u || !(span > 0.0f) || t == times[k]) {
-      copy_key(tr, k, comps, out);
-      return;
+      return sp;
     }
-    a = k;
-    b = 0u;
-    u = (t - times[k]) / span;
+    sp.b = 0u;
+    sp.u = (t - times[k]) / span;
   } else {
-    a = k;
-    b = k + 1u;
-    u = (t - times[a]) / (times[b] - times[a]);
+    sp.b = k + 1u;
+    sp.u = (t - times[k]) / (times[k + 1u] - times[k]);
   }
-  if (u <= 0.0f || tr->interp == LB_INTERP_STEP) {
-    copy_key(tr, a, comps, out);
+  return span_finish(tr, sp);
+}
+
+/* u = (t - ta) / (tb - ta) of the last middle span, keyed by the bits of its two key times:
+ * the tracks of one clip usually share key times, and u depends on nothing else, so a hit
+ * is the very same float without the division. */
+typedef struct span_memo {
+  uint32_t ta, tb;
+  float u;
+  bool valid;
+} span_memo;
+
+static uint32_t time_bits(float x) {
+  uint32_t u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+/* locate() for the common case, inlined: forward playback, where the cursor's key (or the
+ * next one) still brackets t. That is the span find_key() would step to from the same hint. */
+static inline key_span locate_fast(const lb_track *tr, float t, float duration, bool wrap,
+                                   uint32_t *hint, span_memo *memo) {
+  const float *times = tr->times;
+  uint32_t n = tr->count;
+  uint32_t k = hint ? *hint : 0u;
+  if (k < n - 1u && times[k] <= t) {
+    if (!(t < times[k + 1u])) {
+      if (!(k + 2u < n && t < times[k + 2u])) {
+        return locate(tr, t, duration, wrap, hint);
+      }
+      ++k;
+      if (hint) {
+        *hint = k;
+      }
+    }
+    key_span sp = {k, k + 1u, 0.0f, true};
+    uint32_t ta = time_bits(times[k]), tb = time_bits(times[k + 1u]);
+    if (memo->valid && memo->ta == ta && memo->tb == tb) {
+      sp.u = memo->u;
+    } else {
+      sp.u = (t - times[k]) / (times[k + 1u] - times[k]);
+      memo->ta = ta;
+      memo->tb = tb;
+      memo->u = sp.u;
+      memo->valid = true;
+    }
+    return span_finish(tr, sp);
+  }
+  return locate(tr, t, duration, wrap, hint);
+}
+
+/* Vector track (translation, scale): lerp. */
+static inline void eval_vec3(const lb_track *tr, float t, float duration, bool wrap, uint32_t *hint,
+                             span_memo *memo, float *out) {
+  key_span sp = locate_fast(tr, t, duration, wrap, hint, memo);
+  const float *va = tr->values + (size_t)sp.a * 3u;
+  if (sp.copy) {
+    out[0] = va[0];
+    out[1] = va[1];
+    out[2] = va[2];
     return;
   }
-  if (u >= 1.0f) {
-    copy_key(tr, b, comps, out);
+  const float *vb = tr->values + (size_t)sp.b * 3u;
+  for (int c = 0; c < 3; ++c) {
+    out[c] = va[c] + (vb[c] - va[c]) * sp.u;
+  }
+}
+
+/* Rotation track: lb_quat_slerp (shorter arc, hemisphere-aligned). Its nlerp branch, taken
+ * between the close keys of sampled clips, is written out here in the same operation order
+ * (bit-identical) so that it inlines; wider arcs call lb_quat_slerp itself. */
+static inline void eval_quat(const lb_track *tr, float t, float duration, bool wrap, uint32_t *hint,
+                             span_memo *memo, float *out) {
+  key_span sp = locate_fast(tr, t, duration, wrap, hint, memo);
+  const float *va = tr->values + (size_t)sp.a * 4u;
+  if (sp.copy) {
+    out[0] = va[0];
+    out[1] = va[1];
+    out[2] = va[2];
+    out[3] = va[3];
     return;
   }
-  const float *va = tr->values + (size_t)a * (size_t)comps;
-  const float *vb = tr->values + (size_t)b * (size_t)comps;
+  const float *vb = tr->values + (size_t)sp.b * 4u;
+  float u = sp.u;
+  float d = va[0] * vb[0] + va[1] * vb[1] + va[2] * vb[2] + va[3] * vb[3];
+  float ad = d < 0.0f ? -d : d;
+  if (!(ad > 0.9995f)) {
+    lb_quat_slerp(va, vb, u, out);
+    return;
+  }
+  float sb = d < 0.0f ? -u : u;
+  float sa = 1.0f - u;
+  float q[4];
+  for (int c = 0; c < 4; ++c) {
+    q[c] = va[c] * sa + vb[c] * sb;
+  }
+  float n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  if (!(n2 > 1e-30f)) {
+    lb_quat_identity(out);
+    return;
+  }
+  float inv = 1.0f / lb_sqrt(n2);
+  for (int c = 0; c < 4; ++c) {
+    out[c] = q[c] * inv;
+  }
+}
+
+/* Any track (root motion): one value at t. */
+static void eval_track(const lb_track *tr, int comps, float t, float duration, bool wrap,
+                       uint32_t *hint, float *out) {
+  span_memo memo = {0u, 0u, 0.0f, false};
   if (comps == 4) {
-    lb_quat_slerp(va, vb, u, out); /* shorter arc: hemisphere-aligned */
-    return;
-  }
-  for (int c = 0; c < comps; ++c) {
-    out[c] = va[c] + (vb[c] - va[c]) * u;
+    eval_quat(tr, t, duration, wrap, hint, &memo, out);
+  } else {
+    eval_vec3(tr, t, duration, wrap, hint, &memo, out);
   }
 }
 
@@ -267,24 +375,45 @@ lb_result lb_sample_job_run(lb_sample_job *job) {
   const lb_clip *clip = job->clip;
   float d = clip->duration;
   float t = job->loop ? wrap_time(job->time, d, NULL) : clamp_time(job->time, d);
+  bool loop = job->loop;
   uint32_t *hints = job->cursor ? job->cursor->keys : NULL;
-  for (uint32_t j = 0; j < job->joint_count; ++j) {
-    lb_transform *out = &job->output[j];
-    *out = job->rest[j];
-    if (j >= clip->joint_count) {
-      continue;
-    }
-    const lb_joint_tracks *jt = &clip->joints[j];
-    uint32_t base = j * 3u;
-    if (jt->translation.count > 0) {
-      eval_track(&jt->translation, 3, t, d, job->loop, hints ? &hints[base] : NULL, out->t);
-    }
+  uint32_t animated = clip->joint_count < job->joint_count ? clip->joint_count : job->joint_count;
+  const lb_joint_tracks *joints = clip->joints;
+  lb_transform *output = job->output;
+  const lb_transform *rest = job->rest;
+  span_memo memo = {0u, 0u, 0.0f, false};
+  /* Channels without a track take the rest pose, copied per channel in the same pass (a bulk
+   * memcpy first measured no faster; emscripten's JS builds hand copies of 512 bytes or more
+   * to JS). */
+  for (uint32_t j = 0; j < animated; ++j) {
+    const lb_joint_tracks *jt = &joints[j];
+    lb_transform *out = &output[j];
+    uint32_t *h = hints ? &hints[j * 3u] : NULL;
     if (jt->rotation.count > 0) {
-      eval_track(&jt->rotation, 4, t, d, job->loop, hints ? &hints[base + 1u] : NULL, out->r);
+      eval_quat(&jt->rotation, t, d, loop, h ? h + 1 : NULL, &memo, out->r);
+    } else {
+      out->r[0] = rest[j].r[0];
+      out->r[1] = rest[j].r[1];
+      out->r[2] = rest[j].r[2];
+      out->r[3] = rest[j].r[3];
+    }
+    if (jt->translation.count > 0) {
+      eval_vec3(&jt->translation, t, d, loop, h, &memo, out->t);
+    } else {
+      out->t[0] = rest[j].t[0];
+      out->t[1] = rest[j].t[1];
+      out->t[2] = rest[j].t[2];
     }
     if (jt->scale.count > 0) {
-      eval_track(&jt->scale, 3, t, d, job->loop, hints ? &hints[base + 2u] : NULL, out->s);
+      eval_vec3(&jt->scale, t, d, loop, h ? h + 2 : NULL, &memo, out->s);
+    } else {
+      out->s[0] = rest[j].s[0];
+      out->s[1] = rest[j].s[1];
+      out->s[2] = rest[j].s[2];
     }
+  }
+  for (uint32_t j = animated; j < job->joint_count; ++j) {
+    output[j] = rest[j];
   }
   return LB_OK;
 }

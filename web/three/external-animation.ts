@@ -1,0 +1,236 @@
+/** External animation with three.js: the game keeps its AnimationMixer (or any code that
+ * poses bones); Limber runs IK, grip and the other procedural phases on top.
+ *
+ * Each frame:
+ *   mixer.update(dt);           // the game's animation poses the three.js bones
+ *   anim.beforeStep();          // bones' local TRS → world.setAnimationPose
+ *   world.step(dt);             // Limber: IK, grip, ... from that pose
+ *   anim.afterStep();           // the rig's local pose → the bones
+ *   renderer.render(scene, camera);
+ *
+ * Bones are matched to rig joints by name: a bone's name, or else its name with a prefix
+ * stripped (`stripPrefix`, e.g. 'mixamorig:'), equals a joint name, or `nameMap` names the
+ * joint. Bones that match no joint are never read or written; joints that no bone drives
+ * hold the rig's rest pose and are listed in `missingJoints`. Local transforms are copied as
+ * they are, so a matched bone must have the same parent joint and joint frame as in the rig
+ * (loadRig of the same .glb gives exactly that). */
+import * as THREE from 'three';
+import type { Entity, JointTransform, World } from '../bridge/index.js';
+import { entityLabel, LimberError, Rig, Transform } from '../bridge/index.js';
+
+/** Rig joint (name or path) for a bone, by bone name. A function may return null or
+ * undefined to leave the bone to the default rule (stripped name = joint name). */
+export type BoneNameMap =
+  | Readonly<Record<string, string>>
+  | ReadonlyMap<string, string>
+  | ((boneName: string) => string | null | undefined);
+
+export interface ExternalAnimationOptions {
+  /** Explicit bone → joint names; a record or map must name existing bones and joints.
+   * Default: none. */
+  nameMap?: BoneNameMap;
+  /** Prefix (or prefixes, first match wins) removed from a bone name that matches no joint
+   * as it is, e.g. 'mixamorig:' for a rig whose joints are named 'Hips'. Default: none. */
+  stripPrefix?: string | readonly string[];
+  /** beforeStep() copies the three.js world transform of the root joint's bone parent
+   * (the object the skeleton hangs from) into the entity's Transform, so targets given in
+   * world space line up with the three.js scene. A Transform is inserted when the entity
+   * has none; one with a parent entity is left alone. Default true. */
+  syncRoot?: boolean;
+  /** Throw when a rig joint has no bone. Default false (see missingJoints). */
+  requireAllJoints?: boolean;
+}
+
+type Source = THREE.SkinnedMesh | THREE.Skeleton | THREE.Object3D;
+
+const _p = new THREE.Vector3();
+const _q = new THREE.Quaternion();
+const _s = new THREE.Vector3();
+
+function bonesOf(source: Source): THREE.Object3D[] | null {
+  if (source instanceof THREE.Skeleton) return [...source.bones];
+  if (source instanceof THREE.SkinnedMesh) return source.skeleton ? [...source.skeleton.bones] : null;
+  if (source instanceof THREE.Object3D) {
+    const out: THREE.Object3D[] = [];
+    source.traverse((o) => {
+      if ((o as THREE.Bone).isBone) out.push(o);
+    });
+    return out;
+  }
+  return null;
+}
+
+export class ExternalAnimation {
+  /** The bone driving each rig joint (depth-first joint order), or null. */
+  readonly bones: readonly (THREE.Object3D | null)[];
+  /** Joint names (depth-first), as the rig has them. */
+  readonly joints: readonly string[];
+  /** Rig joints that no bone drives: they hold the rig's rest pose. */
+  readonly missingJoints: readonly string[];
+  /** Bones that match no rig joint: left alone. */
+  readonly unmappedBones: readonly string[];
+
+  private readonly pose: JointTransform[];
+  private readonly rootParent: THREE.Object3D | null;
+  private readonly syncRoot: boolean;
+  private readonly asset: number;
+
+  /**
+   * @param world the Limber world
+   * @param entity an entity with a Rig (e.g. from loadRig of the same .glb)
+   * @param source a SkinnedMesh (its skeleton's bones), a Skeleton, or an Object3D whose
+   *   descendant Bones are used
+   * Throws a LimberError (LB_ERR_MISSING_COMPONENT, LB_ERR_INVALID_ARGUMENT,
+   * LB_ERR_JOINT_NOT_FOUND, LB_ERR_UNKNOWN_NAME) naming the entity, bone and joint; the
+   * world is unchanged then.
+   */
+  constructor(
+    readonly world: World,
+    readonly entity: Entity,
+    source: Source,
+    options: ExternalAnimationOptions = {},
+  ) {
+    const where = `ExternalAnimation on ${entityLabel(entity)}`;
+    const fail = (code: string, msg: string, field?: string): never => {
+      throw new LimberError(code, `${code}: ${where}: ${msg}`, { entity, component: 'Rig', ...(field ? { field } : {}) });
+    };
+    this.asset = world.get(entity, Rig).asset;
+    const { names, parents } = world.skeleton(this.asset);
+    this.joints = names;
+
+    const bones = source ? bonesOf(source) : null;
+    if (!bones) fail('LB_ERR_INVALID_ARGUMENT', 'source must be a THREE.SkinnedMesh, THREE.Skeleton or THREE.Object3D', 'source');
+    if (bones!.length === 0) fail('LB_ERR_INVALID_ARGUMENT', 'source has no bones', 'source');
+
+    const prefixes = options.stripPrefix === undefined ? [] : typeof options.stripPrefix === 'string' ? [options.stripPrefix] : options.stripPrefix;
+    if (!Array.isArray(prefixes) || prefixes.some((p) => typeof p !== 'string')) {
+      fail('LB_ERR_INVALID_ARGUMENT', `field 'stripPrefix' must be a string or an array of strings, got ${String(options.stripPrefix)}`, 'stripPrefix');
+    }
+    const map = options.nameMap;
+    let lookup: (bone: string) => string | null | undefined = () => undefined;
+    if (map instanceof Map) {
+      lookup = (b) => map.get(b);
+    } else if (typeof map === 'function') {
+      lookup = map;
+    } else if (map !== undefined && map !== null && typeof map === 'object' && !Array.isArray(map)) {
+      const rec = map as Readonly<Record<string, string>>;
+      lookup = (b) => (Object.prototype.hasOwnProperty.call(rec, b) ? rec[b] : undefined);
+    } else if (map !== undefined) {
+      fail('LB_ERR_INVALID_ARGUMENT', `field 'nameMap' must be an object, a Map or a function, got ${String(map)}`, 'nameMap');
+    }
+    if (map && typeof map === 'object') {
+      const boneNames = new Set(bones!.map((b) => b.name));
+      for (const key of map instanceof Map ? map.keys() : Object.keys(map)) {
+        if (!boneNames.has(key)) fail('LB_ERR_UNKNOWN_NAME', `nameMap names bone '${key}', which the skeleton does not have`, 'nameMap');
+      }
+    }
+
+    const byName = new Map(names.map((n, j) => [n, j]));
+    const driven: (THREE.Object3D | null)[] = names.map(() => null);
+    const unmapped: string[] = [];
+    for (const bone of bones!) {
+      let joint = -1;
+      const mapped = lookup(bone.name);
+      if (mapped !== undefined && mapped !== null) {
+        if (typeof mapped !== 'string') fail('LB_ERR_INVALID_ARGUMENT', `nameMap gives ${String(mapped)} for bone '${bone.name}', not a joint name`, 'nameMap');
+        joint = world.findJoint(this.asset, mapped);
+        if (joint < 0) fail('LB_ERR_JOINT_NOT_FOUND', `nameMap maps bone '${bone.name}' to '${mapped}', which is not a joint of the rig`, 'nameMap');
+      } else {
+        joint = byName.get(bone.name) ?? -1;
+        const p = joint < 0 ? prefixes.find((x) => x.length > 0 && bone.name.startsWith(x)) : undefined;
+        if (p) joint = byName.get(bone.name.slice(p.length)) ?? -1;
+      }
+      if (joint < 0) {
+        unmapped.push(bone.name);
+        continue;
+      }
+      const other = driven[joint];
+      if (other && other !== bone) {
+        fail('LB_ERR_INVALID_ARGUMENT', `bones '${other.name}' and '${bone.name}' both map to joint '${names[joint]}'`, 'nameMap');
+      }
+      driven[joint] = bone;
+    }
+    const missing = names.filter((_, j) => !driven[j]);
+    if (missing.length === names.length) {
+      const sample = bones!.slice(0, 3).map((b) => `'${b.name}'`).join(', ');
+      fail('LB_ERR_JOINT_NOT_FOUND', `no bone matches a rig joint (bones ${sample}..., joints '${names.slice(0, 3).join("', '")}'...); set stripPrefix or nameMap`, 'nameMap');
+    }
+    if (options.requireAllJoints && missing.length) {
+      fail('LB_ERR_JOINT_NOT_FOUND', `no bone for joint${missing.length > 1 ? 's' : ''} '${missing.join("', '")}'`, 'nameMap');
+    }
+
+    this.bones = driven;
+    this.missingJoints = missing;
+    this.unmappedBones = unmapped;
+    this.pose = readRest(world, this.asset, names.length);
+    const root = parents.findIndex((p) => p < 0);
+    this.rootParent = root >= 0 ? (driven[root]?.parent ?? null) : null;
+    this.syncRoot = options.syncRoot ?? true;
+    if (this.syncRoot && !world.has(entity, Transform)) world.insert(entity, Transform, {});
+  }
+
+  /** Call after the game's animation update and before world.step: hands the bones' local
+   * position/quaternion/scale to the rig as this step's animation pose (and, with
+   * syncRoot, the skeleton's world placement to the entity's Transform). */
+  beforeStep(): void {
+    this.bones.forEach((bone, j) => {
+      if (!bone) return;
+      const x = this.pose[j];
+      x.t[0] = bone.position.x;
+      x.t[1] = bone.position.y;
+      x.t[2] = bone.position.z;
+      x.r[0] = bone.quaternion.x;
+      x.r[1] = bone.quaternion.y;
+      x.r[2] = bone.quaternion.z;
+      x.r[3] = bone.quaternion.w;
+      x.s[0] = bone.scale.x;
+      x.s[1] = bone.scale.y;
+      x.s[2] = bone.scale.z;
+    });
+    this.world.setAnimationPose(this.entity, this.pose);
+    if (this.syncRoot && this.rootParent && this.world.get(this.entity, Transform).parent === 0) {
+      this.rootParent.updateWorldMatrix(true, false);
+      this.rootParent.matrixWorld.decompose(_p, _q, _s);
+      this.world.update(this.entity, Transform, (t) => {
+        t.position = [_p.x, _p.y, _p.z];
+        t.rotation = [_q.x, _q.y, _q.z, _q.w];
+        t.scale = [_s.x, _s.y, _s.z];
+      });
+    }
+  }
+
+  /** Call after world.step: writes the rig's local pose (animation + IK, grip, ...) into
+   * the bones' position, quaternion and scale. Matrices update when three.js renders (or
+   * on updateMatrixWorld). */
+  afterStep(): void {
+    const local = this.world.localPose(this.entity);
+    this.bones.forEach((bone, j) => {
+      if (!bone) return;
+      const x = local[j];
+      bone.position.set(x.t[0], x.t[1], x.t[2]);
+      bone.quaternion.set(x.r[0], x.r[1], x.r[2], x.r[3]);
+      bone.scale.set(x.s[0], x.s[1], x.s[2]);
+    });
+  }
+
+  /** The bone driving a joint (name or path), or null. */
+  boneOf(joint: string): THREE.Object3D | null {
+    const j = this.world.findJoint(this.asset, joint);
+    return j >= 0 ? (this.bones[j] ?? null) : null;
+  }
+}
+
+/** The skeleton asset's rest pose (local, depth-first) as fresh objects. */
+function readRest(world: World, asset: number, count: number): JointTransform[] {
+  return world.native(({ ex, heap, w, xf }) => {
+    const p = ex.lbw_skeleton_rest(w, asset);
+    const f = heap.f32;
+    const out: JointTransform[] = [];
+    for (let j = 0; j < count; j++) {
+      const b = p + j * xf.size;
+      const t = (b + xf.t) >> 2, r = (b + xf.r) >> 2, s = (b + xf.s) >> 2;
+      out.push({ t: [f[t], f[t + 1], f[t + 2]], r: [f[r], f[r + 1], f[r + 2], f[r + 3]], s: [f[s], f[s + 1], f[s + 2]] });
+    }
+    return out;
+  });
+}
