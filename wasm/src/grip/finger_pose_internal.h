@@ -2,8 +2,8 @@
 #ifndef LIMBER_FINGER_POSE_INTERNAL_H
 #define LIMBER_FINGER_POSE_INTERNAL_H
 
-#include "limber/grip_pose.h"
 #include "../math/math_inline.h"
+#include "limber/grip_pose.h"
 
 /* out = parent * (local's translation and scale, rotation r). out may alias parent. */
 static inline void lb_pose_joint(const lb_transform *parent, const lb_transform *local,

@@ -16,9 +16,9 @@
  *   so its end, p + x² P + x y T + y² S, is quadratic, and so is the end in each shape's frame.
  *   Those vectors are set up once per phase.
  * - Bones keep proven clearances and touches (see the header), so most steps ask one bone. */
+#include "../math/math_inline.h"
 #include "limber/grip_wrap.h"
 #include "limber/rig.h"
-#include "../math/math_inline.h"
 
 #include "../geom/distance_internal.h"
 
