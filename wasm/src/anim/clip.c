@@ -2,6 +2,8 @@
  * root motion reads the clip through the same track evaluation as sampling. */
 #include "limber/anim.h"
 
+#include "../math/math_inline.h"
+
 #include <stddef.h>
 #include <string.h>
 
@@ -19,14 +21,11 @@ uint32_t lb_clip_track_count(const lb_clip *clip) {
 
 /* ---- validation ---------------------------------------------------------------------------- */
 
-/* Cheap structural check of one track (no key contents), without branches: the jobs run it
- * over every track of the clip on every call. Nonzero when the track is malformed. */
-static inline uint32_t track_bad(const lb_track *tr) {
-  uint32_t used = tr->count != 0u;
-  uint32_t missing = (uint32_t)(tr->times == NULL) | (uint32_t)(tr->values == NULL);
+/* Cheap structural check of one track (no key contents): the jobs run it over every track on
+ * every call, so it is kept to a few predictable branches. */
+static inline bool track_ok(const lb_track *tr) {
   /* CUBICSPLINE (or an unknown value): not supported yet */
-  uint32_t interp = (uint32_t)tr->interp > (uint32_t)LB_INTERP_STEP;
-  return used & (missing | interp);
+  return tr->count == 0u || (tr->times && tr->values && (uint32_t)tr->interp <= LB_INTERP_STEP);
 }
 
 static lb_result clip_structure(const lb_clip *clip) {
@@ -39,12 +38,13 @@ static lb_result clip_structure(const lb_clip *clip) {
   if (!(clip->duration > 0.0f)) {
     return LB_ERR_OUT_OF_RANGE;
   }
-  uint32_t bad = 0u;
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
     const lb_joint_tracks *jt = &clip->joints[j];
-    bad |= track_bad(&jt->translation) | track_bad(&jt->rotation) | track_bad(&jt->scale);
+    if (!track_ok(&jt->translation) || !track_ok(&jt->rotation) || !track_ok(&jt->scale)) {
+      return LB_ERR_INVALID_ARGUMENT;
+    }
   }
-  return bad ? LB_ERR_INVALID_ARGUMENT : LB_OK;
+  return LB_OK;
 }
 
 static lb_result track_contents(const lb_track *tr, int comps, float duration) {
@@ -317,15 +317,11 @@ static inline void eval_quat(const lb_track *tr, float t, float duration, bool w
   for (int c = 0; c < 4; ++c) {
     q[c] = va[c] * sa + vb[c] * sb;
   }
-  float n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-  if (!(n2 > 1e-30f)) {
-    lb_quat_identity(out);
-    return;
-  }
-  float inv = 1.0f / lb_sqrt(n2);
-  for (int c = 0; c < 4; ++c) {
-    out[c] = q[c] * inv;
-  }
+  lb_qnormalize(q);
+  out[0] = q[0];
+  out[1] = q[1];
+  out[2] = q[2];
+  out[3] = q[3];
 }
 
 /* Any track (root motion): one value at t. */
