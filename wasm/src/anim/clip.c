@@ -211,10 +211,10 @@ static key_span locate(const lb_track *tr, float t, float duration, bool wrap, u
  * reused without a search or a division. Any other track searches (from its cursor hint) and
  * becomes the memo. */
 typedef struct span_memo {
-  uint32_t n, k;
+  uint32_t n, k; /* n == 0: empty (tracks here have keys) */
   uint32_t ta, tb;
   float u;
-  bool valid;
+  key_span linear; /* the span as span_finish() leaves it for a LINEAR track */
 } span_memo;
 
 static inline uint32_t time_bits(float x) {
@@ -230,13 +230,16 @@ static inline key_span locate_fast(const lb_track *tr, float t, float duration, 
                                    uint32_t *hint, span_memo *memo) {
   const float *times = tr->times;
   uint32_t n = tr->count;
-  if (memo->valid && memo->n == n && time_bits(times[memo->k]) == memo->ta &&
+  if (memo->n == n && time_bits(times[memo->k]) == memo->ta &&
       time_bits(times[memo->k + 1u]) == memo->tb) {
     if (hint) {
       *hint = memo->k;
     }
-    key_span sp = {memo->k, memo->k + 1u, memo->u, true};
-    return span_finish(tr, sp);
+    if (tr->interp == LB_INTERP_STEP) {
+      key_span sp = {memo->k, memo->k + 1u, memo->u, true};
+      return sp;
+    }
+    return memo->linear;
   }
   uint32_t k = hint ? *hint : 0u;
   if (k < n - 1u && times[k] <= t) {
@@ -251,7 +254,7 @@ static inline key_span locate_fast(const lb_track *tr, float t, float duration, 
     }
     key_span sp = {k, k + 1u, 0.0f, true};
     uint32_t ta = time_bits(times[k]), tb = time_bits(times[k + 1u]);
-    if (memo->valid && memo->ta == ta && memo->tb == tb) {
+    if (memo->n != 0u && memo->ta == ta && memo->tb == tb) {
       sp.u = memo->u; /* same key times, another key count */
     } else {
       sp.u = (t - times[k]) / (times[k + 1u] - times[k]);
@@ -261,7 +264,9 @@ static inline key_span locate_fast(const lb_track *tr, float t, float duration, 
     memo->ta = ta;
     memo->tb = tb;
     memo->u = sp.u;
-    memo->valid = true;
+    lb_track linear = *tr;
+    linear.interp = LB_INTERP_LINEAR;
+    memo->linear = span_finish(&linear, sp);
     return span_finish(tr, sp);
   }
   return locate(tr, t, duration, wrap, hint);
@@ -327,7 +332,7 @@ static inline void eval_quat(const lb_track *tr, float t, float duration, bool w
 /* Any track (root motion): one value at t. */
 static void eval_track(const lb_track *tr, int comps, float t, float duration, bool wrap,
                        uint32_t *hint, float *out) {
-  span_memo memo = {0u, 0u, 0u, 0u, 0.0f, false};
+  span_memo memo = {0u, 0u, 0u, 0u, 0.0f, {0u, 0u, 0.0f, true}};
   if (comps == 4) {
     eval_quat(tr, t, duration, wrap, hint, &memo, out);
   } else {
@@ -385,7 +390,7 @@ lb_result lb_sample_job_run(lb_sample_job *job) {
   const lb_joint_tracks *joints = clip->joints;
   lb_transform *output = job->output;
   const lb_transform *rest = job->rest;
-  span_memo memo = {0u, 0u, 0u, 0u, 0.0f, false};
+  span_memo memo = {0u, 0u, 0u, 0u, 0.0f, {0u, 0u, 0.0f, true}};
   /* Channels without a track take the rest pose, copied per channel in the same pass (a bulk
    * memcpy first measured no faster; emscripten's JS builds hand copies of 512 bytes or more
    * to JS). */
