@@ -1,6 +1,8 @@
 /* The blend job and the subtree mask helper (limber/anim.h). */
 #include "limber/anim.h"
 
+#include "../math/math_inline.h"
+
 lb_blend_job lb_blend_default_job(void) {
   lb_blend_job job = {0};
   job.threshold = 1e-6f;
@@ -104,16 +106,12 @@ static void blend_joint(const lb_blend_job *job, uint32_t j, lb_transform *out) 
   lb_quat_normalize(out->r);
 }
 
-/* lb_quat_normalize written out so it inlines (same operations, same bits). */
+/* lb_quat_normalize, inlined (math_inline.h: same operations, same bits). */
 static inline void normalize_into(const float *q, float *out) {
-  float n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-  if (!(n2 > 1e-30f)) {
-    lb_quat_identity(out);
-    return;
-  }
-  float inv = 1.0f / lb_sqrt(n2);
+  float n[4] = {q[0], q[1], q[2], q[3]};
+  lb_qnormalize(n);
   for (int c = 0; c < 4; ++c) {
-    out[c] = q[c] * inv;
+    out[c] = n[c];
   }
 }
 

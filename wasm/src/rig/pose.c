@@ -1,4 +1,5 @@
 /* Rig instances: pose buffers and local→model. */
+#include "../math/math_inline.h"
 #include "../world/world_internal.h"
 #include <string.h>
 
@@ -43,7 +44,8 @@ void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t
     if (p < 0) {
       inst->model[j] = inst->local[j];
     } else {
-      lb_transform_mul(&inst->model[p], &inst->local[j], &inst->model[j]);
+      lb_xf_mul_r(&inst->model[p], &inst->local[j], inst->local[j].r,
+                  &inst->model[j]); /* inlined */
     }
   }
 }
