@@ -193,6 +193,7 @@ async function main(): Promise<void> {
     return { e, hand: row.insertCell(), main: row.insertCell(), support: row.insertCell() };
   });
   el('grip').hidden = holders.length === 0;
+  el('ik').hidden = arms.length === 0;
   el('ik').hidden = arms.length === 0 && animated.length > 0;
   el<HTMLButtonElement>('switch-hand').hidden = holders.length === 0;
   for (const v of views) three.add(v.object);
