@@ -6,35 +6,16 @@
 
 #include <string.h>
 
+#include "humanoid_fixture.h"
 #include "test.h"
 
-#define MAXJ 128
+#define MAXJ LB_TEST_MAX_JOINTS
 
 /* A humanoid rig entity and its skeleton as flat arrays. */
-typedef struct rig_fixture {
-  lb_world *w;
-  lb_entity e;
-  uint32_t asset, count;
-  const char *names[MAXJ];
-  int16_t parents[MAXJ];
-} rig_fixture;
+typedef lb_test_humanoid rig_fixture;
 
 static void fixture_init(rig_fixture *fx, lb_humanoid_naming naming) {
-  memset(fx, 0, sizeof *fx);
-  LB_CHECK(lb_world_create(NULL, &fx->w) == LB_OK);
-  lb_humanoid_def def = lb_humanoid_default_def();
-  def.naming = naming;
-  LB_CHECK(lb_world_add_humanoid(fx->w, &def, &fx->asset) == LB_OK);
-  LB_CHECK(lb_world_spawn(fx->w, &fx->e) == LB_OK);
-  lb_rig_c rig = {fx->asset};
-  LB_CHECK(lb_world_insert(fx->w, fx->e, LB_RIG, &rig) == LB_OK);
-  LB_CHECK(lb_world_step(fx->w, 1.0f / 60.0f) == LB_OK);
-  fx->count = lb_skeleton_joint_count(fx->w, fx->asset);
-  LB_CHECK(fx->count > 0 && fx->count <= MAXJ);
-  for (uint32_t j = 0; j < fx->count && j < MAXJ; ++j) {
-    fx->names[j] = lb_skeleton_joint_name(fx->w, fx->asset, j);
-    fx->parents[j] = (int16_t)lb_skeleton_joint_parent(fx->w, fx->asset, j);
-  }
+  lb_test_humanoid_init(fx, naming, 0.0f);
 }
 
 static lb_hand_find_job fixture_job(const rig_fixture *fx, lb_hand_side side) {

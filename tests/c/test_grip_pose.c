@@ -7,49 +7,23 @@
 
 #include <string.h>
 
+#include "humanoid_fixture.h"
 #include "test.h"
 
-#define MAXJ 128
+#define MAXJ LB_TEST_MAX_JOINTS
 
 typedef struct rig_fixture {
-  lb_world *w;
-  lb_entity e;
-  uint32_t asset, count;
+  lb_test_humanoid h; /* h.local is the rest pose, h.model its model pose */
   lb_humanoid_naming naming;
-  const char *names[MAXJ];
-  int16_t parents[MAXJ];
-  lb_transform rest[MAXJ];  /* local rest pose */
-  lb_transform model[MAXJ]; /* model pose of the rest */
 } rig_fixture;
 
 static void fixture_init(rig_fixture *fx, lb_humanoid_naming naming, float height) {
-  memset(fx, 0, sizeof *fx);
+  lb_test_humanoid_init(&fx->h, naming, height);
   fx->naming = naming;
-  LB_CHECK(lb_world_create(NULL, &fx->w) == LB_OK);
-  lb_humanoid_def def = lb_humanoid_default_def();
-  def.naming = naming;
-  def.height = height;
-  LB_CHECK(lb_world_add_humanoid(fx->w, &def, &fx->asset) == LB_OK);
-  LB_CHECK(lb_world_spawn(fx->w, &fx->e) == LB_OK);
-  lb_rig_c rig = {fx->asset};
-  LB_CHECK(lb_world_insert(fx->w, fx->e, LB_RIG, &rig) == LB_OK);
-  LB_CHECK(lb_world_step(fx->w, 1.0f / 60.0f) == LB_OK);
-  fx->count = lb_skeleton_joint_count(fx->w, fx->asset);
-  LB_CHECK(fx->count > 0 && fx->count <= MAXJ);
-  uint32_t n = 0;
-  const lb_transform *local = lb_rig_local_pose(fx->w, fx->e, &n);
-  const lb_transform *model = lb_rig_model_pose(fx->w, fx->e, &n);
-  LB_CHECK(n == fx->count);
-  for (uint32_t j = 0; j < fx->count && j < MAXJ; ++j) {
-    fx->names[j] = lb_skeleton_joint_name(fx->w, fx->asset, j);
-    fx->parents[j] = (int16_t)lb_skeleton_joint_parent(fx->w, fx->asset, j);
-    fx->rest[j] = local[j];
-    fx->model[j] = model[j];
-  }
 }
 
 static void fixture_free(rig_fixture *fx) {
-  lb_world_destroy(fx->w);
+  lb_world_destroy(fx->h.w);
 }
 
 typedef struct hand_fixture {
@@ -59,9 +33,9 @@ typedef struct hand_fixture {
 
 static void hand_init(const rig_fixture *fx, lb_hand_side side, hand_fixture *h) {
   lb_hand_find_job job = lb_hand_find_default_job();
-  job.joint_count = fx->count;
-  job.names = fx->names;
-  job.parents = fx->parents;
+  job.joint_count = fx->h.count;
+  job.names = fx->h.names;
+  job.parents = fx->h.parents;
   job.side = side;
   char roots[5][16];
   if (fx->naming == LB_NAMING_DIGITS) {
@@ -73,13 +47,13 @@ static void hand_init(const rig_fixture *fx, lb_hand_side side, hand_fixture *h)
   LB_CHECK(lb_hand_find_run(&job) == LB_OK);
   LB_CHECK(job.info.finger_count == 5);
   h->info = job.info;
-  LB_CHECK(lb_hand_rig_build(&h->info, fx->parents, fx->rest, fx->count, &h->rig) == LB_OK);
+  LB_CHECK(lb_hand_rig_build(&h->info, fx->h.parents, fx->h.local, fx->h.count, &h->rig) == LB_OK);
 }
 
 /* Model pose from a local pose (parents precede children). */
 static void fk(const rig_fixture *fx, const lb_transform *local, lb_transform *model) {
-  for (uint32_t j = 0; j < fx->count; ++j) {
-    int p = fx->parents[j];
+  for (uint32_t j = 0; j < fx->h.count; ++j) {
+    int p = fx->h.parents[j];
     if (p < 0) {
       model[j] = local[j];
     } else {
@@ -109,14 +83,14 @@ static double fk_mismatch; /* max |job position - FK of written rotations| */
 
 static void pose_hand(const rig_fixture *fx, const hand_fixture *h, const lb_grip_pose_def *def,
                       float trigger, posed *out) {
-  memcpy(out->local, fx->rest, fx->count * sizeof(lb_transform));
+  memcpy(out->local, fx->h.local, fx->h.count * sizeof(lb_transform));
   lb_finger_pose_job job = lb_finger_pose_default_job();
   job.rig = &h->rig;
   job.pose = def;
   job.trigger = trigger;
-  job.joint_count = fx->count;
-  job.local = fx->rest;
-  job.model = fx->model;
+  job.joint_count = fx->h.count;
+  job.local = fx->h.local;
+  job.model = fx->h.model;
   job.out_local = out->local;
   LB_CHECK(lb_finger_pose_run(&job) == LB_OK);
   out->job = job;
@@ -187,8 +161,8 @@ static void test_open_is_rest(void) {
         static posed p;
         pose_hand(&fx, &h, &defs[d], 1.0f, &p);
         int differ = 0;
-        for (uint32_t j = 0; j < fx.count; ++j) {
-          differ += !same_rotations(p.local, fx.rest, (int)j);
+        for (uint32_t j = 0; j < fx.h.count; ++j) {
+          differ += !same_rotations(p.local, fx.h.local, (int)j);
         }
         LB_CHECK(differ == 0);
       }
@@ -257,7 +231,7 @@ static void test_pistol_and_trigger(void) {
     }
     /* Trigger 1: only the index rotations change; the pull moves the tip palm-side. */
     int others_changed = 0, index_changed = 0;
-    for (uint32_t j = 0; j < fx.count; ++j) {
+    for (uint32_t j = 0; j < fx.h.count; ++j) {
       bool is_index = false;
       for (int s = 0; s < 3; ++s) {
         is_index = is_index || h.rig.fingers[LB_FINGER_INDEX].joints[s] == (int)j;
@@ -470,7 +444,7 @@ static void test_by_joint_identical(void) {
       static posed a, b;
       pose_hand(&fx, &h, &defs[i], triggers[t], &a);
       pose_hand(&fx, &h, &bj, triggers[t], &b);
-      for (uint32_t j = 0; j < fx.count; ++j) {
+      for (uint32_t j = 0; j < fx.h.count; ++j) {
         differ += !same_rotations(a.local, b.local, (int)j);
         ++checked;
       }
@@ -734,16 +708,16 @@ static void test_validation(void) {
   hand_fixture h;
   hand_init(&fx, LB_HAND_RIGHT, &h);
   static lb_transform local[MAXJ], model[MAXJ], outl[MAXJ];
-  memcpy(local, fx.rest, sizeof local);
-  memcpy(model, fx.model, sizeof model);
-  memcpy(outl, fx.rest, sizeof outl);
+  memcpy(local, fx.h.local, sizeof local);
+  memcpy(model, fx.h.model, sizeof model);
+  memcpy(outl, fx.h.local, sizeof outl);
   lb_grip_pose_def fist = builtin("fist");
   lb_finger_pose_job job = lb_finger_pose_default_job();
   LB_CHECK(lb_finger_pose_validate(&job) == LB_ERR_INVALID_ARGUMENT);
   LB_CHECK(lb_finger_pose_validate(NULL) == LB_ERR_INVALID_ARGUMENT);
   job.rig = &h.rig;
   job.pose = &fist;
-  job.joint_count = fx.count;
+  job.joint_count = fx.h.count;
   job.local = local;
   job.model = model;
   job.out_local = outl;
@@ -753,15 +727,15 @@ static void test_validation(void) {
   job.trigger = 1.5f;
   LB_CHECK(lb_finger_pose_run(&job) == LB_ERR_OUT_OF_RANGE);
   job.trigger = 0.0f;
-  job.joint_count = fx.count - 1;
+  job.joint_count = fx.h.count - 1;
   LB_CHECK(lb_finger_pose_run(&job) == LB_ERR_INVALID_ARGUMENT);
-  job.joint_count = fx.count;
+  job.joint_count = fx.h.count;
   local[h.rig.fingers[LB_FINGER_RING].joints[1]].t[0] = NAN;
   LB_CHECK(lb_finger_pose_run(&job) == LB_ERR_NOT_FINITE);
-  memcpy(local, fx.rest, sizeof local);
+  memcpy(local, fx.h.local, sizeof local);
   model[h.rig.hand].r[2] = INFINITY;
   LB_CHECK(lb_finger_pose_run(&job) == LB_ERR_NOT_FINITE);
-  memcpy(model, fx.model, sizeof model);
+  memcpy(model, fx.h.model, sizeof model);
   lb_grip_pose_def badpose = fist;
   badpose.thumb.opposition = 2.0f;
   job.pose = &badpose;
@@ -772,47 +746,51 @@ static void test_validation(void) {
   job.pose = &fist;
   LB_CHECK(lb_finger_pose_run(&job) == LB_ERR_INVALID_ARGUMENT);
   int written = 0;
-  for (uint32_t j = 0; j < fx.count; ++j) {
-    written += !same_rotations(outl, fx.rest, (int)j);
+  for (uint32_t j = 0; j < fx.h.count; ++j) {
+    written += !same_rotations(outl, fx.h.local, (int)j);
   }
   LB_CHECK(written == 0);
   /* In place (out_local == local) equals a separate output. */
   job.rig = &h.rig;
   job.out_local = local;
   LB_CHECK(lb_finger_pose_run(&job) == LB_OK);
-  job.local = fx.rest;
+  job.local = fx.h.local;
   job.out_local = outl;
   LB_CHECK(lb_finger_pose_run(&job) == LB_OK);
-  LB_CHECK(memcmp(local, outl, fx.count * sizeof(lb_transform)) == 0);
+  LB_CHECK(memcmp(local, outl, fx.h.count * sizeof(lb_transform)) == 0);
 
   /* Rig build: nulls, out-of-range indices, chains that are not parent → child, NaN rest. */
   lb_hand_rig r = h.rig, keep_rig = h.rig;
-  LB_CHECK(lb_hand_rig_build(NULL, fx.parents, fx.rest, fx.count, &r) == LB_ERR_INVALID_ARGUMENT);
-  LB_CHECK(lb_hand_rig_build(&h.info, fx.parents, fx.rest, 0, &r) == LB_ERR_OUT_OF_RANGE);
+  LB_CHECK(lb_hand_rig_build(NULL, fx.h.parents, fx.h.local, fx.h.count, &r) ==
+           LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_hand_rig_build(&h.info, fx.h.parents, fx.h.local, 0, &r) == LB_ERR_OUT_OF_RANGE);
   lb_hand_info info = h.info;
   info.fingers[LB_FINGER_INDEX].joints[1] = info.fingers[LB_FINGER_MIDDLE].joints[1];
-  LB_CHECK(lb_hand_rig_build(&info, fx.parents, fx.rest, fx.count, &r) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_hand_rig_build(&info, fx.h.parents, fx.h.local, fx.h.count, &r) ==
+           LB_ERR_INVALID_ARGUMENT);
   info = h.info;
-  info.fingers[LB_FINGER_PINKY].tip = (int16_t)fx.count;
-  LB_CHECK(lb_hand_rig_build(&info, fx.parents, fx.rest, fx.count, &r) == LB_ERR_INVALID_ARGUMENT);
+  info.fingers[LB_FINGER_PINKY].tip = (int16_t)fx.h.count;
+  LB_CHECK(lb_hand_rig_build(&info, fx.h.parents, fx.h.local, fx.h.count, &r) ==
+           LB_ERR_INVALID_ARGUMENT);
   info = h.info;
   info.hand = 0; /* fingers are under the hips, but the chain check needs them under the hand */
   info.fingers[LB_FINGER_INDEX].joints[0] = 0;
-  LB_CHECK(lb_hand_rig_build(&info, fx.parents, fx.rest, fx.count, &r) == LB_ERR_INVALID_ARGUMENT);
-  memcpy(local, fx.rest, sizeof local);
+  LB_CHECK(lb_hand_rig_build(&info, fx.h.parents, fx.h.local, fx.h.count, &r) ==
+           LB_ERR_INVALID_ARGUMENT);
+  memcpy(local, fx.h.local, sizeof local);
   local[h.info.fingers[LB_FINGER_MIDDLE].joints[0]].r[1] = NAN;
-  LB_CHECK(lb_hand_rig_build(&h.info, fx.parents, local, fx.count, &r) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_hand_rig_build(&h.info, fx.h.parents, local, fx.h.count, &r) == LB_ERR_NOT_FINITE);
   LB_CHECK(memcmp(&r, &keep_rig, sizeof r) == 0);
   /* Fewer fingers: a hand without ring and pinky still builds and poses the rest. */
   info = h.info;
   info.fingers[LB_FINGER_RING].found = false;
   info.fingers[LB_FINGER_PINKY].found = false;
   /* The across-palm direction then comes from index → middle. */
-  LB_CHECK(lb_hand_rig_build(&info, fx.parents, fx.rest, fx.count, &r) == LB_OK);
+  LB_CHECK(lb_hand_rig_build(&info, fx.h.parents, fx.h.local, fx.h.count, &r) == LB_OK);
   LB_CHECK(!r.fingers[LB_FINGER_RING].found && r.fingers[LB_FINGER_INDEX].found);
   info.fingers[LB_FINGER_RING].found = true;
   info.fingers[LB_FINGER_INDEX].found = false;
-  LB_CHECK(lb_hand_rig_build(&info, fx.parents, fx.rest, fx.count, &r) == LB_OK);
+  LB_CHECK(lb_hand_rig_build(&info, fx.h.parents, fx.h.local, fx.h.count, &r) == LB_OK);
   LB_CHECK(r.index_length > 0.08f && !r.fingers[LB_FINGER_INDEX].found);
   fixture_free(&fx);
 }
@@ -851,7 +829,7 @@ static void test_determinism_hash(void) {
         for (int t = 0; t < 3; ++t) {
           static posed p;
           pose_hand(&fx, &hf, &def, triggers[t], &p);
-          for (uint32_t j = 0; j < fx.count; ++j) {
+          for (uint32_t j = 0; j < fx.h.count; ++j) {
             h = fnv(h, p.local[j].r, 4);
           }
           h = fnv(h, &p.job.positions[0][0][0], LB_FINGER_COUNT * 4 * 3);

@@ -9,18 +9,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "humanoid_fixture.h"
 #include "test.h"
 
-#define MAXJ 128
+#define MAXJ LB_TEST_MAX_JOINTS
 #define FIST_DEG 85.0f
 
 typedef struct hand_fx {
-  lb_world *w;
-  lb_entity e;
-  uint32_t count;
-  const char *names[MAXJ];
-  int16_t parents[MAXJ];
-  lb_transform local[MAXJ], model[MAXJ], fist[MAXJ];
+  lb_test_humanoid h; /* rest pose in h.local / h.model */
+  lb_transform fist[MAXJ];
   lb_hand_info info;
   lb_palm_frame_job palm;
   float margin;
@@ -30,72 +27,55 @@ static hand_fx g_fx[2]; /* right, left */
 
 static void fx_init(hand_fx *fx, lb_hand_side side, lb_humanoid_naming naming) {
   memset(fx, 0, sizeof *fx);
-  LB_CHECK(lb_world_create(NULL, &fx->w) == LB_OK);
-  lb_humanoid_def def = lb_humanoid_default_def();
-  def.naming = naming;
-  uint32_t asset = 0;
-  LB_CHECK(lb_world_add_humanoid(fx->w, &def, &asset) == LB_OK);
-  LB_CHECK(lb_world_spawn(fx->w, &fx->e) == LB_OK);
-  lb_rig_c rig = {asset};
-  LB_CHECK(lb_world_insert(fx->w, fx->e, LB_RIG, &rig) == LB_OK);
-  LB_CHECK(lb_world_step(fx->w, 1.0f / 60.0f) == LB_OK);
-  fx->count = lb_skeleton_joint_count(fx->w, asset);
-  LB_CHECK(fx->count > 0 && fx->count <= MAXJ);
-  for (uint32_t j = 0; j < fx->count; ++j) {
-    fx->names[j] = lb_skeleton_joint_name(fx->w, asset, j);
-    fx->parents[j] = (int16_t)lb_skeleton_joint_parent(fx->w, asset, j);
-  }
-  uint32_t n = 0;
-  memcpy(fx->local, lb_rig_local_pose(fx->w, fx->e, &n), fx->count * sizeof(lb_transform));
-  memcpy(fx->model, lb_rig_model_pose(fx->w, fx->e, &n), fx->count * sizeof(lb_transform));
+  lb_test_humanoid_init(&fx->h, naming, 0.0f);
   lb_hand_find_job hj = lb_hand_find_default_job();
-  hj.joint_count = fx->count;
-  hj.names = fx->names;
-  hj.parents = fx->parents;
+  hj.joint_count = fx->h.count;
+  hj.names = fx->h.names;
+  hj.parents = fx->h.parents;
   hj.side = side;
   LB_CHECK(lb_hand_find_run(&hj) == LB_OK);
   LB_CHECK(hj.info.finger_count == 5);
   fx->info = hj.info;
   fx->palm = lb_palm_frame_default_job();
   fx->palm.hand = &fx->info;
-  fx->palm.model = fx->model;
-  fx->palm.joint_count = fx->count;
-  fx->palm.parents = fx->parents;
+  fx->palm.model = fx->h.model;
+  fx->palm.joint_count = fx->h.count;
+  fx->palm.parents = fx->h.parents;
   LB_CHECK(lb_palm_frame_run(&fx->palm) == LB_OK);
   fx->margin = LB_WRAP_MARGIN_FRACTION * fx->palm.index_length;
 
   /* Fist: each joint turns by the same angle about the palm X axis (fixed in model space),
    * so joint k's model rotation becomes Q^(k+1) R_k: local L_k Q_k, Q_k about R_k^-1 X.
    * The negative angle takes +Z (fingers) toward +Y (out of the palm): they curl in. */
-  memcpy(fx->fist, fx->local, fx->count * sizeof(lb_transform));
+  memcpy(fx->fist, fx->h.local, fx->h.count * sizeof(lb_transform));
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     const lb_finger_info *fi = &fx->info.fingers[f];
     for (int k = 0; k < fi->segment_count; ++k) {
       int j = fi->joints[k];
       versor inv, q;
       vec3 axis;
-      lb_quat_conj(fx->model[j].r, inv);
+      lb_quat_conj(fx->h.model[j].r, inv);
       lb_quat_rotate(inv, fx->palm.x_axis, axis);
       lb_quat_from_axis_angle(axis, -FIST_DEG * LB_DEG2RAD, q);
-      lb_quat_mul(fx->local[j].r, q, fx->fist[j].r);
+      lb_quat_mul(fx->h.local[j].r, q, fx->fist[j].r);
     }
   }
 }
 
 static void fx_free(hand_fx *fx) {
-  lb_world_destroy(fx->w);
+  lb_world_destroy(fx->h.w);
 }
 
 /* Model pose for `local`'s finger rotations, built like the job: every non-finger joint
  * from the world's model pose, finger joints (and ends) from their parents. */
 static void finger_fk(const hand_fx *fx, const lb_transform *local, lb_transform *out) {
-  memcpy(out, fx->model, fx->count * sizeof(lb_transform));
+  memcpy(out, fx->h.model, fx->h.count * sizeof(lb_transform));
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     const lb_finger_info *fi = &fx->info.fingers[f];
     for (int k = 0; k <= fi->segment_count; ++k) {
       int j = k < fi->segment_count ? fi->joints[k] : fi->tip;
       if (j >= 0) {
-        lb_transform_mul(&out[fx->parents[j]], &local[j], &out[j]);
+        lb_transform_mul(&out[fx->h.parents[j]], &local[j], &out[j]);
       }
     }
   }
@@ -179,17 +159,17 @@ static lb_shape palm_cylinder(const hand_fx *fx, float radius, float gap, float 
 static lb_wrap_job fx_job(hand_fx *fx, const lb_shape *shapes, uint32_t n, lb_transform *out) {
   lb_wrap_job job = lb_wrap_default_job();
   job.hand = &fx->info;
-  job.joint_count = fx->count;
-  job.parents = fx->parents;
-  job.local = fx->local;
-  job.open_local = fx->local; /* the rest is the open hand */
+  job.joint_count = fx->h.count;
+  job.parents = fx->h.parents;
+  job.local = fx->h.local;
+  job.open_local = fx->h.local; /* the rest is the open hand */
   job.pose_local = fx->fist;
-  job.model = fx->model;
+  job.model = fx->h.model;
   job.shapes = shapes;
   job.shape_count = n;
   job.margin = fx->margin;
   job.out_local = out;
-  memcpy(out, fx->local, fx->count * sizeof(lb_transform));
+  memcpy(out, fx->h.local, fx->h.count * sizeof(lb_transform));
   return job;
 }
 
@@ -385,14 +365,14 @@ static void test_start_inside_never_deeper(void) {
     check_run(fx, &fx->info, &job, &cyl, 1, &wc, false);
     /* Count bones that start close and joints that still moved. */
     static lb_transform open_model[MAXJ];
-    finger_fk(fx, fx->local, open_model);
+    finger_fk(fx, fx->h.local, open_model);
     finger_fk(fx, g_out, g_model);
     int close = 0, moved = 0;
     float worst = 1e30f;
     for (int f = 0; f < LB_FINGER_COUNT; ++f) {
       const lb_finger_info *fi = &fx->info.fingers[f];
       for (int b = 0; b < fi->segment_count; ++b) {
-        float d0 = bone_dist(fx, &fx->info, fx->local, open_model, f, b, &cyl, 1, NULL);
+        float d0 = bone_dist(fx, &fx->info, fx->h.local, open_model, f, b, &cyl, 1, NULL);
         float d1 = bone_dist(fx, &fx->info, g_out, g_model, f, b, &cyl, 1, NULL);
         if (d0 < fx->margin) {
           close++;
@@ -420,16 +400,17 @@ static void test_start_inside_one_shape_margin_to_others(void) {
   /* Move the rod onto the index finger's first bone midpoint. */
   const lb_finger_info *ix = &fx->info.fingers[LB_FINGER_INDEX];
   for (int a = 0; a < 3; ++a) {
-    shapes[0].center[a] = 0.5f * (fx->model[ix->joints[0]].t[a] + fx->model[ix->joints[1]].t[a]);
+    shapes[0].center[a] =
+        0.5f * (fx->h.model[ix->joints[0]].t[a] + fx->h.model[ix->joints[1]].t[a]);
   }
   lb_wrap_job job = fx_job(fx, shapes, 2, g_out);
   LB_CHECK(lb_wrap_run(&job) == LB_OK);
   wrap_check wc;
   check_run(fx, &fx->info, &job, shapes, 2, &wc, false);
   static lb_transform open_model[MAXJ];
-  finger_fk(fx, fx->local, open_model);
+  finger_fk(fx, fx->h.local, open_model);
   finger_fk(fx, g_out, g_model);
-  float rod0 = bone_dist(fx, &fx->info, fx->local, open_model, 1, 0, &shapes[0], 1, NULL);
+  float rod0 = bone_dist(fx, &fx->info, fx->h.local, open_model, 1, 0, &shapes[0], 1, NULL);
   float rod1 = bone_dist(fx, &fx->info, g_out, g_model, 1, 0, &shapes[0], 1, NULL);
   float cyl1 = bone_dist(fx, &fx->info, g_out, g_model, 1, 0, &shapes[1], 1, NULL);
   printf("rod through the index bone: rod distance %.4f -> %.4f m, grip cylinder %.5f m "
@@ -563,7 +544,7 @@ static double now_seconds(void);
 static void test_with_pose_job(void) {
   hand_fx *fx = &g_fx[0];
   static lb_hand_rig hr;
-  LB_CHECK(lb_hand_rig_build(&fx->info, fx->parents, fx->local, fx->count, &hr) == LB_OK);
+  LB_CHECK(lb_hand_rig_build(&fx->info, fx->h.parents, fx->h.local, fx->h.count, &hr) == LB_OK);
   lb_shape cyl = palm_cylinder(fx, 0.015f, 0.01f, 0.04f);
   const char *const names[2] = {"fist", "pistol"};
   for (int p = 0; p < 2; ++p) {
@@ -572,10 +553,10 @@ static void test_with_pose_job(void) {
     lb_finger_pose_job pj = lb_finger_pose_default_job();
     pj.rig = &hr;
     pj.pose = &def;
-    pj.joint_count = fx->count;
-    pj.local = fx->local;
-    pj.model = fx->model;
-    memcpy(g_scratch, fx->local, fx->count * sizeof(lb_transform));
+    pj.joint_count = fx->h.count;
+    pj.local = fx->h.local;
+    pj.model = fx->h.model;
+    memcpy(g_scratch, fx->h.local, fx->h.count * sizeof(lb_transform));
     pj.out_local = g_scratch;
     LB_CHECK(lb_finger_pose_run(&pj) == LB_OK);
     lb_wrap_job job = fx_job(fx, &cyl, 1, g_out);
@@ -625,19 +606,19 @@ static void test_determinism_and_aliasing(void) {
   lb_wrap_job b = fx_job(fx, shapes, 2, g_out2);
   LB_CHECK(lb_wrap_run(&a) == LB_OK);
   LB_CHECK(lb_wrap_run(&b) == LB_OK);
-  LB_CHECK(memcmp(g_out, g_out2, fx->count * sizeof(lb_transform)) == 0);
+  LB_CHECK(memcmp(g_out, g_out2, fx->h.count * sizeof(lb_transform)) == 0);
   LB_CHECK(memcmp(a.fingers, b.fingers, sizeof a.fingers) == 0);
   wrap_check wc;
   check_run(fx, &fx->info, &a, shapes, 2, &wc, false);
   /* Aliased: pose_local and out_local are one array. */
-  memcpy(g_scratch, fx->fist, fx->count * sizeof(lb_transform));
+  memcpy(g_scratch, fx->fist, fx->h.count * sizeof(lb_transform));
   lb_wrap_job c = fx_job(fx, shapes, 2, g_out2);
   c.pose_local = g_scratch;
   c.out_local = g_scratch;
   LB_CHECK(lb_wrap_run(&c) == LB_OK);
-  LB_CHECK(memcmp(g_scratch, g_out, fx->count * sizeof(lb_transform)) == 0);
+  LB_CHECK(memcmp(g_scratch, g_out, fx->h.count * sizeof(lb_transform)) == 0);
   uint32_t h = 2166136261u;
-  for (uint32_t j = 0; j < fx->count; ++j) {
+  for (uint32_t j = 0; j < fx->h.count; ++j) {
     const float *v[3] = {g_out[j].t, g_out[j].r, g_out[j].s};
     const int len[3] = {3, 4, 3};
     for (int k = 0; k < 3; ++k) {
@@ -667,7 +648,7 @@ static void test_validate(void) {
   LB_CHECK(lb_wrap_validate(&good) == LB_OK);
   LB_CHECK(lb_wrap_validate(NULL) == LB_ERR_INVALID_ARGUMENT);
   LB_CHECK(lb_wrap_run(NULL) == LB_ERR_INVALID_ARGUMENT);
-  memcpy(g_out2, g_out, fx->count * sizeof(lb_transform));
+  memcpy(g_out2, g_out, fx->h.count * sizeof(lb_transform));
   static lb_transform bad_local[MAXJ];
   static int16_t bad_parents[MAXJ];
   lb_hand_info info;
@@ -677,8 +658,8 @@ static void test_validate(void) {
   do {                                                                                             \
     lb_wrap_job job = good;                                                                        \
     info = fx->info;                                                                               \
-    memcpy(bad_local, fx->fist, fx->count * sizeof(lb_transform));                                 \
-    memcpy(bad_parents, fx->parents, fx->count * sizeof(int16_t));                                 \
+    memcpy(bad_local, fx->fist, fx->h.count * sizeof(lb_transform));                               \
+    memcpy(bad_parents, fx->h.parents, fx->h.count * sizeof(int16_t));                             \
     bad_shape = cyl;                                                                               \
     job.hand = &info;                                                                              \
     edit;                                                                                          \
@@ -687,7 +668,7 @@ static void test_validate(void) {
       fprintf(stderr, "  '%s': got %s\n", #edit, lb_result_name(got));                             \
     }                                                                                              \
     LB_CHECK(got == (code));                                                                       \
-    LB_CHECK(memcmp(g_out, g_out2, fx->count * sizeof(lb_transform)) == 0);                        \
+    LB_CHECK(memcmp(g_out, g_out2, fx->h.count * sizeof(lb_transform)) == 0);                      \
     LB_CHECK(job.queries == 0 && !job.fingers[1].contact && job.fingers[1].first_bone == -1);      \
     n++;                                                                                           \
   } while (0)
@@ -719,14 +700,14 @@ static void test_validate(void) {
          LB_ERR_OUT_OF_RANGE);
   EXPECT((job.local = bad_local, bad_local[ix0].t[0] = INFINITY), LB_ERR_NOT_FINITE);
   EXPECT((job.local = bad_local, bad_local[info.fingers[1].tip].s[1] = NAN), LB_ERR_NOT_FINITE);
-  EXPECT((job.model = bad_local, bad_local[fx->parents[ix0]].t[1] = NAN), LB_ERR_NOT_FINITE);
+  EXPECT((job.model = bad_local, bad_local[fx->h.parents[ix0]].t[1] = NAN), LB_ERR_NOT_FINITE);
   EXPECT((job.shapes = &bad_shape, bad_shape.radius = -1.0f), LB_ERR_OUT_OF_RANGE);
   EXPECT((job.shapes = &bad_shape, bad_shape.center[0] = NAN), LB_ERR_NOT_FINITE);
   EXPECT((job.shapes = &bad_shape, bad_shape.type = (lb_shape_type)9), LB_ERR_INVALID_ARGUMENT);
 #undef EXPECT
   /* A NaN in a non-finger joint is not read. */
   lb_wrap_job job = good;
-  memcpy(bad_local, fx->fist, fx->count * sizeof(lb_transform));
+  memcpy(bad_local, fx->fist, fx->h.count * sizeof(lb_transform));
   bad_local[0].r[0] = NAN;
   job.pose_local = bad_local;
   LB_CHECK(lb_wrap_run(&job) == LB_OK);

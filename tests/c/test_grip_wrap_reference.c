@@ -12,18 +12,15 @@
 #include <float.h>
 #include <string.h>
 
+#include "humanoid_fixture.h"
 #include "test.h"
 
-#define MAXJ 128
+#define MAXJ LB_TEST_MAX_JOINTS
 #define RESOLUTION (1.0f / (float)(LB_WRAP_MARCH_STEPS << LB_WRAP_BISECT_STEPS))
 #define MAX_SHAPES 32
 
 typedef struct hand_fx {
-  lb_world *w;
-  uint32_t count;
-  const char *names[MAXJ];
-  int16_t parents[MAXJ];
-  lb_transform local[MAXJ], model[MAXJ];
+  lb_test_humanoid h; /* rest pose in h.local / h.model */
   lb_hand_info info;
   lb_hand_rig rig;
   lb_palm_frame_job palm;
@@ -33,37 +30,22 @@ static hand_fx g_fx;
 
 static void fx_init(hand_fx *fx) {
   memset(fx, 0, sizeof *fx);
-  LB_CHECK(lb_world_create(NULL, &fx->w) == LB_OK);
-  lb_humanoid_def def = lb_humanoid_default_def();
-  uint32_t asset = 0, n = 0;
-  lb_entity e;
-  LB_CHECK(lb_world_add_humanoid(fx->w, &def, &asset) == LB_OK);
-  LB_CHECK(lb_world_spawn(fx->w, &e) == LB_OK);
-  lb_rig_c rig = {asset};
-  LB_CHECK(lb_world_insert(fx->w, e, LB_RIG, &rig) == LB_OK);
-  LB_CHECK(lb_world_step(fx->w, 1.0f / 60.0f) == LB_OK);
-  fx->count = lb_skeleton_joint_count(fx->w, asset);
-  LB_CHECK(fx->count > 0 && fx->count <= MAXJ);
-  for (uint32_t j = 0; j < fx->count; ++j) {
-    fx->names[j] = lb_skeleton_joint_name(fx->w, asset, j);
-    fx->parents[j] = (int16_t)lb_skeleton_joint_parent(fx->w, asset, j);
-  }
-  memcpy(fx->local, lb_rig_local_pose(fx->w, e, &n), fx->count * sizeof(lb_transform));
-  memcpy(fx->model, lb_rig_model_pose(fx->w, e, &n), fx->count * sizeof(lb_transform));
+  lb_test_humanoid_init(&fx->h, LB_NAMING_MIXAMO, 0.0f);
   lb_hand_find_job hj = lb_hand_find_default_job();
-  hj.joint_count = fx->count;
-  hj.names = fx->names;
-  hj.parents = fx->parents;
+  hj.joint_count = fx->h.count;
+  hj.names = fx->h.names;
+  hj.parents = fx->h.parents;
   hj.side = LB_HAND_RIGHT;
   LB_CHECK(lb_hand_find_run(&hj) == LB_OK);
   fx->info = hj.info;
   fx->palm = lb_palm_frame_default_job();
   fx->palm.hand = &fx->info;
-  fx->palm.model = fx->model;
-  fx->palm.joint_count = fx->count;
-  fx->palm.parents = fx->parents;
+  fx->palm.model = fx->h.model;
+  fx->palm.joint_count = fx->h.count;
+  fx->palm.parents = fx->h.parents;
   LB_CHECK(lb_palm_frame_run(&fx->palm) == LB_OK);
-  LB_CHECK(lb_hand_rig_build(&fx->info, fx->parents, fx->local, fx->count, &fx->rig) == LB_OK);
+  LB_CHECK(lb_hand_rig_build(&fx->info, fx->h.parents, fx->h.local, fx->h.count, &fx->rig) ==
+           LB_OK);
 }
 
 /* ---- the reference ----------------------------------------------------------------------- */
@@ -225,15 +207,15 @@ static cmp_total g_total;
 static void compare(const char *what, const lb_transform *pose_local, const lb_shape *shapes,
                     uint32_t shape_count, const lb_hand_info *info) {
   static lb_transform out[MAXJ];
-  memcpy(out, g_fx.local, g_fx.count * sizeof(lb_transform));
+  memcpy(out, g_fx.h.local, g_fx.h.count * sizeof(lb_transform));
   lb_wrap_job job = lb_wrap_default_job();
   job.hand = info;
-  job.joint_count = g_fx.count;
-  job.parents = g_fx.parents;
-  job.local = g_fx.local;
-  job.open_local = g_fx.local;
+  job.joint_count = g_fx.h.count;
+  job.parents = g_fx.h.parents;
+  job.local = g_fx.h.local;
+  job.open_local = g_fx.h.local;
   job.pose_local = pose_local;
-  job.model = g_fx.model;
+  job.model = g_fx.h.model;
   job.shapes = shapes;
   job.shape_count = shape_count;
   job.margin = LB_WRAP_MARGIN_FRACTION * g_fx.palm.index_length;
@@ -311,10 +293,10 @@ static void pose_of(const char *name, lb_transform *out) {
   lb_finger_pose_job pj = lb_finger_pose_default_job();
   pj.rig = &g_fx.rig;
   pj.pose = &def;
-  pj.joint_count = g_fx.count;
-  pj.local = g_fx.local;
-  pj.model = g_fx.model;
-  memcpy(out, g_fx.local, g_fx.count * sizeof(lb_transform));
+  pj.joint_count = g_fx.h.count;
+  pj.local = g_fx.h.local;
+  pj.model = g_fx.h.model;
+  memcpy(out, g_fx.h.local, g_fx.h.count * sizeof(lb_transform));
   pj.out_local = out;
   LB_CHECK(lb_finger_pose_run(&pj) == LB_OK);
 }
@@ -403,6 +385,6 @@ int main(void) {
   LB_RUN(test_mixed_shapes);
   LB_RUN(test_many_shapes_and_no_ends);
   LB_RUN(test_summary);
-  lb_world_destroy(g_fx.w);
+  lb_world_destroy(g_fx.h.w);
   LB_TEST_MAIN_END();
 }
