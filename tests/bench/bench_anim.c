@@ -16,7 +16,7 @@
  * Characters are visited in order; after the 100th the clock advances by 1/60 s. This is
  * the counterpart of three.js AnimationMixer.update + updateMatrixWorld on 100
  * SkeletonUtils clones (tests/bench/three_anim.mjs). No error is measured (0). */
-#include "../../wasm/src/world/world_internal.h"
+#include "../../wasm/src/rig/rig_internal.h"
 #include "bench.h"
 #include "limber/gltf.h"
 #include "limber/limber.h"

@@ -10,7 +10,7 @@
  *                 length. Both jobs validate their input on every call. The "error" is
  *                 how far the closest wrapped bone sample falls short of the margin (0 when
  *                 none does), measured outside the timed loop on the last operation.
- * grip.character  one operation = the whole Grip phase (lb_phase_grip, world_internal.h)
+ * grip.character  one operation = the whole Grip phase (lb_world_run_phase, world_core.h)
  *                 for one character holding a rifle two-handed, the grip-lab hold: GripHolder
  *                 with Object placement (the main arm reaches the game-placed rifle, the
  *                 support arm its foregrip anchor), "pistol" on the right hand, "support" on
@@ -23,7 +23,7 @@
  *                 weight, the hands' local→model refresh and the palm gap outputs. Not
  *                 timed: animation, entity transforms, matrices (the other phases). The
  *                 "error" is the larger palm-to-anchor distance (metres) from the holder. */
-#include "../../wasm/src/world/world_internal.h"
+#include "../../wasm/src/rig/rig_internal.h"
 #include "bench.h"
 #include "limber/limber.h"
 #include <stdlib.h>
@@ -274,7 +274,7 @@ static int lb_character_init(lb_character_state *s) {
   }
   lb_world *w = s->world;
   s->slot = (uint32_t)slot;
-  s->joint_count = w->rigs[slot].joint_count;
+  s->joint_count = lb_rig_of_slot(w, (uint32_t)slot)->joint_count;
   s->slots = w->high_water;
   s->local = malloc(s->joint_count * sizeof(lb_transform));
   s->model = malloc(s->joint_count * sizeof(lb_transform));
@@ -284,10 +284,11 @@ static int lb_character_init(lb_character_state *s) {
   }
   /* The state entering the Grip phase: lb_world_step's first phases (no animator, so
    * Animate copies the animation pose; no TwoBoneIK, so Reach does nothing). */
-  lb_rig_instance *inst = &w->rigs[slot];
-  memcpy(inst->local, inst->anim, s->joint_count * sizeof(lb_transform));
-  lb_phase_model_space(w);
-  lb_phase_reach(w);
+  lb_rig_instance *inst = lb_rig_of_slot(w, (uint32_t)slot);
+  lb_world_run_phase(w, LB_PHASE_ANIMATE, 1.0f / 60.0f);
+  lb_world_run_phase(w, LB_PHASE_MOVE, 1.0f / 60.0f);
+  lb_world_run_phase(w, LB_PHASE_MODEL, 1.0f / 60.0f);
+  lb_world_run_phase(w, LB_PHASE_REACH, 1.0f / 60.0f);
   memcpy(s->local, inst->local, s->joint_count * sizeof(lb_transform));
   memcpy(s->model, inst->model, s->joint_count * sizeof(lb_transform));
   memcpy(s->world_xf, w->world_xf, s->slots * sizeof(lb_transform));
@@ -306,12 +307,12 @@ static void *lb_character_setup(void) {
 static void lb_character_run(void *p, uint32_t iters, lb_bench_stats *st) {
   lb_character_state *s = p;
   lb_world *w = s->world;
-  lb_rig_instance *inst = &w->rigs[s->slot];
+  lb_rig_instance *inst = lb_rig_of_slot(w, s->slot);
   for (uint32_t i = 0; i < iters; ++i) {
     memcpy(inst->local, s->local, s->joint_count * sizeof(lb_transform));
     memcpy(inst->model, s->model, s->joint_count * sizeof(lb_transform));
     memcpy(w->world_xf, s->world_xf, s->slots * sizeof(lb_transform));
-    lb_phase_grip(w, 1.0f / 60.0f);
+    lb_world_run_phase(w, LB_PHASE_GRIP, 1.0f / 60.0f);
   }
   const lb_grip_holder_c *gh = lb_component_ptr(w, s->slot, LB_GRIP_HOLDER);
   double e = gh->main_distance > gh->support_distance ? gh->main_distance : gh->support_distance;
@@ -327,7 +328,7 @@ const lb_bench lb_bench_grip_character = {
     "grip.character",
     "us",
     "whole Grip phase, one character, two-handed rifle hold (grip-lab): restore pose + "
-    "lb_phase_grip",
+    "the Grip phase",
     20000,
     lb_character_setup,
     lb_character_run,

@@ -236,7 +236,7 @@ static void *lb_step_setup(void) {
     return NULL;
   }
   ik.target = s->target;
-  strcpy(ik.tip, "RightHand");
+  ik.tip = lb_world_name(w, "RightHand");
   if (lb_world_insert(w, s->arm.rig, LB_TWO_BONE_IK, &ik) != LB_OK) {
     lb_step_teardown(s);
     return NULL;

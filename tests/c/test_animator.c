@@ -92,7 +92,7 @@ static lb_animator_status status(fixture *f) {
 static const char *state_name(fixture *f) {
   static lb_animator_c an;
   LB_CHECK(lb_world_get(f->w, f->hero, LB_ANIMATOR, &an) == LB_OK);
-  return an.state;
+  return lb_world_name_text(f->w, an.state);
 }
 
 static void set_float(fixture *f, const char *name, float v) {

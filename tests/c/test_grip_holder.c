@@ -351,7 +351,7 @@ static void bad_input_changes_nothing(void) {
   gh.weight = 1.5f;
   LB_CHECK(lb_world_set(sc.w, sc.hero, LB_GRIP_HOLDER, &gh) == LB_ERR_OUT_OF_RANGE);
   gh = before;
-  strcpy(gh.right_hand, "NoSuchHand");
+  gh.right_hand = lb_world_name(sc.w, "NoSuchHand");
   LB_CHECK(lb_world_set(sc.w, sc.hero, LB_GRIP_HOLDER, &gh) == LB_ERR_JOINT_NOT_FOUND);
   LB_CHECK(strstr(lb_world_last_error(sc.w), "rightHand") != NULL);
   LB_CHECK(lb_world_get(sc.w, sc.hero, LB_GRIP_HOLDER, &gh) == LB_OK);
@@ -360,7 +360,7 @@ static void bad_input_changes_nothing(void) {
   LB_CHECK(lb_world_insert(sc.w, sc.object, LB_GRIP_HOLDER, &before) == LB_ERR_MISSING_COMPONENT);
   lb_grip_pose_c gp;
   lb_component_defaults(LB_GRIP_POSE, &gp);
-  strcpy(gp.right_pose, "nonsense");
+  gp.right_pose = lb_world_name(sc.w, "nonsense");
   LB_CHECK(lb_world_insert(sc.w, sc.hero, LB_GRIP_POSE, &gp) == LB_ERR_UNKNOWN_NAME);
   LB_CHECK(strstr(lb_world_last_error(sc.w), "rightPose") != NULL);
   LB_CHECK(!lb_world_has(sc.w, sc.hero, LB_GRIP_POSE));
@@ -396,7 +396,7 @@ static void wrap_stops_on_surface_within_pose(void) {
     scene_init(&sc, 0.35f, LB_GRIP_PLACEMENT_OBJECT, 0, 0.0f);
     lb_grip_profile_c prof;
     LB_CHECK(lb_world_get(sc.w, sc.object, LB_GRIP_PROFILE, &prof) == LB_OK);
-    strcpy(prof.main_pose, k == 0 ? "open" : "fist");
+    prof.main_pose = lb_world_name(sc.w, k == 0 ? "open" : "fist");
     prof.wrap = k == 2;
     LB_CHECK(lb_world_set(sc.w, sc.object, LB_GRIP_PROFILE, &prof) == LB_OK);
     /* 2.5 cm out of the palm (+Y), along the palm's X axis: across the fingers */
@@ -545,7 +545,7 @@ static void steps_allocate_nothing(void) {
   LB_CHECK(lb_world_insert(sc.w, grip, LB_GRIP_SURFACE, &surf) == LB_OK);
   lb_grip_pose_c gp;
   lb_component_defaults(LB_GRIP_POSE, &gp);
-  strcpy(gp.left_pose, "fist");
+  gp.left_pose = lb_world_name(sc.w, "fist");
   LB_CHECK(lb_world_insert(sc.w, sc.hero, LB_GRIP_POSE, &gp) == LB_OK);
   LB_CHECK(lb_world_step(sc.w, 1.0f / 60.0f) == LB_OK);
   size_t before = c.allocs;
@@ -558,7 +558,7 @@ static void steps_allocate_nothing(void) {
     }
     if (i == 30) {
       gp.right_trigger = 1.0f;
-      strcpy(gp.left_pose, "pinch");
+      gp.left_pose = lb_world_name(sc.w, "pinch");
       LB_CHECK(lb_world_set(sc.w, sc.hero, LB_GRIP_POSE, &gp) == LB_OK);
     }
     if (i == 80) {

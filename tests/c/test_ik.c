@@ -902,7 +902,7 @@ static void test_world_degenerate(void) {
   for (int k = 0; k < 2; ++k) {
     lb_two_bone_ik_c ik;
     lb_component_defaults(LB_TWO_BONE_IK, &ik);
-    snprintf(ik.tip, sizeof ik.tip, "%s", tips[k]);
+    ik.tip = lb_world_name(w, tips[k]);
     ik.target = target;
     LB_CHECK(lb_world_insert(w, hero, LB_TWO_BONE_IK, &ik) == LB_OK);
     LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "../../wasm/src/world/world_internal.h" /* subtree_end */
+#include "../../wasm/src/rig/rig_internal.h" /* subtree_end */
 #include "test.h"
 
 #define RIGHT_HAND_PATH "Hips/Spine/Spine1/Spine2/RightShoulder/RightArm/RightForeArm/RightHand"

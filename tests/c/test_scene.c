@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../wasm/src/world/world_internal.h" /* alive slots */
+#include "../../wasm/src/world/world_core.h" /* alive slots */
 #include "cJSON.h"
 #include "test.h"
 
@@ -89,7 +89,7 @@ static void test_default_scene(void) {
   lb_two_bone_ik_c ik;
   LB_CHECK(lb_world_get(w, left, LB_TWO_BONE_IK, &ik) == LB_OK);
   LB_CHECK(ik.soften == 0.97f && ik.rig == hero && ik.weight == 1.0f);
-  LB_CHECK(strncmp(ik.tip, "Hips/Spine", 10) == 0);
+  LB_CHECK(strncmp(lb_world_name_text(w, ik.tip), "Hips/Spine", 10) == 0);
 
   /* The timeline lands at its steps. */
   for (int i = 0; i < 70; ++i) {
@@ -381,7 +381,7 @@ static void test_timeline(void) {
   LB_CHECK(lb_scene_step(w, sc, 1.0f / 60.0f) == LB_OK); /* step 2: insert (sorted first) */
   lb_two_bone_ik_c ik;
   LB_CHECK(lb_world_get(w, arm, LB_TWO_BONE_IK, &ik) == LB_OK);
-  LB_CHECK(ik.weight == 0.25f && ik.soften == 1.0f && strcmp(ik.tip, "RightHand") == 0);
+  LB_CHECK(ik.weight == 0.25f && ik.soften == 1.0f && strcmp(lb_world_name_text(w, ik.tip), "RightHand") == 0);
   for (int i = 3; i < 5; ++i) {
     LB_CHECK(lb_scene_step(w, sc, 1.0f / 60.0f) == LB_OK);
   }
@@ -403,7 +403,7 @@ static void test_component_from_json(void) {
   lb_component_defaults(LB_TWO_BONE_IK, &ik);
   const char *j = "{\"weight\": 0.5, \"tip\": \"LeftHand\", \"target\": 7}";
   LB_CHECK(lb_component_from_json(w, NULL, LB_TWO_BONE_IK, j, strlen(j), &ik) == LB_OK);
-  LB_CHECK(ik.weight == 0.5f && ik.soften == 1.0f && strcmp(ik.tip, "LeftHand") == 0);
+  LB_CHECK(ik.weight == 0.5f && ik.soften == 1.0f && strcmp(lb_world_name_text(w, ik.tip), "LeftHand") == 0);
   LB_CHECK(ik.target == 7);
   lb_two_bone_ik_c before = ik;
   j = "{\"target\": \"hero\"}"; /* names need a scene */
@@ -421,9 +421,9 @@ static void test_component_from_json(void) {
   lb_component_defaults(LB_TRANSFORM, &t);
   j = "{\"scale\": [2, 2, 2], \"parentJoint\": \"RightHand\"}";
   LB_CHECK(lb_component_from_json(w, NULL, LB_TRANSFORM, j, strlen(j), &t) == LB_OK);
-  LB_CHECK(t.scale[1] == 2.0f && t.rotation[3] == 1.0f && strcmp(t.parent_joint, "RightHand") == 0);
-  char longj[300];
-  snprintf(longj, sizeof longj, "{\"parentJoint\": \"%0200d\"}", 0);
+  LB_CHECK(t.scale[1] == 2.0f && t.rotation[3] == 1.0f && strcmp(lb_world_name_text(w, t.parent_joint), "RightHand") == 0);
+  char longj[1200];
+  snprintf(longj, sizeof longj, "{\"parentJoint\": \"%01100d\"}", 0); /* names: <= 1024 bytes */
   LB_CHECK(lb_component_from_json(w, NULL, LB_TRANSFORM, longj, strlen(longj), &t) ==
            LB_ERR_OUT_OF_RANGE);
   LB_CHECK(lb_component_from_json(w, NULL, 42, "{}", 2, &t) == LB_ERR_UNKNOWN_NAME);

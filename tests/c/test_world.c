@@ -254,13 +254,19 @@ static void test_schema(void) {
   }
   LB_CHECK(t.rotation[0] == 0.0f && t.rotation[1] == 0.0f && t.rotation[2] == 0.0f &&
            t.rotation[3] == 1.0f);
-  LB_CHECK(t.parent == LB_NULL_ENTITY && t.parent_joint[0] == 0);
+  LB_CHECK(t.parent == LB_NULL_ENTITY && t.parent_joint == 0);
 
   lb_two_bone_ik_c ik;
   memset(&ik, 0xAB, sizeof ik);
   lb_component_defaults(LB_TWO_BONE_IK, &ik);
   LB_CHECK(ik.weight == 1.0f && ik.rotation_weight == 0.0f && ik.soften == 1.0f);
-  LB_CHECK(strcmp(ik.tip, "RightHand") == 0);
+  {
+    /* A name default is the id its text has in every world. */
+    lb_world *nw = new_world(NULL);
+    LB_CHECK(strcmp(lb_world_name_text(nw, ik.tip), "RightHand") == 0);
+    LB_CHECK(lb_world_name(nw, "RightHand") == ik.tip);
+    lb_world_destroy(nw);
+  }
   LB_CHECK(ik.rig == LB_NULL_ENTITY && ik.target == LB_NULL_ENTITY && ik.hint == LB_NULL_ENTITY);
   LB_CHECK(ik.reached == 0 && ik.distance == 0.0f);
 
@@ -374,19 +380,30 @@ static void test_insert_validation(void) {
   /* Unknown joint: named in the message. */
   bad = f.ik;
   bad.target = f.target2;
-  snprintf(bad.tip, sizeof bad.tip, "RightHandd");
+  bad.tip = lb_world_name(f.w, "RightHandd");
   LB_CHECK(lb_world_set(f.w, f.arm, LB_TWO_BONE_IK, &bad) == LB_ERR_JOINT_NOT_FOUND);
   CHECK_MSG(f.w, "'RightHandd'");
   CHECK_MSG(f.w, "'tip'");
-  snprintf(bad.tip, sizeof bad.tip, "Hips/Spine/RightHand"); /* wrong path */
+  bad.tip = lb_world_name(f.w, "Hips/Spine/RightHand"); /* wrong path */
   LB_CHECK(lb_world_set(f.w, f.arm, LB_TWO_BONE_IK, &bad) == LB_ERR_JOINT_NOT_FOUND);
   CHECK_MSG(f.w, "Hips/Spine/RightHand");
-  snprintf(bad.tip, sizeof bad.tip, "Spine"); /* Spine has no grandparent */
+  bad.tip = lb_world_name(f.w, "Spine"); /* Spine has no grandparent */
   LB_CHECK(lb_world_set(f.w, f.arm, LB_TWO_BONE_IK, &bad) == LB_ERR_JOINT_NOT_FOUND);
   CHECK_MSG(f.w, "'Spine'");
-  memset(bad.tip, 'x', sizeof bad.tip); /* not NUL-terminated */
-  LB_CHECK(lb_world_set(f.w, f.arm, LB_TWO_BONE_IK, &bad) == LB_ERR_OUT_OF_RANGE);
+  bad.tip = 0x7FFFFFF0u; /* not a name id of this world */
+  LB_CHECK(lb_world_set(f.w, f.arm, LB_TWO_BONE_IK, &bad) == LB_ERR_UNKNOWN_NAME);
   CHECK_MSG(f.w, "'tip'");
+  bad.tip = LB_NAME_INVALID; /* what lb_world_name gives for a name it cannot intern */
+  LB_CHECK(lb_world_set(f.w, f.arm, LB_TWO_BONE_IK, &bad) == LB_ERR_UNKNOWN_NAME);
+  {
+    char too_long[1100];
+    memset(too_long, 'x', sizeof too_long - 1);
+    too_long[sizeof too_long - 1] = 0;
+    lb_name id = 0;
+    LB_CHECK(lb_world_intern(f.w, too_long, &id) == LB_ERR_OUT_OF_RANGE);
+    CHECK_MSG(f.w, "1024 bytes");
+    LB_CHECK(lb_world_name(f.w, too_long) == LB_NAME_INVALID);
+  }
   check_unchanged(&f, &ref, true);
 
   /* Entity fields: stale and null handles. */
@@ -629,21 +646,21 @@ static void test_parent_joint(void) {
   LB_CHECK(lb_world_insert(w, hero, LB_TRANSFORM, &h) == LB_OK);
   lb_transform_c pt = transform_at(0.0f, 0.1f, 0.0f);
   pt.parent = hero;
-  snprintf(pt.parent_joint, sizeof pt.parent_joint, "RightHand");
+  pt.parent_joint = lb_world_name(w, "RightHand");
   /* No Rig on the parent yet. */
   LB_CHECK(lb_world_insert(w, prop, LB_TRANSFORM, &pt) == LB_ERR_MISSING_COMPONENT);
   CHECK_MSG(w, "'parentJoint'");
   lb_rig_c rig = {asset};
   LB_CHECK(lb_world_insert(w, hero, LB_RIG, &rig) == LB_OK);
-  snprintf(pt.parent_joint, sizeof pt.parent_joint, "RightPalm");
+  pt.parent_joint = lb_world_name(w, "RightPalm");
   LB_CHECK(lb_world_insert(w, prop, LB_TRANSFORM, &pt) == LB_ERR_JOINT_NOT_FOUND);
   CHECK_MSG(w, "'RightPalm'");
   lb_transform_c orphan = transform_at(0, 0, 0);
-  snprintf(orphan.parent_joint, sizeof orphan.parent_joint, "RightHand");
+  orphan.parent_joint = lb_world_name(w, "RightHand");
   LB_CHECK(lb_world_insert(w, plain, LB_TRANSFORM, &orphan) == LB_ERR_INVALID_ARGUMENT);
   CHECK_MSG(w, "'parentJoint'");
-  snprintf(pt.parent_joint, sizeof pt.parent_joint,
-           "Hips/Spine/Spine1/Spine2/RightShoulder/RightArm/RightForeArm/RightHand");
+  pt.parent_joint =
+      lb_world_name(w, "Hips/Spine/Spine1/Spine2/RightShoulder/RightArm/RightForeArm/RightHand");
   LB_CHECK(lb_world_insert(w, prop, LB_TRANSFORM, &pt) == LB_OK);
   LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
 

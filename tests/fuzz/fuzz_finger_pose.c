@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   lb_world_insert(w, prop, LB_TRANSFORM, &xf);
   lb_grip_profile_c prof;
   lb_component_defaults(LB_GRIP_PROFILE, &prof);
-  strcpy(prof.main_pose, "fuzz");
+  prof.main_pose = lb_world_name(w, "fuzz");
   if (lb_world_insert(w, prop, LB_GRIP_PROFILE, &prof) != LB_OK) {
     __builtin_trap();
   }

@@ -62,6 +62,14 @@ int lbw_component_from_json(lb_world *w, lb_scene *sc, uint32_t t, const char *j
   return lb_component_from_json(w, sc, t, json, len, inout);
 }
 
+/* Name fields: the id of a string (interned), and the text of an id (null when unknown). */
+LBW_EXPORT(lbw_intern) int lbw_intern(lb_world *w, const char *text, uint32_t *out) {
+  return lb_world_intern(w, text, out);
+}
+LBW_EXPORT(lbw_name_text) const char *lbw_name_text(lb_world *w, uint32_t id) {
+  return lb_world_name_text(w, id);
+}
+
 LBW_EXPORT(lbw_step) int lbw_step(lb_world *w, float dt) {
   return lb_world_step(w, dt);
 }

@@ -1,5 +1,4 @@
 /* Grip exports: captured finger poses and per-hand status. */
-#include "../src/grip/grip_internal.h"
 #include "limber/limber.h"
 #include <string.h>
 
@@ -54,22 +53,19 @@ int lbw_register_finger_pose(lb_world *w, const char *name, const char *json, ui
  * index length (f32 m). LB_ERR_MISSING_COMPONENT when the entity has no grip state. */
 LBW_EXPORT(lbw_grip_hand_status)
 int lbw_grip_hand_status(lb_world *w, lb_entity e, int side, uint32_t *out) {
-  int s = lb_slot_of(w, e);
-  if (s < 0) {
-    return LB_ERR_STALE_ENTITY;
+  lb_grip_hand_status st;
+  lb_result r = lb_world_grip_hand_status(w, e, (lb_hand_side)side, &st);
+  if (r != LB_OK) {
+    return r;
   }
-  if (!w->grip[s] || side < 0 || side > 1) {
-    return side < 0 || side > 1 ? LB_ERR_OUT_OF_RANGE : LB_ERR_MISSING_COMPONENT;
-  }
-  const lb_grip_hand *h = &w->grip[s]->hands[side];
-  out[0] = (uint32_t)h->driver;
-  out[1] = (uint32_t)(int32_t)(h->asset ? h->info.hand : -1);
-  out[2] = (uint32_t)h->found;
-  memcpy(&out[3], &h->blend_t, 4);
-  memcpy(&out[4], &h->palm_distance, 4);
-  out[5] = h->contacts;
-  out[6] = h->params_ready;
-  memcpy(&out[7], &h->index_length, 4);
+  out[0] = st.driver;
+  out[1] = (uint32_t)st.hand;
+  out[2] = (uint32_t)st.found;
+  memcpy(&out[3], &st.blend, 4);
+  memcpy(&out[4], &st.palm_distance, 4);
+  out[5] = st.contacts;
+  out[6] = st.params_ready;
+  memcpy(&out[7], &st.index_length, 4);
   return LB_OK;
 }
 
@@ -78,25 +74,7 @@ int lbw_grip_hand_status(lb_world *w, lb_entity e, int side, uint32_t *out) {
  * LB_ERR_MISSING_COMPONENT when nothing is held or the role has no anchor. */
 LBW_EXPORT(lbw_grip_anchor)
 int lbw_grip_anchor(lb_world *w, lb_entity holder, int role, lb_transform *out) {
-  int s = lb_slot_of(w, holder);
-  if (s < 0) {
-    return LB_ERR_STALE_ENTITY;
-  }
-  if (!lb_slot_has(w, (uint32_t)s, LB_GRIP_HOLDER)) {
-    return LB_ERR_MISSING_COMPONENT;
-  }
-  const lb_grip_holder_c *gh = lb_component_ptr(w, (uint32_t)s, LB_GRIP_HOLDER);
-  int obj = lb_slot_of(w, gh->held);
-  if (obj < 0 || !lb_slot_has(w, (uint32_t)obj, LB_GRIP_PROFILE)) {
-    return LB_ERR_MISSING_COMPONENT;
-  }
-  const lb_grip_profile_c *prof = lb_component_ptr(w, (uint32_t)obj, LB_GRIP_PROFILE);
-  lb_entity anchor = role == 0 ? prof->main_anchor : prof->support_anchor;
-  if (role != 0 && lb_slot_of(w, anchor) < 0) {
-    return LB_ERR_MISSING_COMPONENT;
-  }
-  lb_grip_anchor_world(w, (uint32_t)obj, anchor, prof->hand != gh->main_hand, prof->mirror, out);
-  return LB_OK;
+  return lb_world_grip_anchor(w, holder, role, out);
 }
 
 LBW_EXPORT(lbw_register_grip_pose)
@@ -115,17 +93,7 @@ int lbw_grip_pose_json(lb_world *w, const char *name, const char *json, uint32_t
   if (name && name[0]) {
     r = lb_world_grip_pose_json(w, name, by_joint != 0, buf, cap, &needed);
   } else {
-    lb_grip_pose_def def;
-    char err[160];
-    r = lb_grip_pose_parse_json(json, len, &def, err, sizeof err);
-    if (r != LB_OK) {
-      lb_fail(w, r, "gripPoseByJoint: %s", err);
-    } else if (by_joint) {
-      r = lb_grip_pose_by_joint(&def, &def);
-    }
-    if (r == LB_OK) {
-      r = lb_grip_pose_write_json(&def, buf, cap, &needed);
-    }
+    r = lb_world_grip_pose_convert(w, json, len, by_joint != 0, buf, cap, &needed);
   }
   if (r == LB_ERR_CAPACITY) {
     return (int)needed;
@@ -137,16 +105,14 @@ int lbw_grip_pose_json(lb_world *w, const char *name, const char *json, uint32_t
  * lbw_find_hand. LB_ERR_MISSING_COMPONENT without grip state or before the first step. */
 LBW_EXPORT(lbw_grip_hand_info)
 int lbw_grip_hand_info(lb_world *w, lb_entity e, int side, int32_t *out_joints, char *out_report) {
-  int s = lb_slot_of(w, e);
-  if (s < 0) {
-    return LB_ERR_STALE_ENTITY;
+  lb_grip_hand_status st;
+  lb_result r = lb_world_grip_hand_status(w, e, (lb_hand_side)side, &st);
+  if (r != LB_OK) {
+    return r;
   }
-  if (side < 0 || side > 1) {
-    return LB_ERR_OUT_OF_RANGE;
-  }
-  if (!w->grip[s] || !w->grip[s]->hands[side].asset) {
+  if (st.hand < 0 && st.found == LB_ERR_MISSING_COMPONENT) {
     return LB_ERR_MISSING_COMPONENT;
   }
-  lbw_pack_hand(&w->grip[s]->hands[side].info, out_joints, out_report);
-  return w->grip[s]->hands[side].found;
+  lbw_pack_hand(&st.info, out_joints, out_report);
+  return st.found;
 }

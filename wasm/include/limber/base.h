@@ -56,6 +56,9 @@ typedef uint32_t lb_entity;
 #define LB_ENTITY_INDEX_BITS 20u
 #define LB_MAX_ENTITIES ((1u << LB_ENTITY_INDEX_BITS) - 1u)
 
+/* Id of a string in a world's name table (world.h lb_world_intern); 0 = "". */
+typedef uint32_t lb_name;
+
 #ifdef __cplusplus
 }
 #endif

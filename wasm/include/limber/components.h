@@ -1,21 +1,29 @@
-/* Component structs. Field names, defaults and ranges are documented in the schema
- * tables (wasm/src/world/components_schema.c) that the TS bridge reads; the
- * comments here repeat the unit and default for C users. */
+/* Component structs. Each component is defined once, by a field list macro
+ * (LB_<NAME>_FIELDS): it generates the C struct below, the schema table the core
+ * validates with (schema.h), and, through the schema, the TypeScript types
+ * (web/bridge/components.generated.ts, `npm run gen`).
+ *
+ * A row is F(c_type, member, "jsonName", field_type, default x4, min, max, enum names,
+ *             default text, flags, "doc: meaning and unit").
+ *
+ * Name fields (LB_FIELD_NAME) hold an lb_name: an id in the world's name table
+ * (lb_world_intern / lb_world_name_text in world.h). The TypeScript API and scene files
+ * read and write them as strings. */
 #ifndef LIMBER_COMPONENTS_H
 #define LIMBER_COMPONENTS_H
 
 #include "limber/base.h"
+#include "limber/schema.h"
 #include <cglm/types.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define LB_JOINT_PATH_MAX 128
-#define LB_POSE_NAME_MAX 32      /* grip / finger pose names, bytes including NUL */
-#define LB_FINGERS_JSON_MAX 1024 /* per-joint finger pose JSON in a GripProfile */
-#define LB_FINGER_ROOTS_MAX 256  /* GripPose finger root list */
+#define LB_POSE_NAME_MAX 32 /* grip / finger pose names, bytes including NUL */
 
+/* Public component type ids, stable for a build (the module list, wasm/src/modules.h,
+ * registers exactly these). */
 typedef enum lb_component_type {
   LB_TRANSFORM = 0,
   LB_RIG = 1,
@@ -28,35 +36,57 @@ typedef enum lb_component_type {
   LB_COMPONENT_TYPE_COUNT
 } lb_component_type;
 
-/* Placement of an entity. Local to `parent` (and to `parentJoint` of the parent's
- * rig when set), world space otherwise. */
-typedef struct lb_transform_c {
-  vec3 position;    /* metres; default 0 */
-  versor rotation;  /* unit quaternion x,y,z,w; default identity; normalised on write */
-  vec3 scale;       /* per axis, (0, 1e4]; default 1 */
-  lb_entity parent; /* default null */
-  char parent_joint[LB_JOINT_PATH_MAX]; /* joint path or name in the parent's rig; default "" */
-} lb_transform_c;
+#define LB_COMPONENT_MEMBER_(ctype, member, ...) ctype member;
+#define LB_COMPONENT_STRUCT(name, FIELDS)                                                          \
+  typedef struct name {                                                                            \
+    FIELDS(LB_COMPONENT_MEMBER_)                                                                   \
+  } name
+
+/* Placement of an entity. Local to `parent` (and to `parentJoint` of the parent's rig
+ * when set), world space otherwise. */
+#define LB_TRANSFORM_FIELDS(F)                                                                     \
+  F(vec3, position, "position", LB_FIELD_VEC3, 0, 0, 0, 0, -1e6f, 1e6f, NULL, NULL, 0,             \
+    "metres, local to parent")                                                                     \
+  F(versor, rotation, "rotation", LB_FIELD_QUAT, 0, 0, 0, 1, -1e6f, 1e6f, NULL, NULL, 0,           \
+    "unit quaternion [x, y, z, w], normalised on write")                                           \
+  F(vec3, scale, "scale", LB_FIELD_VEC3, 1, 1, 1, 0, 1e-6f, 1e4f, NULL, NULL, 0,                   \
+    "per-axis scale")                                                                              \
+  F(lb_entity, parent, "parent", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,                 \
+    "parent entity or null")                                                                       \
+  F(lb_name, parent_joint, "parentJoint", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,            \
+    "joint path or name in the parent's rig, '' = the parent itself")
+LB_COMPONENT_STRUCT(lb_transform_c, LB_TRANSFORM_FIELDS);
 
 /* A skeleton instance on the entity; its Transform (if any) is the rig root. */
-typedef struct lb_rig_c {
-  uint32_t asset; /* skeleton asset handle from lb_world_add_skeleton; required */
-} lb_rig_c;
+#define LB_RIG_FIELDS(F)                                                                           \
+  F(uint32_t, asset, "asset", LB_FIELD_ASSET, 0, 0, 0, 0, 1, 4294967295.0f, NULL, NULL, 0,         \
+    "skeleton asset handle")
+LB_COMPONENT_STRUCT(lb_rig_c, LB_RIG_FIELDS);
 
-/* Two-bone IK constraint: tip joint, its parent (mid) and grandparent (root) reach
- * the target entity's world position; the tip turns to its rotation. */
-typedef struct lb_two_bone_ik_c {
-  lb_entity rig;               /* entity with Rig; null = this entity */
-  char tip[LB_JOINT_PATH_MAX]; /* joint path or name of the end joint, e.g. "RightHand" */
-  lb_entity target;            /* entity with Transform; required */
-  lb_entity hint;              /* optional pole entity used when the limb is straight */
-  float weight;                /* [0,1] position weight; default 1 */
-  float rotation_weight;       /* [0,1] tip rotation weight; default 0 */
-  float soften;                /* [0,1]; 1 = no softening (default), lower eases the last
-                                  (1-soften) of the reach so the limb never snaps straight */
-  uint32_t reached;            /* output: 1 when the tip is within 0.1 mm of the target */
-  float distance;              /* output: metres left between tip and target */
-} lb_two_bone_ik_c;
+/* Two-bone IK constraint: tip joint, its parent (mid) and grandparent (root) reach the
+ * target entity's world position; the tip turns to its rotation. `soften` 1 = no
+ * softening; lower eases the last (1 - soften) of the reach so the limb never snaps
+ * straight. Outputs: reached (tip within 0.1 mm), distance (metres left). */
+#define LB_TWO_BONE_IK_FIELDS(F)                                                                   \
+  F(lb_entity, rig, "rig", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,                       \
+    "entity with the Rig; null = this entity")                                                     \
+  F(lb_name, tip, "tip", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "RightHand", 0,                    \
+    "end joint path or name; its parent and grandparent are mid and root")                         \
+  F(lb_entity, target, "target", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,                 \
+    "entity whose world position (and rotation) the tip reaches")                                  \
+  F(lb_entity, hint, "hint", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,                     \
+    "optional pole entity for a straight limb")                                                    \
+  F(float, weight, "weight", LB_FIELD_F32, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,                        \
+    "position weight 0..1")                                                                        \
+  F(float, rotation_weight, "rotationWeight", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,       \
+    "tip rotation weight 0..1")                                                                    \
+  F(float, soften, "soften", LB_FIELD_F32, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,                        \
+    "reach share before easing, 1 = off")                                                          \
+  F(uint32_t, reached, "reached", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL, LB_FIELD_READONLY,  \
+    "output: tip within 0.1 mm of the target")                                                     \
+  F(float, distance, "distance", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, LB_FIELD_READONLY, \
+    "output: metres left to the target")
+LB_COMPONENT_STRUCT(lb_two_bone_ik_c, LB_TWO_BONE_IK_FIELDS);
 
 /* ---- Grip (see grip_pose.h for the pose values, geom.h for shapes) ------------------ */
 
@@ -67,80 +97,139 @@ typedef enum lb_grip_placement {
 } lb_grip_placement;
 
 /* A simple shape a hand wraps onto, in the entity's own units (its Transform's scale
- * applies). On the held object or any entity below it. */
-typedef struct lb_grip_surface_c {
-  uint32_t shape;     /* Cylinder|Capsule|Sphere|Box (lb_shape_type); default Cylinder */
-  uint32_t direction; /* X|Y|Z axis of a cylinder or capsule; default Y */
-  vec3 center;        /* entity units; default 0 */
-  float radius;       /* cylinder/capsule/sphere, (0, 100]; default 0.02 */
-  float height;       /* total length of a cylinder/capsule (capsule incl. caps); default 0.1 */
-  vec3 size;          /* box full extents; default 0.1 each */
-} lb_grip_surface_c;
+ * applies). On the held object or any entity below it. `shape` holds lb_shape_type,
+ * `direction` lb_axis. */
+#define LB_GRIP_SURFACE_FIELDS(F)                                                                  \
+  F(uint32_t, shape, "shape", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Cylinder|Capsule|Sphere|Box",      \
+    NULL, 0, "shape kind")                                                                         \
+  F(uint32_t, direction, "direction", LB_FIELD_ENUM, 1, 0, 0, 0, 0, 0, "X|Y|Z", NULL, 0,           \
+    "axis of a cylinder or capsule, in the entity's frame")                                        \
+  F(vec3, center, "center", LB_FIELD_VEC3, 0, 0, 0, 0, -1e4f, 1e4f, NULL, NULL, 0,                 \
+    "centre, entity units")                                                                        \
+  F(float, radius, "radius", LB_FIELD_F32, 0.02f, 0, 0, 0, 1e-5f, 100, NULL, NULL, 0,              \
+    "cylinder, capsule or sphere radius, entity units")                                            \
+  F(float, height, "height", LB_FIELD_F32, 0.1f, 0, 0, 0, 1e-5f, 1e4f, NULL, NULL, 0,              \
+    "total length of a cylinder or capsule (capsule incl. caps), entity units")                    \
+  F(vec3, size, "size", LB_FIELD_VEC3, 0.1f, 0.1f, 0.1f, 0, 1e-5f, 1e4f, NULL, NULL, 0,            \
+    "box full extents, entity units")
+LB_COMPONENT_STRUCT(lb_grip_surface_c, LB_GRIP_SURFACE_FIELDS);
 
 /* On the held object: where each palm goes (anchors are entities whose origin is the palm
- * centre, +Z along the fingers, +Y out of the palm) and how each hand's fingers hold. */
-typedef struct lb_grip_profile_c {
-  lb_entity main_anchor;                  /* required: palm anchor of the main hand */
-  lb_entity support_anchor;               /* null = one-handed */
-  char main_pose[LB_POSE_NAME_MAX];       /* GripPose name or registered finger pose; "" = none */
-  char support_pose[LB_POSE_NAME_MAX];    /* default "support" */
-  char main_fingers[LB_FINGERS_JSON_MAX]; /* per-joint pose JSON; overrides main_pose */
-  char support_fingers[LB_FINGERS_JSON_MAX];
-  uint32_t hand;   /* Right|Left: the hand the anchors were placed for; default Right */
-  uint32_t mirror; /* X|Y|Z: the object's plane (normal axis) used to mirror; default X */
-  uint32_t wrap;   /* bool: fingers close onto GripSurface shapes; default 1 */
-} lb_grip_profile_c;
+ * centre, +Z along the fingers, +Y out of the palm) and how each hand's fingers hold.
+ * Poses name a built-in or registered grip pose (lb_world_register_grip_pose, named or
+ * per-joint) or a registered finger pose (lb_world_register_finger_pose). */
+#define LB_GRIP_PROFILE_FIELDS(F)                                                                  \
+  F(lb_entity, main_anchor, "mainAnchor", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,        \
+    "palm anchor of the main hand (origin palm centre, +Z fingers, +Y palm)")                      \
+  F(lb_entity, support_anchor, "supportAnchor", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,  \
+    "palm anchor of the support hand; null = one-handed")                                          \
+  F(lb_name, main_pose, "mainPose", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "handle", 0,            \
+    "grip pose or registered finger pose for the main hand; '' = none")                            \
+  F(lb_name, support_pose, "supportPose", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "support", 0,     \
+    "grip pose or registered finger pose for the support hand; '' = none")                         \
+  F(uint32_t, hand, "hand", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Right|Left", NULL, 0,                \
+    "the hand the anchors were placed for")                                                        \
+  F(uint32_t, mirror, "mirror", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "X|Y|Z", NULL, 0,                 \
+    "object plane (by its normal axis) that mirrors the anchors for the other hand")               \
+  F(uint32_t, wrap, "wrap", LB_FIELD_BOOL, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,                        \
+    "fingers close onto the object's GripSurface shapes")
+LB_COMPONENT_STRUCT(lb_grip_profile_c, LB_GRIP_PROFILE_FIELDS);
 
-/* On a character (with Rig): hand shapes, independent of holding anything. */
-typedef struct lb_grip_pose_c {
-  char right_pose[LB_POSE_NAME_MAX]; /* pose name; "" = the hand fades back to animation */
-  char left_pose[LB_POSE_NAME_MAX];
-  float right_weight; /* [0,1] over the animated fingers; default 1 */
-  float left_weight;
-  float right_trigger; /* [0,1] index finger resting → pulled (poses with a trigger); 0 */
-  float left_trigger;
-  float blend_seconds;                /* [0,10] ease between poses; default 0.2 */
-  char right_hand[LB_JOINT_PATH_MAX]; /* hand joint path; "" = found by name */
-  char left_hand[LB_JOINT_PATH_MAX];
-  /* Finger root joints for rigs whose fingers are not named by finger: up to five
-   * comma-separated paths or names, thumb, index, middle, ring, pinky ("" entries =
-   * by name), e.g. "R_Digit0_1,R_Digit1_1,R_Digit2_1,R_Digit3_1,R_Digit4_1". Also used
-   * by a GripHolder on the same entity. Default "". */
-  char right_fingers[LB_FINGER_ROOTS_MAX];
-  char left_fingers[LB_FINGER_ROOTS_MAX];
-} lb_grip_pose_c;
+/* On a character (with Rig): hand shapes, independent of holding anything. Finger roots
+ * are for rigs whose fingers are not named by finger: up to five comma-separated paths or
+ * names, thumb, index, middle, ring, pinky ("" entries = by name), e.g.
+ * "R_Digit0_1,R_Digit1_1,R_Digit2_1,R_Digit3_1,R_Digit4_1"; also used by a GripHolder on
+ * the same entity. */
+#define LB_GRIP_POSE_FIELDS(F)                                                                     \
+  F(lb_name, right_pose, "rightPose", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                \
+    "right hand pose name; '' = animation")                                                        \
+  F(lb_name, left_pose, "leftPose", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                  \
+    "left hand pose name; '' = animation")                                                         \
+  F(float, right_weight, "rightWeight", LB_FIELD_F32, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,             \
+    "right pose over the animation 0..1")                                                          \
+  F(float, left_weight, "leftWeight", LB_FIELD_F32, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,               \
+    "left pose over the animation 0..1")                                                           \
+  F(float, right_trigger, "rightTrigger", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,           \
+    "right index resting 0 .. pulled 1")                                                           \
+  F(float, left_trigger, "leftTrigger", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,             \
+    "left index resting 0 .. pulled 1")                                                            \
+  F(float, blend_seconds, "blendSeconds", LB_FIELD_F32, 0.2f, 0, 0, 0, 0, 10, NULL, NULL, 0,       \
+    "seconds to ease from one pose to the next")                                                   \
+  F(lb_name, right_hand, "rightHand", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                \
+    "right hand joint path; '' = by name")                                                         \
+  F(lb_name, left_hand, "leftHand", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                  \
+    "left hand joint path; '' = by name")                                                          \
+  F(lb_name, right_fingers, "rightFingerRoots", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,      \
+    "right finger roots thumb,index,middle,ring,pinky for unnamed fingers; '' = by name")          \
+  F(lb_name, left_fingers, "leftFingerRoots", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,        \
+    "left finger roots thumb,index,middle,ring,pinky for unnamed fingers; '' = by name")
+LB_COMPONENT_STRUCT(lb_grip_pose_c, LB_GRIP_POSE_FIELDS);
 
-/* On a character (with Rig): the object it holds and how. */
-typedef struct lb_grip_holder_c {
-  lb_entity held;        /* entity with GripProfile; null = let go */
-  uint32_t main_hand;    /* Right|Left; default Right */
-  uint32_t placement;    /* Hand|Object (lb_grip_placement); default Hand */
-  float weight;          /* [0,1] grip over the animation; default 1 */
-  float support_weight;  /* [0,1] support hand, times weight; default 1 */
-  float blend_seconds;   /* [0,10] grab, release and switch ease; default 0.25 */
-  float shoulder_assist; /* [0,1] share of an out-of-reach gap closed by clavicle and spine; 0 */
-  char right_hand[LB_JOINT_PATH_MAX]; /* hand joint path; "" = found by name */
-  char left_hand[LB_JOINT_PATH_MAX];
-  float main_distance;    /* output: metres from the main palm centre to its anchor */
-  float support_distance; /* output: metres from the support palm centre to its anchor */
-  uint32_t main_reached;  /* output: main palm within 0.5 mm of its anchor */
-  uint32_t support_reached;
-} lb_grip_holder_c;
+/* On a character (with Rig): the object it holds and how. `placement` holds
+ * lb_grip_placement. */
+#define LB_GRIP_HOLDER_FIELDS(F)                                                                   \
+  F(lb_entity, held, "held", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,                     \
+    "held object (with GripProfile); null = let go")                                               \
+  F(uint32_t, main_hand, "mainHand", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Right|Left", NULL, 0,       \
+    "the hand at the main anchor")                                                                 \
+  F(uint32_t, placement, "placement", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Hand|Object", NULL, 0,     \
+    "Hand: object follows the main hand; Object: main arm reaches the object")                     \
+  F(float, weight, "weight", LB_FIELD_F32, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,                        \
+    "grip over the animation 0..1")                                                                \
+  F(float, support_weight, "supportWeight", LB_FIELD_F32, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,         \
+    "support hand share 0..1")                                                                     \
+  F(float, blend_seconds, "blendSeconds", LB_FIELD_F32, 0.25f, 0, 0, 0, 0, 10, NULL, NULL, 0,      \
+    "seconds to ease on grab, release and switch")                                                 \
+  F(float, shoulder_assist, "shoulderAssist", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,       \
+    "share of an out-of-reach gap closed by clavicle and spine lean 0..1")                         \
+  F(lb_name, right_hand, "rightHand", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                \
+    "right hand joint path; '' = by name")                                                         \
+  F(lb_name, left_hand, "leftHand", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                  \
+    "left hand joint path; '' = by name")                                                          \
+  F(float, main_distance, "mainDistance", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,           \
+    LB_FIELD_READONLY, "output: metres from the main palm centre to its anchor")                   \
+  F(float, support_distance, "supportDistance", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,     \
+    LB_FIELD_READONLY, "output: metres from the support palm centre to its anchor")                \
+  F(uint32_t, main_reached, "mainReached", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL,            \
+    LB_FIELD_READONLY, "output: main palm centre within 0.5 mm of its anchor")                     \
+  F(uint32_t, support_reached, "supportReached", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL,      \
+    LB_FIELD_READONLY, "output: support palm centre within 0.5 mm of its anchor")
+LB_COMPONENT_STRUCT(lb_grip_holder_c, LB_GRIP_HOLDER_FIELDS);
 
 /* ---- Animator (see animator.h for playback, root motion and the controller format) -------- */
 
-#define LB_ANIM_STATE_NAME_MAX 32 /* = LB_ANIM_NAME_MAX */
-
 /* On a character (with Rig): plays a controller asset into the rig's local pose. */
-typedef struct lb_animator_c {
-  uint32_t controller;                /* controller asset handle; required */
-  uint32_t apply_root_motion;         /* bool: the Move phase moves the Transform; default 1 */
-  float speed;                        /* [0, 10] playback multiplier; default 1 */
-  uint32_t root_motion_vertical;      /* bool: root motion includes the vertical axis; default 0 */
-  char state[LB_ANIM_STATE_NAME_MAX]; /* output: current state name */
-  float state_time;                   /* output: seconds in the current state */
-  float blend;                        /* output: cross-fade progress 0..1 (1 = settled) */
-} lb_animator_c;
+#define LB_ANIMATOR_FIELDS(F)                                                                      \
+  F(uint32_t, controller, "controller", LB_FIELD_ASSET, 0, 0, 0, 0, 1, 4294967295.0f, NULL, NULL,  \
+    0, "controller asset handle (scenes: its name)")                                               \
+  F(uint32_t, apply_root_motion, "applyRootMotion", LB_FIELD_BOOL, 1, 0, 0, 0, 0, 1, NULL, NULL,   \
+    0, "the Move phase moves the Transform by the root motion")                                    \
+  F(float, speed, "speed", LB_FIELD_F32, 1, 0, 0, 0, 0, 10, NULL, NULL, 0,                         \
+    "playback multiplier 0..10")                                                                   \
+  F(uint32_t, root_motion_vertical, "rootMotionVertical", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL,   \
+    NULL, 0, "root motion includes the vertical axis")                                             \
+  F(lb_name, state, "state", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", LB_FIELD_READONLY,         \
+    "output: current state name")                                                                  \
+  F(float, state_time, "stateTime", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,                 \
+    LB_FIELD_READONLY, "output: seconds in the current state")                                     \
+  F(float, blend, "blend", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, LB_FIELD_READONLY,       \
+    "output: cross-fade progress 0..1, 1 = settled")
+LB_COMPONENT_STRUCT(lb_animator_c, LB_ANIMATOR_FIELDS);
+
+/* The schema rows of a field list, for `static const lb_field rows[] =
+ * {LB_<NAME>_FIELDS(LB_SCHEMA_ROW)}` with LB_SCHEMA_STRUCT defined as the struct. */
+#define LB_SCHEMA_ROW(ctype, member, nm, ty, d0, d1, d2, d3, lo, hi, en, ds, fl, dc)               \
+  {nm,                                                                                             \
+   ty,                                                                                             \
+   (uint32_t)offsetof(LB_SCHEMA_STRUCT, member),                                                   \
+   (uint32_t)sizeof(((LB_SCHEMA_STRUCT *)0)->member),                                              \
+   {d0, d1, d2, d3},                                                                               \
+   lo,                                                                                             \
+   hi,                                                                                             \
+   en,                                                                                             \
+   ds,                                                                                             \
+   fl,                                                                                             \
+   dc},
 
 #ifdef __cplusplus
 }

@@ -139,6 +139,28 @@ typedef struct lb_world lb_world;
 lb_result lb_world_find_hand(lb_world *world, uint32_t e, lb_hand_side side, const char *hand_path,
                              lb_hand_info *out);
 
+/* A character's grip hand as the last step left it (gripPoseStatus). */
+typedef struct lb_grip_hand_status {
+  uint32_t driver;     /* 0 animation only, 1 GripPose, 2 GripHolder main, 3 GripHolder support */
+  int32_t hand;        /* hand joint, -1 when not resolved */
+  lb_result found;     /* LB_OK or why the hand (or fingers) were not found */
+  float blend;         /* ease progress 0..1 (1 = settled) */
+  float palm_distance; /* metres from the palm centre to its anchor (holder-driven hands) */
+  uint32_t contacts;   /* bit per finger (thumb = bit 0) touching a GripSurface */
+  uint32_t params_ready; /* the arm was measured at the first grip */
+  float index_length;  /* hand joint units (metres at scale 1) */
+  lb_hand_info info;   /* the hand and fingers found */
+} lb_grip_hand_status;
+/* LB_ERR_STALE_ENTITY, LB_ERR_OUT_OF_RANGE (side), LB_ERR_MISSING_COMPONENT (no GripPose or
+ * GripHolder on the entity). No message is recorded; the world is not changed. */
+lb_result lb_world_grip_hand_status(const lb_world *world, lb_entity e, lb_hand_side side,
+                                    lb_grip_hand_status *out);
+/* World transform of a holder's anchor as the last step used it: role 0 = main, 1 =
+ * support; mirrored when the main hand is not the profile's hand. LB_ERR_MISSING_COMPONENT
+ * when nothing is held or the role has no anchor. */
+lb_result lb_world_grip_anchor(const lb_world *world, lb_entity holder, int role,
+                               lb_transform *out);
+
 typedef struct lb_palm_frame_job {
   /* inputs */
   const lb_hand_info *hand;  /* from lb_hand_find_run, hand >= 0 */

@@ -291,6 +291,10 @@ lb_result lb_world_register_grip_pose(lb_world *world, const char *name, const c
  * LB_ERR_UNKNOWN_NAME when no pose has that name. */
 lb_result lb_world_grip_pose_json(lb_world *world, const char *name, bool by_joint, char *buf,
                                   size_t cap, size_t *needed);
+/* A pose given as JSON (registerGripPose format) written back as JSON, `by_joint` → the
+ * per-joint form. Same buffer contract; parse errors are recorded on the world. */
+lb_result lb_world_grip_pose_convert(lb_world *world, const char *json, size_t len, bool by_joint,
+                                     char *buf, size_t cap, size_t *needed);
 
 #ifdef __cplusplus
 }

@@ -8,8 +8,9 @@
  *   3 Model space rig local→model; entity world transforms (joint attachments
  *                 read this step's animated pose)
  *   4 Reach       TwoBoneIK constraints, in entity order
- *   5 Grip        (reserved)
+ *   5 Grip        held objects, support arms, fingers (grip.h)
  *   6 Output      model-space matrices for rendering
+ * The systems of each phase come from the modules (docs/architecture.md).
  * No clock is read but dt. Every step starts from this step's animation pose.
  */
 #ifndef LIMBER_WORLD_H
@@ -52,6 +53,21 @@ lb_result lb_world_set(lb_world *world, lb_entity e, uint32_t type, const void *
 lb_result lb_world_get(const lb_world *world, lb_entity e, uint32_t type, void *out);
 lb_result lb_world_remove(lb_world *world, lb_entity e, uint32_t type);
 bool lb_world_has(const lb_world *world, lb_entity e, uint32_t type);
+
+/* Names: strings that components refer to (joint paths, pose names, ...) live once in the
+ * world's name table and component fields hold their id (lb_name, LB_FIELD_NAME). The
+ * schema's default texts are interned first, in schema order, so their ids are equal in
+ * every world. Interning allocates (never during a step); ids stay valid for the world's
+ * life. */
+#define LB_NAME_INVALID ((lb_name)0xFFFFFFFFu) /* never a valid id: a write naming it fails */
+/* Id of `text` (NUL-terminated, at most 1024 bytes), adding it when new. */
+lb_result lb_world_intern(lb_world *world, const char *text, lb_name *out);
+/* lb_world_intern for struct initialisers: LB_NAME_INVALID on failure (the write that
+ * uses it then fails with a message). */
+lb_name lb_world_name(lb_world *world, const char *text);
+/* Text of a name id ("" for 0), or null when the world has no such id. Valid until the
+ * next intern. */
+const char *lb_world_name_text(const lb_world *world, lb_name id);
 
 /* World transform of an entity as of the last step's Model-space phase. */
 lb_result lb_world_entity_transform(const lb_world *world, lb_entity e, lb_transform *out);

@@ -32,7 +32,7 @@ const lb_animator_controller *lb_controller_get(const lb_world *w, uint32_t hand
     return NULL;
   }
   uint32_t index = (handle & ~LB_CONTROLLER_HANDLE_TAG) - 1u;
-  return index < w->controller_count ? w->controllers[index] : NULL;
+  return index < lb_anim_world_of(w)->controller_count ? lb_anim_world_of(w)->controllers[index] : NULL;
 }
 
 int lb_controller_find_param(const lb_animator_controller *c, const char *name) {
@@ -44,13 +44,16 @@ int lb_controller_find_param(const lb_animator_controller *c, const char *name) 
   return -1;
 }
 
-void lb_controllers_release(lb_world *w) {
-  for (uint32_t i = 0; i < w->controller_count; ++i) {
-    lb_free(w, w->controllers[i]);
+void lb_controllers_release(lb_world *w, uint32_t keep) {
+  lb_anim_world *aw = lb_anim_world_of(w);
+  while (aw->controller_count > keep) {
+    lb_free(w, aw->controllers[--aw->controller_count]);
   }
-  lb_free(w, w->controllers);
-  w->controllers = NULL;
-  w->controller_count = w->controller_capacity = 0;
+  if (keep == 0) {
+    lb_free(w, aw->controllers);
+    aw->controllers = NULL;
+    aw->controller_capacity = 0;
+  }
 }
 
 /* ---- validation ---------------------------------------------------------------------------- */
@@ -436,6 +439,10 @@ static lb_animator_controller *build(lb_world *w, const lb_animator_controller_d
     const lb_anim_state_def *s = &d->states[i];
     lb_anim_state *o = &c->states[i];
     strcpy(o->name, s->name);
+    if (lb_names_intern(&w->names, s->name, strlen(s->name), &o->name_id) != LB_OK) {
+      lb_free(w, block);
+      return NULL;
+    }
     o->param = s->clip ? -1 : def_param(&k, s->parameter);
     o->first_point = c->point_count;
     o->point_count = s->clip ? 1u : s->point_count;
@@ -503,28 +510,29 @@ lb_result lb_world_add_controller(lb_world *w, const lb_animator_controller_def 
   if (r != LB_OK) {
     return r;
   }
-  if (w->controller_count >= (LB_CONTROLLER_HANDLE_TAG - 1u)) {
+  if (lb_anim_world_of(w)->controller_count >= (LB_CONTROLLER_HANDLE_TAG - 1u)) {
     return lb_fail(w, LB_ERR_CAPACITY, "%s: too many controllers", c.where);
   }
-  if (w->controller_count == w->controller_capacity) {
-    uint32_t cap = w->controller_capacity ? w->controller_capacity * 2u : 4u;
+  lb_anim_world *aw = lb_anim_world_of(w);
+  if (aw->controller_count == aw->controller_capacity) {
+    uint32_t cap = aw->controller_capacity ? aw->controller_capacity * 2u : 4u;
     lb_animator_controller **grown = lb_alloc_array(w, cap, sizeof *grown);
     if (!grown) {
       return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: out of memory", c.where);
     }
-    if (w->controller_count) {
-      memcpy(grown, w->controllers, w->controller_count * sizeof *grown);
+    if (aw->controller_count) {
+      memcpy(grown, aw->controllers, aw->controller_count * sizeof *grown);
     }
-    lb_free(w, w->controllers);
-    w->controllers = grown;
-    w->controller_capacity = cap;
+    lb_free(w, aw->controllers);
+    aw->controllers = grown;
+    aw->controller_capacity = cap;
   }
   lb_animator_controller *built = build(w, def, root_joint, entry);
   if (!built) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: out of memory", c.where);
   }
-  w->controllers[w->controller_count++] = built;
-  *out = LB_CONTROLLER_HANDLE_TAG | w->controller_count;
+  aw->controllers[aw->controller_count++] = built;
+  *out = LB_CONTROLLER_HANDLE_TAG | aw->controller_count;
   return LB_OK;
 }
 

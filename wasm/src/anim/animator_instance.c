@@ -47,9 +47,12 @@ static lb_animator_instance *instance_new(lb_world *w, uint32_t handle,
   return inst;
 }
 
-lb_result lb_animator_prepare(lb_world *w, const char *where, uint32_t slot, const void *staging,
-                              lb_animator_prepared *out) {
-  const lb_animator_c *c = staging;
+lb_result lb_animator_stage(lb_write *wr) {
+  lb_world *w = wr->world;
+  const char *where = wr->where;
+  uint32_t slot = wr->slot;
+  const lb_animator_c *c = wr->value;
+  lb_animator_instance **out = (lb_animator_instance **)wr->prep;
   if (!lb_slot_has(w, slot, LB_RIG)) {
     return lb_fail(w, LB_ERR_MISSING_COMPONENT, "%s: the entity needs a Rig (insert it first)",
                    where);
@@ -59,48 +62,47 @@ lb_result lb_animator_prepare(lb_world *w, const char *where, uint32_t slot, con
     return lb_fail(w, LB_ERR_UNKNOWN_NAME, "%s: field 'controller' = %u is not a controller asset",
                    where, c->controller);
   }
-  uint32_t rig_asset = w->rigs[slot].asset;
+  uint32_t rig_asset = lb_rig_of_slot(w, slot)->asset;
   if (rig_asset != ctrl->skeleton) {
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT,
                    "%s: field 'controller': controller '%s' animates skeleton %u but the Rig's "
                    "asset is %u",
                    where, ctrl->name, ctrl->skeleton, rig_asset);
   }
-  const lb_animator_instance *have = w->animators[slot];
+  const lb_animator_instance *have = lb_animator_of_slot(w, slot);
   if (have && have->controller == c->controller && have->skeleton == rig_asset) {
     return LB_OK; /* same controller: parameters and playback carry on */
   }
-  out->inst = instance_new(w, c->controller, ctrl);
-  if (!out->inst) {
+  *out = instance_new(w, c->controller, ctrl);
+  if (!*out) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: cannot allocate the animator state", where);
   }
   return LB_OK;
 }
 
-void lb_animator_commit(lb_world *w, uint32_t slot, lb_animator_prepared *prep) {
-  if (!prep->inst) {
+void lb_animator_commit(lb_write *wr, void *state) {
+  lb_world *w = wr->world;
+  lb_animator_instance *fresh = *(lb_animator_instance **)wr->prep;
+  lb_animator_instance **held = state;
+  if (!fresh) {
     return;
   }
-  instance_free(w, w->animators[slot]);
-  w->animators[slot] = prep->inst;
-  prep->inst = NULL;
+  instance_free(w, *held);
+  *held = fresh;
   /* The outputs show the entry state until the first step. */
-  lb_animator_c *c = lb_component_ptr(w, slot, LB_ANIMATOR);
+  lb_animator_c *c = lb_component_ptr(w, wr->slot, LB_ANIMATOR);
   const lb_animator_controller *ctrl = lb_controller_get(w, c->controller);
-  memset(c->state, 0, sizeof c->state);
-  memcpy(c->state, ctrl->states[ctrl->entry].name, strlen(ctrl->states[ctrl->entry].name));
+  c->state = ctrl->states[ctrl->entry].name_id;
   c->state_time = 0.0f;
   c->blend = 1.0f;
 }
 
-void lb_animator_prepared_release(lb_world *w, lb_animator_prepared *prep) {
-  instance_free(w, prep->inst);
-  prep->inst = NULL;
-}
-
-void lb_animator_remove(lb_world *w, uint32_t slot) {
-  instance_free(w, w->animators[slot]);
-  w->animators[slot] = NULL;
+void lb_animator_remove(lb_world *w, uint32_t slot, void *value, void *state) {
+  (void)slot;
+  (void)value;
+  lb_animator_instance **held = state;
+  instance_free(w, *held);
+  *held = NULL;
 }
 
 /* ---- parameters ---------------------------------------------------------------------------- */
@@ -115,13 +117,14 @@ static lb_animator_instance *animator_of(lb_world *w, lb_entity e, const char *w
     return NULL;
   }
   char lbl[48];
-  if (!lb_slot_has(w, (uint32_t)s, LB_ANIMATOR) || !w->animators[s]) {
+  lb_animator_instance *inst = lb_animator_of_slot(w, (uint32_t)s);
+  if (!inst) {
     lb_fail(w, LB_ERR_MISSING_COMPONENT, "%s: %s has no Animator", what,
             lb_entity_label(e, lbl, sizeof lbl));
     return NULL;
   }
-  *ctrl = lb_controller_get(w, w->animators[s]->controller);
-  return w->animators[s];
+  *ctrl = lb_controller_get(w, inst->controller);
+  return inst;
 }
 
 static int param_checked(lb_world *w, lb_entity e, const lb_animator_controller *ctrl,

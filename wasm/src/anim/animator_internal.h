@@ -3,9 +3,12 @@
 #ifndef LIMBER_ANIMATOR_INTERNAL_H
 #define LIMBER_ANIMATOR_INTERNAL_H
 
-#include "../world/world_internal.h"
+#include "../rig/rig_internal.h"
 #include "limber/animator.h"
 #include "limber/gltf.h"
+
+typedef struct lb_animator_controller lb_animator_controller;
+typedef struct lb_animator_instance lb_animator_instance;
 
 typedef struct lb_anim_param {
   char name[LB_ANIM_NAME_MAX];
@@ -22,6 +25,7 @@ typedef struct lb_anim_point {
 
 typedef struct lb_anim_state {
   char name[LB_ANIM_NAME_MAX];
+  lb_name name_id; /* the name in the world's table, for Animator.state */
   int32_t param; /* float parameter of a blend space, -1 for a single clip */
   uint32_t first_point, point_count;
   float speed;
@@ -80,6 +84,43 @@ struct lb_animator_instance {
   lb_animator_status status; /* of the last step */
   lb_root_motion motion;     /* of the last step */
 };
+
+/* A clip asset: a deep copy of an lb_clip in one allocation. */
+typedef struct lb_clip_asset {
+  char name[LB_JOINT_NAME_MAX];
+  uint32_t skeleton; /* skeleton asset the clip animates */
+  lb_clip clip;      /* joints and keys point into block */
+  void *block;
+} lb_clip_asset;
+
+/* Per-world state of the anim module: clip and controller assets. */
+typedef struct lb_anim_world {
+  lb_clip_asset *clips; /* handle = index + 1 */
+  uint32_t clip_count, clip_capacity;
+  lb_animator_controller **controllers; /* handle = LB_CONTROLLER_HANDLE_TAG | (index + 1) */
+  uint32_t controller_count, controller_capacity;
+} lb_anim_world;
+
+static inline lb_anim_world *lb_anim_world_of(const lb_world *w) {
+  return (lb_anim_world *)lb_world_module_state(w, LB_MODULE_anim);
+}
+
+/* The Animator's runtime state of a slot, or null. */
+static inline lb_animator_instance *lb_animator_of_slot(const lb_world *w, uint32_t slot) {
+  return lb_slot_has(w, slot, LB_ANIMATOR)
+             ? *(lb_animator_instance **)lb_component_state(w, slot, LB_ANIMATOR)
+             : NULL;
+}
+
+/* Frees clip and controller assets past the given counts (world destroy: 0, 0). */
+void lb_clip_assets_release(lb_world *w, uint32_t keep);
+void lb_controllers_release(lb_world *w, uint32_t keep);
+/* The Animator component's hooks (animator_instance.c) and systems (animator_phase.c). */
+lb_result lb_animator_stage(lb_write *wr);
+void lb_animator_commit(lb_write *wr, void *state);
+void lb_animator_remove(lb_world *w, uint32_t slot, void *value, void *state);
+void lb_system_animator(lb_world *w, float dt);
+void lb_system_root_motion(lb_world *w, float dt);
 
 const lb_animator_controller *lb_controller_get(const lb_world *w, uint32_t handle);
 /* Parameter index by name, or -1. */

@@ -268,7 +268,7 @@ static void play(frame_ctx *fx, lb_anim_playback *pb, float weight) {
 static void animate(lb_world *w, uint32_t slot, lb_animator_instance *inst,
                     const lb_animator_controller *c, float dt) {
   lb_animator_c *comp = lb_component_ptr(w, slot, LB_ANIMATOR);
-  lb_rig_instance *rig = &w->rigs[slot];
+  lb_rig_instance *rig = lb_rig_of_slot(w, slot);
   frame_ctx fx;
   memset(&fx, 0, sizeof fx);
   fx.w = w;
@@ -313,20 +313,21 @@ static void animate(lb_world *w, uint32_t slot, lb_animator_instance *inst,
   inst->status.phase = inst->cur.phase;
   inst->status.layer_count = fx.layer_count;
   inst->status.idle = false;
-  memset(comp->state, 0, sizeof comp->state);
-  memcpy(comp->state, st->name, strlen(st->name));
+  comp->state = st->name_id;
   comp->state_time = inst->cur.time;
   comp->blend = f;
 }
 
-void lb_phase_animator(lb_world *w, float dt) {
-  for (uint32_t s = 0; s < w->high_water; ++s) {
-    lb_animator_instance *inst = w->animators[s];
-    if (!w->alive[s] || !inst || !lb_slot_has(w, s, LB_ANIMATOR)) {
+void lb_system_animator(lb_world *w, float dt) {
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_ANIMATOR); lb_each_next(&it, &s);) {
+    lb_animator_instance *inst = lb_animator_of_slot(w, s);
+    if (!inst) {
       continue;
     }
     const lb_animator_controller *c = lb_controller_get(w, inst->controller);
-    if (!lb_slot_has(w, s, LB_RIG) || w->rigs[s].asset != inst->skeleton || !c) {
+    const lb_rig_instance *rig = lb_rig_of_slot(w, s);
+    if (!rig || rig->asset != inst->skeleton || !c) {
       memset(&inst->motion, 0, sizeof inst->motion);
       inst->status.idle = true;
       continue; /* the rig went away or changed skeleton: the external pose stands */
@@ -341,11 +342,12 @@ static float clamp_position(float v) {
   return v < -1e6f ? -1e6f : (v > 1e6f ? 1e6f : v);
 }
 
-void lb_phase_root_motion(lb_world *w) {
-  for (uint32_t s = 0; s < w->high_water; ++s) {
-    const lb_animator_instance *inst = w->animators[s];
-    if (!w->alive[s] || !inst || inst->status.idle || !lb_slot_has(w, s, LB_ANIMATOR) ||
-        !lb_slot_has(w, s, LB_TRANSFORM)) {
+void lb_system_root_motion(lb_world *w, float dt) {
+  (void)dt;
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_ANIMATOR); lb_each_next(&it, &s);) {
+    const lb_animator_instance *inst = lb_animator_of_slot(w, s);
+    if (!inst || inst->status.idle || !lb_slot_has(w, s, LB_TRANSFORM)) {
       continue;
     }
     const lb_animator_c *comp = lb_component_ptr(w, s, LB_ANIMATOR);

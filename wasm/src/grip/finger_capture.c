@@ -20,7 +20,8 @@ lb_result lb_world_capture_finger_pose(lb_world *w, uint32_t e, const char *hand
     return lb_fail(w, LB_ERR_MISSING_COMPONENT, "captureFingerPose: %s has no Rig",
                    lb_entity_label(e, lbl, sizeof lbl));
   }
-  const lb_skeleton *sk = lb_skeleton_get(w, w->rigs[s].asset);
+  const lb_rig_instance *inst = lb_rig_of_slot(w, (uint32_t)s);
+  const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
   int hand = lb_skeleton_lookup(sk, hand_joint);
   if (hand < 0) {
     return lb_fail(w, LB_ERR_JOINT_NOT_FOUND, "captureFingerPose on %s: no joint '%s'",
@@ -31,7 +32,7 @@ lb_result lb_world_capture_finger_pose(lb_world *w, uint32_t e, const char *hand
     return lb_fail(w, LB_ERR_CAPACITY, "captureFingerPose on %s: more than %d joints below '%s'",
                    lb_entity_label(e, lbl, sizeof lbl), LB_FINGER_POSE_JOINTS_MAX, hand_joint);
   }
-  const lb_transform *local = w->rigs[s].local;
+  const lb_transform *local = inst->local;
   size_t n = 0;
   char tmp[256];
   /* Two passes in one: count everything, copy what fits. */
@@ -59,12 +60,12 @@ lb_result lb_world_capture_finger_pose(lb_world *w, uint32_t e, const char *hand
     buf[0] = 0;
   }
   *needed = n;
-  w->error[0] = 0;
+  lb_diag_clear(&w->diag);
   return LB_OK;
 }
 
 static bool lb_joint_in_world(const lb_world *w, const char *name) {
-  for (uint32_t a = 1; a <= w->skeleton_count; ++a) {
+  for (uint32_t a = 1; a <= lb_rig_world_of(w)->skeleton_count; ++a) {
     const lb_skeleton *sk = lb_skeleton_get(w, a);
     for (uint32_t j = 0; sk && j < sk->joint_count; ++j) {
       if (strcmp(sk->names[j], name) == 0) {
@@ -75,21 +76,18 @@ static bool lb_joint_in_world(const lb_world *w, const char *name) {
   return false;
 }
 
-static lb_finger_pose *lb_find_finger_pose(const lb_world *w, const char *name) {
-  for (uint32_t i = 0; i < w->finger_pose_count; ++i) {
-    if (strcmp(w->finger_poses[i]->name, name) == 0) {
-      return w->finger_poses[i];
+lb_finger_pose *lb_grip_find_finger_pose(const lb_world *w, const char *name) {
+  const lb_grip_world *gw = lb_grip_world_of(w);
+  for (uint32_t i = 0; name && name[0] && i < gw->finger_pose_count; ++i) {
+    if (strcmp(gw->finger_poses[i]->name, name) == 0) {
+      return gw->finger_poses[i];
     }
   }
   return NULL;
 }
 
-const lb_finger_pose *lb_grip_finger_pose(const lb_world *w, const char *name) {
-  return name && name[0] ? lb_find_finger_pose(w, name) : NULL;
-}
-
 bool lb_world_has_finger_pose(const lb_world *w, const char *name) {
-  return w && lb_grip_finger_pose(w, name) != NULL;
+  return w && lb_grip_find_finger_pose(w, name) != NULL;
 }
 
 static lb_result lb_parse_finger_pose(lb_world *w, const char *name, const cJSON *root,
@@ -161,10 +159,16 @@ lb_result lb_world_register_finger_pose(lb_world *w, const char *name, const cha
     return lb_fail(w, LB_ERR_OUT_OF_RANGE, "registerFingerPose: name must be 1..%d bytes",
                    LB_POSE_NAME_MAX - 1);
   }
-  lb_finger_pose *existing = lb_find_finger_pose(w, name);
-  if (!existing && w->finger_pose_count == LB_FINGER_POSE_MAX) {
+  lb_grip_world *gw = lb_grip_world_of(w);
+  lb_finger_pose *existing = lb_grip_find_finger_pose(w, name);
+  if (!existing && gw->finger_pose_count == LB_FINGER_POSE_MAX) {
     return lb_fail(w, LB_ERR_CAPACITY, "registerFingerPose '%s': %d poses already registered", name,
                    LB_FINGER_POSE_MAX);
+  }
+  /* The name's id and room in the ref table, before anything changes. */
+  lb_name id = 0;
+  if (lb_names_intern(&w->names, name, nl, &id) != LB_OK || lb_grip_set_ref(w, id, 0) != LB_OK) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "registerFingerPose '%s': out of memory", name);
   }
   cJSON *root = cJSON_ParseWithLength(json, len);
   if (!root) {
@@ -179,17 +183,24 @@ lb_result lb_world_register_finger_pose(lb_world *w, const char *name, const cha
     return r;
   }
   strcpy(pose->name, name);
-  pose->serial = ++w->finger_pose_serial;
+  pose->serial = ++gw->finger_pose_serial;
+  int32_t index = -1;
   if (existing) {
-    for (uint32_t i = 0; i < w->finger_pose_count; ++i) {
-      if (w->finger_poses[i] == existing) {
-        w->finger_poses[i] = pose;
+    for (uint32_t i = 0; i < gw->finger_pose_count; ++i) {
+      if (gw->finger_poses[i] == existing) {
+        gw->finger_poses[i] = pose;
+        index = (int32_t)i;
       }
     }
     lb_free(w, existing);
   } else {
-    w->finger_poses[w->finger_pose_count++] = pose;
+    index = (int32_t)gw->finger_pose_count;
+    gw->finger_poses[gw->finger_pose_count++] = pose;
   }
-  w->error[0] = 0;
+  /* A grip pose of the same name keeps the name (grip poses come first). */
+  if (lb_grip_pose_ref(w, id) <= 0) {
+    lb_grip_set_ref(w, id, -(index + 1));
+  }
+  lb_diag_clear(&w->diag);
   return LB_OK;
 }

@@ -2,7 +2,7 @@
 #ifndef LIMBER_GRIP_INTERNAL_H
 #define LIMBER_GRIP_INTERNAL_H
 
-#include "../world/world_internal.h"
+#include "../rig/rig_internal.h"
 #include "limber/geom.h"
 #include "limber/grip.h"
 #include "limber/grip_pose.h"
@@ -11,6 +11,15 @@
 /* Joints one hand's blend covers: clavicle, upper arm, forearm, hand, 5 x 3 finger
  * segments, and room for a skeleton's extra finger joints. */
 #define LB_GRIP_BLEND_MAX 24
+
+/* A captured finger pose (grip/finger_capture.c): named local rotations. */
+typedef struct lb_finger_pose {
+  char name[LB_POSE_NAME_MAX];
+  uint32_t serial; /* changes when re-registered (invalidates joint maps) */
+  uint32_t count;
+  char joints[LB_FINGER_POSE_JOINTS_MAX][LB_JOINT_NAME_MAX];
+  versor rotations[LB_FINGER_POSE_JOINTS_MAX];
+} lb_finger_pose;
 
 /* What drives a hand this step. */
 typedef enum lb_grip_driver_kind {
@@ -21,10 +30,10 @@ typedef enum lb_grip_driver_kind {
 } lb_grip_driver_kind;
 
 typedef struct lb_grip_hand {
-  /* Found from names (or an explicit path) once per skeleton asset and path. */
+  /* Found from names (or an explicit path) when a component naming them is written or the
+   * Rig changes skeleton: never inside a step. */
   uint32_t asset; /* 0 = not resolved yet */
-  char path[LB_JOINT_PATH_MAX];
-  char finger_roots[LB_FINGER_ROOTS_MAX];
+  lb_name path, finger_roots;
   lb_result found; /* LB_OK or why not */
   lb_hand_info info;
   lb_hand_rig rig; /* pose parameters from the rest hand (valid = 0 when degenerate) */
@@ -52,18 +61,49 @@ typedef struct lb_grip_hand {
   uint8_t contacts;    /* bit per finger touching a surface */
 } lb_grip_hand;
 
-/* Per entity with GripPose, GripHolder or GripProfile; allocated on insert, freed when
- * the last of them is removed. */
-struct lb_grip_slot {
-  lb_grip_hand hands[2]; /* lb_hand_side (characters) */
-  bool has_fingers[2];   /* GripProfile main / support per-joint fingers, parsed on write */
-  lb_grip_pose_def fingers[2];
-};
+/* The module-internal component a character with GripPose or GripHolder carries: both
+ * hands' runtime state. Attached by the first of them, detached with the last. */
+#define LB_GRIP_HANDS ((uint32_t)LB_COMPONENT_TYPE_COUNT)
+typedef struct lb_grip_hands {
+  lb_grip_hand hands[2]; /* lb_hand_side */
+} lb_grip_hands;
 
-/* Resolves the hand for `side` on the rig (asset, path); cheap when unchanged. Returns
- * the hand's `found` code. */
+/* A pose name's meaning, by name id (lb_grip_world.ref_by_name): 0 none, 1..64 a registered
+ * grip pose (registry slot + 1), LB_GRIP_REF_BUILTIN + i a built-in, -(i + 1) a captured
+ * finger pose. Kept current by registrations, so a step never looks a name up. */
+#define LB_GRIP_REF_BUILTIN 1000
+#define LB_GRIP_BUILTIN_MAX 16
+
+/* Per-world state of the grip module. */
+typedef struct lb_grip_world {
+  lb_grip_pose_registry *poses; /* registerGripPose; null until the first */
+  lb_grip_pose_def builtins[LB_GRIP_BUILTIN_MAX];
+  lb_finger_pose *finger_poses[LB_FINGER_POSE_MAX];
+  uint32_t finger_pose_count, finger_pose_serial;
+  int32_t *ref_by_name;
+  uint32_t ref_cap;
+} lb_grip_world;
+
+static inline lb_grip_world *lb_grip_world_of(const lb_world *w) {
+  return (lb_grip_world *)lb_world_module_state(w, LB_MODULE_grip);
+}
+static inline int32_t lb_grip_pose_ref(const lb_world *w, lb_name name) {
+  const lb_grip_world *gw = lb_grip_world_of(w);
+  return name < gw->ref_cap ? gw->ref_by_name[name] : 0;
+}
+/* Sets what `name` refers to (allocates: registrations only). */
+lb_result lb_grip_set_ref(lb_world *w, lb_name name, int32_t ref);
+/* The grip pose a ref names, or false (none, or a finger pose). */
+bool lb_grip_pose_of_ref(const lb_world *w, int32_t ref, lb_grip_pose_def *out);
+/* The captured finger pose a ref names, or null. */
+const lb_finger_pose *lb_grip_finger_pose_of_ref(const lb_world *w, int32_t ref);
+
+/* Resolves the hand for `side` on the rig (asset, path, finger roots); does nothing when
+ * they are unchanged. Returns the hand's `found` code. String work: writes only. */
 lb_result lb_grip_hand_resolve(lb_world *w, lb_grip_hand *h, uint32_t asset, lb_hand_side side,
-                               const char *path, const char *finger_roots);
+                               lb_name path, lb_name finger_roots);
+/* Resolves both hands of a character from its GripPose / GripHolder / Rig as they are now. */
+void lb_grip_hands_refresh(lb_world *w, uint32_t slot);
 /* Hand finding on a skeleton asset (shared with lb_world_find_hand). `finger_roots`:
  * NULL/"" or the GripPose comma list (thumb..pinky). */
 lb_result lb_grip_find_hand(const lb_skeleton *sk, lb_hand_side side, const char *path,
@@ -89,14 +129,16 @@ void lb_grip_anchor_world(const lb_world *w, uint32_t object_slot, lb_entity anc
  * object's surfaces, applied by `weight` over the animated fingers. LB_GRIP_DRIVER_NONE
  * leaves the animated fingers (the blend eases them back). */
 void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driver_kind kind,
-                          const char *pose, float weight, float trigger, int object);
+                          lb_name pose, float weight, float trigger, int object);
 
-/* A registered captured pose, or null. */
-const lb_finger_pose *lb_grip_finger_pose(const lb_world *w, const char *name);
+/* A registered captured pose by name, or null (string work: registrations only). */
+lb_finger_pose *lb_grip_find_finger_pose(const lb_world *w, const char *name);
 
-/* Validation shared by component writes (grip/validate.c). "" is always accepted. */
+/* Validation shared by component writes (grip/grip_module.c). "" is always accepted. */
 lb_result lb_grip_check_pose_name(lb_world *w, const char *where, const char *field,
-                                  const char *name);
+                                  lb_name name);
+/* The grip system (grip/phase_grip.c). */
+void lb_system_grip(lb_world *w, float dt);
 lb_result lb_grip_check_surface(lb_world *w, const char *where, const lb_grip_surface_c *c);
 /* The shape a GripSurface component describes. */
 lb_shape_def lb_grip_surface_def(const lb_grip_surface_c *c);

@@ -7,17 +7,29 @@
 
 #define LB_GRIP_SHAPES_MAX 16
 
-/* GripSurface shapes on the object or any entity below it, in the rig's model space. */
+#define LB_GRIP_SUBTREE_MAX 256 /* entities of a held object's subtree searched for surfaces */
+
+/* GripSurface shapes on the object or any entity below it (its subtree only, in entity
+ * order), in the rig's model space. */
 static uint32_t lb_gather_shapes(const lb_world *w, uint32_t rig_slot, int object,
                                  lb_shape out[LB_GRIP_SHAPES_MAX]) {
+  uint32_t tree[LB_GRIP_SUBTREE_MAX], found[LB_GRIP_SUBTREE_MAX];
+  uint32_t count = lb_world_subtree(w, (uint32_t)object, tree, LB_GRIP_SUBTREE_MAX), m = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (lb_slot_has(w, tree[i], LB_GRIP_SURFACE)) {
+      /* Insertion keeps entity order: the first 16 surfaces are the same whatever the
+       * order the children were attached in. */
+      uint32_t at = m++;
+      while (at > 0 && found[at - 1] > tree[i]) {
+        found[at] = found[at - 1];
+        --at;
+      }
+      found[at] = tree[i];
+    }
+  }
   uint32_t n = 0;
-  for (uint32_t s = 0; s < w->high_water && n < LB_GRIP_SHAPES_MAX; ++s) {
-    if (!w->alive[s] || !lb_slot_has(w, s, LB_GRIP_SURFACE)) {
-      continue;
-    }
-    if (s != (uint32_t)object && !lb_world_is_below(w, s, (uint32_t)object)) {
-      continue;
-    }
+  for (uint32_t k = 0; k < m && n < LB_GRIP_SHAPES_MAX; ++k) {
+    uint32_t s = found[k];
     const lb_grip_surface_c *c = lb_component_ptr(w, s, LB_GRIP_SURFACE);
     lb_shape_def def = lb_grip_surface_def(c);
     lb_transform space_from_entity;
@@ -29,24 +41,11 @@ static uint32_t lb_gather_shapes(const lb_world *w, uint32_t rig_slot, int objec
   return n;
 }
 
-/* The pose a hand should take: per-joint fingers of the profile, else a GripPose name. */
-static bool lb_pose_def_for(const lb_world *w, int object, lb_grip_driver_kind kind,
-                            const char *name, lb_grip_pose_def *out) {
-  if (object >= 0 && w->grip[object]) {
-    int role = kind == LB_GRIP_DRIVER_SUPPORT ? 1 : 0;
-    if (w->grip[object]->has_fingers[role]) {
-      *out = w->grip[object]->fingers[role];
-      return true;
-    }
-  }
-  return name[0] && lb_grip_pose_registry_find(w->grip_poses, name, out) == LB_OK;
-}
-
 /* Captured pose: named joints below this hand take the stored rotations. */
 static void lb_apply_captured(const lb_world *w, lb_grip_hand *h, const lb_skeleton *sk,
                               lb_rig_instance *inst, const lb_finger_pose *fp, float weight) {
   if (h->captured_serial != fp->serial) {
-    /* Map joint names once per registration (string work only when it changes). */
+    /* Map joint names once per registration of the pose (string work only then). */
     for (uint32_t k = 0; k < fp->count; ++k) {
       int j = lb_skeleton_lookup(sk, fp->joints[k]);
       bool below = j > h->info.hand && (uint32_t)j < sk->subtree_end[h->info.hand];
@@ -67,16 +66,17 @@ static void lb_apply_captured(const lb_world *w, lb_grip_hand *h, const lb_skele
 }
 
 void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driver_kind kind,
-                          const char *pose, float weight, float trigger, int object) {
+                          lb_name pose, float weight, float trigger, int object) {
   h->contacts = 0;
   if (kind == LB_GRIP_DRIVER_NONE || weight <= 0.0f) {
     return;
   }
-  lb_rig_instance *inst = &w->rigs[s];
+  lb_rig_instance *inst = lb_rig_of_slot(w, s);
   const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
   lb_grip_pose_def def;
-  if (!lb_pose_def_for(w, object, kind, pose, &def)) {
-    const lb_finger_pose *fp = lb_grip_finger_pose(w, pose);
+  int32_t ref = lb_grip_pose_ref(w, pose);
+  if (!lb_grip_pose_of_ref(w, ref, &def)) {
+    const lb_finger_pose *fp = lb_grip_finger_pose_of_ref(w, ref);
     if (fp) {
       lb_apply_captured(w, h, sk, inst, fp, weight);
     }

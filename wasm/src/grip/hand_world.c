@@ -2,6 +2,8 @@
 #include "grip_internal.h"
 #include <string.h>
 
+#define LB_FINGER_ROOTS_MAX 1025 /* a name table entry and its NUL */
+
 /* Splits "a,b,,d" into up to five NUL-terminated entries inside `buf`. */
 static void lb_split_roots(const char *list, char buf[LB_FINGER_ROOTS_MAX],
                            const char *roots[LB_FINGER_COUNT]) {
@@ -65,7 +67,8 @@ lb_result lb_world_find_hand(lb_world *w, uint32_t e, lb_hand_side side, const c
     return lb_fail(w, LB_ERR_OUT_OF_RANGE, "find hand on %s: side %d is not Right or Left",
                    lb_entity_label(e, lbl, sizeof lbl), (int)side);
   }
-  lb_result r = lb_grip_find_hand(lb_skeleton_get(w, w->rigs[s].asset), side, hand_path, NULL, out);
+  lb_result r = lb_grip_find_hand(lb_skeleton_get(w, lb_rig_of_slot(w, (uint32_t)s)->asset), side,
+                                  hand_path, NULL, out);
   if (r != LB_OK) {
     return lb_fail(w, r, "find hand on %s: %s", lb_entity_label(e, lbl, sizeof lbl), out->report);
   }
@@ -73,17 +76,21 @@ lb_result lb_world_find_hand(lb_world *w, uint32_t e, lb_hand_side side, const c
 }
 
 lb_result lb_grip_hand_resolve(lb_world *w, lb_grip_hand *h, uint32_t asset, lb_hand_side side,
-                               const char *path, const char *finger_roots) {
-  const char *p = path ? path : "";
-  const char *fr = finger_roots ? finger_roots : "";
-  if (h->asset == asset && strcmp(h->path, p) == 0 && strcmp(h->finger_roots, fr) == 0) {
+                               lb_name path, lb_name finger_roots) {
+  if (h->asset == asset && h->path == path && h->finger_roots == finger_roots) {
     return h->found;
   }
   const lb_skeleton *sk = lb_skeleton_get(w, asset);
   memset(h, 0, sizeof *h);
   h->asset = asset;
-  strncpy(h->path, p, sizeof h->path - 1u);
-  strncpy(h->finger_roots, fr, sizeof h->finger_roots - 1u);
+  h->path = path;
+  h->finger_roots = finger_roots;
+  const char *p = lb_name_text(w, path);
+  const char *fr = lb_name_text(w, finger_roots);
+  if (!sk) {
+    h->found = LB_ERR_MISSING_COMPONENT;
+    return h->found;
+  }
   h->spine = h->clavicle = h->upper = h->lower = -1;
   h->blend_t = 1.0f;
   h->found = lb_grip_find_hand(sk, side, p, fr, &h->info);

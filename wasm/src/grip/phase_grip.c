@@ -6,13 +6,14 @@
  *   → fingers of both hands (pose → wrap → weight)
  * with every covered joint eased from where it was when what drives the hand changed.
  * The object never reads the support hand. */
+#include "../base/fnv.h"
 #include "grip_internal.h"
 #include <string.h>
 
 /* What drives each hand this step. */
 typedef struct lb_grip_plan {
   lb_grip_driver_kind kind;
-  const char *pose; /* pose name ("" = none) */
+  lb_name pose;     /* pose name (0 = none) */
   float weight;     /* fingers over the animation */
   float arm_weight; /* arms (holder) */
   float trigger;
@@ -21,26 +22,17 @@ typedef struct lb_grip_plan {
   lb_entity anchor;
 } lb_grip_plan;
 
-static uint64_t lb_fnv(uint64_t h, const void *data, size_t n) {
-  const uint8_t *p = data;
-  for (size_t i = 0; i < n; ++i) {
-    h = (h ^ p[i]) * 0x100000001b3ull;
-  }
-  return h;
-}
-
 /* Identity of what drives a hand: a change starts a blend. Weights and triggers are
  * continuous inputs, not part of it. */
 static uint64_t lb_plan_key(const lb_grip_plan *p, uint32_t placement) {
   if (p->kind == LB_GRIP_DRIVER_NONE) {
     return 0;
   }
-  uint64_t h = 0xcbf29ce484222325ull;
-  uint32_t kind = (uint32_t)p->kind;
-  h = lb_fnv(h, &kind, sizeof kind);
-  h = lb_fnv(h, &p->anchor, sizeof p->anchor);
-  h = lb_fnv(h, &placement, sizeof placement);
-  return lb_fnv(h, p->pose, strlen(p->pose));
+  uint64_t h = LB_FNV_OFFSET;
+  h = lb_fnv_u32(h, (uint32_t)p->kind);
+  h = lb_fnv_u32(h, p->anchor);
+  h = lb_fnv_u32(h, placement);
+  return lb_fnv_u32(h, p->pose);
 }
 
 static void lb_plan_hands(const lb_world *w, uint32_t s, lb_grip_plan plan[2],
@@ -53,8 +45,8 @@ static void lb_plan_hands(const lb_world *w, uint32_t s, lb_grip_plan plan[2],
   *placement = gh ? gh->placement : 0;
   for (int side = 0; side < 2; ++side) {
     plan[side].object = -1;
-    plan[side].pose = "";
-    if (gp && (side == LB_HAND_RIGHT ? gp->right_pose : gp->left_pose)[0]) {
+    plan[side].pose = 0;
+    if (gp && (side == LB_HAND_RIGHT ? gp->right_pose : gp->left_pose)) {
       plan[side].kind = LB_GRIP_DRIVER_POSE;
       plan[side].pose = side == LB_HAND_RIGHT ? gp->right_pose : gp->left_pose;
       plan[side].weight = side == LB_HAND_RIGHT ? gp->right_weight : gp->left_weight;
@@ -119,7 +111,7 @@ static void lb_anchor_model(const lb_world *w, uint32_t rig_slot, const lb_grip_
 static float lb_palm_gap(const lb_world *w, uint32_t s, const lb_grip_hand *h,
                          const lb_transform *anchor_world) {
   lb_transform palm, palm_world;
-  lb_grip_palm_model(h, &w->rigs[s], &palm);
+  lb_grip_palm_model(h, lb_rig_of_slot(w, s), &palm);
   lb_transform_mul(&w->world_xf[s], &palm, &palm_world);
   vec3 d = {palm_world.t[0] - anchor_world->t[0], palm_world.t[1] - anchor_world->t[1],
             palm_world.t[2] - anchor_world->t[2]};
@@ -132,7 +124,7 @@ static void lb_place_object(lb_world *w, uint32_t s, const lb_grip_hand *h, cons
   lb_anchor_model(w, s, p, &anchor_world, &anchor_model);
   lb_transform *obj = &w->world_xf[p->object];
   lb_transform_inverse_mul(obj, &anchor_world, &rel); /* anchor in object units */
-  lb_grip_palm_model(h, &w->rigs[s], &palm);
+  lb_grip_palm_model(h, lb_rig_of_slot(w, s), &palm);
   lb_transform_mul(&w->world_xf[s], &palm, &palm_world);
   /* obj = palm * rel^-1, keeping the object's scale. */
   versor inv;
@@ -148,13 +140,11 @@ static void lb_place_object(lb_world *w, uint32_t s, const lb_grip_hand *h, cons
 }
 
 static void lb_grip_character(lb_world *w, uint32_t s, float dt) {
-  lb_grip_slot *gs = w->grip[s];
-  lb_rig_instance *inst = &w->rigs[s];
+  lb_grip_hands *gs = lb_component_state(w, s, LB_GRIP_HANDS);
+  lb_rig_instance *inst = lb_rig_of_slot(w, s);
   const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
   lb_grip_holder_c *gh =
       lb_slot_has(w, s, LB_GRIP_HOLDER) ? lb_component_ptr(w, s, LB_GRIP_HOLDER) : NULL;
-  const lb_grip_pose_c *gp =
-      lb_slot_has(w, s, LB_GRIP_POSE) ? lb_component_ptr(w, s, LB_GRIP_POSE) : NULL;
   lb_grip_plan plan[2];
   uint32_t placement;
   lb_plan_hands(w, s, plan, &placement);
@@ -162,13 +152,9 @@ static void lb_grip_character(lb_world *w, uint32_t s, float dt) {
   bool active[2];
   for (int side = 0; side < 2; ++side) {
     lb_grip_hand *h = &gs->hands[side];
-    const char *path = gh && (side ? gh->left_hand : gh->right_hand)[0]
-                           ? (side ? gh->left_hand : gh->right_hand)
-                       : gp ? (side ? gp->left_hand : gp->right_hand)
-                            : "";
-    const char *roots = gp ? (side ? gp->left_fingers : gp->right_fingers) : "";
-    active[side] =
-        lb_grip_hand_resolve(w, h, inst->asset, (lb_hand_side)side, path, roots) == LB_OK;
+    /* Hands are resolved on write (lb_grip_hands_refresh); a skeleton they do not belong
+     * to leaves them idle. */
+    active[side] = h->found == LB_OK && h->asset == inst->asset;
     if (!active[side]) {
       continue;
     }
@@ -233,9 +219,11 @@ static void lb_grip_character(lb_world *w, uint32_t s, float dt) {
   }
 }
 
-void lb_phase_grip(lb_world *w, float dt) {
-  for (uint32_t s = 0; s < w->high_water; ++s) {
-    if (w->alive[s] && w->grip[s] && lb_slot_has(w, s, LB_RIG)) {
+/* 5 Grip: every character with GripPose or GripHolder, in entity order. */
+void lb_system_grip(lb_world *w, float dt) {
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_GRIP_HANDS); lb_each_next(&it, &s);) {
+    if (lb_slot_has(w, s, LB_RIG)) {
       lb_grip_character(w, s, dt);
     }
   }

@@ -13,21 +13,36 @@ lb_result lb_world_register_grip_pose(lb_world *w, const char *name, const char 
   if (r != LB_OK) {
     return lb_fail(w, r, "registerGripPose '%.31s': %s", name, err);
   }
-  if (!w->grip_poses) {
+  lb_grip_world *gw = lb_grip_world_of(w);
+  if (!gw->poses) {
     /* The registry is made on first use; registration is not part of a step. */
-    w->grip_poses = lb_alloc(w, sizeof *w->grip_poses);
-    if (!w->grip_poses) {
+    gw->poses = lb_alloc(w, sizeof *gw->poses);
+    if (!gw->poses) {
       return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "registerGripPose: cannot allocate the registry");
     }
   }
-  r = lb_grip_pose_registry_set(w->grip_poses, name, &def);
+  /* Everything that can fail first: the name's id and room in the ref table. */
+  lb_name id = 0;
+  size_t nl = strlen(name);
+  if (nl > 0 && nl < LB_GRIP_POSE_NAME_MAX &&
+      (lb_names_intern(&w->names, name, nl, &id) != LB_OK || lb_grip_set_ref(w, id, 0) != LB_OK)) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "registerGripPose '%.31s': out of memory", name);
+  }
+  int32_t before = lb_grip_pose_ref(w, id);
+  r = lb_grip_pose_registry_set(gw->poses, name, &def);
   if (r != LB_OK) {
     return lb_fail(w, r, "registerGripPose '%.31s': %s", name,
                    r == LB_ERR_CAPACITY       ? "64 poses are already registered"
                    : r == LB_ERR_OUT_OF_RANGE ? "the name must be 1..31 bytes"
                                               : lb_result_text(r));
   }
-  w->error[0] = 0;
+  for (uint32_t slot = 0; slot < gw->poses->count; ++slot) {
+    if (strcmp(gw->poses->names[slot], name) == 0) {
+      lb_grip_set_ref(w, id, (int32_t)slot + 1); /* room was made above: cannot fail */
+    }
+  }
+  (void)before;
+  lb_diag_clear(&w->diag);
   return LB_OK;
 }
 
@@ -38,7 +53,7 @@ lb_result lb_world_grip_pose_json(lb_world *w, const char *name, bool by_joint, 
              : LB_ERR_INVALID_ARGUMENT;
   }
   lb_grip_pose_def def;
-  if (lb_grip_pose_registry_find(w->grip_poses, name, &def) != LB_OK) {
+  if (lb_grip_pose_registry_find(lb_grip_world_of(w)->poses, name, &def) != LB_OK) {
     return lb_fail(w, LB_ERR_UNKNOWN_NAME, "gripPoseByJoint: no grip pose named '%.31s'", name);
   }
   if (by_joint && lb_grip_pose_by_joint(&def, &def) != LB_OK) {
@@ -46,4 +61,47 @@ lb_result lb_world_grip_pose_json(lb_world *w, const char *name, bool by_joint, 
   }
   lb_result r = lb_grip_pose_write_json(&def, buf, cap, needed);
   return r == LB_OK || r == LB_ERR_CAPACITY ? r : lb_fail(w, r, "gripPoseByJoint: cannot write");
+}
+
+lb_result lb_grip_set_ref(lb_world *w, lb_name name, int32_t ref) {
+  lb_grip_world *gw = lb_grip_world_of(w);
+  if (name >= gw->ref_cap) {
+    uint32_t cap = gw->ref_cap ? gw->ref_cap : 64u;
+    while (cap <= name) {
+      cap *= 2u;
+    }
+    int32_t *grown = lb_alloc_array(w, cap, sizeof *grown);
+    if (!grown) {
+      return LB_ERR_OUT_OF_MEMORY;
+    }
+    if (gw->ref_cap) {
+      memcpy(grown, gw->ref_by_name, gw->ref_cap * sizeof *grown);
+    }
+    lb_free(w, gw->ref_by_name);
+    gw->ref_by_name = grown;
+    gw->ref_cap = cap;
+  }
+  if (ref != 0) {
+    gw->ref_by_name[name] = ref;
+  }
+  return LB_OK;
+}
+
+bool lb_grip_pose_of_ref(const lb_world *w, int32_t ref, lb_grip_pose_def *out) {
+  const lb_grip_world *gw = lb_grip_world_of(w);
+  if (ref >= LB_GRIP_REF_BUILTIN && ref < LB_GRIP_REF_BUILTIN + LB_GRIP_BUILTIN_MAX) {
+    *out = gw->builtins[ref - LB_GRIP_REF_BUILTIN];
+    return true;
+  }
+  if (ref > 0 && gw->poses && (uint32_t)ref <= gw->poses->count) {
+    *out = gw->poses->defs[ref - 1];
+    return true;
+  }
+  return false;
+}
+
+const lb_finger_pose *lb_grip_finger_pose_of_ref(const lb_world *w, int32_t ref) {
+  const lb_grip_world *gw = lb_grip_world_of(w);
+  return ref < 0 && (uint32_t)(-ref - 1) < gw->finger_pose_count ? gw->finger_poses[-ref - 1]
+                                                                  : NULL;
 }

@@ -1,6 +1,6 @@
 /* JSON → component fields through the schema (cJSON). One parser for scenes and
  * for JSON-shaped input from the bridge. */
-#include "../world/world_internal.h"
+#include "../world/world_core.h"
 #include "cJSON.h"
 #include "scene_internal.h"
 #include <string.h>
@@ -105,6 +105,19 @@ static lb_result lb_json_field(lb_world *w, const lb_scene *scene, const char *w
                      f->name);
     }
     memcpy(p, &v, sizeof v);
+    return LB_OK;
+  }
+  case LB_FIELD_NAME: {
+    if (!cJSON_IsString(j)) {
+      return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' must be a string", where, f->name);
+    }
+    lb_name id;
+    lb_result r = lb_names_intern(&w->names, j->valuestring, strlen(j->valuestring), &id);
+    if (r != LB_OK) {
+      return lb_fail(w, r, "%s: field '%s': %s", where, f->name,
+                     r == LB_ERR_OUT_OF_RANGE ? "a name is at most 1024 bytes" : "out of memory");
+    }
+    memcpy(p, &id, sizeof id);
     return LB_OK;
   }
   case LB_FIELD_STRING: {

@@ -1,6 +1,7 @@
 /* Scene loading and the timeline. Commands are converted to component structs at
  * load, so a step applies them with no JSON work. */
-#include "../world/world_internal.h"
+#include "../world/world_core.h"
+#include "limber/rig.h"
 #include "cJSON.h"
 #include "scene_internal.h"
 #include <stdio.h>
@@ -228,11 +229,9 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
       if (r == LB_OK) {
         r = lb_world_insert(w, sc->entities[idx].value, type, data);
         if (r != LB_OK) {
-          /* Keep the world's message, minus its code prefix that lb_fail adds again. */
-          char msg[sizeof w->error];
-          const char *body = strstr(w->error, ": ");
-          strcpy(msg, body ? body + 2 : w->error);
-          lb_fail(w, r, "scene: entity '%s': %s", sc->entities[idx].name, msg);
+          char prefix[160];
+          snprintf(prefix, sizeof prefix, "scene: entity '%s': ", sc->entities[idx].name);
+          lb_diag_prefix(&w->diag, r, prefix);
         }
       }
       if (r != LB_OK) {
@@ -339,6 +338,9 @@ lb_result lb_scene_load_files(lb_world *w, const char *json, size_t len, const l
     return lb_fail(w, LB_ERR_PARSE, "scene: malformed JSON near byte %ld",
                    at && at >= json && at <= json + len ? (long)(at - json) : -1L);
   }
+  /* All or nothing: a failure despawns what was spawned and frees the assets added. */
+  lb_world_mark mark;
+  lb_world_assets_mark(w, &mark);
   lb_scene *sc = lb_alloc(w, sizeof *sc);
   lb_result r = sc ? LB_OK : lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
   if (r == LB_OK && !cJSON_IsObject(root)) {
@@ -355,13 +357,13 @@ lb_result lb_scene_load_files(lb_world *w, const char *json, size_t len, const l
   }
   cJSON_Delete(root);
   if (r != LB_OK) {
-    char msg[sizeof w->error];
-    strcpy(msg, w->error);
     for (uint32_t i = 0; sc && i < sc->entity_count; ++i) {
-      lb_world_despawn(w, sc->entities[i].value);
+      if (lb_world_alive(w, sc->entities[i].value)) {
+        lb_world_despawn(w, sc->entities[i].value);
+      }
     }
     lb_scene_destroy(w, sc);
-    strcpy(w->error, msg);
+    lb_world_assets_rollback(w, &mark);
     return r;
   }
   *out = sc;

@@ -46,10 +46,9 @@ lb_result lb_scene_gltf_rig(lb_world *w, const char *name, const void *rig_json,
   lb_gltf_added added;
   lb_result res = lb_world_add_gltf(w, &def, &added);
   if (res != LB_OK) {
-    char msg[sizeof w->error];
-    const char *body = strstr(w->error, ": ");
-    strcpy(msg, body ? body + 2 : w->error);
-    return lb_fail(w, res, "scene: rig asset '%s' (%s): %s", name, path->valuestring, msg);
+    char prefix[512];
+    snprintf(prefix, sizeof prefix, "scene: rig asset '%s' (%s): ", name, path->valuestring);
+    return lb_diag_prefix(&w->diag, res, prefix);
   }
   *out_skeleton = added.skeleton;
   return LB_OK;
@@ -74,10 +73,7 @@ lb_result lb_scene_controller(lb_world *w, const lb_scene *sc, const char *name,
   }
   lb_result r = lb_controller_from_cjson(w, skeleton, name, c, out);
   if (r != LB_OK) {
-    char msg[sizeof w->error];
-    const char *body = strstr(w->error, ": ");
-    strcpy(msg, body ? body + 2 : w->error);
-    lb_fail(w, r, "scene: %s", msg);
+    lb_diag_prefix(&w->diag, r, "scene: ");
   }
   return r;
 }
@@ -135,10 +131,9 @@ lb_result lb_scene_param_command(lb_world *w, int index, lb_entity e, const void
   lb_anim_param_type type;
   lb_result r = lb_world_get_animator_param(w, e, name, &cur, &type);
   if (r != LB_OK) {
-    char msg[sizeof w->error];
-    const char *rest = strstr(w->error, ": ");
-    strcpy(msg, rest ? rest + 2 : w->error);
-    return lb_fail(w, r, "%s: %s", where, msg);
+    char prefix[256];
+    snprintf(prefix, sizeof prefix, "%s: ", where);
+    return lb_diag_prefix(&w->diag, r, prefix);
   }
   return check_kind(w, where, name, type, *value_is_bool);
 }

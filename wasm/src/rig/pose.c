@@ -1,6 +1,7 @@
 /* Rig instances: pose buffers and local→model. */
 #include "../math/math_inline.h"
-#include "../world/world_internal.h"
+#include "limber/ik.h"
+#include "rig_internal.h"
 #include <string.h>
 
 lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asset) {
@@ -50,9 +51,36 @@ void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t
   }
 }
 
+void lb_apply_rotation(lb_rig_instance *inst, const lb_skeleton *sk, int j, const versor model_r) {
+  int p = sk->parents[j];
+  versor inv;
+  if (p < 0) {
+    memcpy(inst->local[j].r, model_r, sizeof(versor));
+  } else {
+    lb_quat_conj(inst->model[p].r, inv);
+    lb_quat_mul(inv, model_r, inst->local[j].r);
+    lb_quat_normalize(inst->local[j].r);
+  }
+}
+
+void lb_rig_commit_two_bone(const lb_skeleton *sk, lb_rig_instance *inst, int root, int mid,
+                            int tip, const lb_two_bone_ik_job *job) {
+  versor root_r, mid_r, tip_r;
+  lb_quat_mul(job->root_correction, inst->model[root].r, root_r);
+  lb_quat_mul(job->mid_correction, inst->model[mid].r, mid_r);
+  lb_quat_mul(job->tip_correction, inst->model[tip].r, tip_r);
+  /* Locals from new model rotations, parent first, refreshing model as we go. */
+  lb_apply_rotation(inst, sk, root, root_r);
+  lb_rig_local_to_model(sk, inst, (uint32_t)root, (uint32_t)root + 1u);
+  lb_apply_rotation(inst, sk, mid, mid_r);
+  lb_rig_local_to_model(sk, inst, (uint32_t)mid, (uint32_t)mid + 1u);
+  lb_apply_rotation(inst, sk, tip, tip_r);
+  lb_rig_local_to_model(sk, inst, (uint32_t)root, sk->subtree_end[root]);
+}
+
 static lb_rig_instance *lb_rig_of(const lb_world *w, lb_entity e) {
   int s = lb_slot_of(w, e);
-  return s >= 0 && lb_slot_has(w, (uint32_t)s, LB_RIG) ? &w->rigs[s] : NULL;
+  return s >= 0 ? lb_rig_of_slot(w, (uint32_t)s) : NULL;
 }
 
 lb_result lb_rig_set_animation_pose(lb_world *w, lb_entity e, const lb_transform *local,

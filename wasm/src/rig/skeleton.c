@@ -1,5 +1,5 @@
 /* Skeleton assets: validation, depth-first reordering and joint lookup. */
-#include "../world/world_internal.h"
+#include "rig_internal.h"
 #include <string.h>
 
 lb_skeleton_def lb_skeleton_default_def(void) {
@@ -78,18 +78,19 @@ lb_result lb_world_add_skeleton(lb_world *w, const lb_skeleton_def *def, uint32_
     return r;
   }
   uint32_t n = def->joint_count;
-  if (w->skeleton_count == w->skeleton_capacity) {
-    uint32_t cap = w->skeleton_capacity ? w->skeleton_capacity * 2u : 4u;
+  lb_rig_world *rw = lb_rig_world_of(w);
+  if (rw->skeleton_count == rw->skeleton_capacity) {
+    uint32_t cap = rw->skeleton_capacity ? rw->skeleton_capacity * 2u : 4u;
     lb_skeleton *grown = lb_alloc_array(w, cap, sizeof *grown);
     if (!grown) {
       return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "skeleton: out of memory");
     }
-    if (w->skeleton_count) {
-      memcpy(grown, w->skeletons, w->skeleton_count * sizeof *grown);
+    if (rw->skeleton_count) {
+      memcpy(grown, rw->skeletons, rw->skeleton_count * sizeof *grown);
     }
-    lb_free(w, w->skeletons);
-    w->skeletons = grown;
-    w->skeleton_capacity = cap;
+    lb_free(w, rw->skeletons);
+    rw->skeletons = grown;
+    rw->skeleton_capacity = cap;
   }
   lb_skeleton s;
   s.joint_count = n;
@@ -132,13 +133,29 @@ lb_result lb_world_add_skeleton(lb_world *w, const lb_skeleton_def *def, uint32_
   }
   lb_free(w, order);
   lb_free(w, remap);
-  w->skeletons[w->skeleton_count++] = s;
-  *out_asset = w->skeleton_count; /* handle = index + 1 */
+  rw->skeletons[rw->skeleton_count++] = s;
+  *out_asset = rw->skeleton_count; /* handle = index + 1 */
   return LB_OK;
 }
 
 const lb_skeleton *lb_skeleton_get(const lb_world *w, uint32_t asset) {
-  return w && asset >= 1 && asset <= w->skeleton_count ? &w->skeletons[asset - 1] : NULL;
+  const lb_rig_world *rw = w ? lb_rig_world_of(w) : NULL;
+  return rw && asset >= 1 && asset <= rw->skeleton_count ? &rw->skeletons[asset - 1] : NULL;
+}
+
+void lb_skeletons_release(lb_world *w, lb_rig_world *rw, uint32_t keep) {
+  while (rw->skeleton_count > keep) {
+    lb_skeleton *s = &rw->skeletons[--rw->skeleton_count];
+    lb_free(w, s->names);
+    lb_free(w, s->parents);
+    lb_free(w, s->subtree_end);
+    lb_free(w, s->rest);
+  }
+  if (keep == 0) {
+    lb_free(w, rw->skeletons);
+    rw->skeletons = NULL;
+    rw->skeleton_capacity = 0;
+  }
 }
 
 int lb_skeleton_lookup(const lb_skeleton *s, const char *path) {

@@ -1,13 +1,13 @@
-/* Generic component access: every write is validated through the schema, then by
- * the component's own rules, on a staging copy; the world changes only after
- * everything passed. */
-#include "world_internal.h"
+/* Generic component access: every write is checked against the schema, then by the
+ * component's own stage hook, on a staging copy; the world changes only after both
+ * passed, and nothing after them can fail. */
+#include "world_core.h"
 #include <stdio.h>
 #include <string.h>
 
 static const char *lb_type_name(lb_field_type t) {
   static const char *const names[] = {"f32",  "u32",    "bool", "entity", "vec3",
-                                      "quat", "string", "enum", "asset"};
+                                      "quat", "string", "enum", "asset",  "name"};
   return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
 
@@ -75,6 +75,16 @@ static lb_result lb_check_field(lb_world *w, const char *where, const lb_field *
     }
     return LB_OK;
   }
+  case LB_FIELD_NAME: {
+    lb_name v;
+    memcpy(&v, p, sizeof v);
+    if (!lb_names_valid(&w->names, v)) {
+      return lb_fail(w, LB_ERR_UNKNOWN_NAME,
+                     "%s: field '%s' = %u is not a name id of this world (lb_world_intern)", where,
+                     f->name, v);
+    }
+    return LB_OK;
+  }
   case LB_FIELD_STRING:
     if (memchr(p, 0, f->size) == NULL) {
       return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: field '%s' is longer than %u bytes", where,
@@ -86,112 +96,21 @@ static lb_result lb_check_field(lb_world *w, const char *where, const lb_field *
                  lb_type_name(f->type));
 }
 
-/* What a component's own rules prepared for the commit. */
-typedef struct lb_prepared {
-  int16_t attach_joint;
-  lb_rig_instance rig;
-  bool has_rig;
-  lb_ik_chain chain;
-  lb_grip_prepared grip;
-  lb_animator_prepared animator;
-} lb_prepared;
-
-static lb_result lb_prepare_transform(lb_world *w, const char *where, uint32_t slot,
-                                      const lb_transform_c *c, lb_prepared *out) {
-  out->attach_joint = -1;
-  if (c->parent == LB_NULL_ENTITY) {
-    if (c->parent_joint[0]) {
-      return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "%s: field 'parentJoint' = '%s' needs a parent",
-                     where, c->parent_joint);
-    }
-    return LB_OK;
-  }
-  /* Walk up from the new parent; meeting this entity would close a loop. */
-  int s = lb_slot_of(w, c->parent);
-  for (uint32_t guard = 0; s >= 0 && guard <= w->high_water; ++guard) {
-    if ((uint32_t)s == slot) {
-      return lb_fail(w, LB_ERR_CYCLE, "%s: field 'parent' would make a parent cycle", where);
-    }
-    if (!lb_slot_has(w, (uint32_t)s, LB_TRANSFORM)) {
-      break;
-    }
-    const lb_transform_c *pt = lb_component_ptr(w, (uint32_t)s, LB_TRANSFORM);
-    s = lb_slot_of(w, pt->parent);
-  }
-  if (c->parent_joint[0]) {
-    int ps = lb_slot_of(w, c->parent);
-    if (!lb_slot_has(w, (uint32_t)ps, LB_RIG)) {
-      return lb_fail(w, LB_ERR_MISSING_COMPONENT,
-                     "%s: field 'parentJoint' = '%s' but the parent has no Rig", where,
-                     c->parent_joint);
-    }
-    const lb_rig_c *rig = lb_component_ptr(w, (uint32_t)ps, LB_RIG);
-    int j = lb_skeleton_lookup(lb_skeleton_get(w, rig->asset), c->parent_joint);
-    if (j < 0) {
-      return lb_fail(w, LB_ERR_JOINT_NOT_FOUND,
-                     "%s: field 'parentJoint': joint '%s' not found in the parent's rig", where,
-                     c->parent_joint);
-    }
-    out->attach_joint = (int16_t)j;
-  }
-  return LB_OK;
+static const lb_component_def *lb_public_def(uint32_t type) {
+  return type < LB_COMPONENT_TYPE_COUNT ? lb_registry_component(type) : NULL;
 }
 
-static lb_result lb_prepare_rig(lb_world *w, const char *where, const lb_rig_c *c,
-                                lb_prepared *out) {
-  if (!lb_skeleton_get(w, c->asset)) {
-    return lb_fail(w, LB_ERR_UNKNOWN_NAME, "%s: field 'asset' = %u is not a skeleton asset", where,
-                   c->asset);
-  }
-  lb_result r = lb_rig_instance_init(w, &out->rig, c->asset);
-  if (r != LB_OK) {
-    return lb_fail(w, r, "%s: cannot allocate pose buffers", where);
-  }
-  out->has_rig = true;
-  return LB_OK;
-}
-
-static lb_result lb_prepare_two_bone_ik(lb_world *w, const char *where, lb_entity self,
-                                        const lb_two_bone_ik_c *c, lb_prepared *out) {
-  lb_entity rig_e = c->rig != LB_NULL_ENTITY ? c->rig : self;
-  int rs = lb_slot_of(w, rig_e);
-  if (rs < 0 || !lb_slot_has(w, (uint32_t)rs, LB_RIG)) {
-    return lb_fail(w, LB_ERR_MISSING_COMPONENT, "%s: field 'rig': %s has no Rig", where,
-                   c->rig != LB_NULL_ENTITY ? "the named entity" : "this entity (rig is null)");
-  }
-  if (c->target == LB_NULL_ENTITY) {
-    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "%s: field 'target' is null (an entity is required)",
-                   where);
-  }
-  const lb_rig_c *rig = lb_component_ptr(w, (uint32_t)rs, LB_RIG);
-  const lb_skeleton *sk = lb_skeleton_get(w, rig->asset);
-  int tip = lb_skeleton_lookup(sk, c->tip);
-  if (tip < 0) {
-    return lb_fail(w, LB_ERR_JOINT_NOT_FOUND, "%s: field 'tip': joint '%s' not found in the rig",
-                   where, c->tip);
-  }
-  int mid = sk->parents[tip];
-  int root = mid >= 0 ? sk->parents[mid] : -1;
-  if (root < 0) {
-    return lb_fail(w, LB_ERR_JOINT_NOT_FOUND,
-                   "%s: field 'tip': joint '%s' needs a parent and a grandparent", where, c->tip);
-  }
-  out->chain.asset = rig->asset;
-  out->chain.root = (int16_t)root;
-  out->chain.mid = (int16_t)mid;
-  out->chain.tip = (int16_t)tip;
-  return LB_OK;
-}
-
-static lb_result lb_write(lb_world *w, lb_entity e, uint32_t type, const void *data, bool insert) {
+static lb_result lb_write_component(lb_world *w, lb_entity e, uint32_t type, const void *data,
+                                    bool insert) {
   if (!w || !data) {
     return w ? lb_fail(w, LB_ERR_INVALID_ARGUMENT, "component write: null data")
              : LB_ERR_INVALID_ARGUMENT;
   }
-  const lb_component_info *info = lb_component_info_get(type);
-  if (!info) {
+  const lb_component_def *def = lb_public_def(type);
+  if (!def) {
     return lb_fail(w, LB_ERR_UNKNOWN_NAME, "component type %u does not exist", type);
   }
+  const lb_component_info *info = def->info;
   char where[96], lbl[48];
   int s = lb_slot_checked(w, e, insert ? "insert" : "update");
   if (s < 0) {
@@ -205,7 +124,7 @@ static lb_result lb_write(lb_world *w, lb_entity e, uint32_t type, const void *d
                    info->name);
   }
   _Alignas(16) uint8_t staging[LB_COMPONENT_MAX_SIZE];
-  uint8_t *stored = lb_component_ptr(w, slot, type);
+  const uint8_t *stored = had ? lb_component_ptr(w, slot, type) : NULL;
   memcpy(staging, data, info->size);
   for (uint32_t i = 0; i < info->field_count; ++i) {
     const lb_field *f = &info->fields[i];
@@ -222,73 +141,49 @@ static lb_result lb_write(lb_world *w, lb_entity e, uint32_t type, const void *d
       return r;
     }
   }
-  lb_prepared prep;
-  memset(&prep, 0, sizeof prep);
-  lb_result r = LB_OK;
-  switch (type) {
-  case LB_TRANSFORM:
-    r = lb_prepare_transform(w, where, slot, (const lb_transform_c *)staging, &prep);
-    break;
-  case LB_RIG:
-    if (had && ((const lb_rig_c *)stored)->asset == ((const lb_rig_c *)staging)->asset) {
-      break; /* same skeleton: keep the buffers (and any host animation pose) */
-    }
-    r = lb_prepare_rig(w, where, (const lb_rig_c *)staging, &prep);
-    break;
-  case LB_TWO_BONE_IK:
-    r = lb_prepare_two_bone_ik(w, where, e, (const lb_two_bone_ik_c *)staging, &prep);
-    break;
-  case LB_ANIMATOR:
-    r = lb_animator_prepare(w, where, slot, staging, &prep.animator);
-    break;
-  default:
-    r = lb_grip_prepare(w, where, slot, type, staging, &prep.grip);
-    break;
+  if (!had && lb_store_reserve(w, type, slot) != LB_OK) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: cannot allocate component storage", where);
   }
-  if (r != LB_OK) {
-    lb_grip_prepared_release(w, &prep.grip);
-    lb_animator_prepared_release(w, &prep.animator);
-    return r;
+  lb_write wr;
+  memset(&wr, 0, sizeof wr);
+  wr.world = w;
+  wr.where = where;
+  wr.entity = e;
+  wr.slot = slot;
+  wr.type = type;
+  wr.had = had;
+  wr.value = staging;
+  wr.current = stored;
+  wr.state = had ? lb_component_state(w, slot, type) : NULL;
+  if (def->stage) {
+    lb_result r = def->stage(&wr);
+    if (r != LB_OK) {
+      return r;
+    }
   }
   /* Commit: nothing below can fail. */
-  memcpy(stored, staging, info->size);
-  w->mask[slot] |= 1u << type;
-  switch (type) {
-  case LB_TRANSFORM:
-    w->attach_joint[slot] = prep.attach_joint;
-    break;
-  case LB_RIG:
-    if (prep.has_rig) {
-      lb_rig_instance_release(w, &w->rigs[slot]);
-      w->rigs[slot] = prep.rig;
-    }
-    break;
-  case LB_TWO_BONE_IK:
-    w->ik_chains[slot] = prep.chain;
-    break;
-  case LB_ANIMATOR:
-    lb_animator_commit(w, slot, &prep.animator);
-    break;
-  default:
-    lb_grip_commit(w, slot, type, &prep.grip);
-    break;
+  uint8_t *dst = had ? lb_component_ptr(w, slot, type) : lb_store_attach(w, type, slot);
+  memcpy(dst, staging, info->size);
+  if (def->commit) {
+    def->commit(&wr, dst + w->stores[type].state_offset);
   }
-  w->error[0] = 0;
+  lb_world_changed(w, type, slot);
+  lb_diag_clear(&w->diag);
   return LB_OK;
 }
 
 lb_result lb_world_insert(lb_world *w, lb_entity e, uint32_t type, const void *data) {
-  return lb_write(w, e, type, data, true);
+  return lb_write_component(w, e, type, data, true);
 }
 
 lb_result lb_world_set(lb_world *w, lb_entity e, uint32_t type, const void *data) {
-  return lb_write(w, e, type, data, false);
+  return lb_write_component(w, e, type, data, false);
 }
 
 lb_result lb_world_get(const lb_world *w, lb_entity e, uint32_t type, void *out) {
-  const lb_component_info *info = lb_component_info_get(type);
+  const lb_component_def *def = lb_public_def(type);
   int s = lb_slot_of(w, e);
-  if (!w || !out || !info) {
+  if (!w || !out || !def) {
     return LB_ERR_INVALID_ARGUMENT;
   }
   if (s < 0) {
@@ -297,7 +192,7 @@ lb_result lb_world_get(const lb_world *w, lb_entity e, uint32_t type, void *out)
   if (!lb_slot_has(w, (uint32_t)s, type)) {
     return LB_ERR_MISSING_COMPONENT;
   }
-  memcpy(out, lb_component_ptr(w, (uint32_t)s, type), info->size);
+  memcpy(out, lb_component_ptr(w, (uint32_t)s, type), def->info->size);
   return LB_OK;
 }
 
@@ -310,8 +205,8 @@ lb_result lb_world_remove(lb_world *w, lb_entity e, uint32_t type) {
   if (!w) {
     return LB_ERR_INVALID_ARGUMENT;
   }
-  const lb_component_info *info = lb_component_info_get(type);
-  if (!info) {
+  const lb_component_def *def = lb_public_def(type);
+  if (!def) {
     return lb_fail(w, LB_ERR_UNKNOWN_NAME, "component type %u does not exist", type);
   }
   int s = lb_slot_checked(w, e, "remove");
@@ -321,22 +216,18 @@ lb_result lb_world_remove(lb_world *w, lb_entity e, uint32_t type) {
   if (!lb_slot_has(w, (uint32_t)s, type)) {
     char lbl[48];
     return lb_fail(w, LB_ERR_MISSING_COMPONENT, "remove: %s has no %s",
-                   lb_entity_label(e, lbl, sizeof lbl), info->name);
+                   lb_entity_label(e, lbl, sizeof lbl), def->info->name);
   }
-  w->mask[s] &= ~(1u << type);
-  if (type == LB_RIG) {
-    lb_rig_instance_release(w, &w->rigs[s]);
-  } else if (type == LB_TRANSFORM) {
-    w->attach_joint[s] = -1;
-  } else if (type == LB_ANIMATOR) {
-    lb_animator_remove(w, (uint32_t)s);
-  } else if ((type == LB_GRIP_POSE || type == LB_GRIP_HOLDER || type == LB_GRIP_PROFILE) &&
-             !lb_slot_has(w, (uint32_t)s, LB_GRIP_POSE) &&
-             !lb_slot_has(w, (uint32_t)s, LB_GRIP_HOLDER) &&
-             !lb_slot_has(w, (uint32_t)s, LB_GRIP_PROFILE)) {
-    lb_free(w, w->grip[s]);
-    w->grip[s] = NULL;
-  }
-  memset(lb_component_ptr(w, (uint32_t)s, type), 0, info->size);
+  lb_store_detach(w, type, (uint32_t)s);
+  lb_world_changed(w, type, (uint32_t)s);
   return LB_OK;
+}
+
+void lb_world_changed(lb_world *w, uint32_t type, uint32_t slot) {
+  for (uint32_t m = 0; m < lb_registry_module_count(); ++m) {
+    const lb_module_def *md = lb_registry_module(m);
+    if (md->changed) {
+      md->changed(w, type, slot);
+    }
+  }
 }

@@ -1,50 +1,24 @@
-/* World lifetime, memory, errors and entity handles. */
-#include "world_internal.h"
+/* World lifetime, memory, messages, names and entity handles. */
+#include "world_core.h"
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-static void *lb_default_alloc(size_t size, void *user) {
-  (void)user;
-  return malloc(size);
-}
-static void lb_default_free(void *p, void *user) {
-  (void)user;
-  free(p);
-}
-
 void *lb_alloc(lb_world *w, size_t size) {
-  if (size == 0) {
-    size = 1;
-  }
-  void *p = w->allocator.alloc(size, w->allocator.user);
-  if (p) {
-    memset(p, 0, size);
-  }
-  return p;
+  return lb_mem_alloc(&w->allocator, size);
 }
 
 void lb_free(lb_world *w, void *p) {
-  if (p) {
-    w->allocator.free(p, w->allocator.user);
-  }
+  lb_mem_free(&w->allocator, p);
 }
 
 void *lb_alloc_array(lb_world *w, size_t count, size_t size) {
-  if (size != 0 && count > SIZE_MAX / size) {
-    return NULL;
-  }
-  return lb_alloc(w, count * size);
+  return lb_mem_alloc_array(&w->allocator, count, size);
 }
 
 lb_result lb_fail(lb_world *w, lb_result code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = snprintf(w->error, sizeof w->error, "%s: ", lb_result_name(code));
-  if (n < 0 || (size_t)n >= sizeof w->error) {
-    n = 0;
-  }
-  vsnprintf(w->error + n, sizeof w->error - (size_t)n, fmt, ap);
+  lb_diag_vset(&w->diag, code, fmt, ap);
   va_end(ap);
   return code;
 }
@@ -70,12 +44,11 @@ lb_world_def lb_world_default_def(void) {
   X(generation, uint16_t)                                                                          \
   X(alive, uint8_t)                                                                                \
   X(free_slots, uint32_t)                                                                          \
-  X(mask, uint32_t)                                                                                \
-  X(rigs, lb_rig_instance)                                                                         \
+  X(parent, int32_t)                                                                               \
+  X(first_child, int32_t)                                                                          \
+  X(next_sibling, int32_t)                                                                         \
+  X(prev_sibling, int32_t)                                                                         \
   X(attach_joint, int16_t)                                                                         \
-  X(ik_chains, lb_ik_chain)                                                                        \
-  X(grip, lb_grip_slot *)                                                                          \
-  X(animators, lb_animator_instance *)                                                             \
   X(world_xf, lb_transform)                                                                        \
   X(xf_state, uint8_t)                                                                             \
   X(xf_stack, uint32_t)
@@ -87,11 +60,13 @@ static lb_result lb_world_grow(lb_world *w, uint32_t new_cap) {
   if (new_cap <= w->capacity) {
     return lb_fail(w, LB_ERR_CAPACITY, "world: more than %u entities", (unsigned)LB_MAX_ENTITIES);
   }
+  uint32_t new_pages = (new_cap + LB_STORE_PAGE_SLOTS - 1u) >> LB_STORE_PAGE_BITS;
   struct {
 #define LB_DECL_(field, type) type *field;
     LB_SLOT_ARRAYS(LB_DECL_)
 #undef LB_DECL_
-    uint8_t *components[LB_COMPONENT_TYPE_COUNT];
+    uint8_t **pages[LB_COMPONENT_TYPES_MAX];
+    uint64_t *present[LB_COMPONENT_TYPES_MAX];
   } n;
   memset(&n, 0, sizeof n);
   bool ok = true;
@@ -100,16 +75,18 @@ static lb_result lb_world_grow(lb_world *w, uint32_t new_cap) {
   ok = ok && n.field != NULL;
   LB_SLOT_ARRAYS(LB_ALLOC_)
 #undef LB_ALLOC_
-  for (uint32_t t = 0; t < LB_COMPONENT_TYPE_COUNT; ++t) {
-    n.components[t] = lb_alloc_array(w, new_cap, lb_component_info_get(t)->size);
-    ok = ok && n.components[t] != NULL;
+  for (uint32_t t = 0; t < w->type_count; ++t) {
+    n.pages[t] = lb_alloc_array(w, new_pages, sizeof(uint8_t *));
+    n.present[t] = lb_alloc_array(w, new_pages, sizeof(uint64_t));
+    ok = ok && n.pages[t] && n.present[t];
   }
   if (!ok) {
 #define LB_FREE_(field, type) lb_free(w, n.field);
     LB_SLOT_ARRAYS(LB_FREE_)
 #undef LB_FREE_
-    for (uint32_t t = 0; t < LB_COMPONENT_TYPE_COUNT; ++t) {
-      lb_free(w, n.components[t]);
+    for (uint32_t t = 0; t < w->type_count; ++t) {
+      lb_free(w, n.pages[t]);
+      lb_free(w, n.present[t]);
     }
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "world: cannot grow to %u entities", (unsigned)new_cap);
   }
@@ -122,17 +99,73 @@ static lb_result lb_world_grow(lb_world *w, uint32_t new_cap) {
   w->field = n.field;
   LB_SLOT_ARRAYS(LB_MOVE_)
 #undef LB_MOVE_
-  for (uint32_t t = 0; t < LB_COMPONENT_TYPE_COUNT; ++t) {
-    if (old) {
-      memcpy(n.components[t], w->components[t], (size_t)old * lb_component_info_get(t)->size);
+  for (uint32_t t = 0; t < w->type_count; ++t) {
+    lb_store *st = &w->stores[t];
+    if (w->page_cap) {
+      memcpy(n.pages[t], st->pages, w->page_cap * sizeof(uint8_t *));
+      memcpy(n.present[t], st->present, w->page_cap * sizeof(uint64_t));
     }
-    lb_free(w, w->components[t]);
-    w->components[t] = n.components[t];
+    lb_free(w, st->pages);
+    lb_free(w, st->present);
+    st->pages = n.pages[t];
+    st->present = n.present[t];
   }
   for (uint32_t i = old; i < new_cap; ++i) {
     w->attach_joint[i] = -1;
+    w->parent[i] = w->first_child[i] = w->next_sibling[i] = w->prev_sibling[i] = -1;
   }
   w->capacity = new_cap;
+  w->page_cap = new_pages;
+  return LB_OK;
+}
+
+/* Stores for every registered type; module states; systems in pipeline order. */
+static lb_result lb_world_setup(lb_world *w) {
+  w->type_count = lb_registry_type_count();
+  for (uint32_t t = 0; t < w->type_count; ++t) {
+    lb_store *st = &w->stores[t];
+    st->def = lb_registry_component(t);
+    uint32_t size = st->def->info->size;
+    st->state_offset = (size + 15u) & ~15u;
+    st->stride = (st->state_offset + st->def->state_size + 15u) & ~15u;
+  }
+  for (uint32_t i = 0; i < lb_registry_default_name_count(); ++i) {
+    const char *text = lb_registry_default_name(i);
+    lb_name id;
+    if (lb_names_intern(&w->names, text, strlen(text), &id) != LB_OK || id != i + 1u) {
+      return LB_ERR_OUT_OF_MEMORY;
+    }
+  }
+  uint32_t modules = lb_registry_module_count();
+  for (uint32_t m = 0; m < modules; ++m) {
+    const lb_module_def *md = lb_registry_module(m);
+    if (md->state_size) {
+      w->module_state[m] = lb_alloc(w, md->state_size);
+      if (!w->module_state[m]) {
+        return LB_ERR_OUT_OF_MEMORY;
+      }
+    }
+    if (md->init && md->init(w, w->module_state[m]) != LB_OK) {
+      return LB_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t k = 0; k < md->system_count; ++k) {
+      if (w->system_count == sizeof w->systems / sizeof w->systems[0]) {
+        return LB_ERR_CAPACITY;
+      }
+      /* Insertion by (phase, order); equal keys keep module list order. */
+      const lb_system_def *sd = &md->systems[k];
+      uint32_t at = w->system_count;
+      while (at > 0 && (w->systems[at - 1].def->phase > sd->phase ||
+                        (w->systems[at - 1].def->phase == sd->phase &&
+                         w->systems[at - 1].def->order > sd->order))) {
+        w->systems[at] = w->systems[at - 1];
+        --at;
+      }
+      w->systems[at].def = sd;
+      w->systems[at].module = m;
+      w->system_count++;
+    }
+  }
   return LB_OK;
 }
 
@@ -146,19 +179,22 @@ lb_result lb_world_create(const lb_world_def *def, lb_world **out) {
     return LB_ERR_INVALID_ARGUMENT;
   }
   if (!d.allocator.alloc) {
-    d.allocator.alloc = lb_default_alloc;
-    d.allocator.free = lb_default_free;
+    d.allocator = lb_allocator_default();
   }
   if (d.entity_capacity == 0 || d.entity_capacity > LB_MAX_ENTITIES) {
     return LB_ERR_OUT_OF_RANGE;
   }
-  lb_world *w = d.allocator.alloc(sizeof *w, d.allocator.user);
+  lb_world *w = lb_mem_alloc(&d.allocator, sizeof *w);
   if (!w) {
     return LB_ERR_OUT_OF_MEMORY;
   }
-  memset(w, 0, sizeof *w);
   w->allocator = d.allocator;
-  lb_result r = lb_world_grow(w, d.entity_capacity);
+  lb_diag_init(&w->diag, &w->allocator);
+  lb_names_init(&w->names, &w->allocator);
+  lb_result r = lb_world_setup(w);
+  if (r == LB_OK) {
+    r = lb_world_grow(w, d.entity_capacity);
+  }
   if (r != LB_OK) {
     lb_world_destroy(w);
     return r;
@@ -171,39 +207,37 @@ void lb_world_destroy(lb_world *w) {
   if (!w) {
     return;
   }
-  for (uint32_t i = 0; i < w->high_water; ++i) {
-    lb_rig_instance_release(w, &w->rigs[i]);
-    lb_free(w, w->grip[i]);
-    if (w->animators[i]) {
-      lb_animator_remove(w, i);
+  for (uint32_t s = 0; s < w->high_water; ++s) {
+    if (w->alive[s]) {
+      lb_world_despawn(w, lb_entity_of_slot(w, s));
     }
+  }
+  for (uint32_t m = lb_registry_module_count(); m-- > 0;) {
+    const lb_module_def *md = lb_registry_module(m);
+    if (md->release && (w->module_state[m] || !md->state_size)) {
+      md->release(w, w->module_state[m]);
+    }
+    lb_free(w, w->module_state[m]);
   }
 #define LB_FREE_(field, type) lb_free(w, w->field);
   LB_SLOT_ARRAYS(LB_FREE_)
 #undef LB_FREE_
-  for (uint32_t t = 0; t < LB_COMPONENT_TYPE_COUNT; ++t) {
-    lb_free(w, w->components[t]);
+  for (uint32_t t = 0; t < w->type_count; ++t) {
+    lb_store *st = &w->stores[t];
+    for (uint32_t p = 0; st->pages && p < w->page_cap; ++p) {
+      lb_free(w, st->pages[p]);
+    }
+    lb_free(w, st->pages);
+    lb_free(w, st->present);
   }
-  for (uint32_t i = 0; i < w->skeleton_count; ++i) {
-    lb_skeleton *s = &w->skeletons[i];
-    lb_free(w, s->names);
-    lb_free(w, s->parents);
-    lb_free(w, s->subtree_end);
-    lb_free(w, s->rest);
-  }
-  lb_free(w, w->skeletons);
-  lb_free(w, w->grip_poses);
-  for (uint32_t i = 0; i < w->finger_pose_count; ++i) {
-    lb_free(w, w->finger_poses[i]);
-  }
-  lb_clip_assets_release(w);
-  lb_controllers_release(w);
+  lb_names_release(&w->names);
+  lb_diag_release(&w->diag);
   lb_allocator a = w->allocator;
   a.free(w, a.user);
 }
 
 const char *lb_world_last_error(const lb_world *w) {
-  return w ? w->error : "null world";
+  return w ? lb_diag_text(&w->diag) : "null world";
 }
 
 int lb_slot_of(const lb_world *w, lb_entity e) {
@@ -253,8 +287,8 @@ lb_result lb_world_spawn(lb_world *w, lb_entity *out) {
     slot = w->high_water++;
   }
   w->alive[slot] = 1;
-  w->mask[slot] = 0;
   w->attach_joint[slot] = -1;
+  w->parent[slot] = w->first_child[slot] = w->next_sibling[slot] = w->prev_sibling[slot] = -1;
   lb_transform_identity(&w->world_xf[slot]);
   *out = lb_entity_of_slot(w, slot);
   return LB_OK;
@@ -268,11 +302,19 @@ lb_result lb_world_despawn(lb_world *w, lb_entity e) {
   if (s < 0) {
     return LB_ERR_STALE_ENTITY;
   }
-  for (uint32_t t = 0; t < LB_COMPONENT_TYPE_COUNT; ++t) {
+  for (uint32_t t = 0; t < w->type_count; ++t) {
     if (lb_slot_has(w, (uint32_t)s, t)) {
-      lb_world_remove(w, e, t);
+      lb_store_detach(w, t, (uint32_t)s);
     }
   }
+  /* Children keep their (now stale) parent handle and become roots. */
+  for (int32_t c = w->first_child[s]; c >= 0;) {
+    int32_t next = w->next_sibling[c];
+    w->parent[c] = w->next_sibling[c] = w->prev_sibling[c] = -1;
+    w->attach_joint[c] = -1;
+    c = next;
+  }
+  w->first_child[s] = -1;
   w->alive[s] = 0;
   /* Generations wrap within the handle's 12 bits; 0 stays valid because the
    * index part of a live handle is never 0. */
@@ -283,4 +325,26 @@ lb_result lb_world_despawn(lb_world *w, lb_entity e) {
 
 uint64_t lb_world_step_count(const lb_world *w) {
   return w ? w->steps : 0;
+}
+
+lb_result lb_world_intern(lb_world *w, const char *text, lb_name *out) {
+  if (!w || !text || !out) {
+    return w ? lb_fail(w, LB_ERR_INVALID_ARGUMENT, "intern: null text or out")
+             : LB_ERR_INVALID_ARGUMENT;
+  }
+  lb_result r = lb_names_intern(&w->names, text, strlen(text), out);
+  if (r == LB_ERR_OUT_OF_RANGE) {
+    return lb_fail(w, r, "intern: a name is at most %u bytes (got %zu)", LB_NAME_MAX_BYTES,
+                   strlen(text));
+  }
+  return r == LB_OK ? LB_OK : lb_fail(w, r, "intern: out of memory for the name table");
+}
+
+lb_name lb_world_name(lb_world *w, const char *text) {
+  lb_name id = LB_NAME_INVALID;
+  return lb_world_intern(w, text, &id) == LB_OK ? id : LB_NAME_INVALID;
+}
+
+const char *lb_world_name_text(const lb_world *w, lb_name id) {
+  return w ? lb_names_text(&w->names, id) : NULL;
 }

@@ -1,7 +1,7 @@
-/* Clip assets in the world and adding an imported glTF file (skeleton + clips) to a world,
+/* Clip assets of the anim module and adding an imported glTF file (skeleton + clips) to a world,
  * all or nothing. */
 #include "limber/gltf.h"
-#include "world_internal.h"
+#include "animator_internal.h"
 #include <string.h>
 
 /* ---- clip copies --------------------------------------------------------------------------- */
@@ -52,14 +52,14 @@ static lb_result clip_copy(lb_world *w, const lb_clip *src, lb_clip_asset *dst) 
 }
 
 static lb_result reserve_clips(lb_world *w, uint32_t extra) {
-  if (extra > UINT32_MAX - w->clip_count) {
+  if (extra > UINT32_MAX - lb_anim_world_of(w)->clip_count) {
     return LB_ERR_CAPACITY;
   }
-  uint32_t need = w->clip_count + extra;
-  if (need <= w->clip_capacity) {
+  uint32_t need = lb_anim_world_of(w)->clip_count + extra;
+  if (need <= lb_anim_world_of(w)->clip_capacity) {
     return LB_OK;
   }
-  uint32_t cap = w->clip_capacity ? w->clip_capacity : 8u;
+  uint32_t cap = lb_anim_world_of(w)->clip_capacity ? lb_anim_world_of(w)->clip_capacity : 8u;
   while (cap < need) {
     cap = cap > UINT32_MAX / 2u ? need : cap * 2u;
   }
@@ -67,22 +67,25 @@ static lb_result reserve_clips(lb_world *w, uint32_t extra) {
   if (!grown) {
     return LB_ERR_OUT_OF_MEMORY;
   }
-  if (w->clip_count) {
-    memcpy(grown, w->clips, w->clip_count * sizeof *grown);
+  if (lb_anim_world_of(w)->clip_count) {
+    memcpy(grown, lb_anim_world_of(w)->clips, lb_anim_world_of(w)->clip_count * sizeof *grown);
   }
-  lb_free(w, w->clips);
-  w->clips = grown;
-  w->clip_capacity = cap;
+  lb_free(w, lb_anim_world_of(w)->clips);
+  lb_anim_world_of(w)->clips = grown;
+  lb_anim_world_of(w)->clip_capacity = cap;
   return LB_OK;
 }
 
-void lb_clip_assets_release(lb_world *w) {
-  for (uint32_t i = 0; i < w->clip_count; ++i) {
-    lb_free(w, w->clips[i].block);
+void lb_clip_assets_release(lb_world *w, uint32_t keep) {
+  lb_anim_world *aw = lb_anim_world_of(w);
+  while (aw->clip_count > keep) {
+    lb_free(w, aw->clips[--aw->clip_count].block);
   }
-  lb_free(w, w->clips);
-  w->clips = NULL;
-  w->clip_count = w->clip_capacity = 0;
+  if (keep == 0) {
+    lb_free(w, aw->clips);
+    aw->clips = NULL;
+    aw->clip_capacity = 0;
+  }
 }
 
 static bool name_ok(const char *name) {
@@ -131,15 +134,15 @@ lb_result lb_world_add_clip(lb_world *w, const char *name, uint32_t skeleton, co
   }
   memcpy(a.name, name, strlen(name) + 1u);
   a.skeleton = skeleton;
-  w->clips[w->clip_count++] = a;
-  *out_clip = w->clip_count;
+  lb_anim_world_of(w)->clips[lb_anim_world_of(w)->clip_count++] = a;
+  *out_clip = lb_anim_world_of(w)->clip_count;
   return LB_OK;
 }
 
 uint32_t lb_world_find_clip(const lb_world *w, uint32_t skeleton, const char *name) {
-  for (uint32_t i = 0; w && name && i < w->clip_count; ++i) {
-    if ((skeleton == 0 || w->clips[i].skeleton == skeleton) &&
-        strcmp(w->clips[i].name, name) == 0) {
+  for (uint32_t i = 0; w && name && i < lb_anim_world_of(w)->clip_count; ++i) {
+    if ((skeleton == 0 || lb_anim_world_of(w)->clips[i].skeleton == skeleton) &&
+        strcmp(lb_anim_world_of(w)->clips[i].name, name) == 0) {
       return i + 1u;
     }
   }
@@ -147,11 +150,11 @@ uint32_t lb_world_find_clip(const lb_world *w, uint32_t skeleton, const char *na
 }
 
 uint32_t lb_world_clip_count(const lb_world *w) {
-  return w ? w->clip_count : 0;
+  return w ? lb_anim_world_of(w)->clip_count : 0;
 }
 
 static const lb_clip_asset *clip_get(const lb_world *w, uint32_t clip) {
-  return w && clip >= 1 && clip <= w->clip_count ? &w->clips[clip - 1u] : NULL;
+  return w && clip >= 1 && clip <= lb_anim_world_of(w)->clip_count ? &lb_anim_world_of(w)->clips[clip - 1u] : NULL;
 }
 
 const lb_clip *lb_world_clip(const lb_world *w, uint32_t clip) {
@@ -231,11 +234,11 @@ lb_result lb_world_add_gltf_asset(lb_world *w, const lb_gltf_asset *asset, lb_gl
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_gltf: out of memory for %u clips",
                    asset->clip_count);
   }
-  uint32_t base = w->clip_count;
+  uint32_t base = lb_anim_world_of(w)->clip_count;
   uint32_t done = 0;
   lb_result r = LB_OK;
   for (; done < asset->clip_count && r == LB_OK; ++done) {
-    lb_clip_asset *a = &w->clips[base + done];
+    lb_clip_asset *a = &lb_anim_world_of(w)->clips[base + done];
     memset(a, 0, sizeof *a);
     r = clip_copy(w, &asset->clips[done].clip, a);
     if (r != LB_OK) {
@@ -252,15 +255,15 @@ lb_result lb_world_add_gltf_asset(lb_world *w, const lb_gltf_asset *asset, lb_gl
   }
   if (r != LB_OK) {
     for (uint32_t i = 0; i < done; ++i) {
-      lb_free(w, w->clips[base + i].block);
-      w->clips[base + i].block = NULL;
+      lb_free(w, lb_anim_world_of(w)->clips[base + i].block);
+      lb_anim_world_of(w)->clips[base + i].block = NULL;
     }
     return r;
   }
   for (uint32_t i = 0; i < asset->clip_count; ++i) {
-    w->clips[base + i].skeleton = skeleton;
+    lb_anim_world_of(w)->clips[base + i].skeleton = skeleton;
   }
-  w->clip_count = base + asset->clip_count;
+  lb_anim_world_of(w)->clip_count = base + asset->clip_count;
   out->skeleton = skeleton;
   out->first_clip = asset->clip_count ? base + 1u : 0u;
   out->clip_count = asset->clip_count;

@@ -1,0 +1,77 @@
+/* Read access to a character's grip state for tools and the bridge (gripPoseStatus, the
+ * viewer's anchors). */
+#include "grip_internal.h"
+#include <string.h>
+
+lb_result lb_world_grip_hand_status(const lb_world *w, lb_entity e, lb_hand_side side,
+                                    lb_grip_hand_status *out) {
+  int s = lb_slot_of(w, e);
+  if (!w || !out) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (s < 0) {
+    return LB_ERR_STALE_ENTITY;
+  }
+  if (side != LB_HAND_RIGHT && side != LB_HAND_LEFT) {
+    return LB_ERR_OUT_OF_RANGE;
+  }
+  if (!lb_slot_has(w, (uint32_t)s, LB_GRIP_HANDS)) {
+    return LB_ERR_MISSING_COMPONENT;
+  }
+  const lb_grip_hands *hs = lb_component_state(w, (uint32_t)s, LB_GRIP_HANDS);
+  const lb_grip_hand *h = &hs->hands[side];
+  memset(out, 0, sizeof *out);
+  out->driver = (uint32_t)h->driver;
+  out->hand = h->asset ? h->info.hand : -1;
+  out->found = h->asset ? h->found : LB_ERR_MISSING_COMPONENT;
+  out->blend = h->blend_t;
+  out->palm_distance = h->palm_distance;
+  out->contacts = h->contacts;
+  out->params_ready = h->params_ready;
+  out->index_length = h->index_length;
+  out->info = h->info;
+  if (!h->asset) {
+    out->info.hand = -1;
+  }
+  return LB_OK;
+}
+
+lb_result lb_world_grip_anchor(const lb_world *w, lb_entity holder, int role, lb_transform *out) {
+  int s = lb_slot_of(w, holder);
+  if (!w || !out) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (s < 0) {
+    return LB_ERR_STALE_ENTITY;
+  }
+  const lb_grip_holder_c *gh = lb_component_try(w, (uint32_t)s, LB_GRIP_HOLDER);
+  int obj = gh ? lb_slot_of(w, gh->held) : -1;
+  if (obj < 0 || !lb_slot_has(w, (uint32_t)obj, LB_GRIP_PROFILE)) {
+    return LB_ERR_MISSING_COMPONENT;
+  }
+  const lb_grip_profile_c *prof = lb_component_ptr(w, (uint32_t)obj, LB_GRIP_PROFILE);
+  lb_entity anchor = role == 0 ? prof->main_anchor : prof->support_anchor;
+  if (role != 0 && lb_slot_of(w, anchor) < 0) {
+    return LB_ERR_MISSING_COMPONENT;
+  }
+  lb_grip_anchor_world(w, (uint32_t)obj, anchor, prof->hand != gh->main_hand, prof->mirror, out);
+  return LB_OK;
+}
+
+lb_result lb_world_grip_pose_convert(lb_world *w, const char *json, size_t len, bool by_joint,
+                                     char *buf, size_t cap, size_t *needed) {
+  if (!w || !json || !needed) {
+    return w ? lb_fail(w, LB_ERR_INVALID_ARGUMENT, "gripPoseByJoint: null argument")
+             : LB_ERR_INVALID_ARGUMENT;
+  }
+  lb_grip_pose_def def;
+  char err[160];
+  lb_result r = lb_grip_pose_parse_json(json, len, &def, err, sizeof err);
+  if (r != LB_OK) {
+    return lb_fail(w, r, "gripPoseByJoint: %s", err);
+  }
+  if (by_joint && lb_grip_pose_by_joint(&def, &def) != LB_OK) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "gripPoseByJoint: invalid pose");
+  }
+  return lb_grip_pose_write_json(&def, buf, cap, needed);
+}

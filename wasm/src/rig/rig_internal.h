@@ -1,0 +1,62 @@
+/* The rig module's data, shared with the modules that pose rigs (anim, ik, grip). */
+#ifndef LIMBER_RIG_INTERNAL_H
+#define LIMBER_RIG_INTERNAL_H
+
+#include "../modules.h"
+#include "../world/world_core.h"
+#include "limber/rig.h"
+
+typedef struct lb_skeleton {
+  uint32_t joint_count;
+  char (*names)[LB_JOINT_NAME_MAX];
+  int16_t *parents;
+  uint16_t *subtree_end;
+  lb_transform *rest;
+} lb_skeleton;
+
+/* The Rig component's private state: pose buffers, allocated on insert, reused every step. */
+typedef struct lb_rig_instance {
+  uint32_t asset;
+  uint32_t joint_count;
+  bool has_anim;
+  lb_transform *anim;  /* host-supplied animation pose (external mode) */
+  lb_transform *local; /* working local pose of this step */
+  lb_transform *model; /* model space (rig root space) */
+  mat4 *matrices;      /* Output phase */
+} lb_rig_instance;
+
+/* Per-world state: skeleton assets (handle = index + 1). */
+typedef struct lb_rig_world {
+  lb_skeleton *skeletons;
+  uint32_t skeleton_count, skeleton_capacity;
+} lb_rig_world;
+
+static inline lb_rig_world *lb_rig_world_of(const lb_world *w) {
+  return (lb_rig_world *)lb_world_module_state(w, LB_MODULE_rig);
+}
+const lb_skeleton *lb_skeleton_get(const lb_world *w, uint32_t asset);
+/* Joint index of a path or bare name, or -1 (string work: writes and assets only). */
+int lb_skeleton_lookup(const lb_skeleton *s, const char *path);
+void lb_skeletons_release(lb_world *w, lb_rig_world *rw, uint32_t keep);
+
+/* The rig instance of a slot with a Rig, else null. */
+static inline lb_rig_instance *lb_rig_of_slot(const lb_world *w, uint32_t slot) {
+  return lb_slot_has(w, slot, LB_RIG) ? (lb_rig_instance *)lb_component_state(w, slot, LB_RIG)
+                                      : NULL;
+}
+
+lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asset);
+void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst);
+/* local -> model over the joint range [first, end). */
+void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t first,
+                           uint32_t end);
+/* Sets joint j's local rotation so that its model rotation becomes model_r (the parent's
+ * model transform must be current). */
+void lb_apply_rotation(lb_rig_instance *inst, const lb_skeleton *sk, int j, const versor model_r);
+struct lb_two_bone_ik_job;
+/* Applies a solved two-bone job's corrections to the chain's locals and refreshes the
+ * model pose of the root's subtree. */
+void lb_rig_commit_two_bone(const lb_skeleton *sk, lb_rig_instance *inst, int root, int mid,
+                            int tip, const struct lb_two_bone_ik_job *job);
+
+#endif
