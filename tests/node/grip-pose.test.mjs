@@ -1,9 +1,9 @@
 // GripPose through the bridge: poses shape the fingers on any naming convention, the
-// trigger moves only the index, registerGripPose / gripPoseByJoint, blends without jumps.
+// trigger moves only the index, registerGripPose / gripPoseByJoint per world, blends without jumps.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  createWorld, GripPose, gripPoseByJoint, gripPoseDef, gripPoseStatus, registerGripPose, Rig, Transform,
+  createWorld, GripPose, gripPoseByJoint, gripPoseDef, gripPoseStatus, LimberError, registerGripPose, Rig, Transform,
 } from '../../dist/web/bridge/index.js';
 
 const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
@@ -71,26 +71,64 @@ test('pistol: the trigger moves only the index finger', async () => {
   for (const f of ['middle', 'ring', 'pinky', 'thumb']) assert.ok(dist(before[f], after[f]) < 1e-6, `${f} moved ${dist(before[f], after[f])}`);
 });
 
-test('registerGripPose adds a pose to every world; gripPoseByJoint gives the identical hand', async () => {
+test('registerGripPose adds a pose to that world only; gripPoseByJoint gives the identical hand', async () => {
+  const other = await hero(); // exists before the registration
   const { world, e } = await hero();
-  registerGripPose('claw', { thumb: { opposition: 1, gap: 0.2 }, index: { curl: 0.9, base: 0.2 }, middle: { curl: 0.9, base: 0.2 }, ring: { curl: 0.9, base: 0.2 }, pinky: { curl: 0.9, base: 0.2 } });
+  registerGripPose(world, 'claw', { thumb: { opposition: 1, gap: 0.2 }, index: { curl: 0.9, base: 0.2 }, middle: { curl: 0.9, base: 0.2 }, ring: { curl: 0.9, base: 0.2 }, pinky: { curl: 0.9, base: 0.2 } });
   world.update(e, GripPose, (g) => { g.rightPose = 'claw'; });
   world.step(1 / 60);
   const claw = tips(world, e);
-  const byJoint = gripPoseByJoint('claw');
+  const byJoint = gripPoseByJoint(world, 'claw');
   assert.deepEqual(Object.keys(byJoint.index).sort(), ['bend', 'fan']);
-  registerGripPose('clawJoints', byJoint);
+  registerGripPose(world, 'clawJoints', byJoint);
   world.update(e, GripPose, (g) => { g.rightPose = 'clawJoints'; });
   world.step(1 / 60);
   const again = tips(world, e);
   for (const f of Object.keys(claw)) assert.deepEqual(again[f], claw[f], f);
-  // a world created later has it too
-  const later = await hero('mixamo', { rightPose: 'claw' });
-  assert.deepEqual(gripPoseDef('claw', later.world).index, { curl: 0.9, base: 0.2 });
+  assert.deepEqual(gripPoseDef(world, 'claw').index, { curl: 0.9, base: 0.2 });
+  // neither a world that existed before nor one created later has it
+  const later = await hero();
+  for (const w of [other, later]) {
+    assert.throws(() => w.world.update(w.e, GripPose, (g) => { g.rightPose = 'claw'; }), (err) => err.code === 'LB_ERR_UNKNOWN_NAME' && /claw/.test(err.message));
+    assert.throws(() => gripPoseDef(w.world, 'claw'), (err) => err.code === 'LB_ERR_UNKNOWN_NAME');
+    assert.throws(() => gripPoseByJoint(w.world, 'claw'), (err) => err.code === 'LB_ERR_UNKNOWN_NAME');
+  }
+  // replacing a built-in in one world leaves the others' built-in alone
+  registerGripPose(world, 'fist', { index: { curl: 0.1 } });
+  assert.deepEqual(gripPoseDef(world, 'fist').index, { curl: 0.1 });
+  assert.notDeepEqual(gripPoseDef(later.world, 'fist').index, { curl: 0.1 });
   // bad poses name the key and register nothing
-  assert.throws(() => registerGripPose('bad', { index: { bend: [1, 'x', 3] } }), (err) => err.code === 'LB_ERR_PARSE' && /index\.bend\[1\]/.test(err.message));
-  assert.throws(() => registerGripPose('bad', { index: { curl: 7 } }), (err) => err.code === 'LB_ERR_OUT_OF_RANGE' && /index\.curl/.test(err.message));
+  assert.throws(() => registerGripPose(world, 'bad', { index: { bend: [1, 'x', 3] } }), (err) => err.code === 'LB_ERR_PARSE' && /index\.bend\[1\]/.test(err.message));
+  assert.throws(() => registerGripPose(world, 'bad', { index: { curl: 7 } }), (err) => err.code === 'LB_ERR_OUT_OF_RANGE' && /index\.curl/.test(err.message));
   assert.throws(() => world.update(e, GripPose, (g) => { g.rightPose = 'bad'; }), (err) => err.code === 'LB_ERR_UNKNOWN_NAME');
+});
+
+test('grip pose functions take the world first: anything else is a LimberError that says so', async () => {
+  const { world } = await hero();
+  const claw = { index: { curl: 0.9 } };
+  const cases = [
+    [() => registerGripPose('claw', claw), /registerGripPose\(world, name, pose\): the first argument must be a World from createWorld\(\), got string "claw"/],
+    [() => registerGripPose(undefined, 'claw', claw), /registerGripPose\(world, name, pose\).*got undefined/],
+    [() => registerGripPose({}, 'claw', claw), /registerGripPose\(world, name, pose\).*got an object \(Object\)/],
+    [() => gripPoseByJoint('pistol', world), /gripPoseByJoint\(world, pose\): the first argument must be a World.*got string "pistol"/],
+    [() => gripPoseByJoint(null, 'pistol'), /gripPoseByJoint\(world, pose\).*got null/],
+    [() => gripPoseDef('pistol', world), /gripPoseDef\(world, name\): the first argument must be a World/],
+    [() => gripPoseStatus(7, 1), /gripPoseStatus\(world, entity\).*got number 7/],
+    [() => registerGripPose(world, 'claw'), /registerGripPose: field 'pose' must be a GripPoseDef object or its JSON text, got undefined/],
+    [() => registerGripPose(world, 3, claw), /registerGripPose: field 'name' must be a string, got number 3/],
+    [() => gripPoseByJoint(world, 42), /gripPoseByJoint: field 'pose' must be a pose name or a GripPoseDef object, got number 42/],
+  ];
+  for (const [fn, re] of cases) {
+    assert.throws(fn, (err) => {
+      assert.ok(err instanceof LimberError, String(err));
+      assert.equal(err.code, 'LB_ERR_INVALID_ARGUMENT');
+      assert.match(err.message, re);
+      return true;
+    });
+  }
+  const gone = await createWorld();
+  gone.destroy();
+  assert.throws(() => registerGripPose(gone, 'claw', claw), (err) => err instanceof LimberError && /registerGripPose\(world, name, pose\): the world was destroyed/.test(err.message));
 });
 
 test('switching poses eases over blendSeconds: no step moves a fingertip more than the ease allows', async () => {

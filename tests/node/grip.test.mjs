@@ -104,7 +104,7 @@ test('captureFingerPose → registerFingerPose: bit-exact round trip, usable as 
 test('GripProfile.mainFingers (per-joint JSON from gripPoseByJoint) gives the same hand as the named pose; bad JSON names the field', async () => {
   const a = await rifleScene();
   const b = await rifleScene();
-  b.world.update(b.rifle, GripProfile, (p) => { p.mainFingers = JSON.stringify(gripPoseByJoint('pistol', b.world)); p.mainPose = ''; });
+  b.world.update(b.rifle, GripProfile, (p) => { p.mainFingers = JSON.stringify(gripPoseByJoint(b.world, 'pistol')); p.mainPose = ''; });
   a.world.step(1 / 60);
   b.world.step(1 / 60);
   const pa = a.world.modelPose(a.hero);

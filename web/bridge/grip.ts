@@ -1,7 +1,33 @@
 /** Grip functions beside the components: captured finger poses and per-hand status. */
 import { type Entity, GripHolder, GripPose, type HandSide, Rig } from './components.js';
 import { LimberError } from './errors.js';
-import { decodeHand, entityLabel, FINGERS, type FingerName, type HandStatus, PACKED_HAND_BYTES, type World, worldCreatedHooks } from './world.js';
+import { decodeHand, entityLabel, FINGERS, type FingerName, type HandStatus, PACKED_HAND_BYTES, World } from './world.js';
+
+/** A short description of a wrong argument for error messages: its type, and the value
+ * when that is short. */
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (typeof v === 'string') return `string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)}`;
+  if (typeof v === 'number' || typeof v === 'boolean') return `${typeof v} ${String(v)}`;
+  if (typeof v === 'object') return `an object (${(v as object).constructor?.name ?? 'no prototype'})`;
+  return typeof v;
+}
+
+function badArgument(fn: string, field: string, why: string): LimberError {
+  return new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: ${fn}: field '${field}' ${why}`, { field });
+}
+
+/** Grip functions act on one world, named first: a clear error for anything else (e.g.
+ * the older registerGripPose(name, pose) form) or for a destroyed world. */
+function requireWorld(world: unknown, fn: string, params: string): asserts world is World {
+  if (!(world instanceof World)) {
+    throw new LimberError(
+      'LB_ERR_INVALID_ARGUMENT',
+      `LB_ERR_INVALID_ARGUMENT: ${fn}(${params}): the first argument must be a World from createWorld(), got ${describe(world)}`,
+    );
+  }
+  if (world.destroyed) throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: ${fn}(${params}): the world was destroyed`);
+}
 
 /** A captured finger pose: local rotations [x, y, z, w] of the joints below a hand. */
 export interface FingerPose {
@@ -12,6 +38,7 @@ export interface FingerPose {
 /** Local rotations of every joint below `handJoint` (path or name) as of the last step:
  * plain JSON to save with the game. It names bones, so it belongs to that skeleton. */
 export function captureFingerPose(world: World, entity: Entity, handJoint: string): FingerPose {
+  requireWorld(world, 'captureFingerPose', 'world, entity, handJoint');
   return world.native(({ ex, heap, w, check }) => {
     const hand = heap.string(handJoint);
     try {
@@ -32,6 +59,7 @@ export function captureFingerPose(world: World, entity: Entity, handJoint: strin
  * supportPose. Every joint must exist in one of the world's skeletons; malformed input
  * throws and registers nothing. Captured poses are not mirrored. */
 export function registerFingerPose(world: World, name: string, pose: FingerPose | string): void {
+  requireWorld(world, 'registerFingerPose', 'world, name, pose');
   const text = typeof pose === 'string' ? pose : JSON.stringify(pose);
   world.native(({ ex, heap, w, check }) => {
     const n = heap.string(name);
@@ -73,6 +101,7 @@ const DRIVERS: GripDriver[] = ['none', 'pose', 'main', 'support'];
 /** What each hand of a character found and did (the seed's gripPoseStatus). Throws
  * LB_ERR_MISSING_COMPONENT when the entity has neither GripPose nor GripHolder. */
 export function gripPoseStatus(world: World, entity: Entity): { right: HandGripStatus; left: HandGripStatus } {
+  requireWorld(world, 'gripPoseStatus', 'world, entity');
   const one = (side: HandSide): HandGripStatus => {
     const st = world.native(({ ex, heap, w }) =>
       heap.scratch(32, (p) => {
@@ -153,19 +182,7 @@ export interface GripPoseDef {
   pinky?: FingerShape & { trigger?: FingerShape };
 }
 
-/** Poses registered with registerGripPose, replayed into every world created later. */
-const registered = new Map<string, string>();
-const worlds = new Set<World>();
-worldCreatedHooks.push((world) => {
-  worlds.add(world);
-  for (const [name, json] of registered) registerIn(world, name, json);
-});
-
-function liveWorlds(): World[] {
-  for (const w of worlds) if (w.destroyed) worlds.delete(w);
-  return [...worlds];
-}
-
+/** Registers `def` under `name` in this world only. */
 function registerIn(world: World, name: string, json: string): void {
   world.native(({ ex, heap, w, check }) => {
     const n = heap.string(name);
@@ -179,16 +196,17 @@ function registerIn(world: World, name: string, json: string): void {
   });
 }
 
-/** Adds a grip pose, or replaces one by name (built-ins too), in every world: those that
- * exist and those created later. Throws a LimberError naming the bad key
- * ("index.bend[1]: expected a number") and registers nothing on bad input. */
-export function registerGripPose(name: string, def: GripPoseDef | string): void {
-  const json = typeof def === 'string' ? def : JSON.stringify(def);
-  const all = liveWorlds();
-  // Validate against one world first, so a bad pose reaches none.
-  if (all.length > 0) registerIn(all[0], name, json);
-  for (const w of all.slice(1)) registerIn(w, name, json);
-  registered.set(name, json);
+/** Adds a grip pose to `world`'s registry, or replaces one by name (built-ins too, in
+ * this world only); other worlds, existing or created later, are not affected. Throws a
+ * LimberError naming the bad key ("index.bend[1]: expected a number") and registers
+ * nothing on bad input. */
+export function registerGripPose(world: World, name: string, def: GripPoseDef | string): void {
+  requireWorld(world, 'registerGripPose', 'world, name, pose');
+  if (typeof name !== 'string') throw badArgument('registerGripPose', 'name', `must be a string, got ${describe(name)}`);
+  if (typeof def !== 'string' && (def === null || typeof def !== 'object')) {
+    throw badArgument('registerGripPose', 'pose', `must be a GripPoseDef object or its JSON text, got ${describe(def)}`);
+  }
+  registerIn(world, name, typeof def === 'string' ? def : JSON.stringify(def));
 }
 
 function poseJson(world: World, pose: string | GripPoseDef, byJoint: boolean): GripPoseDef {
@@ -212,18 +230,20 @@ function poseJson(world: World, pose: string | GripPoseDef, byJoint: boolean): G
   });
 }
 
-/** Expands a pose (a name, or a definition) to per-joint form — bend [3] and fan per
- * finger — giving the identical hand: the starting point for editing single joints.
- * Uses `world`'s registry (default: any live world). */
-export function gripPoseByJoint(pose: string | GripPoseDef, world?: World): GripPoseDef {
-  const w = world ?? liveWorlds()[0];
-  if (!w) throw new LimberError('LB_ERR_INVALID_ARGUMENT', 'LB_ERR_INVALID_ARGUMENT: gripPoseByJoint needs a world: call createWorld() first');
-  return poseJson(w, pose, true);
+/** Expands a pose (a name in `world`'s registry or built-in, or a definition) to
+ * per-joint form — bend [3] and fan per finger — giving the identical hand: the starting
+ * point for editing single joints. */
+export function gripPoseByJoint(world: World, pose: string | GripPoseDef): GripPoseDef {
+  requireWorld(world, 'gripPoseByJoint', 'world, pose');
+  if (typeof pose !== 'string' && (pose === null || typeof pose !== 'object')) {
+    throw badArgument('gripPoseByJoint', 'pose', `must be a pose name or a GripPoseDef object, got ${describe(pose)}`);
+  }
+  return poseJson(world, pose, true);
 }
 
-/** A pose by name (registered or built-in) as its definition. */
-export function gripPoseDef(name: string, world?: World): GripPoseDef {
-  const w = world ?? liveWorlds()[0];
-  if (!w) throw new LimberError('LB_ERR_INVALID_ARGUMENT', 'LB_ERR_INVALID_ARGUMENT: gripPoseDef needs a world: call createWorld() first');
-  return poseJson(w, name, false);
+/** A pose by name (registered in `world` or built-in) as its definition. */
+export function gripPoseDef(world: World, name: string): GripPoseDef {
+  requireWorld(world, 'gripPoseDef', 'world, name');
+  if (typeof name !== 'string') throw badArgument('gripPoseDef', 'name', `must be a string, got ${describe(name)}`);
+  return poseJson(world, name, false);
 }

@@ -1,10 +1,9 @@
 /** Limber: deterministic procedural character animation (WebAssembly core). */
 export { LimberError } from './errors.js';
-export { Transform, Rig, TwoBoneIK, GripPose, GripHolder, GripProfile, GripSurface, GripPlacement, Animator } from './components.js';
-export type {
-  ComponentType, Entity, Vec3, Quat, TransformData, RigData, TwoBoneIKData, Writable,
-  HandSide, Axis, GripPoseData, GripHolderData, GripProfileData, GripSurfaceData, AnimatorData,
-} from './components.js';
+// Every component's handle and <Name>Data interface, generated from the core's schema.
+export * from './components.generated.js';
+export { GripPlacement } from './components.js';
+export type { ComponentType, Entity, Vec3, Quat, Writable, HandSide, Axis } from './components.js';
 export { World, Scene, createWorld, entityLabel } from './world.js';
 export type { CreateWorldOptions, FingerName, HandStatus, JointTransform } from './world.js';
 export type { ComponentInfo, FieldInfo } from './schema.js';

@@ -3,7 +3,9 @@
 import { LimberError } from './errors.js';
 import type { Heap } from './wasm.js';
 
-export const enum FieldType { F32 = 0, U32 = 1, Bool = 2, Entity = 3, Vec3 = 4, Quat = 5, String = 6, Enum = 7, Asset = 8 }
+/** lb_field_type. `Name` is a per-world interned string id in the core; on the TypeScript
+ * side it reads and writes as a string, like `String`. */
+export const enum FieldType { F32 = 0, U32 = 1, Bool = 2, Entity = 3, Vec3 = 4, Quat = 5, String = 6, Enum = 7, Asset = 8, Name = 9 }
 const READONLY = 1;
 
 export interface FieldInfo {
@@ -16,6 +18,8 @@ export interface FieldInfo {
   enumNames: string[];
   readonly: boolean;
   doc: string;
+  /** default text of a String or Name field ('' for other types) */
+  defaultString: string;
 }
 
 export interface ComponentInfo {
@@ -48,6 +52,7 @@ export function readSchema(heap: Heap): ComponentInfo[] {
         enumNames: enumPtr ? heap.cstring(enumPtr).split('|') : [],
         readonly: (dv.getUint32(p + 48, true) & READONLY) !== 0,
         doc: heap.cstring(dv.getUint32(p + 52, true)),
+        defaultString: heap.cstring(dv.getUint32(p + 44, true)),
       });
     }
     const size = ex.lbw_component_size(t);

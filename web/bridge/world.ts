@@ -450,14 +450,10 @@ export class Scene {
   }
 }
 
-/** Creates a world on a fresh instance of the core. */
-/** @internal Called with every new world (the grip module replays registerGripPose). */
-export const worldCreatedHooks: Array<(world: World) => void> = [];
-
+/** Creates a world on a fresh instance of the core. Everything registered in it (grip
+ * poses, finger poses, controllers, rigs) belongs to this world alone. */
 export async function createWorld(options: CreateWorldOptions = {}): Promise<World> {
   const src = options.wasm ?? new URL(/* @vite-ignore */ './limber.wasm', import.meta.url);
   // Each world gets its own instance; the compiled module is cached per URL.
-  const world = new World(await instantiateLimber(src));
-  for (const hook of worldCreatedHooks) hook(world);
-  return world;
+  return new World(await instantiateLimber(src));
 }
