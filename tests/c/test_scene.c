@@ -381,7 +381,8 @@ static void test_timeline(void) {
   LB_CHECK(lb_scene_step(w, sc, 1.0f / 60.0f) == LB_OK); /* step 2: insert (sorted first) */
   lb_two_bone_ik_c ik;
   LB_CHECK(lb_world_get(w, arm, LB_TWO_BONE_IK, &ik) == LB_OK);
-  LB_CHECK(ik.weight == 0.25f && ik.soften == 1.0f && strcmp(lb_world_name_text(w, ik.tip), "RightHand") == 0);
+  LB_CHECK(ik.weight == 0.25f && ik.soften == 1.0f &&
+           strcmp(lb_world_name_text(w, ik.tip), "RightHand") == 0);
   for (int i = 3; i < 5; ++i) {
     LB_CHECK(lb_scene_step(w, sc, 1.0f / 60.0f) == LB_OK);
   }
@@ -403,7 +404,8 @@ static void test_component_from_json(void) {
   lb_component_defaults(LB_TWO_BONE_IK, &ik);
   const char *j = "{\"weight\": 0.5, \"tip\": \"LeftHand\", \"target\": 7}";
   LB_CHECK(lb_component_from_json(w, NULL, LB_TWO_BONE_IK, j, strlen(j), &ik) == LB_OK);
-  LB_CHECK(ik.weight == 0.5f && ik.soften == 1.0f && strcmp(lb_world_name_text(w, ik.tip), "LeftHand") == 0);
+  LB_CHECK(ik.weight == 0.5f && ik.soften == 1.0f &&
+           strcmp(lb_world_name_text(w, ik.tip), "LeftHand") == 0);
   LB_CHECK(ik.target == 7);
   lb_two_bone_ik_c before = ik;
   j = "{\"target\": \"hero\"}"; /* names need a scene */
@@ -421,7 +423,8 @@ static void test_component_from_json(void) {
   lb_component_defaults(LB_TRANSFORM, &t);
   j = "{\"scale\": [2, 2, 2], \"parentJoint\": \"RightHand\"}";
   LB_CHECK(lb_component_from_json(w, NULL, LB_TRANSFORM, j, strlen(j), &t) == LB_OK);
-  LB_CHECK(t.scale[1] == 2.0f && t.rotation[3] == 1.0f && strcmp(lb_world_name_text(w, t.parent_joint), "RightHand") == 0);
+  LB_CHECK(t.scale[1] == 2.0f && t.rotation[3] == 1.0f &&
+           strcmp(lb_world_name_text(w, t.parent_joint), "RightHand") == 0);
   char longj[1200];
   snprintf(longj, sizeof longj, "{\"parentJoint\": \"%01100d\"}", 0); /* names: <= 1024 bytes */
   LB_CHECK(lb_component_from_json(w, NULL, LB_TRANSFORM, longj, strlen(longj), &t) ==

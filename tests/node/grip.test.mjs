@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   captureFingerPose, createWorld, GripHolder, GripPlacement, GripProfile, GripPose, gripPoseStatus,
-  gripPoseByJoint, LimberError, registerFingerPose, Rig, Transform,
+  gripPoseByJoint, LimberError, registerFingerPose, registerGripPose, Rig, Transform,
 } from '../../dist/web/bridge/index.js';
 
 const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
@@ -101,10 +101,11 @@ test('captureFingerPose → registerFingerPose: bit-exact round trip, usable as 
   assert.throws(() => captureFingerPose(world, hero, 'NoHand'), (e) => e.code === 'LB_ERR_JOINT_NOT_FOUND' && /NoHand/.test(e.message));
 });
 
-test('GripProfile.mainFingers (per-joint JSON from gripPoseByJoint) gives the same hand as the named pose; bad JSON names the field', async () => {
+test('a per-joint pose (gripPoseByJoint) registered under a name and used as GripProfile.mainPose gives the same hand as the named pose; a profile holds names, not JSON', async () => {
   const a = await rifleScene();
   const b = await rifleScene();
-  b.world.update(b.rifle, GripProfile, (p) => { p.mainFingers = JSON.stringify(gripPoseByJoint(b.world, 'pistol')); p.mainPose = ''; });
+  registerGripPose(b.world, 'pistolByJoint', gripPoseByJoint(b.world, 'pistol'));
+  b.world.update(b.rifle, GripProfile, (p) => { p.mainPose = 'pistolByJoint'; });
   a.world.step(1 / 60);
   b.world.step(1 / 60);
   const pa = a.world.modelPose(a.hero);
@@ -112,7 +113,9 @@ test('GripProfile.mainFingers (per-joint JSON from gripPoseByJoint) gives the sa
   let worst = 0;
   pa.forEach((x, j) => { worst = Math.max(worst, dist(x.t, pb[j].t)); });
   assert.equal(worst, 0, `max joint difference ${worst} m`);
-  assert.throws(() => b.world.update(b.rifle, GripProfile, (p) => { p.supportFingers = '{"ring":{"curl":"x"}}'; }), (e) => e.code === 'LB_ERR_PARSE' && e.field === 'supportFingers' || (/supportFingers/.test(e.message) && /ring\.curl/.test(e.message)));
+  assert.equal(b.world.get(b.rifle, GripProfile).mainPose, 'pistolByJoint');
+  assert.throws(() => b.world.update(b.rifle, GripProfile, (p) => { p.mainFingers = '{}'; }), (e) => e.code === 'LB_ERR_UNKNOWN_NAME' && /mainFingers/.test(e.message));
+  assert.throws(() => registerGripPose(b.world, 'broken', '{"ring":{"curl":"x"}}'), (e) => e.code === 'LB_ERR_PARSE' && /ring\.curl/.test(e.message));
 });
 
 test('every generated prop can be held: main palm on its anchor, fingers wrap its surfaces', async () => {

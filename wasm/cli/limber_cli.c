@@ -148,8 +148,8 @@ int main(int argc, char **argv) {
              (double)x.t[1], (double)x.t[2]);
       lb_animator_c an;
       if (lb_world_get(world, e, LB_ANIMATOR, &an) == LB_OK) {
-        printf("  Animator state=%s time=%.3f s blend=%.3f", lb_world_name_text(world, an.state), (double)an.state_time,
-               (double)an.blend);
+        printf("  Animator state=%s time=%.3f s blend=%.3f", lb_world_name_text(world, an.state),
+               (double)an.state_time, (double)an.blend);
       }
       lb_two_bone_ik_c ik;
       if (lb_world_get(world, e, LB_TWO_BONE_IK, &ik) == LB_OK) {

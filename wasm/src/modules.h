@@ -7,8 +7,8 @@
 #include "world/module.h"
 
 #define LB_MODULE_LIST(X)                                                                          \
-  X(rig)  /* Rig: skeleton instances, pose buffers, local->model, output matrices */              \
-  X(anim) /* Animator: controllers, clips, root motion */                                         \
+  X(rig)  /* Rig: skeleton instances, pose buffers, local->model, output matrices */               \
+  X(anim) /* Animator: controllers, clips, root motion */                                          \
   X(ik)   /* TwoBoneIK constraints */                                                              \
   X(grip) /* GripPose, GripHolder, GripProfile, GripSurface */
 

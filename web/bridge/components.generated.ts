@@ -26,7 +26,7 @@ export interface TransformData {
    */
   parent: Entity;
   /**
-   * joint path or name in the parent's rig, '' = the parent itself; at most 127 bytes (UTF-8)
+   * joint path or name in the parent's rig, '' = the parent itself
    * @default ''
    */
   parentJoint: string;
@@ -52,7 +52,7 @@ export interface TwoBoneIKData {
    */
   rig: Entity;
   /**
-   * end joint path or name; its parent and grandparent are mid and root; at most 127 bytes (UTF-8)
+   * end joint path or name; its parent and grandparent are mid and root
    * @default 'RightHand'
    */
   tip: string;
@@ -140,25 +140,15 @@ export interface GripProfileData {
    */
   supportAnchor: Entity;
   /**
-   * GripPose name or registered finger pose for the main hand; '' = none; at most 31 bytes (UTF-8)
+   * grip pose or registered finger pose for the main hand; '' = none
    * @default 'handle'
    */
   mainPose: string;
   /**
-   * GripPose name or registered finger pose for the support hand; '' = none; at most 31 bytes (UTF-8)
+   * grip pose or registered finger pose for the support hand; '' = none
    * @default 'support'
    */
   supportPose: string;
-  /**
-   * per-joint GripPose JSON for the main hand; overrides mainPose; at most 1023 bytes (UTF-8)
-   * @default ''
-   */
-  mainFingers: string;
-  /**
-   * per-joint GripPose JSON for the support hand; overrides supportPose; at most 1023 bytes (UTF-8)
-   * @default ''
-   */
-  supportFingers: string;
   /**
    * the hand the anchors were placed for
    * @default 'Right'
@@ -182,12 +172,12 @@ export const GripProfile = component<GripProfileData>('GripProfile');
 /** Fields of the GripPose component, as the core's schema declares them. */
 export interface GripPoseData {
   /**
-   * right hand pose name; '' = animation; at most 31 bytes (UTF-8)
+   * right hand pose name; '' = animation
    * @default ''
    */
   rightPose: string;
   /**
-   * left hand pose name; '' = animation; at most 31 bytes (UTF-8)
+   * left hand pose name; '' = animation
    * @default ''
    */
   leftPose: string;
@@ -217,22 +207,22 @@ export interface GripPoseData {
    */
   blendSeconds: number;
   /**
-   * right hand joint path; '' = by name; at most 127 bytes (UTF-8)
+   * right hand joint path; '' = by name
    * @default ''
    */
   rightHand: string;
   /**
-   * left hand joint path; '' = by name; at most 127 bytes (UTF-8)
+   * left hand joint path; '' = by name
    * @default ''
    */
   leftHand: string;
   /**
-   * right finger roots thumb,index,middle,ring,pinky for unnamed fingers; '' = by name; at most 255 bytes (UTF-8)
+   * right finger roots thumb,index,middle,ring,pinky for unnamed fingers; '' = by name
    * @default ''
    */
   rightFingerRoots: string;
   /**
-   * left finger roots thumb,index,middle,ring,pinky for unnamed fingers; '' = by name; at most 255 bytes (UTF-8)
+   * left finger roots thumb,index,middle,ring,pinky for unnamed fingers; '' = by name
    * @default ''
    */
   leftFingerRoots: string;
@@ -279,12 +269,12 @@ export interface GripHolderData {
    */
   shoulderAssist: number;
   /**
-   * right hand joint path; '' = by name; at most 127 bytes (UTF-8)
+   * right hand joint path; '' = by name
    * @default ''
    */
   rightHand: string;
   /**
-   * left hand joint path; '' = by name; at most 127 bytes (UTF-8)
+   * left hand joint path; '' = by name
    * @default ''
    */
   leftHand: string;

@@ -33,6 +33,12 @@ export interface ComponentInfo {
 
 export type FieldValue = number | boolean | string | number[];
 
+/** A world's name table: Name fields hold ids of strings (lb_world_intern). */
+export interface NameTable {
+  text(id: number): string;
+  intern(text: string): number;
+}
+
 export function readSchema(heap: Heap): ComponentInfo[] {
   const ex = heap.ex;
   const out: ComponentInfo[] = [];
@@ -65,7 +71,8 @@ export function readSchema(heap: Heap): ComponentInfo[] {
   return out;
 }
 
-export function decodeComponent(info: ComponentInfo, bytes: Uint8Array): Record<string, FieldValue> {
+/** Without `names`, Name fields read as their schema default text (for defaults only). */
+export function decodeComponent(info: ComponentInfo, bytes: Uint8Array, names?: NameTable): Record<string, FieldValue> {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const obj: Record<string, FieldValue> = {};
   for (const f of info.fields) {
@@ -79,6 +86,7 @@ export function decodeComponent(info: ComponentInfo, bytes: Uint8Array): Record<
         obj[f.name] = Array.from({ length: n }, (_, i) => dv.getFloat32(f.offset + 4 * i, true));
         break;
       }
+      case FieldType.Name: obj[f.name] = names ? names.text(dv.getUint32(f.offset, true)) : f.defaultString; break;
       case FieldType.String: {
         const raw = bytes.subarray(f.offset, f.offset + f.size);
         const end = raw.indexOf(0);
@@ -93,7 +101,7 @@ export function decodeComponent(info: ComponentInfo, bytes: Uint8Array): Record<
 /** Writes the given fields over `bytes` (defaults or the current value). Type
  * errors are caught here; ranges, finiteness and references are checked by the
  * core, so there is one set of rules. */
-export function encodeComponent(info: ComponentInfo, values: Record<string, unknown>, bytes: Uint8Array, where: string, entity: number): void {
+export function encodeComponent(info: ComponentInfo, values: Record<string, unknown>, bytes: Uint8Array, where: string, entity: number, names: NameTable): void {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const fail = (field: string, msg: string, code = 'LB_ERR_INVALID_ARGUMENT') =>
     new LimberError(code, `${code}: ${where}: field '${field}' ${msg}`, { entity, component: info.name, field });
@@ -134,6 +142,13 @@ export function encodeComponent(info: ComponentInfo, values: Record<string, unkn
           if (typeof x !== 'number') throw fail(name, `[${i}] must be a number, got ${typeof x}`);
           dv.setFloat32(f.offset + 4 * i, x, true);
         }
+        break;
+      }
+      case FieldType.Name: {
+        if (typeof v !== 'string') throw fail(name, `must be a string, got ${typeof v}`);
+        if (new TextEncoder().encode(v).length > 1024) throw fail(name, 'is longer than 1024 bytes', 'LB_ERR_OUT_OF_RANGE');
+        if (v.includes('\0')) throw fail(name, 'must not contain a NUL character');
+        dv.setUint32(f.offset, names.intern(v), true);
         break;
       }
       case FieldType.String: {

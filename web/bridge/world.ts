@@ -2,7 +2,7 @@
 import { setAnimatorParam, setAnimatorTrigger } from './animator.js';
 import type { ComponentType, Entity, Writable } from './components.js';
 import { LimberError } from './errors.js';
-import { type ComponentInfo, decodeComponent, encodeComponent, readSchema } from './schema.js';
+import { type ComponentInfo, decodeComponent, encodeComponent, type NameTable, readSchema } from './schema.js';
 import { Heap, instantiateLimber, type LimberExports, type WasmSource } from './wasm.js';
 
 export interface CreateWorldOptions {
@@ -77,6 +77,24 @@ export class World {
   private readonly schema: ComponentInfo[];
   private readonly byName: Map<string, ComponentInfo>;
   private readonly xf: { size: number; t: number; r: number; s: number };
+  /** Name fields: the world's string table (ids in components, strings in the API). */
+  private readonly names: NameTable = {
+    text: (id) => {
+      const p = this.ex.lbw_name_text(this.w, id >>> 0);
+      return p ? this.heap.cstring(p) : '';
+    },
+    intern: (text) => {
+      const s = this.heap.string(text);
+      try {
+        return this.heap.scratch(4, (p) => {
+          this.check(this.ex.lbw_intern(this.w, s.ptr, p));
+          return this.heap.u32[p >> 2];
+        });
+      } finally {
+        this.ex.lbw_free(s.ptr);
+      }
+    },
+  };
 
   /** Use createWorld(). */
   constructor(ex: LimberExports) {
@@ -156,14 +174,14 @@ export class World {
   insert<T>(e: Entity, c: ComponentType<T>, fields: Partial<Writable<T>> = {}): void {
     const info = this.info(c);
     const bytes = info.defaults.slice();
-    encodeComponent(info, fields as Record<string, unknown>, bytes, `${info.name} on ${entityLabel(e)}`, e);
+    encodeComponent(info, fields as Record<string, unknown>, bytes, `${info.name} on ${entityLabel(e)}`, e, this.names);
     this.write(e, info, bytes, true);
   }
 
   /** Reads the component (a copy). Throws if the entity lacks it. */
   get<T>(e: Entity, c: ComponentType<T>): T {
     const info = this.info(c);
-    return decodeComponent(info, this.readBytes(e, info)) as unknown as T;
+    return decodeComponent(info, this.readBytes(e, info), this.names) as unknown as T;
   }
 
   /** Changes a component in place: fn receives a copy to mutate (or returns a
@@ -171,10 +189,10 @@ export class World {
   update<T>(e: Entity, c: ComponentType<T>, fn: (data: Writable<T> & T) => void | Partial<Writable<T>>): void {
     const info = this.info(c);
     const bytes = this.readBytes(e, info);
-    const obj = decodeComponent(info, bytes) as unknown as Writable<T> & T;
+    const obj = decodeComponent(info, bytes, this.names) as unknown as Writable<T> & T;
     const ret = fn(obj);
     const next = (ret && typeof ret === 'object' ? { ...obj, ...ret } : obj) as Record<string, unknown>;
-    encodeComponent(info, next, bytes, `${info.name} on ${entityLabel(e)}`, e);
+    encodeComponent(info, next, bytes, `${info.name} on ${entityLabel(e)}`, e, this.names);
     this.write(e, info, bytes, false);
   }
 

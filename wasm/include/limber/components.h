@@ -49,8 +49,7 @@ typedef enum lb_component_type {
     "metres, local to parent")                                                                     \
   F(versor, rotation, "rotation", LB_FIELD_QUAT, 0, 0, 0, 1, -1e6f, 1e6f, NULL, NULL, 0,           \
     "unit quaternion [x, y, z, w], normalised on write")                                           \
-  F(vec3, scale, "scale", LB_FIELD_VEC3, 1, 1, 1, 0, 1e-6f, 1e4f, NULL, NULL, 0,                   \
-    "per-axis scale")                                                                              \
+  F(vec3, scale, "scale", LB_FIELD_VEC3, 1, 1, 1, 0, 1e-6f, 1e4f, NULL, NULL, 0, "per-axis scale") \
   F(lb_entity, parent, "parent", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,                 \
     "parent entity or null")                                                                       \
   F(lb_name, parent_joint, "parentJoint", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,            \

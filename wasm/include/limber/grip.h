@@ -141,15 +141,15 @@ lb_result lb_world_find_hand(lb_world *world, uint32_t e, lb_hand_side side, con
 
 /* A character's grip hand as the last step left it (gripPoseStatus). */
 typedef struct lb_grip_hand_status {
-  uint32_t driver;     /* 0 animation only, 1 GripPose, 2 GripHolder main, 3 GripHolder support */
-  int32_t hand;        /* hand joint, -1 when not resolved */
-  lb_result found;     /* LB_OK or why the hand (or fingers) were not found */
-  float blend;         /* ease progress 0..1 (1 = settled) */
-  float palm_distance; /* metres from the palm centre to its anchor (holder-driven hands) */
-  uint32_t contacts;   /* bit per finger (thumb = bit 0) touching a GripSurface */
+  uint32_t driver;       /* 0 animation only, 1 GripPose, 2 GripHolder main, 3 GripHolder support */
+  int32_t hand;          /* hand joint, -1 when not resolved */
+  lb_result found;       /* LB_OK or why the hand (or fingers) were not found */
+  float blend;           /* ease progress 0..1 (1 = settled) */
+  float palm_distance;   /* metres from the palm centre to its anchor (holder-driven hands) */
+  uint32_t contacts;     /* bit per finger (thumb = bit 0) touching a GripSurface */
   uint32_t params_ready; /* the arm was measured at the first grip */
-  float index_length;  /* hand joint units (metres at scale 1) */
-  lb_hand_info info;   /* the hand and fingers found */
+  float index_length;    /* hand joint units (metres at scale 1) */
+  lb_hand_info info;     /* the hand and fingers found */
 } lb_grip_hand_status;
 /* LB_ERR_STALE_ENTITY, LB_ERR_OUT_OF_RANGE (side), LB_ERR_MISSING_COMPONENT (no GripPose or
  * GripHolder on the entity). No message is recorded; the world is not changed. */

@@ -32,7 +32,8 @@ const lb_animator_controller *lb_controller_get(const lb_world *w, uint32_t hand
     return NULL;
   }
   uint32_t index = (handle & ~LB_CONTROLLER_HANDLE_TAG) - 1u;
-  return index < lb_anim_world_of(w)->controller_count ? lb_anim_world_of(w)->controllers[index] : NULL;
+  return index < lb_anim_world_of(w)->controller_count ? lb_anim_world_of(w)->controllers[index]
+                                                       : NULL;
 }
 
 int lb_controller_find_param(const lb_animator_controller *c, const char *name) {

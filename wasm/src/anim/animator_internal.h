@@ -26,7 +26,7 @@ typedef struct lb_anim_point {
 typedef struct lb_anim_state {
   char name[LB_ANIM_NAME_MAX];
   lb_name name_id; /* the name in the world's table, for Animator.state */
-  int32_t param; /* float parameter of a blend space, -1 for a single clip */
+  int32_t param;   /* float parameter of a blend space, -1 for a single clip */
   uint32_t first_point, point_count;
   float speed;
   uint32_t loop; /* bool */

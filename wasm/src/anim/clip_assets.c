@@ -1,7 +1,7 @@
 /* Clip assets of the anim module and adding an imported glTF file (skeleton + clips) to a world,
  * all or nothing. */
-#include "limber/gltf.h"
 #include "animator_internal.h"
+#include "limber/gltf.h"
 #include <string.h>
 
 /* ---- clip copies --------------------------------------------------------------------------- */
@@ -154,7 +154,9 @@ uint32_t lb_world_clip_count(const lb_world *w) {
 }
 
 static const lb_clip_asset *clip_get(const lb_world *w, uint32_t clip) {
-  return w && clip >= 1 && clip <= lb_anim_world_of(w)->clip_count ? &lb_anim_world_of(w)->clips[clip - 1u] : NULL;
+  return w && clip >= 1 && clip <= lb_anim_world_of(w)->clip_count
+             ? &lb_anim_world_of(w)->clips[clip - 1u]
+             : NULL;
 }
 
 const lb_clip *lb_world_clip(const lb_world *w, uint32_t clip) {

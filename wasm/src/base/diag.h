@@ -10,8 +10,8 @@
 typedef struct lb_diag {
   lb_allocator allocator;
   lb_result code;
-  char *text;      /* "" when empty; owned */
-  size_t capacity; /* bytes of text */
+  char *text;         /* "" when empty; owned */
+  size_t capacity;    /* bytes of text */
   char fallback[128]; /* used when allocation fails, so a message always exists */
 } lb_diag;
 

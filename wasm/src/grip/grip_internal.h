@@ -135,8 +135,7 @@ void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driv
 lb_finger_pose *lb_grip_find_finger_pose(const lb_world *w, const char *name);
 
 /* Validation shared by component writes (grip/grip_module.c). "" is always accepted. */
-lb_result lb_grip_check_pose_name(lb_world *w, const char *where, const char *field,
-                                  lb_name name);
+lb_result lb_grip_check_pose_name(lb_world *w, const char *where, const char *field, lb_name name);
 /* The grip system (grip/phase_grip.c). */
 void lb_system_grip(lb_world *w, float dt);
 lb_result lb_grip_check_surface(lb_world *w, const char *where, const lb_grip_surface_c *c);

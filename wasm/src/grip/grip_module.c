@@ -4,9 +4,9 @@
 #include "grip_internal.h"
 #include <string.h>
 
-#define LB_GRIP_INFO(var, cname, st, FIELDS)                                                      \
-  static const lb_field var##_fields[] = {FIELDS(LB_SCHEMA_ROW)};                                 \
-  static const lb_component_info var = {                                                          \
+#define LB_GRIP_INFO(var, cname, st, FIELDS)                                                       \
+  static const lb_field var##_fields[] = {FIELDS(LB_SCHEMA_ROW)};                                  \
+  static const lb_component_info var = {                                                           \
       cname, sizeof(st), (uint32_t)(sizeof var##_fields / sizeof var##_fields[0]), var##_fields}
 
 #define LB_SCHEMA_STRUCT lb_grip_surface_c
@@ -36,8 +36,7 @@ static lb_result lb_need_rig(lb_world *w, const char *where, uint32_t slot) {
 /* An explicit hand path must resolve; a hand found by name is only required when
  * `needed` (e.g. a pose is set for it). */
 static lb_result lb_check_hand(lb_world *w, const char *where, uint32_t slot, lb_hand_side side,
-                               const char *field, lb_name path_id, lb_name roots_id,
-                               bool needed) {
+                               const char *field, lb_name path_id, lb_name roots_id, bool needed) {
   if (!path_id && !roots_id && !needed) {
     return LB_OK;
   }
@@ -50,8 +49,7 @@ static lb_result lb_check_hand(lb_world *w, const char *where, uint32_t slot, lb
   return LB_OK;
 }
 
-lb_result lb_grip_check_pose_name(lb_world *w, const char *where, const char *field,
-                                  lb_name name) {
+lb_result lb_grip_check_pose_name(lb_world *w, const char *where, const char *field, lb_name name) {
   if (name == 0 || lb_grip_pose_ref(w, name) != 0) {
     return LB_OK;
   }

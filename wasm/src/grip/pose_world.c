@@ -103,5 +103,5 @@ bool lb_grip_pose_of_ref(const lb_world *w, int32_t ref, lb_grip_pose_def *out) 
 const lb_finger_pose *lb_grip_finger_pose_of_ref(const lb_world *w, int32_t ref) {
   const lb_grip_world *gw = lb_grip_world_of(w);
   return ref < 0 && (uint32_t)(-ref - 1) < gw->finger_pose_count ? gw->finger_poses[-ref - 1]
-                                                                  : NULL;
+                                                                 : NULL;
 }

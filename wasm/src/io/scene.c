@@ -1,8 +1,8 @@
 /* Scene loading and the timeline. Commands are converted to component structs at
  * load, so a step applies them with no JSON work. */
 #include "../world/world_core.h"
-#include "limber/rig.h"
 #include "cJSON.h"
+#include "limber/rig.h"
 #include "scene_internal.h"
 #include <stdio.h>
 #include <string.h>
