@@ -1,5 +1,6 @@
 /* Animator controller assets: validation of a def (all of it, before anything is added), the
  * compiled form (names resolved to indices and clip handles) and read access. */
+#include "../base/array.h"
 #include "animator_internal.h"
 #include <stdio.h>
 #include <string.h>
@@ -515,18 +516,10 @@ lb_result lb_world_add_controller(lb_world *w, const lb_animator_controller_def 
     return lb_fail(w, LB_ERR_CAPACITY, "%s: too many controllers", c.where);
   }
   lb_anim_world *aw = lb_anim_world_of(w);
-  if (aw->controller_count == aw->controller_capacity) {
-    uint32_t cap = aw->controller_capacity ? aw->controller_capacity * 2u : 4u;
-    lb_animator_controller **grown = lb_alloc_array(w, cap, sizeof *grown);
-    if (!grown) {
-      return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: out of memory", c.where);
-    }
-    if (aw->controller_count) {
-      memcpy(grown, aw->controllers, aw->controller_count * sizeof *grown);
-    }
-    lb_free(w, aw->controllers);
-    aw->controllers = grown;
-    aw->controller_capacity = cap;
+  if (lb_array_reserve(&w->allocator, (void **)&aw->controllers, &aw->controller_capacity,
+                       aw->controller_count, aw->controller_count + 1u,
+                       sizeof(lb_animator_controller *), 4u) != LB_OK) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: out of memory", c.where);
   }
   lb_animator_controller *built = build(w, def, root_joint, entry);
   if (!built) {

@@ -1,5 +1,6 @@
 /* Clip assets of the anim module and adding an imported glTF file (skeleton + clips) to a world,
  * all or nothing. */
+#include "../base/array.h"
 #include "animator_internal.h"
 #include "limber/gltf.h"
 #include <string.h>
@@ -55,25 +56,9 @@ static lb_result reserve_clips(lb_world *w, uint32_t extra) {
   if (extra > UINT32_MAX - lb_anim_world_of(w)->clip_count) {
     return LB_ERR_CAPACITY;
   }
-  uint32_t need = lb_anim_world_of(w)->clip_count + extra;
-  if (need <= lb_anim_world_of(w)->clip_capacity) {
-    return LB_OK;
-  }
-  uint32_t cap = lb_anim_world_of(w)->clip_capacity ? lb_anim_world_of(w)->clip_capacity : 8u;
-  while (cap < need) {
-    cap = cap > UINT32_MAX / 2u ? need : cap * 2u;
-  }
-  lb_clip_asset *grown = lb_alloc_array(w, cap, sizeof *grown);
-  if (!grown) {
-    return LB_ERR_OUT_OF_MEMORY;
-  }
-  if (lb_anim_world_of(w)->clip_count) {
-    memcpy(grown, lb_anim_world_of(w)->clips, lb_anim_world_of(w)->clip_count * sizeof *grown);
-  }
-  lb_free(w, lb_anim_world_of(w)->clips);
-  lb_anim_world_of(w)->clips = grown;
-  lb_anim_world_of(w)->clip_capacity = cap;
-  return LB_OK;
+  lb_anim_world *aw = lb_anim_world_of(w);
+  return lb_array_reserve(&w->allocator, (void **)&aw->clips, &aw->clip_capacity, aw->clip_count,
+                          aw->clip_count + extra, sizeof(lb_clip_asset), 8u);
 }
 
 void lb_clip_assets_release(lb_world *w, uint32_t keep) {

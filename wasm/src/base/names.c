@@ -1,5 +1,6 @@
 #include "names.h"
 #include "alloc.h"
+#include "array.h"
 #include "fnv.h"
 #include <string.h>
 
@@ -73,18 +74,9 @@ static lb_result lb_names_reserve(lb_names *n, size_t len) {
     n->chars = grown;
     n->chars_cap = cap;
   }
-  if (n->count == n->cap) {
-    uint32_t cap = n->cap ? n->cap * 2u : 64u;
-    uint32_t *grown = lb_mem_alloc_array(a, cap, sizeof *grown);
-    if (!grown) {
-      return LB_ERR_OUT_OF_MEMORY;
-    }
-    if (n->count) {
-      memcpy(grown, n->offsets, n->count * sizeof *grown);
-    }
-    lb_mem_free(a, n->offsets);
-    n->offsets = grown;
-    n->cap = cap;
+  if (lb_array_reserve(a, (void **)&n->offsets, &n->cap, n->count, n->count + 1u, sizeof(uint32_t),
+                       64u) != LB_OK) {
+    return LB_ERR_OUT_OF_MEMORY;
   }
   /* Load factor at most 1/2. */
   if ((n->count + 1u) * 2u > n->slot_cap) {

@@ -1,4 +1,5 @@
 /* The world's grip pose registry (registerGripPose) and pose text for the bridge. */
+#include "../base/array.h"
 #include "grip_internal.h"
 #include <string.h>
 
@@ -65,21 +66,10 @@ lb_result lb_world_grip_pose_json(lb_world *w, const char *name, bool by_joint, 
 
 lb_result lb_grip_set_ref(lb_world *w, lb_name name, int32_t ref) {
   lb_grip_world *gw = lb_grip_world_of(w);
-  if (name >= gw->ref_cap) {
-    uint32_t cap = gw->ref_cap ? gw->ref_cap : 64u;
-    while (cap <= name) {
-      cap *= 2u;
-    }
-    int32_t *grown = lb_alloc_array(w, cap, sizeof *grown);
-    if (!grown) {
-      return LB_ERR_OUT_OF_MEMORY;
-    }
-    if (gw->ref_cap) {
-      memcpy(grown, gw->ref_by_name, gw->ref_cap * sizeof *grown);
-    }
-    lb_free(w, gw->ref_by_name);
-    gw->ref_by_name = grown;
-    gw->ref_cap = cap;
+  lb_result r = lb_array_reserve(&w->allocator, (void **)&gw->ref_by_name, &gw->ref_cap,
+                                 gw->ref_cap, name + 1u, sizeof(int32_t), 64u);
+  if (r != LB_OK) {
+    return r;
   }
   if (ref != 0) {
     gw->ref_by_name[name] = ref;

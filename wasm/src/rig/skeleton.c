@@ -1,4 +1,5 @@
 /* Skeleton assets: validation, depth-first reordering and joint lookup. */
+#include "../base/array.h"
 #include "rig_internal.h"
 #include <string.h>
 
@@ -79,18 +80,10 @@ lb_result lb_world_add_skeleton(lb_world *w, const lb_skeleton_def *def, uint32_
   }
   uint32_t n = def->joint_count;
   lb_rig_world *rw = lb_rig_world_of(w);
-  if (rw->skeleton_count == rw->skeleton_capacity) {
-    uint32_t cap = rw->skeleton_capacity ? rw->skeleton_capacity * 2u : 4u;
-    lb_skeleton *grown = lb_alloc_array(w, cap, sizeof *grown);
-    if (!grown) {
-      return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "skeleton: out of memory");
-    }
-    if (rw->skeleton_count) {
-      memcpy(grown, rw->skeletons, rw->skeleton_count * sizeof *grown);
-    }
-    lb_free(w, rw->skeletons);
-    rw->skeletons = grown;
-    rw->skeleton_capacity = cap;
+  if (lb_array_reserve(&w->allocator, (void **)&rw->skeletons, &rw->skeleton_capacity,
+                       rw->skeleton_count, rw->skeleton_count + 1u, sizeof(lb_skeleton),
+                       4u) != LB_OK) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "skeleton: out of memory");
   }
   lb_skeleton s;
   s.joint_count = n;
