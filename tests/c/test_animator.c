@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../wasm/src/modules.h"
+#include "../../wasm/src/world/world_core.h" /* asset marks, alive slots */
 #include "cJSON.h"
 #include "test.h"
 
@@ -809,6 +811,58 @@ static void test_scene_hash(void) {
   free(json);
 }
 
+static int alive_entities(const lb_world *w) {
+  int n = 0;
+  for (uint32_t s = 0; s < w->high_water; ++s) {
+    n += w->alive[s] != 0;
+  }
+  return n;
+}
+
+/* A scene that fails after its assets (a glTF rig with clips, a controller) and some
+ * entities were added leaves the world as it was: hash, entities, every module's assets. */
+static void test_failed_load_changes_nothing(void) {
+  lb_world *w = NULL;
+  lb_scene *sc = NULL, *bad = NULL;
+  size_t len = 0;
+  char *json = scene_text(&len);
+  LB_CHECK(json && lb_world_create(NULL, &w) == LB_OK);
+  LB_CHECK(load_scene(w, json, len, &sc) == LB_OK);
+  for (int i = 0; i < 5; ++i) {
+    LB_CHECK(lb_scene_step(w, sc, DT) == LB_OK);
+  }
+  uint64_t hash = lb_world_hash(w);
+  int entities = alive_entities(w);
+  uint32_t clips = lb_world_clip_count(w);
+  lb_world_mark before, after;
+  lb_world_assets_mark(w, &before);
+  /* The same scene with an out-of-range Animator field on its last entity. */
+  const char *key = "\"applyRootMotion\": true";
+  char *at = strstr(json, key);
+  LB_CHECK(at != NULL);
+  size_t head = (size_t)(at - json);
+  char *broken = malloc(len + 64);
+  memcpy(broken, json, head);
+  int n = snprintf(broken + head, 64, "\"speed\": 99, ");
+  memcpy(broken + head + n, at, len - head);
+  size_t blen = len + (size_t)n;
+  LB_CHECK(load_scene(w, broken, blen, &bad) == LB_ERR_OUT_OF_RANGE && bad == NULL);
+  LB_CHECK(strstr(lb_world_last_error(w), "'speed'") != NULL);
+  lb_world_assets_mark(w, &after);
+  LB_CHECK(lb_world_hash(w) == hash);
+  LB_CHECK(alive_entities(w) == entities);
+  LB_CHECK(lb_world_clip_count(w) == clips);
+  LB_CHECK(memcmp(&before, &after, sizeof before) == 0);
+  printf("failed load: hash %016llx kept, %d entities, %u clips, %u skeletons\n",
+         (unsigned long long)hash, entities, clips, after.modules[LB_MODULE_rig].count[0]);
+  /* The world goes on as if the failed load never happened. */
+  LB_CHECK(lb_scene_step(w, sc, DT) == LB_OK);
+  free(broken);
+  free(json);
+  lb_scene_destroy(w, sc);
+  lb_world_destroy(w);
+}
+
 static void test_scene_errors(void) {
   size_t len = 0;
   char *json = scene_text(&len);
@@ -868,5 +922,6 @@ int main(void) {
   LB_RUN(test_no_allocation_in_steps);
   LB_RUN(test_scene_hash);
   LB_RUN(test_scene_errors);
+  LB_RUN(test_failed_load_changes_nothing);
   LB_TEST_MAIN_END();
 }

@@ -1,6 +1,7 @@
 /* Read access to a character's grip state for tools and the bridge (gripPoseStatus, the
  * viewer's anchors). */
 #include "grip_internal.h"
+#include "pose_json.h"
 #include <string.h>
 
 lb_result lb_world_grip_hand_status(const lb_world *w, lb_entity e, lb_hand_side side,
@@ -65,10 +66,9 @@ lb_result lb_world_grip_pose_convert(lb_world *w, const char *json, size_t len, 
              : LB_ERR_INVALID_ARGUMENT;
   }
   lb_grip_pose_def def;
-  char err[160];
-  lb_result r = lb_grip_pose_parse_json(json, len, &def, err, sizeof err);
+  lb_result r = lb_grip_pose_parse_json_diag(json, len, &def, &w->diag);
   if (r != LB_OK) {
-    return lb_fail(w, r, "gripPoseByJoint: %s", err);
+    return lb_diag_prefix(&w->diag, r, "gripPoseByJoint: ");
   }
   if (by_joint && lb_grip_pose_by_joint(&def, &def) != LB_OK) {
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "gripPoseByJoint: invalid pose");

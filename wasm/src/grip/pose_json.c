@@ -1,5 +1,8 @@
 /* Grip pose JSON: the registerGripPose format read with cJSON, and a deterministic
  * writer whose text reads back bit-exactly (see limber/grip_pose.h). */
+#include "pose_json.h"
+#include "../base/alloc.h"
+#include "../base/diag.h"
 #include "cJSON.h"
 #include "limber/grip_pose.h"
 
@@ -10,19 +13,16 @@
 
 #define LB_PATH_MAX 96
 
-static lb_result lb_jfail(char *err, size_t cap, lb_result code, const char *fmt, ...) {
-  if (err && cap > 0) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-  }
+static lb_result lb_jfail(lb_diag *d, lb_result code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  lb_diag_vset(d, code, fmt, ap);
+  va_end(ap);
   return code;
 }
 
 typedef struct lb_jctx {
-  char *err;
-  size_t cap;
+  lb_diag *d;
 } lb_jctx;
 
 /* Key names are user bytes: quote at most 40 of them. */
@@ -37,15 +37,15 @@ static void lb_path(char *out, const char *parent, const char *key) {
 static lb_result lb_jnum(lb_jctx *c, const cJSON *item, const char *path, float lo, float hi,
                          float *out) {
   if (!cJSON_IsNumber(item)) {
-    return lb_jfail(c->err, c->cap, LB_ERR_PARSE, "%s: expected a number", path);
+    return lb_jfail(c->d, LB_ERR_PARSE, "%s: expected a number", path);
   }
   float v = (float)item->valuedouble; /* NaN stays NaN; beyond float range becomes Inf */
   if (!lb_is_finite(v)) {
-    return lb_jfail(c->err, c->cap, LB_ERR_NOT_FINITE, "%s: number is not finite as a float", path);
+    return lb_jfail(c->d, LB_ERR_NOT_FINITE, "%s: number is not finite as a float", path);
   }
   if (!(v >= lo && v <= hi)) {
-    return lb_jfail(c->err, c->cap, LB_ERR_OUT_OF_RANGE, "%s: %g is out of range [%g, %g]", path,
-                    (double)v, (double)lo, (double)hi);
+    return lb_jfail(c->d, LB_ERR_OUT_OF_RANGE, "%s: %g is out of range [%g, %g]", path, (double)v,
+                    (double)lo, (double)hi);
   }
   *out = v;
   return LB_OK;
@@ -57,21 +57,21 @@ static lb_result lb_jkey(lb_jctx *c, const char *path, const char *key, const ch
   for (int i = 0; i < nkeys; ++i) {
     if (strcmp(key, keys[i]) == 0) {
       if (*seen & (1u << i)) {
-        return lb_jfail(c->err, c->cap, LB_ERR_PARSE, "%s: repeated key", path);
+        return lb_jfail(c->d, LB_ERR_PARSE, "%s: repeated key", path);
       }
       *seen |= 1u << i;
       *which = i;
       return LB_OK;
     }
   }
-  return lb_jfail(c->err, c->cap, LB_ERR_PARSE, "%s: unknown key", path);
+  return lb_jfail(c->d, LB_ERR_PARSE, "%s: unknown key", path);
 }
 
 static lb_result lb_jshape(lb_jctx *c, const cJSON *obj, const char *where, bool allow_trigger,
                            lb_grip_finger_def *fd) {
   static const char *const keys[] = {"curl", "base", "spread", "bend", "fan", "trigger"};
   if (!cJSON_IsObject(obj)) {
-    return lb_jfail(c->err, c->cap, LB_ERR_PARSE, "%s: expected an object", where);
+    return lb_jfail(c->d, LB_ERR_PARSE, "%s: expected an object", where);
   }
   lb_finger_shape *s = allow_trigger ? &fd->shape : &fd->trigger;
   uint32_t seen = 0;
@@ -101,9 +101,9 @@ static lb_result lb_jshape(lb_jctx *c, const cJSON *obj, const char *where, bool
       int n = cJSON_IsArray(it) ? cJSON_GetArraySize(it) : -1;
       if (n != 3) {
         if (n < 0) {
-          return lb_jfail(c->err, c->cap, LB_ERR_PARSE, "%s: expected an array of 3 numbers", path);
+          return lb_jfail(c->d, LB_ERR_PARSE, "%s: expected an array of 3 numbers", path);
         }
-        return lb_jfail(c->err, c->cap, LB_ERR_PARSE, "%s: expected 3 numbers, got %d", path, n);
+        return lb_jfail(c->d, LB_ERR_PARSE, "%s: expected 3 numbers, got %d", path, n);
       }
       int i = 0;
       for (const cJSON *e = it->child; e && r == LB_OK; e = e->next, ++i) {
@@ -133,7 +133,7 @@ static lb_result lb_jshape(lb_jctx *c, const cJSON *obj, const char *where, bool
 static lb_result lb_jthumb(lb_jctx *c, const cJSON *obj, lb_grip_thumb_def *th) {
   static const char *const keys[] = {"opposition", "to", "gap"};
   if (!cJSON_IsObject(obj)) {
-    return lb_jfail(c->err, c->cap, LB_ERR_PARSE, "thumb: expected an object");
+    return lb_jfail(c->d, LB_ERR_PARSE, "thumb: expected an object");
   }
   uint32_t seen = 0;
   for (const cJSON *it = obj->child; it; it = it->next) {
@@ -153,7 +153,7 @@ static lb_result lb_jthumb(lb_jctx *c, const cJSON *obj, lb_grip_thumb_def *th) 
     } else if (cJSON_IsString(it) && strcmp(it->valuestring, "index") == 0) {
       th->to = LB_THUMB_TO_INDEX;
     } else {
-      r = lb_jfail(c->err, c->cap, LB_ERR_PARSE, "%s: expected \"fingers\" or \"index\"", path);
+      r = lb_jfail(c->d, LB_ERR_PARSE, "%s: expected \"fingers\" or \"index\"", path);
     }
     if (r != LB_OK) {
       return r;
@@ -165,7 +165,7 @@ static lb_result lb_jthumb(lb_jctx *c, const cJSON *obj, lb_grip_thumb_def *th) 
 static lb_result lb_jroot(lb_jctx *c, const cJSON *root, lb_grip_pose_def *d) {
   static const char *const keys[] = {"thumb", "index", "middle", "ring", "pinky"};
   if (!cJSON_IsObject(root)) {
-    return lb_jfail(c->err, c->cap, LB_ERR_PARSE, "pose: expected an object");
+    return lb_jfail(c->d, LB_ERR_PARSE, "pose: expected an object");
   }
   uint32_t seen = 0;
   for (const cJSON *it = root->child; it; it = it->next) {
@@ -184,42 +184,55 @@ static lb_result lb_jroot(lb_jctx *c, const cJSON *root, lb_grip_pose_def *d) {
   return LB_OK;
 }
 
-lb_result lb_grip_pose_parse_json(const char *json, size_t len, lb_grip_pose_def *out, char *err,
-                                  size_t errcap) {
-  if (err && errcap > 0) {
-    err[0] = '\0';
-  }
+lb_result lb_grip_pose_parse_json_diag(const char *json, size_t len, lb_grip_pose_def *out,
+                                       lb_diag *diag) {
   if (!json || !out) {
-    return lb_jfail(err, errcap, LB_ERR_INVALID_ARGUMENT, "pose: null argument");
+    return lb_jfail(diag, LB_ERR_INVALID_ARGUMENT, "pose: null argument");
   }
   if (len == 0) {
-    return lb_jfail(err, errcap, LB_ERR_PARSE, "pose: empty input");
+    return lb_jfail(diag, LB_ERR_PARSE, "pose: empty input");
   }
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
   if (!root) {
     size_t at = end && end >= json && end <= json + len ? (size_t)(end - json) : 0;
-    return lb_jfail(err, errcap, LB_ERR_PARSE, "pose: malformed JSON near byte %zu", at);
+    return lb_jfail(diag, LB_ERR_PARSE, "pose: malformed JSON near byte %zu", at);
   }
   /* Only whitespace may follow the value (a terminating NUL ends the text). */
   for (const char *p = end; p && p < json + len && *p != '\0'; ++p) {
     if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
       cJSON_Delete(root);
-      return lb_jfail(err, errcap, LB_ERR_PARSE,
-                      "pose: unexpected text after the object at byte %zu", (size_t)(p - json));
+      return lb_jfail(diag, LB_ERR_PARSE, "pose: unexpected text after the object at byte %zu",
+                      (size_t)(p - json));
     }
   }
-  lb_jctx c = {err, errcap};
+  lb_jctx c = {diag};
   lb_grip_pose_def d = lb_grip_pose_default_def();
   lb_result r = lb_jroot(&c, root, &d);
   cJSON_Delete(root);
   if (r == LB_OK) {
     r = lb_grip_pose_validate(&d); /* the per-key checks above already cover it */
     if (r != LB_OK) {
-      return lb_jfail(err, errcap, r, "pose: %s", lb_result_text(r));
+      return lb_jfail(diag, r, "pose: %s", lb_result_text(r));
     }
     *out = d;
   }
+  return r;
+}
+
+/* The public form: the message (without its code prefix) into a caller's buffer. */
+lb_result lb_grip_pose_parse_json(const char *json, size_t len, lb_grip_pose_def *out, char *err,
+                                  size_t errcap) {
+  lb_allocator a = lb_allocator_default();
+  lb_diag d;
+  lb_diag_init(&d, &a);
+  lb_result r = lb_grip_pose_parse_json_diag(json, len, out, &d);
+  if (err && errcap > 0) {
+    const char *text = lb_diag_text(&d);
+    const char *body = r != LB_OK ? strstr(text, ": ") : NULL;
+    snprintf(err, errcap, "%s", body ? body + 2 : "");
+  }
+  lb_diag_release(&d);
   return r;
 }
 

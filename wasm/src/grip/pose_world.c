@@ -1,6 +1,8 @@
 /* The world's grip pose registry (registerGripPose) and pose text for the bridge. */
 #include "../base/array.h"
 #include "grip_internal.h"
+#include "pose_json.h"
+#include <stdio.h>
 #include <string.h>
 
 lb_result lb_world_register_grip_pose(lb_world *w, const char *name, const char *json, size_t len) {
@@ -9,10 +11,11 @@ lb_result lb_world_register_grip_pose(lb_world *w, const char *name, const char 
              : LB_ERR_INVALID_ARGUMENT;
   }
   lb_grip_pose_def def;
-  char err[160];
-  lb_result r = lb_grip_pose_parse_json(json, len, &def, err, sizeof err);
+  lb_result r = lb_grip_pose_parse_json_diag(json, len, &def, &w->diag);
   if (r != LB_OK) {
-    return lb_fail(w, r, "registerGripPose '%.31s': %s", name, err);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "registerGripPose '%.31s': ", name);
+    return lb_diag_prefix(&w->diag, r, prefix);
   }
   lb_grip_world *gw = lb_grip_world_of(w);
   if (!gw->poses) {
