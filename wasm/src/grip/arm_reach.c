@@ -8,20 +8,20 @@
 #define LB_ASSIST_SPINE_MAX (15.0f * LB_DEG2RAD)
 
 void lb_grip_palm_model(const lb_grip_hand *h, const lb_rig_instance *inst, lb_transform *out) {
-  lb_transform_mul(&inst->model[h->info.hand], &h->palm_in_hand, out);
+  lb_transform_mul(&inst->model[h->def->info.hand], &h->def->palm_in_hand, out);
   out->s[0] = out->s[1] = out->s[2] = 1.0f;
 }
 
 /* Where the hand joint must be for its palm to sit on the anchor. */
 static void lb_hand_target(const lb_grip_hand *h, const lb_rig_instance *inst,
                            const lb_transform *anchor, lb_transform *out) {
-  const lb_transform *hand = &inst->model[h->info.hand];
+  const lb_transform *hand = &inst->model[h->def->info.hand];
   versor palm_inv;
-  lb_quat_conj(h->palm_in_hand.r, palm_inv);
+  lb_quat_conj(h->def->palm_in_hand.r, palm_inv);
   lb_quat_mul(anchor->r, palm_inv, out->r);
   lb_quat_normalize(out->r);
-  vec3 off = {hand->s[0] * h->palm_in_hand.t[0], hand->s[1] * h->palm_in_hand.t[1],
-              hand->s[2] * h->palm_in_hand.t[2]};
+  vec3 off = {hand->s[0] * h->def->palm_in_hand.t[0], hand->s[1] * h->def->palm_in_hand.t[1],
+              hand->s[2] * h->def->palm_in_hand.t[2]};
   vec3 rotated;
   lb_quat_rotate(out->r, off, rotated);
   for (int i = 0; i < 3; ++i) {
@@ -61,7 +61,7 @@ static void lb_turn_toward(const lb_skeleton *sk, lb_rig_instance *inst, int joi
 }
 
 static float lb_gap(const lb_grip_hand *h, const lb_rig_instance *inst, const vec3 target) {
-  const float *sh = inst->model[h->upper].t;
+  const float *sh = inst->model[h->def->upper].t;
   vec3 d = {target[0] - sh[0], target[1] - sh[1], target[2] - sh[2]};
   return lb_vec3_length(d) - h->arm_length;
 }
@@ -69,14 +69,14 @@ static float lb_gap(const lb_grip_hand *h, const lb_rig_instance *inst, const ve
 void lb_grip_arm_reach(const lb_skeleton *sk, lb_rig_instance *inst, const lb_grip_hand *h,
                        const lb_transform *anchor_model, float weight, float assist,
                        bool lean_spine) {
-  if (weight <= 0.0f || h->upper < 0 || h->lower < 0) {
+  if (weight <= 0.0f || h->def->upper < 0 || h->def->lower < 0) {
     return;
   }
   lb_transform target;
   lb_hand_target(h, inst, anchor_model, &target);
   if (assist > 0.0f) {
     /* The remaining gap after each joint decides the next one's share. */
-    const int16_t joints[2] = {h->clavicle, lean_spine ? h->spine : (int16_t)-1};
+    const int16_t joints[2] = {h->def->clavicle, lean_spine ? h->def->spine : (int16_t)-1};
     const float limits[2] = {LB_ASSIST_CLAVICLE_MAX, LB_ASSIST_SPINE_MAX};
     float wanted = assist * weight * lb_gap(h, inst, target.t);
     for (int k = 0; k < 2 && wanted > 1e-5f; ++k) {
@@ -85,20 +85,20 @@ void lb_grip_arm_reach(const lb_skeleton *sk, lb_rig_instance *inst, const lb_gr
       }
       float before = lb_gap(h, inst, target.t);
       vec3 shoulder;
-      memcpy(shoulder, inst->model[h->upper].t, sizeof shoulder);
+      memcpy(shoulder, inst->model[h->def->upper].t, sizeof shoulder);
       lb_turn_toward(sk, inst, joints[k], shoulder, target.t, wanted, limits[k] * weight);
       wanted -= before - lb_gap(h, inst, target.t);
     }
   }
   lb_two_bone_ik_job job = lb_two_bone_ik_default_job();
-  job.root = &inst->model[h->upper];
-  job.mid = &inst->model[h->lower];
-  job.tip = &inst->model[h->info.hand];
+  job.root = &inst->model[h->def->upper];
+  job.mid = &inst->model[h->def->lower];
+  job.tip = &inst->model[h->def->info.hand];
   memcpy(job.target, target.t, sizeof(vec3));
   memcpy(job.target_rotation, target.r, sizeof(versor));
   job.weight = weight;
   job.rotation_weight = weight;
   if (lb_two_bone_ik_run(&job) == LB_OK) {
-    lb_rig_commit_two_bone(sk, inst, h->upper, h->lower, h->info.hand, &job);
+    lb_rig_commit_two_bone(sk, inst, h->def->upper, h->def->lower, h->def->info.hand, &job);
   }
 }

@@ -29,10 +29,12 @@ typedef enum lb_grip_driver_kind {
   LB_GRIP_DRIVER_SUPPORT = 3, /* GripHolder, support hand */
 } lb_grip_driver_kind;
 
-typedef struct lb_grip_hand {
-  /* Found from names (or an explicit path) when a component naming them is written or the
-   * Rig changes skeleton: never inside a step. */
-  uint32_t asset; /* 0 = not resolved yet */
+/* A hand as found on one skeleton: shared by every character with that skeleton and the
+ * same hand path and finger roots (the grip module's cache), found on write, never in a
+ * step. */
+typedef struct lb_grip_hand_def {
+  uint32_t asset;
+  lb_hand_side side;
   lb_name path, finger_roots;
   lb_result found; /* LB_OK or why not */
   lb_hand_info info;
@@ -40,21 +42,30 @@ typedef struct lb_grip_hand {
   int16_t spine, clavicle, upper, lower; /* -1 when absent; upper/lower required for arms */
   lb_transform palm_in_hand;             /* palm frame relative to the hand joint (t, r; s = 1) */
   float index_length;                    /* hand joint units (metres at scale 1) */
-  /* Measured at first grip from that step's model pose. */
-  bool params_ready;
-  float arm_length; /* upper + forearm, metres */
+  uint32_t blend_count;
+  int16_t blend_joints[LB_GRIP_BLEND_MAX];
+} lb_grip_hand_def;
+
+/* Per-joint state of one character's hand (allocated with its GripHands). Blend: every
+ * covered joint eases from where it was, carried along with the animation:
+ * from_j = anim_j * from_off_j, out_j = slerp(from_j, target_j, ease(t)). */
+typedef struct lb_grip_hand_joints {
+  versor from_off[LB_GRIP_BLEND_MAX];
+  versor last_off[LB_GRIP_BLEND_MAX];
   /* A captured pose's joint names mapped to this rig, redone when it is re-registered. */
-  uint32_t captured_serial;
   int16_t captured_map[LB_FINGER_POSE_JOINTS_MAX];
-  /* Blend: every covered joint eases from where it was, carried along with the
-   * animation: from_j = anim_j * from_off_j, out_j = slerp(from_j, target_j, ease(t)). */
+} lb_grip_hand_joints;
+
+/* One character's hand: the shared def, its per-joint buffers and a few scalars. */
+typedef struct lb_grip_hand {
+  const lb_grip_hand_def *def; /* null = not resolved */
+  lb_grip_hand_joints *joints;
+  bool params_ready; /* measured at first grip from that step's model pose */
+  float arm_length;  /* upper + forearm, metres */
+  uint32_t captured_serial;
   uint64_t driver_key;
   float blend_t; /* 0 .. 1; 1 = settled */
   float blend_seconds;
-  uint32_t blend_count;
-  int16_t blend_joints[LB_GRIP_BLEND_MAX];
-  versor from_off[LB_GRIP_BLEND_MAX];
-  versor last_off[LB_GRIP_BLEND_MAX];
   /* Status (gripPoseStatus). */
   lb_grip_driver_kind driver;
   float palm_distance; /* metres to the anchor, holder-driven hands */
@@ -65,7 +76,8 @@ typedef struct lb_grip_hand {
  * hands' runtime state. Attached by the first of them, detached with the last. */
 #define LB_GRIP_HANDS ((uint32_t)LB_COMPONENT_TYPE_COUNT)
 typedef struct lb_grip_hands {
-  lb_grip_hand hands[2]; /* lb_hand_side */
+  lb_grip_hand hands[2];       /* lb_hand_side */
+  lb_grip_hand_joints *joints; /* both hands' per-joint buffers, one allocation */
 } lb_grip_hands;
 
 /* A pose name's meaning, by name id (lb_grip_world.ref_by_name): 0 none, 1..64 a registered
@@ -82,6 +94,8 @@ typedef struct lb_grip_world {
   uint32_t finger_pose_count, finger_pose_serial;
   int32_t *ref_by_name;
   uint32_t ref_cap;
+  lb_grip_hand_def **hand_defs; /* found hands, shared by characters */
+  uint32_t hand_def_count, hand_def_cap;
 } lb_grip_world;
 
 static inline lb_grip_world *lb_grip_world_of(const lb_world *w) {
@@ -98,10 +112,18 @@ bool lb_grip_pose_of_ref(const lb_world *w, int32_t ref, lb_grip_pose_def *out);
 /* The captured finger pose a ref names, or null. */
 const lb_finger_pose *lb_grip_finger_pose_of_ref(const lb_world *w, int32_t ref);
 
-/* Resolves the hand for `side` on the rig (asset, path, finger roots); does nothing when
- * they are unchanged. Returns the hand's `found` code. String work: writes only. */
-lb_result lb_grip_hand_resolve(lb_world *w, lb_grip_hand *h, uint32_t asset, lb_hand_side side,
-                               lb_name path, lb_name finger_roots);
+/* The shared hand def for (asset, side, path, finger roots), found and added when new
+ * (string work and allocation: writes only). Null when out of memory. */
+const lb_grip_hand_def *lb_grip_hand_def_get(lb_world *w, uint32_t asset, lb_hand_side side,
+                                             lb_name path, lb_name finger_roots);
+/* Points the hand at a def; a different def resets the hand's blend and measurements. */
+void lb_grip_hand_bind(lb_grip_hand *h, const lb_grip_hand_def *def);
+/* True when the hand is resolved, found, and belongs to `asset`. */
+static inline bool lb_grip_hand_ready(const lb_grip_hand *h, uint32_t asset) {
+  return h->def && h->def->found == LB_OK && h->def->asset == asset;
+}
+/* The hand inputs of a character as its GripPose / GripHolder / Rig are now. */
+void lb_grip_hand_inputs(const lb_world *w, uint32_t slot, int side, lb_name *path, lb_name *roots);
 /* Resolves both hands of a character from its GripPose / GripHolder / Rig as they are now. */
 void lb_grip_hands_refresh(lb_world *w, uint32_t slot);
 /* Hand finding on a skeleton asset (shared with lb_world_find_hand). `finger_roots`:

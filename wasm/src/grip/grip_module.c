@@ -83,38 +83,83 @@ lb_result lb_grip_check_surface(lb_world *w, const char *where, const lb_grip_su
 
 /* ---- hands ----------------------------------------------------------------------------- */
 
-void lb_grip_hands_refresh(lb_world *w, uint32_t slot) {
-  if (!lb_slot_has(w, slot, LB_GRIP_HANDS)) {
-    return;
-  }
-  const lb_rig_instance *inst = lb_rig_of_slot(w, slot);
-  lb_grip_hands *hs = lb_component_state(w, slot, LB_GRIP_HANDS);
+void lb_grip_hand_inputs(const lb_world *w, uint32_t slot, int side, lb_name *path,
+                         lb_name *roots) {
   const lb_grip_holder_c *gh = lb_component_try(w, slot, LB_GRIP_HOLDER);
   const lb_grip_pose_c *gp = lb_component_try(w, slot, LB_GRIP_POSE);
+  lb_name hold = gh ? (side ? gh->left_hand : gh->right_hand) : 0;
+  *path = hold ? hold : gp ? (side ? gp->left_hand : gp->right_hand) : 0;
+  *roots = gp ? (side ? gp->left_fingers : gp->right_fingers) : 0;
+}
+
+void lb_grip_hands_refresh(lb_world *w, uint32_t slot) {
+  const lb_rig_instance *inst = lb_rig_of_slot(w, slot);
+  if (!lb_slot_has(w, slot, LB_GRIP_HANDS) || !inst) {
+    return;
+  }
+  lb_grip_hands *hs = lb_component_state(w, slot, LB_GRIP_HANDS);
+  for (int side = 0; side < 2; ++side) {
+    lb_name path, roots;
+    lb_grip_hand_inputs(w, slot, side, &path, &roots);
+    /* Null only when out of memory after a Rig change: the hand idles until written. */
+    lb_grip_hand_bind(&hs->hands[side],
+                      lb_grip_hand_def_get(w, inst->asset, (lb_hand_side)side, path, roots));
+  }
+}
+
+/* GripPose and GripHolder share the hands: the first attaches them (with their per-joint
+ * buffers), the last detaches them. Everything that can fail happens here: storage, the
+ * buffers, and the hand defs the commit will bind (the value in `wr` is the new one). */
+static lb_result lb_hands_reserve(lb_write *wr) {
+  lb_world *w = wr->world;
+  lb_grip_hand_joints **joints = (lb_grip_hand_joints **)wr->prep;
+  if (lb_store_reserve(w, LB_GRIP_HANDS, wr->slot) != LB_OK) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: cannot allocate grip state", wr->where);
+  }
+  if (!lb_slot_has(w, wr->slot, LB_GRIP_HANDS)) {
+    *joints = lb_alloc_array(w, 2, sizeof(lb_grip_hand_joints));
+    if (!*joints) {
+      return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: cannot allocate grip buffers", wr->where);
+    }
+  }
+  const lb_grip_pose_c *gp = wr->type == LB_GRIP_POSE ? wr->value : NULL;
+  const lb_grip_holder_c *gh = wr->type == LB_GRIP_HOLDER ? wr->value : NULL;
+  gp = gp ? gp : lb_component_try(w, wr->slot, LB_GRIP_POSE);
+  gh = gh ? gh : lb_component_try(w, wr->slot, LB_GRIP_HOLDER);
+  uint32_t asset = lb_rig_of_slot(w, wr->slot)->asset;
   for (int side = 0; side < 2; ++side) {
     lb_name hold = gh ? (side ? gh->left_hand : gh->right_hand) : 0;
     lb_name path = hold ? hold : gp ? (side ? gp->left_hand : gp->right_hand) : 0;
     lb_name roots = gp ? (side ? gp->left_fingers : gp->right_fingers) : 0;
-    if (inst) {
-      lb_grip_hand_resolve(w, &hs->hands[side], inst->asset, (lb_hand_side)side, path, roots);
+    if (!lb_grip_hand_def_get(w, asset, (lb_hand_side)side, path, roots)) {
+      lb_free(w, *joints);
+      *joints = NULL;
+      return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: cannot allocate a hand", wr->where);
     }
-  }
-}
-
-/* GripPose and GripHolder share the hands: the first attaches them, the last detaches. */
-static lb_result lb_hands_reserve(lb_write *wr) {
-  if (lb_store_reserve(wr->world, LB_GRIP_HANDS, wr->slot) != LB_OK) {
-    return lb_fail(wr->world, LB_ERR_OUT_OF_MEMORY, "%s: cannot allocate grip state", wr->where);
   }
   return LB_OK;
 }
 
 static void lb_hands_commit(lb_write *wr, void *state) {
   (void)state;
-  if (!lb_slot_has(wr->world, wr->slot, LB_GRIP_HANDS)) {
+  lb_grip_hand_joints *joints = *(lb_grip_hand_joints **)wr->prep;
+  if (joints) {
     lb_store_attach(wr->world, LB_GRIP_HANDS, wr->slot);
+    lb_grip_hands *hs = lb_component_state(wr->world, wr->slot, LB_GRIP_HANDS);
+    hs->joints = joints;
+    for (int side = 0; side < 2; ++side) {
+      hs->hands[side].joints = &joints[side];
+    }
   }
   lb_grip_hands_refresh(wr->world, wr->slot);
+}
+
+static void lb_hands_remove(lb_world *w, uint32_t slot, void *value, void *state) {
+  (void)slot;
+  (void)value;
+  lb_grip_hands *hs = state;
+  lb_free(w, hs->joints);
+  hs->joints = NULL;
 }
 
 static void lb_hands_release_if_unused(lb_world *w, uint32_t slot, uint32_t leaving) {
@@ -235,6 +280,10 @@ static lb_result lb_grip_init(lb_world *w, void *state) {
 
 static void lb_grip_release(lb_world *w, void *state) {
   lb_grip_world *gw = state;
+  for (uint32_t i = 0; i < gw->hand_def_count; ++i) {
+    lb_free(w, gw->hand_defs[i]);
+  }
+  lb_free(w, gw->hand_defs);
   lb_free(w, gw->poses);
   for (uint32_t i = 0; i < gw->finger_pose_count; ++i) {
     lb_free(w, gw->finger_poses[i]);
@@ -255,7 +304,10 @@ static const lb_component_def lb_grip_components[] = {
      .stage = lb_holder_stage,
      .commit = lb_hands_commit,
      .remove = lb_holder_remove},
-    {.type = LB_GRIP_HANDS, .info = &lb_grip_hands_info, .state_size = sizeof(lb_grip_hands)},
+    {.type = LB_GRIP_HANDS,
+     .info = &lb_grip_hands_info,
+     .state_size = sizeof(lb_grip_hands),
+     .remove = lb_hands_remove},
 };
 
 static const lb_system_def lb_grip_systems[] = {

@@ -23,16 +23,18 @@ lb_result lb_world_grip_hand_status(const lb_world *w, lb_entity e, lb_hand_side
   const lb_grip_hand *h = &hs->hands[side];
   memset(out, 0, sizeof *out);
   out->driver = (uint32_t)h->driver;
-  out->hand = h->asset ? h->info.hand : -1;
-  out->found = h->asset ? h->found : LB_ERR_MISSING_COMPONENT;
   out->blend = h->blend_t;
   out->palm_distance = h->palm_distance;
   out->contacts = h->contacts;
   out->params_ready = h->params_ready;
-  out->index_length = h->index_length;
-  out->info = h->info;
-  if (!h->asset) {
-    out->info.hand = -1;
+  out->hand = -1;
+  out->found = LB_ERR_MISSING_COMPONENT;
+  out->info.hand = -1;
+  if (h->def) {
+    out->hand = h->def->info.hand;
+    out->found = h->def->found;
+    out->index_length = h->def->index_length;
+    out->info = h->def->info;
   }
   return LB_OK;
 }

@@ -29,30 +29,30 @@ void lb_grip_blend_begin(lb_grip_hand *h, uint64_t key, float seconds) {
     return;
   }
   h->driver_key = key;
-  memcpy(h->from_off, h->last_off, sizeof h->from_off);
+  memcpy(h->joints->from_off, h->joints->last_off, sizeof h->joints->from_off);
   h->blend_seconds = seconds;
   h->blend_t = seconds > 0.0f ? 0.0f : 1.0f;
 }
 
 void lb_grip_blend_snapshot(const lb_grip_hand *h, const lb_rig_instance *inst,
                             versor anim[LB_GRIP_BLEND_MAX]) {
-  for (uint32_t k = 0; k < h->blend_count; ++k) {
-    memcpy(anim[k], inst->local[h->blend_joints[k]].r, sizeof(versor));
+  for (uint32_t k = 0; k < h->def->blend_count; ++k) {
+    memcpy(anim[k], inst->local[h->def->blend_joints[k]].r, sizeof(versor));
   }
 }
 
 uint32_t lb_grip_blend_arm_count(const lb_grip_hand *h) {
   uint32_t n = 0;
-  while (n < h->blend_count && h->blend_joints[n] != h->info.hand) {
+  while (n < h->def->blend_count && h->def->blend_joints[n] != h->def->info.hand) {
     ++n;
   }
-  return n < h->blend_count ? n + 1u : n;
+  return n < h->def->blend_count ? n + 1u : n;
 }
 
 void lb_grip_blend_apply(lb_grip_hand *h, const lb_skeleton *sk, lb_rig_instance *inst,
                          const versor anim[LB_GRIP_BLEND_MAX], uint32_t first, uint32_t end) {
-  if (end > h->blend_count) {
-    end = h->blend_count;
+  if (end > h->def->blend_count) {
+    end = h->def->blend_count;
   }
   if (first >= end) {
     return;
@@ -60,20 +60,20 @@ void lb_grip_blend_apply(lb_grip_hand *h, const lb_skeleton *sk, lb_rig_instance
   float e = lb_ease(h->blend_t);
   bool easing = h->blend_t < 1.0f;
   for (uint32_t k = first; k < end; ++k) {
-    float *out = inst->local[h->blend_joints[k]].r;
+    float *out = inst->local[h->def->blend_joints[k]].r;
     if (easing) {
       versor from, target;
       memcpy(target, out, sizeof target);
-      lb_quat_mul(anim[k], h->from_off[k], from);
+      lb_quat_mul(anim[k], h->joints->from_off[k], from);
       lb_quat_slerp(from, target, e, out);
       lb_quat_normalize(out);
     }
     versor inv;
     lb_quat_conj(anim[k], inv);
-    lb_quat_mul(inv, out, h->last_off[k]);
+    lb_quat_mul(inv, out, h->joints->last_off[k]);
   }
   if (easing) {
-    lb_grip_refresh_joints(sk, inst, &h->blend_joints[first], end - first);
+    lb_grip_refresh_joints(sk, inst, &h->def->blend_joints[first], end - first);
   }
 }
 

@@ -48,14 +48,14 @@ static void lb_apply_captured(const lb_world *w, lb_grip_hand *h, const lb_skele
     /* Map joint names once per registration of the pose (string work only then). */
     for (uint32_t k = 0; k < fp->count; ++k) {
       int j = lb_skeleton_lookup(sk, fp->joints[k]);
-      bool below = j > h->info.hand && (uint32_t)j < sk->subtree_end[h->info.hand];
-      h->captured_map[k] = (int16_t)(below ? j : -1);
+      bool below = j > h->def->info.hand && (uint32_t)j < sk->subtree_end[h->def->info.hand];
+      h->joints->captured_map[k] = (int16_t)(below ? j : -1);
     }
     h->captured_serial = fp->serial;
   }
   (void)w;
   for (uint32_t k = 0; k < fp->count; ++k) {
-    int j = h->captured_map[k];
+    int j = h->joints->captured_map[k];
     if (j >= 0) {
       versor target;
       memcpy(target, fp->rotations[k], sizeof target);
@@ -82,19 +82,19 @@ void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driv
     }
     return;
   }
-  if (!h->rig.valid) {
+  if (!h->def->rig.valid) {
     return;
   }
   /* The animated finger rotations, for the weight. */
   versor anim[LB_FINGER_COUNT][LB_FINGER_MAX_SEGMENTS];
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-    const lb_hand_rig_finger *fi = &h->rig.fingers[f];
+    const lb_hand_rig_finger *fi = &h->def->rig.fingers[f];
     for (int k = 0; fi->found && k < fi->segment_count; ++k) {
       memcpy(anim[f][k], inst->local[fi->joints[k]].r, sizeof(versor));
     }
   }
   lb_finger_pose_job job = lb_finger_pose_default_job();
-  job.rig = &h->rig;
+  job.rig = &h->def->rig;
   job.pose = &def;
   job.trigger = trigger;
   job.joint_count = inst->joint_count;
@@ -111,7 +111,7 @@ void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driv
     uint32_t n = lb_gather_shapes(w, s, object, shapes);
     if (n > 0) {
       lb_wrap_job wrap = lb_wrap_default_job();
-      wrap.hand = &h->info;
+      wrap.hand = &h->def->info;
       wrap.joint_count = inst->joint_count;
       wrap.parents = sk->parents;
       wrap.local = inst->local;
@@ -131,7 +131,7 @@ void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driv
   }
   if (weight < 1.0f) {
     for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-      const lb_hand_rig_finger *fi = &h->rig.fingers[f];
+      const lb_hand_rig_finger *fi = &h->def->rig.fingers[f];
       for (int k = 0; fi->found && k < fi->segment_count; ++k) {
         float *r = inst->local[fi->joints[k]].r;
         lb_quat_slerp(anim[f][k], r, weight, r);

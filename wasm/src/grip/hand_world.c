@@ -1,4 +1,5 @@
 /* Hand finding on a world entity's rig: the skeleton's name table as the job wants it. */
+#include "../base/array.h"
 #include "grip_internal.h"
 #include <string.h>
 
@@ -75,56 +76,85 @@ lb_result lb_world_find_hand(lb_world *w, uint32_t e, lb_hand_side side, const c
   return LB_OK;
 }
 
-lb_result lb_grip_hand_resolve(lb_world *w, lb_grip_hand *h, uint32_t asset, lb_hand_side side,
-                               lb_name path, lb_name finger_roots) {
-  if (h->asset == asset && h->path == path && h->finger_roots == finger_roots) {
-    return h->found;
-  }
-  const lb_skeleton *sk = lb_skeleton_get(w, asset);
-  memset(h, 0, sizeof *h);
-  h->asset = asset;
-  h->path = path;
-  h->finger_roots = finger_roots;
-  const char *p = lb_name_text(w, path);
-  const char *fr = lb_name_text(w, finger_roots);
+static void lb_hand_def_build(lb_world *w, lb_grip_hand_def *d) {
+  const lb_skeleton *sk = lb_skeleton_get(w, d->asset);
+  d->spine = d->clavicle = d->upper = d->lower = -1;
+  d->info.hand = -1;
   if (!sk) {
-    h->found = LB_ERR_MISSING_COMPONENT;
-    return h->found;
+    d->found = LB_ERR_MISSING_COMPONENT;
+    return;
   }
-  h->spine = h->clavicle = h->upper = h->lower = -1;
-  h->blend_t = 1.0f;
-  h->found = lb_grip_find_hand(sk, side, p, fr, &h->info);
-  if (h->found != LB_OK) {
-    return h->found;
+  d->found = lb_grip_find_hand(sk, d->side, lb_name_text(w, d->path),
+                               lb_name_text(w, d->finger_roots), &d->info);
+  if (d->found != LB_OK) {
+    return;
   }
-  int hand = h->info.hand;
-  if (lb_hand_rig_build(&h->info, sk->parents, sk->rest, sk->joint_count, &h->rig) == LB_OK) {
-    h->palm_in_hand = h->rig.palm;
-    h->index_length = h->rig.index_length;
+  int hand = d->info.hand;
+  if (lb_hand_rig_build(&d->info, sk->parents, sk->rest, sk->joint_count, &d->rig) == LB_OK) {
+    d->palm_in_hand = d->rig.palm;
+    d->index_length = d->rig.index_length;
   } else {
-    h->rig.valid = 0; /* the arm can still reach: the palm is the hand joint */
-    lb_transform_identity(&h->palm_in_hand);
+    d->rig.valid = 0; /* the arm can still reach: the palm is the hand joint */
+    lb_transform_identity(&d->palm_in_hand);
   }
-  h->lower = sk->parents[hand];
-  h->upper = h->lower >= 0 ? sk->parents[h->lower] : -1;
-  h->clavicle = h->upper >= 0 ? sk->parents[h->upper] : -1;
-  h->spine = h->clavicle >= 0 ? sk->parents[h->clavicle] : -1;
+  d->lower = sk->parents[hand];
+  d->upper = d->lower >= 0 ? sk->parents[d->lower] : -1;
+  d->clavicle = d->upper >= 0 ? sk->parents[d->upper] : -1;
+  d->spine = d->clavicle >= 0 ? sk->parents[d->clavicle] : -1;
   /* Blend list: arm joints first (parents before children), then the fingers. */
-  const int16_t arm[4] = {h->clavicle, h->upper, h->lower, (int16_t)hand};
+  const int16_t arm[4] = {d->clavicle, d->upper, d->lower, (int16_t)hand};
   for (int k = 0; k < 4; ++k) {
     if (arm[k] >= 0) {
-      h->blend_joints[h->blend_count++] = arm[k];
+      d->blend_joints[d->blend_count++] = arm[k];
     }
   }
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-    const lb_finger_info *fi = &h->info.fingers[f];
-    for (int k = 0; k < fi->segment_count && h->blend_count < LB_GRIP_BLEND_MAX; ++k) {
-      h->blend_joints[h->blend_count++] = fi->joints[k];
+    const lb_finger_info *fi = &d->info.fingers[f];
+    for (int k = 0; k < fi->segment_count && d->blend_count < LB_GRIP_BLEND_MAX; ++k) {
+      d->blend_joints[d->blend_count++] = fi->joints[k];
     }
   }
-  for (uint32_t k = 0; k < LB_GRIP_BLEND_MAX; ++k) {
-    lb_quat_identity(h->from_off[k]);
-    lb_quat_identity(h->last_off[k]);
+}
+
+const lb_grip_hand_def *lb_grip_hand_def_get(lb_world *w, uint32_t asset, lb_hand_side side,
+                                             lb_name path, lb_name finger_roots) {
+  lb_grip_world *gw = lb_grip_world_of(w);
+  for (uint32_t i = 0; i < gw->hand_def_count; ++i) {
+    const lb_grip_hand_def *d = gw->hand_defs[i];
+    if (d->asset == asset && d->side == side && d->path == path &&
+        d->finger_roots == finger_roots) {
+      return d;
+    }
   }
-  return LB_OK;
+  lb_grip_hand_def *d = lb_alloc(w, sizeof *d);
+  if (!d || lb_array_reserve(&w->allocator, (void **)&gw->hand_defs, &gw->hand_def_cap,
+                             gw->hand_def_count, gw->hand_def_count + 1u,
+                             sizeof(lb_grip_hand_def *), 8u) != LB_OK) {
+    lb_free(w, d);
+    return NULL;
+  }
+  d->asset = asset;
+  d->side = side;
+  d->path = path;
+  d->finger_roots = finger_roots;
+  lb_hand_def_build(w, d);
+  gw->hand_defs[gw->hand_def_count++] = d;
+  return d;
+}
+
+void lb_grip_hand_bind(lb_grip_hand *h, const lb_grip_hand_def *def) {
+  if (h->def == def) {
+    return;
+  }
+  lb_grip_hand_joints *joints = h->joints;
+  memset(h, 0, sizeof *h);
+  h->def = def;
+  h->joints = joints;
+  h->blend_t = 1.0f;
+  if (joints) {
+    for (uint32_t k = 0; k < LB_GRIP_BLEND_MAX; ++k) {
+      lb_quat_identity(joints->from_off[k]);
+      lb_quat_identity(joints->last_off[k]);
+    }
+  }
 }

@@ -87,9 +87,9 @@ static void lb_first_grip(lb_grip_hand *h, const lb_rig_instance *inst) {
   if (h->params_ready) {
     return;
   }
-  if (h->upper >= 0 && h->lower >= 0) {
-    const float *a = inst->model[h->upper].t, *b = inst->model[h->lower].t,
-                *c = inst->model[h->info.hand].t;
+  if (h->def->upper >= 0 && h->def->lower >= 0) {
+    const float *a = inst->model[h->def->upper].t, *b = inst->model[h->def->lower].t,
+                *c = inst->model[h->def->info.hand].t;
     vec3 u = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, l = {c[0] - b[0], c[1] - b[1], c[2] - b[2]};
     h->arm_length = lb_vec3_length(u) + lb_vec3_length(l);
   }
@@ -154,7 +154,7 @@ static void lb_grip_character(lb_world *w, uint32_t s, float dt) {
     lb_grip_hand *h = &gs->hands[side];
     /* Hands are resolved on write (lb_grip_hands_refresh); a skeleton they do not belong
      * to leaves them idle. */
-    active[side] = h->found == LB_OK && h->asset == inst->asset;
+    active[side] = lb_grip_hand_ready(h, inst->asset);
     if (!active[side]) {
       continue;
     }
@@ -204,8 +204,8 @@ static void lb_grip_character(lb_world *w, uint32_t s, float dt) {
     }
     lb_grip_hand_fingers(w, s, h, plan[side].kind, plan[side].pose, plan[side].weight,
                          plan[side].trigger, plan[side].object);
-    lb_grip_blend_apply(h, sk, inst, anim[side], lb_grip_blend_arm_count(h), h->blend_count);
-    int hand = h->info.hand;
+    lb_grip_blend_apply(h, sk, inst, anim[side], lb_grip_blend_arm_count(h), h->def->blend_count);
+    int hand = h->def->info.hand;
     lb_rig_local_to_model(sk, inst, (uint32_t)hand, sk->subtree_end[hand]);
     lb_grip_blend_advance(h, dt);
     h->palm_distance = plan[side].object >= 0 ? lb_palm_gap(w, s, h, &anchor_world[side]) : 0.0f;
