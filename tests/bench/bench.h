@@ -32,6 +32,8 @@ typedef struct lb_bench {
   /* Optional (0 = any): batches are rounded up to a multiple of this many operations,
    * e.g. N for benches whose operation is one of N characters' share of a whole step. */
   uint32_t iter_multiple;
+  /* Optional (0 = no): run only when --bench names it or its family, not by default. */
+  int opt_in;
 } lb_bench;
 
 /* Registered benchmarks (bench_ik.c, bench_grip.c). */

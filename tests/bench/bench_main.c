@@ -7,7 +7,8 @@
  * 100000 two-bone solves; rounded up to the bench's iter_multiple) with CLOCK_MONOTONIC;
  * the sample is microseconds per operation. `warmup` untimed batches (default 1) come
  * first; they also let V8 tier wasm code up from Liftoff to TurboFan. --bench NAME
- * selects a bench, or every bench under a dotted prefix (--bench world.scale). Output:
+ * selects a bench, or every bench under a dotted prefix (--bench world.scale); opt-in
+ * benches (world.scale.*) run only when selected so. Output:
  *   {"bench":"ik.two_bone","target":"native","unit":"us","min":X,"median":Y,
  *    "runs":N,"iters":I,"samples":[...],"mean_error":E,"max_error":M,"failures":F,
  *    "what":"...", and when the bench counts inner work "work":"queries","work_per_op":W}
@@ -179,7 +180,7 @@ int main(int argc, char **argv) {
     }
   }
   for (size_t j = 0; j < LB_BENCH_COUNT; ++j) {
-    int selected = only_count == 0;
+    int selected = only_count == 0 && !lb_benches[j]->opt_in;
     for (int k = 0; k < only_count; ++k) {
       selected |= lb_selects(only[k], lb_benches[j]->name);
     }

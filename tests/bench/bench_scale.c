@@ -327,7 +327,8 @@ static void lb_scale_run(void *p, uint32_t iters, lb_bench_stats *st) {
       lb_scale_run,                                                                                \
       lb_scale_teardown,                                                                           \
       NULL,                                                                                        \
-      (n)};
+      (n),                                                                                         \
+      1};
 
 LB_SCALE_BENCH(object, "Object", 10)
 LB_SCALE_BENCH(object, "Object", 100)
