@@ -29,6 +29,11 @@ typedef struct lb_bench {
   /* Optional (NULL = none): what stats.work counts, e.g. "queries" (point-shape distance
    * queries); reported per operation as "work_per_op" with "work" = this label. */
   const char *work;
+  /* Optional (0 = any): batches are rounded up to a multiple of this many operations,
+   * e.g. N for benches whose operation is one of N characters' share of a whole step. */
+  uint32_t iter_multiple;
+  /* Optional (0 = no): run only when --bench names it or its family, not by default. */
+  int opt_in;
 } lb_bench;
 
 /* Registered benchmarks (bench_ik.c, bench_grip.c). */
@@ -39,6 +44,15 @@ extern const lb_bench lb_bench_grip_character;
 /* bench_anim.c */
 extern const lb_bench lb_bench_anim_character;
 extern const lb_bench lb_bench_anim_character_unreal;
+/* bench_scale.c: world.scale.<object|hand>.<N> */
+extern const lb_bench lb_bench_world_scale_object_10;
+extern const lb_bench lb_bench_world_scale_object_100;
+extern const lb_bench lb_bench_world_scale_object_1000;
+extern const lb_bench lb_bench_world_scale_object_10000;
+extern const lb_bench lb_bench_world_scale_hand_10;
+extern const lb_bench lb_bench_world_scale_hand_100;
+extern const lb_bench lb_bench_world_scale_hand_1000;
+extern const lb_bench lb_bench_world_scale_hand_10000;
 
 /* Deterministic reach path: `count` points on a Lissajous curve around `center`,
  * every one within the arm's reach (see bench_ik.c). Same formula as

@@ -4,9 +4,11 @@
  *                [--target LABEL] [--list]
  *
  * Each run times one batch of `iters` operations (default: the bench's own, e.g.
- * 100000 two-bone solves) with CLOCK_MONOTONIC; the sample is microseconds per
- * operation. `warmup` untimed batches (default 1) come first; they also let V8 tier
- * wasm code up from Liftoff to TurboFan. Output:
+ * 100000 two-bone solves; rounded up to the bench's iter_multiple) with CLOCK_MONOTONIC;
+ * the sample is microseconds per operation. `warmup` untimed batches (default 1) come
+ * first; they also let V8 tier wasm code up from Liftoff to TurboFan. --bench NAME
+ * selects a bench, or every bench under a dotted prefix (--bench world.scale); opt-in
+ * benches (world.scale.*) run only when selected so. Output:
  *   {"bench":"ik.two_bone","target":"native","unit":"us","min":X,"median":Y,
  *    "runs":N,"iters":I,"samples":[...],"mean_error":E,"max_error":M,"failures":F,
  *    "what":"...", and when the bench counts inner work "work":"queries","work_per_op":W}
@@ -19,11 +21,23 @@
 #include <string.h>
 #include <time.h>
 
-static const lb_bench *const lb_benches[] = {
-    &lb_bench_ik_two_bone,    &lb_bench_world_step_ik,  &lb_bench_grip_hand,
-    &lb_bench_grip_character, &lb_bench_anim_character, &lb_bench_anim_character_unreal};
+static const lb_bench *const lb_benches[] = {&lb_bench_ik_two_bone,
+                                             &lb_bench_world_step_ik,
+                                             &lb_bench_grip_hand,
+                                             &lb_bench_grip_character,
+                                             &lb_bench_anim_character,
+                                             &lb_bench_anim_character_unreal,
+                                             &lb_bench_world_scale_object_10,
+                                             &lb_bench_world_scale_object_100,
+                                             &lb_bench_world_scale_object_1000,
+                                             &lb_bench_world_scale_object_10000,
+                                             &lb_bench_world_scale_hand_10,
+                                             &lb_bench_world_scale_hand_100,
+                                             &lb_bench_world_scale_hand_1000,
+                                             &lb_bench_world_scale_hand_10000};
 #define LB_BENCH_COUNT (sizeof lb_benches / sizeof lb_benches[0])
 #define LB_MAX_RUNS 1000
+#define LB_MAX_SELECTED 64 /* --bench options */
 
 #if defined(__wasm_simd128__)
 #define LB_DEFAULT_TARGET "wasm-simd"
@@ -55,10 +69,19 @@ static void lb_json_string(const char *s) {
   putchar('"');
 }
 
+/* NAME itself, or NAME is a dotted prefix of it ("world.scale" selects "world.scale.hand.10"). */
+static int lb_selects(const char *sel, const char *name) {
+  size_t n = strlen(sel);
+  return !strcmp(sel, name) || (!strncmp(sel, name, n) && name[n] == '.');
+}
+
 static int lb_run_bench(const lb_bench *b, const char *target, int runs, uint32_t iters,
                         int warmup) {
   if (iters == 0) {
     iters = b->default_iters;
+  }
+  if (b->iter_multiple > 1 && iters % b->iter_multiple) {
+    iters += b->iter_multiple - iters % b->iter_multiple;
   }
   void *state = b->setup();
   if (!state) {
@@ -114,7 +137,7 @@ static void lb_usage(void) {
 
 int main(int argc, char **argv) {
   const char *target = LB_DEFAULT_TARGET;
-  const char *only[16];
+  const char *only[LB_MAX_SELECTED];
   int only_count = 0, runs = 7, warmup = 1;
   long iters = 0; /* 0 = each bench's default */
   /* every option but --list takes a value: step over option and value */
@@ -126,7 +149,7 @@ int main(int argc, char **argv) {
         printf("%s\t%s\t%s\n", lb_benches[k]->name, lb_benches[k]->unit, lb_benches[k]->what);
       }
       return 0;
-    } else if (v && !strcmp(a, "--bench") && only_count < 16) {
+    } else if (v && !strcmp(a, "--bench") && only_count < LB_MAX_SELECTED) {
       only[only_count++] = v;
     } else if (v && !strcmp(a, "--runs")) {
       runs = atoi(v);
@@ -149,7 +172,7 @@ int main(int argc, char **argv) {
   for (int k = 0; k < only_count; ++k) {
     int known = 0;
     for (size_t j = 0; j < LB_BENCH_COUNT; ++j) {
-      known |= !strcmp(only[k], lb_benches[j]->name);
+      known |= lb_selects(only[k], lb_benches[j]->name);
     }
     if (!known) {
       fprintf(stderr, "limber_bench: unknown bench '%s' (--list shows them)\n", only[k]);
@@ -157,9 +180,9 @@ int main(int argc, char **argv) {
     }
   }
   for (size_t j = 0; j < LB_BENCH_COUNT; ++j) {
-    int selected = only_count == 0;
+    int selected = only_count == 0 && !lb_benches[j]->opt_in;
     for (int k = 0; k < only_count; ++k) {
-      selected |= !strcmp(only[k], lb_benches[j]->name);
+      selected |= lb_selects(only[k], lb_benches[j]->name);
     }
     if (selected) {
       ok &= lb_run_bench(lb_benches[j], target, runs, (uint32_t)iters, warmup);

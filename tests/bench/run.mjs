@@ -16,6 +16,18 @@
 // (THREE_SCRIPTS below: three_ik.mjs, three_anim.mjs). The emcc builds read files
 // (assets/rigs/*.glb) from the working directory, the repo root, through -sNODERAWFS.
 //
+// --bench NAME selects one bench, or a family by its dotted prefix: --bench world.scale
+// runs world.scale.object.{10,100,1000,10000} and world.scale.hand.{...}.
+//
+// world.scale (tests/bench/bench_scale.c): the grip-lab hold (a character holding a
+// rifle, GripHolder placement Object or Hand) repeated N = 10, 100, 1000, 10000 times
+// in one world built through the scene API; the sample is microseconds per character
+// per lb_world_step (1/60 s), batches shrink with N to a single step at N = 10000. The
+// table adds, per placement and target, the cost per character at N = 1000 and 10000
+// over the cost at N = 10 (mins): 1.0 = linear in the number of characters. Setup
+// loads N * 7 entities; at N = 10000 one step takes seconds today (see that file), so
+// the family runs only when --bench selects it, not in a plain `npm run bench`.
+//
 // --json  one line per (bench, target), the DESIGN.md contract:
 //         {"bench":"ik.two_bone","target":"native","unit":"us","min":X,"median":Y,"runs":N}
 // else    a readable table with "x faster" = baseline min / target min.
@@ -36,6 +48,8 @@ const NATIVE_BIN = path.join(ROOT, 'build', 'native', 'limber_bench');
 const CJSON_DIR = path.join(ROOT, 'build', 'third_party', 'cjson');
 const MIN_RUNS = 5;
 
+const SCALE_SIZES = [10, 100, 1000, 10000]; // world.scale.<placement>.<N>, N = characters
+
 // Benches and the targets each runs on; `baseline` names the target the ratios
 // compare against. Add a bench here (and in tests/bench/bench_main.c or a
 // baseline script) to get it into the table, the JSON and the CSV.
@@ -46,6 +60,12 @@ const BENCHES = [
   { name: 'grip.character', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'anim.character', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
   { name: 'anim.character_unreal', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
+  // world.scale.<placement>.<N>: per-character cost of a step with N characters. Opt-in
+  // (only with --bench world.scale or a member): today a step at N = 10000 takes 10-30 s
+  // natively, so the family would make a plain `npm run bench` last most of an hour.
+  ...['object', 'hand'].flatMap((placement) =>
+    SCALE_SIZES.map((n) => ({ name: `world.scale.${placement}.${n}`, targets: ['native', 'wasm-simd', 'wasm'], optIn: true })),
+  ),
 ];
 // three.js baseline script per bench (default three_ik.mjs); benches with different
 // scripts run in separate processes.
@@ -96,12 +116,17 @@ function parseArgs(argv) {
   o.rounds = Math.min(o.rounds, o.runs);
   if (!Number.isInteger(o.iters) || o.iters < 0) o.iters = 0; // 0 = each bench's default
   for (const b of o.benches) {
-    if (!BENCHES.some((x) => x.name === b)) fail(`unknown bench '${b}'`);
+    if (!BENCHES.some((x) => selects(b, x.name))) fail(`unknown bench '${b}'`);
   }
   for (const t of o.targets) {
     if (!TARGETS[t]) fail(`unknown target '${t}' (targets: ${Object.keys(TARGETS).join(', ')})`);
   }
   return o;
+}
+
+// NAME itself, or a family by dotted prefix: 'world.scale' selects 'world.scale.hand.10'.
+function selects(sel, name) {
+  return name === sel || name.startsWith(`${sel}.`);
 }
 
 function fail(msg) {
@@ -282,7 +307,7 @@ const fmt = (x) => (x >= 100 ? x.toFixed(1) : x >= 10 ? x.toFixed(2) : x.toFixed
 
 function main() {
   const o = parseArgs(process.argv.slice(2));
-  const benches = BENCHES.filter((b) => !o.benches.length || o.benches.includes(b.name)).map((b) => ({
+  const benches = BENCHES.filter((b) => (o.benches.length ? o.benches.some((x) => selects(x, b.name)) : !b.optIn)).map((b) => ({
     ...b,
     targets: b.targets.filter((t) => !o.targets.length || o.targets.includes(t)),
   }));
@@ -358,6 +383,33 @@ function writeCsv(rows) {
   fs.writeFileSync(path.join(OUT_DIR, 'results.csv'), `${[head, ...lines].join('\n')}\n`);
 }
 
+// world.scale: per-character cost at N = 1000 and 10000 over N = 10, per placement and
+// target (mins). 1.0 = the step is linear in the number of characters.
+function printScaleRatios(rows) {
+  const min = new Map(rows.map((r) => [`${r.bench}|${r.target}`, r.min]));
+  const out = [];
+  for (const placement of ['object', 'hand']) {
+    for (const target of Object.keys(TARGETS)) {
+      const base = min.get(`world.scale.${placement}.10|${target}`);
+      if (base === undefined) continue;
+      const cells = SCALE_SIZES.slice(1).map((n) => {
+        const m = min.get(`world.scale.${placement}.${n}|${target}`);
+        return m === undefined ? '-' : `${(m / base).toFixed(1)}x`;
+      });
+      out.push([placement, target, fmt(base), ...cells]);
+    }
+  }
+  if (!out.length) return;
+  const header = ['placement', 'target', 'N=10 (us)', ...SCALE_SIZES.slice(1).map((n) => `N=${n} / N=10`)];
+  const widths = header.map((h, i) => Math.max(h.length, ...out.map((c) => c[i].length)));
+  const line = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  console.log('');
+  console.log('world.scale: cost per character-step relative to N=10 (min; 1.0x = linear in N)');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const c of out) console.log(line(c));
+}
+
 function printTable(rows, o) {
   const cpu = (os.cpus()[0]?.model ?? 'unknown CPU').trim();
   console.log(`Limber bench — ${cpu}, ${os.cpus().length} threads, node ${process.version}; ${o.runs} runs per target in ${o.rounds} rounds; min and median per op`);
@@ -383,6 +435,7 @@ function printTable(rows, o) {
     console.log(line(b));
     prev = b[0];
   }
+  printScaleRatios(rows);
   const seen = new Set();
   console.log('');
   for (const r of rows) {
