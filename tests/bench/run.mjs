@@ -25,8 +25,7 @@
 // per lb_world_step (1/60 s), batches shrink with N to a single step at N = 10000. The
 // table adds, per placement and target, the cost per character at N = 1000 and 10000
 // over the cost at N = 10 (mins): 1.0 = linear in the number of characters. Setup
-// loads N * 7 entities; at N = 10000 one step takes seconds today (see that file), so
-// the family runs only when --bench selects it, not in a plain `npm run bench`.
+// loads N * 7 entities; the family runs in every `npm run bench`.
 //
 // --json  one line per (bench, target), the DESIGN.md contract:
 //         {"bench":"ik.two_bone","target":"native","unit":"us","min":X,"median":Y,"runs":N}
@@ -64,7 +63,7 @@ const BENCHES = [
   // (only with --bench world.scale or a member): today a step at N = 10000 takes 10-30 s
   // natively, so the family would make a plain `npm run bench` last most of an hour.
   ...['object', 'hand'].flatMap((placement) =>
-    SCALE_SIZES.map((n) => ({ name: `world.scale.${placement}.${n}`, targets: ['native', 'wasm-simd', 'wasm'], optIn: true })),
+    SCALE_SIZES.map((n) => ({ name: `world.scale.${placement}.${n}`, targets: ['native', 'wasm-simd', 'wasm'] })),
   ),
 ];
 // three.js baseline script per bench (default three_ik.mjs); benches with different

@@ -35,6 +35,7 @@ typedef struct lb_named {
 struct lb_scene {
   lb_named *entities;
   uint32_t entity_count;
+  lb_names entity_names; /* id = index + 1 (names are unique), so lookups are O(1) */
   lb_named *assets;
   uint32_t asset_count;
   lb_command *commands; /* sorted by step (stable) */
@@ -43,12 +44,12 @@ struct lb_scene {
 };
 
 lb_entity lb_scene_entity(const lb_scene *sc, const char *name) {
-  for (uint32_t i = 0; sc && name && i < sc->entity_count; ++i) {
-    if (strcmp(sc->entities[i].name, name) == 0) {
-      return sc->entities[i].value;
-    }
+  if (!sc || !name) {
+    return LB_NULL_ENTITY;
   }
-  return LB_NULL_ENTITY;
+  uint32_t id = lb_names_find(&sc->entity_names, name, strlen(name));
+  return id != UINT32_MAX && id >= 1 && id <= sc->entity_count ? sc->entities[id - 1u].value
+                                                                  : LB_NULL_ENTITY;
 }
 
 uint32_t lb_scene_asset(const lb_scene *sc, const char *name) {
@@ -74,6 +75,7 @@ void lb_scene_destroy(lb_world *w, lb_scene *sc) {
   if (!w || !sc) {
     return;
   }
+  lb_names_release(&sc->entity_names);
   lb_free(w, sc->entities);
   lb_free(w, sc->assets);
   lb_free(w, sc->commands);
@@ -183,6 +185,11 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
     }
     if (lb_scene_entity(sc, name)) {
       return lb_fail(w, LB_ERR_PARSE, "scene: entity name '%s' is used twice", name);
+    }
+    uint32_t id = 0;
+    if (lb_names_intern(&sc->entity_names, name, strlen(name), &id) != LB_OK ||
+        id != sc->entity_count + 1u) {
+      return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
     }
     lb_entity h;
     r = lb_world_spawn(w, &h);
@@ -342,6 +349,9 @@ lb_result lb_scene_load_files(lb_world *w, const char *json, size_t len, const l
   lb_world_mark mark;
   lb_world_assets_mark(w, &mark);
   lb_scene *sc = lb_alloc(w, sizeof *sc);
+  if (sc) {
+    lb_names_init(&sc->entity_names, &w->allocator);
+  }
   lb_result r = sc ? LB_OK : lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
   if (r == LB_OK && !cJSON_IsObject(root)) {
     r = lb_fail(w, LB_ERR_PARSE, "scene: the document must be a JSON object");
