@@ -49,7 +49,7 @@ lb_entity lb_scene_entity(const lb_scene *sc, const char *name) {
   }
   uint32_t id = lb_names_find(&sc->entity_names, name, strlen(name));
   return id != UINT32_MAX && id >= 1 && id <= sc->entity_count ? sc->entities[id - 1u].value
-                                                                  : LB_NULL_ENTITY;
+                                                               : LB_NULL_ENTITY;
 }
 
 uint32_t lb_scene_asset(const lb_scene *sc, const char *name) {
