@@ -190,3 +190,22 @@ test('determinism: parameter changes from TypeScript give the same hash over SIM
   console.log(`hashes: ${hashes.join(' ')}`);
   assert.equal(new Set(hashes).size, 1);
 });
+
+test('a scene that fails after adding its assets changes nothing: the next load gets the same handles and hash as in a fresh world', async () => {
+  const broken = text.replace('"applyRootMotion": true', '"applyRootMotion": true, "speed": 99');
+  assert.notEqual(broken, text);
+  const a = await createWorld();
+  const files = Object.fromEntries(a.sceneFiles(text).map((p) => [p, readFileSync(p)]));
+  const before = a.hash();
+  assert.throws(() => a.loadScene(broken, { files }), (e) => e instanceof LimberError && e.code === 'LB_ERR_OUT_OF_RANGE' && /'speed'/.test(e.message));
+  assert.equal(a.hash(), before);
+  const sa = a.loadScene(text, { files });
+  const b = await load();
+  const ha = sa.entity('hero');
+  assert.equal(ha, b.hero, 'the failed load left no entity behind');
+  assert.equal(a.get(ha, Rig).asset, b.world.get(b.hero, Rig).asset, 'no skeleton left behind');
+  assert.equal(a.get(ha, Animator).controller, b.world.get(b.hero, Animator).controller, 'no controller left behind');
+  steps(a, 30);
+  steps(b.world, 30);
+  assert.equal(a.hash(), b.world.hash());
+});

@@ -197,6 +197,9 @@ lb_result lb_world_register_finger_pose(lb_world *w, const char *name, const cha
     index = (int32_t)gw->finger_pose_count;
     gw->finger_poses[gw->finger_pose_count++] = pose;
   }
+  for (uint32_t i = 0; i < gw->hand_def_count; ++i) {
+    lb_grip_hand_def_map_pose(w, gw->hand_defs[i], (uint32_t)index);
+  }
   /* A grip pose of the same name keeps the name (grip poses come first). */
   if (lb_grip_pose_ref(w, id) <= 0) {
     lb_grip_set_ref(w, id, -(index + 1));

@@ -44,6 +44,9 @@ typedef struct lb_grip_hand_def {
   float index_length;                    /* hand joint units (metres at scale 1) */
   uint32_t blend_count;
   int16_t blend_joints[LB_GRIP_BLEND_MAX];
+  /* Each registered captured finger pose's joints mapped to this hand (-1 = not below the
+   * hand), by pose index: mapped on registration and on creation, never in a step. */
+  int16_t captured[LB_FINGER_POSE_MAX][LB_FINGER_POSE_JOINTS_MAX];
 } lb_grip_hand_def;
 
 /* Per-joint state of one character's hand (allocated with its GripHands). Blend: every
@@ -52,8 +55,6 @@ typedef struct lb_grip_hand_def {
 typedef struct lb_grip_hand_joints {
   versor from_off[LB_GRIP_BLEND_MAX];
   versor last_off[LB_GRIP_BLEND_MAX];
-  /* A captured pose's joint names mapped to this rig, redone when it is re-registered. */
-  int16_t captured_map[LB_FINGER_POSE_JOINTS_MAX];
 } lb_grip_hand_joints;
 
 /* One character's hand: the shared def, its per-joint buffers and a few scalars. */
@@ -62,7 +63,6 @@ typedef struct lb_grip_hand {
   lb_grip_hand_joints *joints;
   bool params_ready; /* measured at first grip from that step's model pose */
   float arm_length;  /* upper + forearm, metres */
-  uint32_t captured_serial;
   uint64_t driver_key;
   float blend_t; /* 0 .. 1; 1 = settled */
   float blend_seconds;
@@ -116,6 +116,8 @@ const lb_finger_pose *lb_grip_finger_pose_of_ref(const lb_world *w, int32_t ref)
  * (string work and allocation: writes only). Null when out of memory. */
 const lb_grip_hand_def *lb_grip_hand_def_get(lb_world *w, uint32_t asset, lb_hand_side side,
                                              lb_name path, lb_name finger_roots);
+/* Maps captured finger pose `index` onto the def's skeleton (registrations only). */
+void lb_grip_hand_def_map_pose(const lb_world *w, lb_grip_hand_def *d, uint32_t index);
 /* Points the hand at a def; a different def resets the hand's blend and measurements. */
 void lb_grip_hand_bind(lb_grip_hand *h, const lb_grip_hand_def *def);
 /* True when the hand is resolved, found, and belongs to `asset`. */

@@ -41,21 +41,12 @@ static uint32_t lb_gather_shapes(const lb_world *w, uint32_t rig_slot, int objec
   return n;
 }
 
-/* Captured pose: named joints below this hand take the stored rotations. */
-static void lb_apply_captured(const lb_world *w, lb_grip_hand *h, const lb_skeleton *sk,
-                              lb_rig_instance *inst, const lb_finger_pose *fp, float weight) {
-  if (h->captured_serial != fp->serial) {
-    /* Map joint names once per registration of the pose (string work only then). */
-    for (uint32_t k = 0; k < fp->count; ++k) {
-      int j = lb_skeleton_lookup(sk, fp->joints[k]);
-      bool below = j > h->def->info.hand && (uint32_t)j < sk->subtree_end[h->def->info.hand];
-      h->joints->captured_map[k] = (int16_t)(below ? j : -1);
-    }
-    h->captured_serial = fp->serial;
-  }
-  (void)w;
+/* Captured pose: named joints below this hand take the stored rotations (the names were
+ * mapped to joints on registration, lb_grip_hand_def_map_pose). */
+static void lb_apply_captured(const int16_t *map, lb_rig_instance *inst, const lb_finger_pose *fp,
+                              float weight) {
   for (uint32_t k = 0; k < fp->count; ++k) {
-    int j = h->joints->captured_map[k];
+    int j = map[k];
     if (j >= 0) {
       versor target;
       memcpy(target, fp->rotations[k], sizeof target);
@@ -78,7 +69,7 @@ void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driv
   if (!lb_grip_pose_of_ref(w, ref, &def)) {
     const lb_finger_pose *fp = lb_grip_finger_pose_of_ref(w, ref);
     if (fp) {
-      lb_apply_captured(w, h, sk, inst, fp, weight);
+      lb_apply_captured(h->def->captured[-ref - 1], inst, fp, weight);
     }
     return;
   }

@@ -138,8 +138,22 @@ const lb_grip_hand_def *lb_grip_hand_def_get(lb_world *w, uint32_t asset, lb_han
   d->path = path;
   d->finger_roots = finger_roots;
   lb_hand_def_build(w, d);
+  for (uint32_t i = 0; i < gw->finger_pose_count; ++i) {
+    lb_grip_hand_def_map_pose(w, d, i);
+  }
   gw->hand_defs[gw->hand_def_count++] = d;
   return d;
+}
+
+void lb_grip_hand_def_map_pose(const lb_world *w, lb_grip_hand_def *d, uint32_t index) {
+  const lb_finger_pose *fp = lb_grip_world_of(w)->finger_poses[index];
+  const lb_skeleton *sk = lb_skeleton_get(w, d->asset);
+  int hand = d->info.hand;
+  for (uint32_t k = 0; k < LB_FINGER_POSE_JOINTS_MAX; ++k) {
+    int j = k < fp->count && sk && hand >= 0 ? lb_skeleton_lookup(sk, fp->joints[k]) : -1;
+    bool below = j > hand && hand >= 0 && (uint32_t)j < sk->subtree_end[hand];
+    d->captured[index][k] = (int16_t)(below ? j : -1);
+  }
 }
 
 void lb_grip_hand_bind(lb_grip_hand *h, const lb_grip_hand_def *def) {

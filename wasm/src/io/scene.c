@@ -328,6 +328,23 @@ static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
   return LB_OK;
 }
 
+/* A failed load: the entities it spawned go, and the next spawns give the same handles. */
+static void lb_scene_rollback_entities(lb_world *w, lb_scene *sc, const lb_entity_mark *mark) {
+  uint32_t n = sc ? sc->entity_count : 0;
+  lb_entity *spawned = n ? lb_alloc_array(w, n, sizeof(lb_entity)) : NULL;
+  for (uint32_t i = 0; spawned && i < n; ++i) {
+    spawned[i] = sc->entities[i].value;
+  }
+  if (spawned || n == 0) {
+    lb_world_entities_rollback(w, mark, spawned, n);
+  } else {
+    for (uint32_t i = 0; i < n; ++i) { /* out of memory: still remove them */
+      lb_world_despawn(w, sc->entities[i].value);
+    }
+  }
+  lb_free(w, spawned);
+}
+
 lb_result lb_scene_load(lb_world *w, const char *json, size_t len, lb_scene **out) {
   return lb_scene_load_files(w, json, len, NULL, 0, out);
 }
@@ -348,6 +365,8 @@ lb_result lb_scene_load_files(lb_world *w, const char *json, size_t len, const l
   /* All or nothing: a failure despawns what was spawned and frees the assets added. */
   lb_world_mark mark;
   lb_world_assets_mark(w, &mark);
+  lb_entity_mark entities;
+  lb_world_entities_mark(w, &entities);
   lb_scene *sc = lb_alloc(w, sizeof *sc);
   if (sc) {
     lb_names_init(&sc->entity_names, &w->allocator);
@@ -367,11 +386,7 @@ lb_result lb_scene_load_files(lb_world *w, const char *json, size_t len, const l
   }
   cJSON_Delete(root);
   if (r != LB_OK) {
-    for (uint32_t i = 0; sc && i < sc->entity_count; ++i) {
-      if (lb_world_alive(w, sc->entities[i].value)) {
-        lb_world_despawn(w, sc->entities[i].value);
-      }
-    }
+    lb_scene_rollback_entities(w, sc, &entities);
     lb_scene_destroy(w, sc);
     lb_world_assets_rollback(w, &mark);
     return r;

@@ -294,20 +294,13 @@ lb_result lb_world_spawn(lb_world *w, lb_entity *out) {
   return LB_OK;
 }
 
-lb_result lb_world_despawn(lb_world *w, lb_entity e) {
-  if (!w) {
-    return LB_ERR_INVALID_ARGUMENT;
-  }
-  int s = lb_slot_checked(w, e, "despawn");
-  if (s < 0) {
-    return LB_ERR_STALE_ENTITY;
-  }
+/* Every component goes; children keep their (now stale) parent handle and become roots. */
+static void lb_slot_clear(lb_world *w, uint32_t s) {
   for (uint32_t t = 0; t < w->type_count; ++t) {
-    if (lb_slot_has(w, (uint32_t)s, t)) {
-      lb_store_detach(w, t, (uint32_t)s);
+    if (lb_slot_has(w, s, t)) {
+      lb_store_detach(w, t, s);
     }
   }
-  /* Children keep their (now stale) parent handle and become roots. */
   for (int32_t c = w->first_child[s]; c >= 0;) {
     int32_t next = w->next_sibling[c];
     w->parent[c] = w->next_sibling[c] = w->prev_sibling[c] = -1;
@@ -316,6 +309,36 @@ lb_result lb_world_despawn(lb_world *w, lb_entity e) {
   }
   w->first_child[s] = -1;
   w->alive[s] = 0;
+}
+
+void lb_world_entities_mark(const lb_world *w, lb_entity_mark *out) {
+  out->high_water = w->high_water;
+  out->free_count = w->free_count;
+}
+
+void lb_world_entities_rollback(lb_world *w, const lb_entity_mark *mark, const lb_entity *spawned,
+                                uint32_t count) {
+  for (uint32_t i = count; i-- > 0;) {
+    int s = lb_slot_of(w, spawned[i]);
+    if (s >= 0) {
+      lb_slot_clear(w, (uint32_t)s);
+    }
+  }
+  /* Spawning only popped the free list (its entries are still there) and raised the high
+   * water mark; generations were not touched, so handles come out as before. */
+  w->free_count = mark->free_count;
+  w->high_water = mark->high_water;
+}
+
+lb_result lb_world_despawn(lb_world *w, lb_entity e) {
+  if (!w) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  int s = lb_slot_checked(w, e, "despawn");
+  if (s < 0) {
+    return LB_ERR_STALE_ENTITY;
+  }
+  lb_slot_clear(w, (uint32_t)s);
   /* Generations wrap within the handle's 12 bits; 0 stays valid because the
    * index part of a live handle is never 0. */
   w->generation[s] = (uint16_t)((w->generation[s] + 1u) & 0xFFFu);

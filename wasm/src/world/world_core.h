@@ -132,6 +132,17 @@ void lb_store_detach(lb_world *w, uint32_t type, uint32_t slot);  /* runs the re
 /* Tells every module's `changed` hook that `type` was written or removed on `slot`. */
 void lb_world_changed(lb_world *w, uint32_t type, uint32_t slot);
 
+/* ---- entities: all-or-nothing loading ------------------------------------------------ */
+typedef struct lb_entity_mark {
+  uint32_t high_water, free_count;
+} lb_entity_mark;
+void lb_world_entities_mark(const lb_world *w, lb_entity_mark *out);
+/* Undoes the spawns since the mark (`spawned`, every entity spawned since, in order):
+ * their components go and slots, free list and generations are as they were, so the next
+ * spawns give the same handles. Valid only if nothing was despawned since the mark. */
+void lb_world_entities_rollback(lb_world *w, const lb_entity_mark *mark, const lb_entity *spawned,
+                                uint32_t count);
+
 /* ---- assets: all-or-nothing loading ------------------------------------------------- */
 typedef struct lb_world_mark {
   lb_asset_mark modules[LB_MODULES_MAX];
