@@ -3,11 +3,8 @@
 #include "animator_internal.h"
 
 #define LB_SCHEMA_STRUCT lb_animator_c
-static const lb_field lb_animator_fields[] = {LB_ANIMATOR_FIELDS(LB_SCHEMA_ROW)};
+LB_COMPONENT_INFO(lb_animator_info, "Animator", LB_ANIMATOR_FIELDS);
 #undef LB_SCHEMA_STRUCT
-static const lb_component_info lb_animator_info = {
-    "Animator", sizeof(lb_animator_c),
-    (uint32_t)(sizeof lb_animator_fields / sizeof lb_animator_fields[0]), lb_animator_fields};
 
 static void lb_anim_asset_mark(const lb_world *w, const void *state, lb_asset_mark *out) {
   (void)w;

@@ -4,22 +4,17 @@
 #include "grip_internal.h"
 #include <string.h>
 
-#define LB_GRIP_INFO(var, cname, st, FIELDS)                                                       \
-  static const lb_field var##_fields[] = {FIELDS(LB_SCHEMA_ROW)};                                  \
-  static const lb_component_info var = {                                                           \
-      cname, sizeof(st), (uint32_t)(sizeof var##_fields / sizeof var##_fields[0]), var##_fields}
-
 #define LB_SCHEMA_STRUCT lb_grip_surface_c
-LB_GRIP_INFO(lb_grip_surface_info, "GripSurface", lb_grip_surface_c, LB_GRIP_SURFACE_FIELDS);
+LB_COMPONENT_INFO(lb_grip_surface_info, "GripSurface", LB_GRIP_SURFACE_FIELDS);
 #undef LB_SCHEMA_STRUCT
 #define LB_SCHEMA_STRUCT lb_grip_profile_c
-LB_GRIP_INFO(lb_grip_profile_info, "GripProfile", lb_grip_profile_c, LB_GRIP_PROFILE_FIELDS);
+LB_COMPONENT_INFO(lb_grip_profile_info, "GripProfile", LB_GRIP_PROFILE_FIELDS);
 #undef LB_SCHEMA_STRUCT
 #define LB_SCHEMA_STRUCT lb_grip_pose_c
-LB_GRIP_INFO(lb_grip_pose_info, "GripPose", lb_grip_pose_c, LB_GRIP_POSE_FIELDS);
+LB_COMPONENT_INFO(lb_grip_pose_info, "GripPose", LB_GRIP_POSE_FIELDS);
 #undef LB_SCHEMA_STRUCT
 #define LB_SCHEMA_STRUCT lb_grip_holder_c
-LB_GRIP_INFO(lb_grip_holder_info, "GripHolder", lb_grip_holder_c, LB_GRIP_HOLDER_FIELDS);
+LB_COMPONENT_INFO(lb_grip_holder_info, "GripHolder", LB_GRIP_HOLDER_FIELDS);
 #undef LB_SCHEMA_STRUCT
 static const lb_component_info lb_grip_hands_info = {"GripHands", 0, 0, NULL};
 

@@ -5,12 +5,8 @@
 #include <string.h>
 
 #define LB_SCHEMA_STRUCT lb_two_bone_ik_c
-static const lb_field lb_two_bone_ik_fields[] = {LB_TWO_BONE_IK_FIELDS(LB_SCHEMA_ROW)};
+LB_COMPONENT_INFO(lb_two_bone_ik_info, "TwoBoneIK", LB_TWO_BONE_IK_FIELDS);
 #undef LB_SCHEMA_STRUCT
-static const lb_component_info lb_two_bone_ik_info = {
-    "TwoBoneIK", sizeof(lb_two_bone_ik_c),
-    (uint32_t)(sizeof lb_two_bone_ik_fields / sizeof lb_two_bone_ik_fields[0]),
-    lb_two_bone_ik_fields};
 
 /* Joint indices resolved at write time. A Rig that later changes skeleton voids them:
  * the constraint idles until it is written again. */

@@ -6,11 +6,8 @@
 #include <string.h>
 
 #define LB_SCHEMA_STRUCT lb_rig_c
-static const lb_field lb_rig_fields[] = {LB_RIG_FIELDS(LB_SCHEMA_ROW)};
+LB_COMPONENT_INFO(lb_rig_info, "Rig", LB_RIG_FIELDS);
 #undef LB_SCHEMA_STRUCT
-static const lb_component_info lb_rig_info = {
-    "Rig", sizeof(lb_rig_c), (uint32_t)(sizeof lb_rig_fields / sizeof lb_rig_fields[0]),
-    lb_rig_fields};
 
 typedef struct lb_rig_prep {
   bool replace; /* a new instance in `inst` replaces the state */

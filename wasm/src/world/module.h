@@ -5,6 +5,7 @@
 #ifndef LIMBER_WORLD_MODULE_H
 #define LIMBER_WORLD_MODULE_H
 
+#include "limber/components.h"
 #include "limber/math.h"
 #include "limber/schema.h"
 #include "limber/world.h"
@@ -38,6 +39,15 @@ typedef struct lb_write {
   const void *state;   /* the stored private state when `had`, else null */
   _Alignas(16) unsigned char prep[LB_WRITE_PREP_BYTES]; /* zeroed before stage */
 } lb_write;
+
+/* A component's schema from its field list (limber/components.h), with LB_SCHEMA_STRUCT
+ * defined as its struct: `#define LB_SCHEMA_STRUCT lb_rig_c` then
+ * `LB_COMPONENT_INFO(lb_rig_info, "Rig", LB_RIG_FIELDS);`. */
+#define LB_COMPONENT_INFO(var, cname, FIELDS)                                                      \
+  static const lb_field var##_fields[] = {FIELDS(LB_SCHEMA_ROW)};                                  \
+  static const lb_component_info var = {cname, sizeof(LB_SCHEMA_STRUCT),                           \
+                                        (uint32_t)(sizeof var##_fields / sizeof var##_fields[0]),  \
+                                        var##_fields}
 
 typedef struct lb_component_def {
   uint32_t type;                 /* id: components.h for public ones */

@@ -5,11 +5,8 @@
 #include <string.h>
 
 #define LB_SCHEMA_STRUCT lb_transform_c
-static const lb_field lb_transform_fields[] = {LB_TRANSFORM_FIELDS(LB_SCHEMA_ROW)};
+LB_COMPONENT_INFO(lb_transform_info, "Transform", LB_TRANSFORM_FIELDS);
 #undef LB_SCHEMA_STRUCT
-static const lb_component_info lb_transform_info = {
-    "Transform", sizeof(lb_transform_c),
-    (uint32_t)(sizeof lb_transform_fields / sizeof lb_transform_fields[0]), lb_transform_fields};
 
 /* The module that knows the entity's joints (the rig), if any. */
 static const lb_module_def *lb_joint_source(void) {
