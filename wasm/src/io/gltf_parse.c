@@ -1,5 +1,6 @@
 /* glTF import entry: the GLB container or JSON text, the JSON helpers, the arena, and the
  * order of the import steps. */
+#include "../base/alloc.h"
 #include "gltf_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,15 +66,6 @@ void gltf_arena_release(gltf_arena *a) {
     b = next;
   }
   a->head = NULL;
-}
-
-static void *gltf_default_alloc(size_t size, void *user) {
-  (void)user;
-  return malloc(size);
-}
-static void gltf_default_free(void *p, void *user) {
-  (void)user;
-  free(p);
 }
 
 /* ---- messages and JSON helpers ------------------------------------------------------------- */
@@ -383,7 +375,7 @@ lb_result lb_gltf_import(const lb_gltf_def *def, lb_gltf_asset **out, char *mess
   }
   gltf_ctx *c = NULL;
   lb_result r = LB_OK;
-  lb_allocator al = {gltf_default_alloc, gltf_default_free, NULL};
+  lb_allocator al = lb_allocator_default();
   if (def && def->allocator.alloc && def->allocator.free) {
     al = def->allocator;
   }
