@@ -14,7 +14,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
-import { Animator, animatorParam, controllerInfo, createWorld, GripHolder, GripProfile, Rig, Transform, TwoBoneIK, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/index.js';
+import { Animator, animatorParam, controllerInfo, createWorld, GripHolder, GripProfile, Rig, Transform, TwoBoneIK, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
 import { EntityMarker, GripView, SkeletonView, jointWorldPosition, parentFrame, setWorldPosition, type WorldView } from '../three/index.js';
 import wasmUrl from '../../build/wasm/limber.wasm?url';
 

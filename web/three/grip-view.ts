@@ -3,7 +3,7 @@
  * box for the palm, an arrow along the fingers (+Z), a dashed line out of the palm (+Y)
  * and a short tick on the thumb side; main hand yellow, support hand blue. */
 import * as THREE from 'three';
-import { GripHolder, GripSurface, type Entity, type GripSurfaceData, type World } from '../bridge/index.js';
+import { GripHolder, GripSurface, type Entity, type GripSurfaceData, type World } from '../bridge/api.js';
 import { applyJointTransform, type WorldView } from './pose.js';
 
 export const GRIP_COLORS = { surface: 0x5cff7a, main: 0xffd54f, support: 0x4fc3f7 } as const;
