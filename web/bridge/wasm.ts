@@ -174,7 +174,8 @@ export async function compileLimber(src: WasmSource, read: WasmFetcher = fetchWa
     return p;
   }
   if (src instanceof ArrayBuffer || ArrayBuffer.isView(src)) {
-    checkWasmBytes(src as ArrayBuffer | Uint8Array, 'the given bytes');
+    const b = src instanceof ArrayBuffer ? new Uint8Array(src) : new Uint8Array(src.buffer, src.byteOffset, src.byteLength);
+    if (!(b.length >= 4 && MAGIC.every((m, i) => b[i] === m))) throw loadError(`limber.wasm: options.wasm bytes are not a WebAssembly module (${b.length < 4 ? `${b.length} bytes` : `they start ${hex(b)}`})`);
     return WebAssembly.compile(src as BufferSource);
   }
   // A Response or a promise of one (e.g. `fetch(url)`).
