@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds what is missing or stale: native (gcc) CLI/tests, wasm (SIMD + scalar),
 // TypeScript to dist/. `--quiet` prints only on failure. Targets: native, asan,
-// clang, wasm, ts (default: native wasm ts).
+// clang, wasm, ts (default: native wasm ts). Each step that runs prints "build: <step> ..."
+// and "build: <step> done (N s)" on stderr (with --quiet only when --progress is given).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const quiet = args.includes('--quiet');
+const progress = !quiet || args.includes('--progress');
 let targets = args.filter((a) => !a.startsWith('--'));
 if (targets.length === 0) targets = ['native', 'wasm', 'ts'];
 const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
@@ -27,8 +29,13 @@ function newest(dir, exts) {
 const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
 
 function run(cmd, argv, what) {
+  const t0 = Date.now();
+  if (progress) process.stderr.write(`build: ${what} ...\n`);
   try {
-    const out = execFileSync(cmd, argv, { cwd: root, env, stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
+    // --quiet --progress (npm test): the compiler's output goes to the caller, which shows
+    // its last line while waiting and all of it on failure.
+    const out = execFileSync(cmd, argv, { cwd: root, env, stdio: quiet && !args.includes('--progress') ? 'pipe' : 'inherit', encoding: 'utf8' });
+    if (progress) process.stderr.write(`build: ${what} done (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
     return out;
   } catch (err) {
     if (quiet) process.stderr.write(`${err.stdout ?? ''}${err.stderr ?? ''}`);
@@ -74,7 +81,7 @@ for (const t of targets) {
     cmakePreset('wasm-scalar', ['limber-scalar.wasm']);
   } else if (t === 'ts') {
     const tsSrc = Math.max(newest(join(root, 'web'), ['.ts']), mtime(join(root, 'tsconfig.json')));
-    if (mtime(join(root, 'dist/web/bridge/index.js')) < tsSrc) run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], 'tsc');
+    if (mtime(join(root, 'dist/web/bridge/index.js')) < tsSrc) run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], 'ts: tsc -p tsconfig.json (bridge, three adapter, CLI -> dist/web)');
     // The bridge loads limber.wasm from beside itself (dist/web/bridge/).
     mkdirSync(join(root, 'dist/web/bridge'), { recursive: true });
     for (const f of ['limber.wasm', 'limber-scalar.wasm']) {

@@ -2,8 +2,9 @@
 // `npm test`: builds what is missing, then runs every suite: format and type
 // checks, native C tests (gcc), the same under ASan+UBSan (clang), Node tests over
 // the wasm builds (incl. the cross-target determinism check) and Playwright in
-// headless Chromium. Ends with one line "N passed, M failed".
-import { spawnSync } from 'node:child_process';
+// headless Chromium (incl. the example game installed from the packed tarball). Prints
+// progress at least every 10 s. Ends with one line "N passed, M failed".
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,20 +16,54 @@ let passed = 0;
 let failed = 0;
 const failures = [];
 
+// Nothing is silent for more than HEARTBEAT ms: a running stage prints its elapsed time and
+// its last line of output; the build's own "build: ..." progress lines pass through live.
+const HEARTBEAT = 10_000;
 function stage(name, cmd, args, count, extraEnv = {}) {
   const t0 = Date.now();
   process.stdout.write(`\n== ${name}\n`);
-  const r = spawnSync(cmd, args, { cwd: root, env: { ...env, ...extraEnv }, encoding: 'utf8', maxBuffer: 256 << 20 });
-  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
-  const c = count(out, r.status);
-  const ok = r.status === 0 && c.failed === 0 && c.passed > 0;
-  passed += c.passed;
-  failed += c.failed + (ok || c.failed > 0 ? 0 : 1);
-  if (!ok) {
-    process.stdout.write(out.split('\n').slice(-80).join('\n'));
-    failures.push(name);
-  }
-  process.stdout.write(`${ok ? 'ok' : 'FAILED'}: ${name}: ${c.passed} passed, ${c.failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let last = '';
+    let partial = '';
+    const onData = (d) => {
+      const text = d.toString();
+      out += text;
+      const lines = (partial + text).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line.trim()) last = line.trim();
+        if (/^build: /.test(line)) process.stdout.write(`  ${line}\n`);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const beat = setInterval(() => {
+      process.stdout.write(`  ... ${((Date.now() - t0) / 1000).toFixed(0)} s${last ? `, last: ${last.replace(/\x1b\[[0-9;]*m/g, '').slice(0, 110)}` : ''}\n`);
+    }, HEARTBEAT);
+    let done = false;
+    const finish = (status) => {
+      if (done) return;
+      done = true;
+      clearInterval(beat);
+      const c = count(out, status);
+      const ok = status === 0 && c.failed === 0 && c.passed > 0;
+      passed += c.passed;
+      failed += c.failed + (ok || c.failed > 0 ? 0 : 1);
+      if (!ok) {
+        process.stdout.write(out.split('\n').slice(-80).join('\n'));
+        failures.push(name);
+      }
+      process.stdout.write(`${ok ? 'ok' : 'FAILED'}: ${name}: ${c.passed} passed, ${c.failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
+      resolve();
+    };
+    child.on('close', finish);
+    child.on('error', (err) => {
+      out += `${String(err)}\n`;
+      finish(-1);
+    });
+  });
 }
 
 const sumLines = (re) => (out) => {
@@ -45,25 +80,26 @@ const nodeCount = (out) => ({ passed: Number(/^# pass (\d+)/m.exec(out)?.[1] ?? 
 const pwCount = (out) => ({ passed: Number(/(\d+) passed/.exec(out)?.[1] ?? 0), failed: Number(/(\d+) failed/.exec(out)?.[1] ?? 0) + Number(/(\d+) flaky/.exec(out)?.[1] ?? 0) });
 const oneCheck = (_out, status) => (status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
 
-stage('build (native gcc, native clang, asan, wasm SIMD + scalar, TypeScript)', process.execPath, ['scripts/build.mjs', '--quiet', 'native', 'clang', 'asan', 'wasm', 'ts'], oneCheck);
+await stage('build (native gcc, native clang, asan, wasm SIMD + scalar, TypeScript)', process.execPath, ['scripts/build.mjs', '--quiet', '--progress', 'native', 'clang', 'asan', 'wasm', 'ts'], oneCheck);
 const cFiles = spawnSync('git', ['ls-files', 'wasm/*.c', 'wasm/*.h', 'tests/*.c', 'tests/*.h'], { cwd: root, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
-stage('clang-format (C sources are formatted)', 'clang-format', ['--dry-run', '-Werror', ...cFiles], oneCheck);
-stage('include graph of wasm/ has no cycle (scripts/check-includes.mjs)', process.execPath, ['scripts/check-includes.mjs'], oneCheck);
-stage('tsc --strict (bridge, three adapter, CLI)', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit'], oneCheck);
+await stage('clang-format (C sources are formatted)', 'clang-format', ['--dry-run', '-Werror', ...cFiles], oneCheck);
+await stage('include graph of wasm/ has no cycle (scripts/check-includes.mjs)', process.execPath, ['scripts/check-includes.mjs'], oneCheck);
+await stage('tsc --strict (bridge, three adapter, CLI)', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit'], oneCheck);
 if (existsSync(join(root, 'web/playground/tsconfig.json'))) {
-  stage('tsc --strict (playground)', join(root, 'node_modules/.bin/tsc'), ['-p', 'web/playground/tsconfig.json', '--noEmit'], oneCheck);
+  await stage('tsc --strict (playground)', join(root, 'node_modules/.bin/tsc'), ['-p', 'web/playground/tsconfig.json', '--noEmit'], oneCheck);
 }
-stage('native C tests (gcc, ctest)', 'ctest', ['--preset', 'native', '-V'], ctestCount);
-stage('native C tests under ASan + UBSan (clang, ctest)', 'ctest', ['--preset', 'asan', '-V'], ctestCount, { ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1', UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1' });
+await stage('native C tests (gcc, ctest)', 'ctest', ['--preset', 'native', '-V'], ctestCount);
+await stage('native C tests under ASan + UBSan (clang, ctest)', 'ctest', ['--preset', 'asan', '-V'], ctestCount, { ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1', UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1' });
 for (const f of readdirSync(join(root, 'tests/fuzz')).filter((n) => /^fuzz_.*\.c$/.test(n))) {
   const name = f.replace(/\.c$/, '');
   const work = mkdtempSync(join(tmpdir(), `limber-${name}-`));
   const seeds = join(root, 'tests/fuzz/corpus', name.replace(/^fuzz_/, ''));
-  stage(`fuzz ${name} (libFuzzer + ASan/UBSan, 15 s)`, join(root, 'build/asan', name), ['-max_total_time=15', '-timeout=5', work, ...(existsSync(seeds) ? [seeds] : [])], oneCheck);
+  await stage(`fuzz ${name} (libFuzzer + ASan/UBSan, 15 s)`, join(root, 'build/asan', name), ['-max_total_time=15', '-timeout=5', work, ...(existsSync(seeds) ? [seeds] : [])], oneCheck);
 }
-stage('Node tests over the wasm builds', process.execPath, ['--test', '--test-reporter=tap', 'tests/node/'], nodeCount);
+await stage('Node tests over the wasm builds', process.execPath, ['--test', '--test-reporter=tap', 'tests/node/'], nodeCount);
+await stage('package (npm pack contents, install from the tarball: ESM, CJS, bin; README examples run as written)', process.execPath, ['--test', '--test-reporter=tap', '--test-concurrency=1', 'tests/package/'], nodeCount);
 if (existsSync(join(root, 'playwright.config.ts'))) {
-  stage('Playwright (headless Chromium)', join(root, 'node_modules/.bin/playwright'), ['test'], pwCount, { CI: process.env.CI ?? '1' });
+  await stage('Playwright (headless Chromium)', join(root, 'node_modules/.bin/playwright'), ['test'], pwCount, { CI: process.env.CI ?? '1' });
 }
 
 if (failures.length) process.stdout.write(`\nfailed stages: ${failures.join('; ')}\n`);

@@ -1,16 +1,30 @@
-/** Limber: deterministic procedural character animation (WebAssembly core). */
-export { LimberError } from './errors.js';
-// Every component's handle and <Name>Data interface, generated from the core's schema.
-export * from './components.generated.js';
-export { GripPlacement } from './components.js';
-export type { ComponentType, Entity, Vec3, Quat, Writable, HandSide, Axis } from './components.js';
-export { World, Scene, createWorld, entityLabel } from './world.js';
-export type { CreateWorldOptions, FingerName, HandStatus, JointTransform } from './world.js';
-export type { ComponentInfo, FieldInfo } from './schema.js';
-export type { WasmSource } from './wasm.js';
-export { captureFingerPose, registerFingerPose, gripPoseStatus, registerGripPose, gripPoseByJoint, gripPoseDef } from './grip.js';
-export type { FingerPose, FingerShape, GripDriver, GripPoseDef, HandGripStatus } from './grip.js';
-export { loadRig, findClip, sampleClip } from './gltf.js';
-export type { LoadRigOptions, LoadedRig, GltfJoint, GltfClip, GltfSkin } from './gltf.js';
-export { addController, animatorParam, animatorStatus, controllerInfo, rootMotion, setAnimatorParam, setAnimatorTrigger } from './animator.js';
-export type { AnimatorParamType, AnimatorStatus, ControllerInfo, RootMotion } from './animator.js';
+/** Limber for Node (the package's `node` export): deterministic procedural character
+ * animation over the WebAssembly core. `createWorld()` reads limber.wasm from beside this
+ * file; `options.wasm` may be a path (relative to the working directory), a `file:` or
+ * `http(s):` URL, bytes, a Response or a compiled module. */
+import { readFile } from 'node:fs/promises';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { fetchWasm, instantiateLimber, type WasmFetcher } from './wasm.js';
+import { type CreateWorldOptions, World } from './world.js';
+import { LimberError } from './errors.js';
+
+export * from './api.js';
+
+const readNode: WasmFetcher = async (url) => {
+  if (url.protocol !== 'file:') return fetchWasm(url);
+  const path = fileURLToPath(url);
+  try {
+    return await readFile(path);
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? String(err);
+    throw new LimberError('LB_ERR_WASM_LOAD', `limber.wasm not found at ${path} (${code})`);
+  }
+};
+
+/** Creates a world on a fresh instance of the core. Everything registered in it (grip
+ * poses, finger poses, controllers, rigs) belongs to this world alone. */
+export async function createWorld(options: CreateWorldOptions = {}): Promise<World> {
+  const src = options.wasm ?? new URL('./limber.wasm', import.meta.url);
+  // Each world gets its own instance; the compiled module is cached per URL.
+  return new World(await instantiateLimber(src, readNode, pathToFileURL(`${process.cwd()}/`).href));
+}

@@ -1,4 +1,6 @@
-/** Loading the standalone limber.wasm (no Emscripten JS glue) in Node or a browser. */
+/** Loading the standalone limber.wasm (no Emscripten JS glue) in Node or a browser. This
+ * file imports nothing from Node: the Node entry (index.ts) passes a reader for files. */
+import { LimberError } from './errors.js';
 
 /** The raw exports of limber.wasm; pointers and handles are 32-bit integers. */
 export interface LimberExports {
@@ -92,39 +94,98 @@ export interface LimberExports {
   lbw_controller_state_blend(w: number, c: number, i: number, out: number): number;
 }
 
-/** Where to get the module: a URL or path, raw bytes, or a compiled module. */
-export type WasmSource = string | URL | ArrayBuffer | Uint8Array | WebAssembly.Module;
+/** Where to get the module: a URL or path, raw bytes, a fetch `Response` (or a promise of
+ * one), or a compiled module. */
+export type WasmSource = string | URL | ArrayBuffer | Uint8Array | WebAssembly.Module | Response | Promise<Response>;
+
+/** Reads the bytes behind a URL. The browser entry fetches; the Node entry also reads
+ * `file:` URLs and plain paths from disk. */
+export type WasmFetcher = (url: URL) => Promise<ArrayBuffer | Uint8Array>;
+
+const MAGIC = [0x00, 0x61, 0x73, 0x6d];
+
+function loadError(message: string): LimberError {
+  return new LimberError('LB_ERR_WASM_LOAD', message);
+}
+
+function hex(b: Uint8Array): string {
+  return Array.from(b.subarray(0, 4), (x) => x.toString(16).padStart(2, '0')).join(' ');
+}
+
+/** Throws unless `bytes` start with the WebAssembly magic word; `where` names the source
+ * and `got` says what came instead (content type and status for a fetch). */
+export function checkWasmBytes(bytes: ArrayBuffer | Uint8Array, where: string, got?: string): void {
+  const b = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  if (b.length >= 4 && MAGIC.every((m, i) => b[i] === m)) return;
+  const what = got ?? (b.length < 4 ? `${b.length} bytes` : `bytes ${hex(b)}, not a WebAssembly module`);
+  throw loadError(`limber.wasm not found at ${where} (got ${what})`);
+}
+
+/** The bytes of a fetch response, checked: status, content type and magic word. A dev
+ * server that answers an unknown path with its index.html (200 text/html) is caught here
+ * with a message that says so, instead of WebAssembly.compile's "expected magic word". */
+export async function responseBytes(res: Response, where = res.url || 'the given Response'): Promise<ArrayBuffer> {
+  const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim() || 'no content type';
+  if (!res.ok) throw loadError(`limber.wasm not found at ${where} (got ${type}, status ${res.status})`);
+  const bytes = await res.arrayBuffer();
+  const b = new Uint8Array(bytes);
+  const isWasm = b.length >= 4 && MAGIC.every((m, i) => b[i] === m);
+  if (!isWasm) {
+    const what = type === 'application/wasm' || type === 'application/octet-stream' || type === 'no content type' ? `${type}, bytes ${hex(b)}` : type;
+    throw loadError(`limber.wasm not found at ${where} (got ${what}, status ${res.status})`);
+  }
+  return bytes;
+}
+
+/** The browser's way to read a URL: fetch, then check what came back. */
+export const fetchWasm: WasmFetcher = async (url) => {
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (err) {
+    throw loadError(`limber.wasm not found at ${url.href} (fetch failed: ${err instanceof Error ? err.message : String(err)})`);
+  }
+  return responseBytes(res, url.href);
+};
 
 const cache = new Map<string, Promise<WebAssembly.Module>>();
 
-async function readBytes(src: string | URL): Promise<ArrayBuffer | Uint8Array> {
-  const url = typeof src === 'string' ? new URL(src, typeof location !== 'undefined' ? location.href : `file://${process.cwd()}/`) : src;
-  if (url.protocol === 'file:') {
-    const fs = await import('node:fs/promises');
-    const { fileURLToPath } = await import('node:url');
-    return fs.readFile(fileURLToPath(url));
-  }
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`limber: cannot load ${url.href}: HTTP ${res.status}`);
-  return res.arrayBuffer();
-}
-
-export async function compileLimber(src: WasmSource): Promise<WebAssembly.Module> {
+/** Compiles the module from any WasmSource; URLs are read with `read` and cached per URL
+ * (a failed load is not cached, so a retry reads again). */
+export async function compileLimber(src: WasmSource, read: WasmFetcher = fetchWasm, base?: string): Promise<WebAssembly.Module> {
   if (src instanceof WebAssembly.Module) return src;
   if (typeof src === 'string' || src instanceof URL) {
-    const key = String(src);
+    let url: URL;
+    try {
+      url = typeof src === 'string' ? new URL(src, base ?? (typeof location !== 'undefined' ? location.href : undefined)) : src;
+    } catch {
+      throw loadError(`limber.wasm: cannot make a URL of ${JSON.stringify(String(src))}`);
+    }
+    const key = url.href;
     let p = cache.get(key);
     if (!p) {
-      p = readBytes(src).then((b) => WebAssembly.compile(b as BufferSource));
+      p = read(url).then((b) => {
+        checkWasmBytes(b, key);
+        return WebAssembly.compile(b as BufferSource);
+      });
       cache.set(key, p);
+      p.catch(() => cache.delete(key));
     }
     return p;
   }
-  return WebAssembly.compile(src as BufferSource);
+  if (src instanceof ArrayBuffer || ArrayBuffer.isView(src)) {
+    const b = src instanceof ArrayBuffer ? new Uint8Array(src) : new Uint8Array(src.buffer, src.byteOffset, src.byteLength);
+    if (!(b.length >= 4 && MAGIC.every((m, i) => b[i] === m))) throw loadError(`limber.wasm: options.wasm bytes are not a WebAssembly module (${b.length < 4 ? `${b.length} bytes` : `they start ${hex(b)}`})`);
+    return WebAssembly.compile(src as BufferSource);
+  }
+  // A Response or a promise of one (e.g. `fetch(url)`).
+  const res = await src;
+  if (typeof Response !== 'undefined' && res instanceof Response) return WebAssembly.compile(await responseBytes(res));
+  throw loadError(`limber.wasm: options.wasm must be a URL, a path, bytes, a Response or a WebAssembly.Module, got ${Object.prototype.toString.call(res)}`);
 }
 
-export async function instantiateLimber(src: WasmSource): Promise<LimberExports> {
-  const module = await compileLimber(src);
+export async function instantiateLimber(src: WasmSource, read?: WasmFetcher, base?: string): Promise<LimberExports> {
+  const module = await compileLimber(src, read, base);
   const instance = await WebAssembly.instantiate(module, {
     // Memory growth needs no action: views are re-created on every access.
     env: { emscripten_notify_memory_growth: () => {} },

@@ -3,11 +3,11 @@ import { setAnimatorParam, setAnimatorTrigger } from './animator.js';
 import type { ComponentType, Entity, Writable } from './components.js';
 import { LimberError } from './errors.js';
 import { type ComponentInfo, decodeComponent, encodeComponent, type NameTable, readSchema } from './schema.js';
-import { Heap, instantiateLimber, type LimberExports, type WasmSource } from './wasm.js';
+import { Heap, type LimberExports, type WasmSource } from './wasm.js';
 
 export interface CreateWorldOptions {
-  /** The limber.wasm to use (URL, path, bytes or module). Default: the file
-   * shipped beside this module. */
+  /** The limber.wasm to use (URL, path, bytes, Response or module). Default: the file
+   * shipped beside the entry module (dist/web/bridge/limber.wasm). */
   wasm?: WasmSource;
 }
 
@@ -468,10 +468,5 @@ export class Scene {
   }
 }
 
-/** Creates a world on a fresh instance of the core. Everything registered in it (grip
- * poses, finger poses, controllers, rigs) belongs to this world alone. */
-export async function createWorld(options: CreateWorldOptions = {}): Promise<World> {
-  const src = options.wasm ?? new URL(/* @vite-ignore */ './limber.wasm', import.meta.url);
-  // Each world gets its own instance; the compiled module is cached per URL.
-  return new World(await instantiateLimber(src));
-}
+// createWorld() is defined by each entry point (index.ts for Node, browser.ts for browsers),
+// which know where limber.wasm is and how to read it.

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /** Node CLI over the WebAssembly core:
  *   limber hash SCENE --steps N [--dt S]   last line: the bone hash (16 hex digits)
  *   limber run  SCENE --steps N [--dt S]   a readable summary, then the hash

@@ -14,7 +14,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
-import { Animator, animatorParam, controllerInfo, createWorld, GripHolder, GripProfile, Rig, Transform, TwoBoneIK, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/index.js';
+import { Animator, animatorParam, controllerInfo, createWorld, GripHolder, GripProfile, Rig, Transform, TwoBoneIK, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
 import { EntityMarker, GripView, SkeletonView, jointWorldPosition, parentFrame, setWorldPosition, type WorldView } from '../three/index.js';
 import wasmUrl from '../../build/wasm/limber.wasm?url';
 
@@ -248,11 +248,22 @@ async function main(): Promise<void> {
     location.search = `?scene=${encodeURIComponent(picker.value)}`;
   });
 
+  // The scene's own description, and help for what this scene has.
+  el('description').textContent = (JSON.parse(text) as { description?: string }).description ?? '';
+  const help: string[] = [];
+  if (markers.size > 0) help.push('Drag the gizmo to move the selected target; click a sphere (orange: target, violet: hint, teal: held object) to select it.');
+  if (holders.length > 0) help.push('Grip: green wireframes are surfaces; palms yellow (main) and blue (support). "Switch hand" mirrors the hold.');
+  if (animated.length > 0) help.push('Move the slider to set the blend parameter (your value then wins over the scene timeline); the buttons fire triggers.');
+  help.push('Orbit: drag; zoom: wheel.');
+  el('help').textContent = help.join(' ');
+  el('ik').hidden = arms.length === 0;
+
   // Animator: a slider on the first blend-space parameter, a button per trigger, the state.
   const hero = animated.length > 0 ? animated[0] : null;
   const info = hero !== null ? controllerInfo(world, world.get(hero, Animator).controller) : null;
   const blend = info?.states.find((st) => st.blend !== null)?.blend ?? null;
   const speedEl = el<HTMLInputElement>('speed');
+  let userSpeed: number | null = null;
   const speedValue = el('speed-value');
   const stateEl = el('anim-state');
   el('animator').hidden = hero === null;
@@ -264,7 +275,9 @@ async function main(): Promise<void> {
     speedEl.step = '0.05';
     speedEl.value = String(animatorParam(world, hero, blend.parameter));
     speedEl.addEventListener('input', () => {
-      world.setAnimatorParam(hero, blend.parameter, Number(speedEl.value));
+      // A control the user touched wins over the scene timeline from now on.
+      userSpeed = Number(speedEl.value);
+      world.setAnimatorParam(hero, blend.parameter, userSpeed);
       refreshHud();
     });
   }
@@ -284,8 +297,7 @@ async function main(): Promise<void> {
       if (blend !== null) {
         const v = animatorParam(world, hero, blend.parameter) as number;
         speedValue.textContent = `${v.toFixed(2)}`;
-        // The timeline changes it too; don't fight a drag in progress.
-        if (document.activeElement !== speedEl) speedEl.value = String(v);
+        speedEl.value = String(v);
       }
     }
     hashEl.textContent = world.hash();
@@ -332,8 +344,14 @@ async function main(): Promise<void> {
     refreshHud();
   }
 
-  function stepOnce(): void {
+  /** One scene step (timeline included); the user's slider value is re-applied after it. */
+  function sceneStep(): void {
     scene.step(DT);
+    if (hero !== null && blend !== null && userSpeed !== null) world.setAnimatorParam(hero, blend.parameter, userSpeed);
+  }
+
+  function stepOnce(): void {
+    sceneStep();
     refresh();
   }
 
@@ -467,7 +485,7 @@ async function main(): Promise<void> {
       return { state: world.get(e, Animator).state, params, position: world.worldTransform(e).t };
     },
     advance(n) {
-      for (let i = 0; i < n; i++) scene.step(DT);
+      for (let i = 0; i < n; i++) sceneStep();
       refresh();
     },
   };
@@ -480,7 +498,7 @@ async function main(): Promise<void> {
       acc += elapsed;
       let n = 0;
       while (acc >= DT && n < MAX_STEPS_PER_FRAME) {
-        scene.step(DT);
+        sceneStep();
         acc -= DT;
         n++;
       }

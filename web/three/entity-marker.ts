@@ -1,7 +1,7 @@
 /** A Transform entity (IK target, hint, later anchors and surfaces) drawn as a
  * small sphere that follows the entity's world transform. */
 import * as THREE from 'three';
-import type { Entity, World } from '../bridge/index.js';
+import type { Entity, World } from '../bridge/api.js';
 import { applyJointTransform, type WorldView } from './pose.js';
 
 export interface EntityMarkerOptions {

@@ -15,8 +15,8 @@
  * they are, so a matched bone must have the same parent joint and joint frame as in the rig
  * (loadRig of the same .glb gives exactly that). */
 import * as THREE from 'three';
-import type { Entity, JointTransform, World } from '../bridge/index.js';
-import { entityLabel, LimberError, Rig, Transform } from '../bridge/index.js';
+import type { Entity, JointTransform, World } from '../bridge/api.js';
+import { entityLabel, LimberError, Rig, Transform } from '../bridge/api.js';
 
 /** Rig joint (name or path) for a bone, by bone name. A function may return null or
  * undefined to leave the bone to the default rule (stripped name = joint name). */

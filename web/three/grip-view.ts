@@ -1,14 +1,15 @@
-/** Grip drawn as the seed's editor draws it: GripSurface shapes as green wireframes, and
+/** Grip drawn as the seed's editor draws it: GripSurface shapes as green wireframes (or, with
+ * `solid`, as shaded meshes: the held prop itself), and
  * each holder's palms where the grip puts them (mirrored anchors for the other hand): a
  * box for the palm, an arrow along the fingers (+Z), a dashed line out of the palm (+Y)
  * and a short tick on the thumb side; main hand yellow, support hand blue. */
 import * as THREE from 'three';
-import { GripHolder, GripSurface, type Entity, type GripSurfaceData, type World } from '../bridge/index.js';
+import { GripHolder, GripSurface, type Entity, type GripSurfaceData, type World } from '../bridge/api.js';
 import { applyJointTransform, type WorldView } from './pose.js';
 
 export const GRIP_COLORS = { surface: 0x5cff7a, main: 0xffd54f, support: 0x4fc3f7 } as const;
 
-function surfaceGeometry(s: GripSurfaceData): THREE.BufferGeometry {
+function surfaceGeometry(s: GripSurfaceData, solid: boolean): THREE.BufferGeometry {
   let g: THREE.BufferGeometry;
   switch (s.shape) {
     case 'Sphere':
@@ -29,6 +30,7 @@ function surfaceGeometry(s: GripSurfaceData): THREE.BufferGeometry {
     else if (s.direction === 'Z') g.rotateX(Math.PI / 2);
   }
   g.translate(s.center[0], s.center[1], s.center[2]);
+  if (solid) return g;
   const wire = new THREE.WireframeGeometry(g);
   g.dispose();
   return wire;
@@ -52,19 +54,36 @@ function palmMarker(color: number, thumbSign: number): THREE.Group {
   return group;
 }
 
+export interface GripViewOptions {
+  /** Draw surfaces as shaded meshes (the prop) instead of green wireframes. Default false. */
+  solid?: boolean;
+  /** Colour of solid surfaces. Default a dark gunmetal grey. */
+  color?: number;
+  /** Draw the palm markers. Default true. */
+  palms?: boolean;
+}
+
 export class GripView implements WorldView {
   readonly object = new THREE.Group();
-  private readonly surfaces = new Map<Entity, { key: string; lines: THREE.LineSegments }>();
+  private readonly surfaces = new Map<Entity, { key: string; lines: THREE.LineSegments | THREE.Mesh }>();
   private readonly palms = new Map<string, THREE.Group>();
-  private readonly surfaceMaterial = new THREE.LineBasicMaterial({ color: GRIP_COLORS.surface });
+  private readonly surfaceMaterial: THREE.Material;
   private readonly m = new THREE.Matrix4();
+  private readonly solid: boolean;
+  private readonly showPalms: boolean;
 
   /** `entities`: the world entities to look at (e.g. a loaded scene's). */
   constructor(
     readonly world: World,
     readonly entities: readonly Entity[],
+    options: GripViewOptions = {},
   ) {
     this.object.name = 'grip';
+    this.solid = options.solid ?? false;
+    this.showPalms = options.palms ?? true;
+    this.surfaceMaterial = this.solid
+      ? new THREE.MeshStandardMaterial({ color: options.color ?? 0x3b4048, roughness: 0.55, metalness: 0.35 })
+      : new THREE.LineBasicMaterial({ color: GRIP_COLORS.surface });
     this.update();
   }
 
@@ -85,7 +104,9 @@ export class GripView implements WorldView {
       let s = this.surfaces.get(e);
       if (!s || s.key !== key) {
         this.dropSurface(e);
-        s = { key, lines: new THREE.LineSegments(surfaceGeometry(data), this.surfaceMaterial) };
+        const geometry = surfaceGeometry(data, this.solid);
+        s = { key, lines: this.solid ? new THREE.Mesh(geometry, this.surfaceMaterial) : new THREE.LineSegments(geometry, this.surfaceMaterial) };
+        s.lines.castShadow = this.solid;
         s.lines.name = `surface:${e}`;
         s.lines.matrixAutoUpdate = false;
         this.surfaces.set(e, s);
@@ -95,7 +116,7 @@ export class GripView implements WorldView {
     }
     const seen = new Set<string>();
     for (const e of this.entities) {
-      if (!w.alive(e) || !w.has(e, GripHolder)) continue;
+      if (!this.showPalms || !w.alive(e) || !w.has(e, GripHolder)) continue;
       const mainHand = w.get(e, GripHolder).mainHand;
       for (const role of ['main', 'support'] as const) {
         const anchor = w.gripAnchor(e, role);

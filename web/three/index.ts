@@ -7,5 +7,6 @@ export type { EntityMarkerOptions } from './entity-marker.js';
 export { applyJointTransform, findRigJoint, jointWorldPosition, parentFrame, setWorldPosition } from './pose.js';
 export type { WorldView } from './pose.js';
 export { GripView, GRIP_COLORS } from './grip-view.js';
+export type { GripViewOptions } from './grip-view.js';
 export { ExternalAnimation } from './external-animation.js';
 export type { BoneNameMap, ExternalAnimationOptions } from './external-animation.js';

@@ -1,7 +1,7 @@
 /** Small conversions between the world's transforms and three.js objects. */
 import * as THREE from 'three';
-import type { Entity, JointTransform, Vec3, World } from '../bridge/index.js';
-import { Rig, Transform } from '../bridge/index.js';
+import type { Entity, JointTransform, Vec3, World } from '../bridge/api.js';
+import { Rig, Transform } from '../bridge/api.js';
 
 /** Something drawn for part of the world: add `object` to a scene, call
  * update() after the world steps, dispose() when done. */

@@ -2,8 +2,8 @@
  * The group carries the rig root's world transform; joint positions are the
  * core's model-space pose, so one matrix places the whole skeleton. */
 import * as THREE from 'three';
-import type { Entity, World } from '../bridge/index.js';
-import { Rig } from '../bridge/index.js';
+import type { Entity, World } from '../bridge/api.js';
+import { Rig } from '../bridge/api.js';
 import { applyJointTransform, type WorldView } from './pose.js';
 
 export interface SkeletonViewOptions {

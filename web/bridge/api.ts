@@ -1,0 +1,19 @@
+/** Everything the package exports except `createWorld`, which each entry point (index.ts for
+ * Node, browser.ts for bundlers and browsers) defines with its own way to find limber.wasm.
+ * limber/three imports this file, so both entries share one copy of the API. */
+export { LimberError } from './errors.js';
+// Every component's handle and <Name>Data interface, generated from the core's schema.
+export * from './components.generated.js';
+export { GripPlacement } from './components.js';
+export type { ComponentType, Entity, Vec3, Quat, Writable, HandSide, Axis } from './components.js';
+export { World, Scene, entityLabel } from './world.js';
+export type { CreateWorldOptions, FingerName, HandStatus, JointTransform } from './world.js';
+export type { ComponentInfo, FieldInfo } from './schema.js';
+export type { WasmSource } from './wasm.js';
+export { checkWasmBytes } from './wasm.js';
+export { captureFingerPose, registerFingerPose, gripPoseStatus, registerGripPose, gripPoseByJoint, gripPoseDef } from './grip.js';
+export type { FingerPose, FingerShape, GripDriver, GripPoseDef, HandGripStatus } from './grip.js';
+export { loadRig, findClip, sampleClip } from './gltf.js';
+export type { LoadRigOptions, LoadedRig, GltfJoint, GltfClip, GltfSkin } from './gltf.js';
+export { addController, animatorParam, animatorStatus, controllerInfo, rootMotion, setAnimatorParam, setAnimatorTrigger } from './animator.js';
+export type { AnimatorParamType, AnimatorStatus, ControllerInfo, RootMotion } from './animator.js';
