@@ -98,10 +98,18 @@ export function decodeComponent(info: ComponentInfo, bytes: Uint8Array, names?: 
   return obj;
 }
 
+/** Same value, arrays element by element (Object.is: NaN equals NaN, -0 differs from 0). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+  return Object.is(a, b);
+}
+
 /** Writes the given fields over `bytes` (defaults or the current value). Type
  * errors are caught here; ranges, finiteness and references are checked by the
- * core, so there is one set of rules. */
-export function encodeComponent(info: ComponentInfo, values: Record<string, unknown>, bytes: Uint8Array, where: string, entity: number, names: NameTable): void {
+ * core, so there is one set of rules. Output (readonly) fields cannot be set, as in scene
+ * files: on insert naming one is an error; on update (`current` = the value read) one may
+ * only keep the value it had. */
+export function encodeComponent(info: ComponentInfo, values: Record<string, unknown>, bytes: Uint8Array, where: string, entity: number, names: NameTable, current?: Record<string, FieldValue>): void {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const fail = (field: string, msg: string, code = 'LB_ERR_INVALID_ARGUMENT') =>
     new LimberError(code, `${code}: ${where}: field '${field}' ${msg}`, { entity, component: info.name, field });
@@ -111,7 +119,11 @@ export function encodeComponent(info: ComponentInfo, values: Record<string, unkn
   for (const [name, v] of Object.entries(values)) {
     const f = info.byName.get(name);
     if (!f) throw fail(name, `is not a field of ${info.name} (fields: ${info.fields.map((x) => x.name).join(', ')})`, 'LB_ERR_UNKNOWN_NAME');
-    if (f.readonly || v === undefined) continue;
+    if (v === undefined) continue;
+    if (f.readonly) {
+      if (current && sameValue(v, current[name])) continue;
+      throw fail(name, 'is an output and cannot be set');
+    }
     switch (f.type) {
       case FieldType.F32:
         if (typeof v !== 'number') throw fail(name, `must be a number, got ${typeof v}`);
@@ -136,7 +148,7 @@ export function encodeComponent(info: ComponentInfo, values: Record<string, unkn
       case FieldType.Vec3: case FieldType.Quat: {
         const n = f.type === FieldType.Vec3 ? 3 : 4;
         const arr = v as ArrayLike<unknown>;
-        if (arr === null || typeof arr !== 'object' || arr.length !== n) throw fail(name, `must be an array of ${n} numbers`);
+        if (!(Array.isArray(arr) || (ArrayBuffer.isView(arr) && !(arr instanceof DataView))) || arr.length !== n) throw fail(name, `must be an array of ${n} numbers`);
         for (let i = 0; i < n; i++) {
           const x = arr[i];
           if (typeof x !== 'number') throw fail(name, `[${i}] must be a number, got ${typeof x}`);
@@ -153,6 +165,7 @@ export function encodeComponent(info: ComponentInfo, values: Record<string, unkn
       }
       case FieldType.String: {
         if (typeof v !== 'string') throw fail(name, `must be a string, got ${typeof v}`);
+        if (v.includes('\0')) throw fail(name, 'must not contain a NUL character');
         const b = new TextEncoder().encode(v);
         if (b.length >= f.size) throw fail(name, `is longer than ${f.size - 1} bytes`, 'LB_ERR_OUT_OF_RANGE');
         bytes.fill(0, f.offset, f.offset + f.size);
