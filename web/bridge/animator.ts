@@ -1,6 +1,6 @@
 /** Animator functions beside the component: parameters, root motion, playback status and
  * controller assets. Playback rules and the controller JSON format: wasm/include/limber/animator.h. */
-import { handleArg, jsonArg, nameArg } from './args.js';
+import { describe, handleArg, jsonArg, nameArg } from './args.js';
 import type { Entity, Vec3 } from './components.js';
 import { LimberError } from './errors.js';
 import { entityLabel, type World } from './world.js';
@@ -86,11 +86,11 @@ export function setAnimatorParam(world: World, entity: Entity, name: string, val
   entity = live(world, entity, 'setAnimatorParam');
   nameArg(name, 'setAnimatorParam', 'name');
   if (typeof value !== 'number' && typeof value !== 'boolean') {
-    throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: Animator on ${entityLabel(entity)}: parameter '${String(name)}' needs a number or a boolean, got ${typeof value}`, { entity, component: 'Animator' });
+    throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: Animator on ${entityLabel(entity)}: parameter ${describe(name)} needs a number or a boolean, got ${typeof value}`, { entity, component: 'Animator' });
   }
   // A number goes to the float setter, a boolean to the bool or the trigger one (by the
   // parameter's type, when it has one): the core reports every mismatch in its own words.
-  withName(world, String(name), (n) =>
+  withName(world, nameArg(name, 'setAnimatorParam', 'name'), (n) =>
     world.native(({ ex, heap, w, check }) => {
       let kind = 0;
       if (typeof value === 'boolean') {
@@ -155,7 +155,7 @@ export function controllerInfo(world: World, controller: number): ControllerInfo
   handleArg(controller, 'controllerInfo', 'controller', 'a controller asset handle');
   return world.native(({ ex, heap, w }) => {
     const nameP = ex.lbw_controller_name(w, controller >>> 0);
-    if (!nameP) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: controllerInfo: ${String(controller)} is not a controller asset`);
+    if (!nameP) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: controllerInfo: ${describe(controller)} is not a controller asset`);
     const params: ControllerInfo['params'] = [];
     for (let i = 0; i < ex.lbw_controller_param_count(w, controller); i++) {
       const type = PARAM_TYPES[ex.lbw_controller_param_type(w, controller, i)] ?? 'float';

@@ -1,5 +1,5 @@
 /** glTF 2.0 rigs and clips through the core's importer (limber/gltf.h). */
-import { handleArg, nameArg } from './args.js';
+import { describe, handleArg, nameArg } from './args.js';
 import { LimberError } from './errors.js';
 import type { JointTransform, NativeContext, World } from './world.js';
 
@@ -77,7 +77,7 @@ function skinArg(skin: LoadRigOptions['skin']): number {
   if (skin === undefined || skin === 'auto') return -1;
   if (skin === 'all') return -2;
   if (typeof skin !== 'number' || !Number.isInteger(skin) || skin < 0) {
-    fail('LB_ERR_INVALID_ARGUMENT', `loadRig: field 'skin' must be a skin index, 'auto' or 'all', got ${String(skin)}`, 'skin');
+    fail('LB_ERR_INVALID_ARGUMENT', `loadRig: field 'skin' must be a skin index, 'auto' or 'all', got ${describe(skin)}`, 'skin');
   }
   return skin;
 }
@@ -98,11 +98,11 @@ export function loadRig(world: World, bytes: Uint8Array, options: LoadRigOptions
   const skin = skinArg(options.skin);
   const names = options.duplicateNames ?? 'suffix';
   if (names !== 'suffix' && names !== 'error') {
-    fail('LB_ERR_INVALID_ARGUMENT', `loadRig: field 'duplicateNames' must be 'suffix' or 'error', got ${String(names)}`, 'duplicateNames');
+    fail('LB_ERR_INVALID_ARGUMENT', `loadRig: field 'duplicateNames' must be 'suffix' or 'error', got ${describe(names)}`, 'duplicateNames');
   }
   const tol = options.cubicTolerance ?? 0;
   if (typeof tol !== 'number' || !Number.isFinite(tol)) {
-    fail('LB_ERR_NOT_FINITE', `loadRig: field 'cubicTolerance' must be a finite number, got ${String(tol)}`, 'cubicTolerance');
+    fail('LB_ERR_NOT_FINITE', `loadRig: field 'cubicTolerance' must be a finite number, got ${describe(tol)}`, 'cubicTolerance');
   }
   const entries = options.buffers instanceof Map ? [...options.buffers] : Object.entries(options.buffers ?? {});
   for (const [uri, b] of entries) {
@@ -191,7 +191,7 @@ export function sampleClip(world: World, clip: number, time: number, options: { 
   if (typeof time !== 'number') fail('LB_ERR_INVALID_ARGUMENT', `sampleClip: time must be a number, got ${typeof time}`, 'time');
   handleArg(clip, 'sampleClip', 'clip', 'a clip asset handle');
   const skeleton = ex.lbw_clip_skeleton(i.w, clip >>> 0);
-  if (!skeleton) fail('LB_ERR_INVALID_ARGUMENT', `sampleClip: clip ${String(clip)} does not exist`, 'clip');
+  if (!skeleton) fail('LB_ERR_INVALID_ARGUMENT', `sampleClip: clip ${describe(clip)} does not exist`, 'clip');
   const n = ex.lbw_joint_count(i.w, skeleton);
   return heap.scratch(Math.max(4, n * i.xf.size), (p) => {
     checkWorld(i, ex.lbw_clip_sample(i.w, clip >>> 0, time, options.loop ? 1 : 0, p, n), 'sampleClip');

@@ -1,5 +1,6 @@
 /** The component schema, read from the core at start-up: field names, types,
  * offsets, defaults and ranges are defined once, in C. */
+import { describe } from './args.js';
 import { LimberError } from './errors.js';
 import type { Heap } from './wasm.js';
 
@@ -131,17 +132,17 @@ export function encodeComponent(info: ComponentInfo, values: Record<string, unkn
         break;
       case FieldType.U32: case FieldType.Entity: case FieldType.Asset: {
         const n = v === null && f.type === FieldType.Entity ? 0 : v;
-        if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 0xffffffff) throw fail(name, `must be ${f.type === FieldType.Entity ? 'an entity handle or null' : 'a whole number >= 0'}, got ${String(v)}`);
+        if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 0xffffffff) throw fail(name, `must be ${f.type === FieldType.Entity ? 'an entity handle or null' : 'a whole number >= 0'}, got ${describe(v)}`);
         dv.setUint32(f.offset, n, true);
         break;
       }
       case FieldType.Bool:
-        if (typeof v !== 'boolean' && v !== 0 && v !== 1) throw fail(name, `must be a boolean, got ${String(v)}`);
+        if (typeof v !== 'boolean' && v !== 0 && v !== 1) throw fail(name, `must be a boolean, got ${describe(v)}`);
         dv.setUint32(f.offset, v ? 1 : 0, true);
         break;
       case FieldType.Enum: {
         const idx = typeof v === 'string' ? f.enumNames.indexOf(v) : -1;
-        if (idx < 0) throw fail(name, `must be one of ${f.enumNames.join(', ')}, got ${String(v)}`, 'LB_ERR_UNKNOWN_NAME');
+        if (idx < 0) throw fail(name, `must be one of ${f.enumNames.join(', ')}, got ${describe(v)}`, 'LB_ERR_UNKNOWN_NAME');
         dv.setUint32(f.offset, idx, true);
         break;
       }

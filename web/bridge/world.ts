@@ -187,7 +187,7 @@ export class World {
 
   private info<T>(c: ComponentType<T>): ComponentInfo {
     const info = c && typeof c.name === 'string' ? this.byName.get(c.name) : undefined;
-    if (!info) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: unknown component '${String(c?.name)}'`);
+    if (!info) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: unknown component ${describe(c && typeof c === 'object' ? (c as { name?: unknown }).name : c)}`);
     return info;
   }
 
@@ -314,13 +314,14 @@ export class World {
    * named in one convention (default 'mixamo'; 'blender' has bone-local +Y axes);
    * returns its asset handle. */
   addHumanoidRig(options: { height?: number; naming?: HumanoidNaming } = {}): number {
+    if (options === null || typeof options !== 'object') throw badArgument('addHumanoidRig', 'options', `must be an object, got ${describe(options)}`);
     const height = options.height ?? 1.8;
     if (typeof height !== 'number' || !(height > 0.3 && height <= 3)) {
-      throw new LimberError('LB_ERR_OUT_OF_RANGE', `LB_ERR_OUT_OF_RANGE: addHumanoidRig: field 'height' = ${String(height)} is outside (0.3, 3] m`, { field: 'height' });
+      throw new LimberError('LB_ERR_OUT_OF_RANGE', `LB_ERR_OUT_OF_RANGE: addHumanoidRig: field 'height' = ${describe(height)} is outside (0.3, 3] m`, { field: 'height' });
     }
     const naming = HUMANOID_NAMINGS.indexOf(options.naming ?? 'mixamo');
     if (naming < 0) {
-      throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: addHumanoidRig: field 'naming' = ${String(options.naming)} is not one of ${HUMANOID_NAMINGS.join(', ')}`, { field: 'naming' });
+      throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: addHumanoidRig: field 'naming' = ${describe(options.naming)} is not one of ${HUMANOID_NAMINGS.join(', ')}`, { field: 'naming' });
     }
     return this.heap.scratch(4, (p) => {
       this.check(this.ex.lbw_add_humanoid(this.w, height, naming, p));
@@ -431,7 +432,7 @@ export class World {
     e = this.entity(e, 'findHand');
     nameArg(handPath, 'findHand', 'handPath');
     if (side !== 'Right' && side !== 'Left') {
-      throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: findHand on ${entityLabel(e)}: field 'side' must be Right or Left, got ${String(side)}`, { entity: e, field: 'side' });
+      throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: findHand on ${entityLabel(e)}: field 'side' must be Right or Left, got ${describe(side)}`, { entity: e, field: 'side' });
     }
     const names = this.skeleton(this.rigAsset(e)).names;
     const path = this.heap.string(handPath);
@@ -566,7 +567,7 @@ export class Scene {
   /** Entity by scene name; throws for an unknown name. */
   entity(name: string): Entity {
     const e = this.entities.get(name);
-    if (e === undefined) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: the scene has no entity '${String(name)}'`);
+    if (e === undefined) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: the scene has no entity ${describe(name)}`);
     return e;
   }
 
