@@ -259,7 +259,7 @@ test('scene.step is atomic: a failed step applies no command and consumes none',
     ],
   });
   // A bad dt: the commands must not be applied.
-  assert.throws(() => scene.step(NaN), limberError('LB_ERR_NOT_FINITE'));
+  assert.throws(() => scene.step(NaN), limberError('LB_ERR_OUT_OF_RANGE'));
   assert.deepEqual(world.get(scene.entity('b'), Transform).position, [0, 0, 0], 'command applied by a failed step');
   // A failing command: neither it nor the one before it is applied, and it is not consumed.
   world.despawn(scene.entity('a'));
