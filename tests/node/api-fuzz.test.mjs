@@ -34,6 +34,13 @@ const FULL_CHECK_EVERY = 200;
  * scene.step succeeds). Repro: tests/node/bridge-safety.test.mjs, 'scene.step is atomic'
  * (todo). Until fixed, a failed scene.step is applied to the twin too (both must fail alike
  * and stay equal) instead of to the first world only. */
+/** Known core defect, skipped unless LIMBER_FUZZ_STRICT=1: scale products along a chain
+ * (joint scales in an animation pose, or Transform.scale down a parent chain, each within
+ * the accepted range) overflow float to Infinity, and the core stores non-finite model
+ * matrices / world transforms without an error. A non-finite matrix is attributed to it only
+ * when the rig's pose or its Transform ancestors hold a scale above 10; any other non-finite
+ * entry fails. Repro: see the report (every joint s = [1e4, 1e4, 1e4]). */
+const KNOWN_CORE_SCALE_CHAIN = process.env.LIMBER_FUZZ_STRICT === '1' ? undefined : 'scale-chain products overflow (core)';
 const KNOWN_CORE_SCENE_STEP = process.env.LIMBER_FUZZ_STRICT === '1' ? undefined : 'scene.step is not atomic (core)';
 
 // ---- values ------------------------------------------------------------------------------------
@@ -229,7 +236,8 @@ const KINDS = {
         else if (roll < 0.6) pose[j] = r.pick(WEIRD);
         else if (roll < 0.65) pose.pop();
         else if (roll < 0.7) pose.push(pose[0]);
-        else if (roll < 0.85) pose[j] = { ...pose[j], s: [0.5 + r.next(), 0.5 + r.next(), 0.5 + r.next()] };
+        else if (roll < 0.83) pose[j] = { ...pose[j], s: [0.5 + r.next(), 0.5 + r.next(), 0.5 + r.next()] };
+        else if (roll < 0.85) for (const x of pose) if (x && typeof x === 'object') x.s = [1e4, 1e4, 1e4]; // a scale chain
         else pose[j] = { ...pose[j], r: quat(r) };
       }
     } else {
@@ -308,6 +316,17 @@ function digest(w, handles, info) {
   return out.join('\n');
 }
 
+/** True when the rig's local pose or its Transform ancestors hold a scale above 10. */
+function bigScales(w, e) {
+  if (w.localPose(e).some((j) => j.s.some((x) => !(x <= 10)))) return true;
+  for (let x = e, n = 0; x && n < 10000 && w.alive(x) && w.has(x, Transform); n++) {
+    const t = w.get(x, Transform);
+    if (t.scale.some((v) => !(v <= 10))) return true;
+    x = t.parent;
+  }
+  return false;
+}
+
 function liveSet(w, handles) {
   return handles.filter((e) => w.alive(e)).join(',');
 }
@@ -332,6 +351,10 @@ function checkWorlds(ctx, call, what) {
       for (let i = 0; i < m.length; i++) acc += m[i] * 0; // NaN once any entry is NaN or infinite
       if (acc !== 0) {
         const i = m.findIndex((x) => !Number.isFinite(x));
+        if (KNOWN_CORE_SCALE_CHAIN && bigScales(a, e)) {
+          stats.scaleChain = (stats.scaleChain ?? 0) + 1;
+          continue;
+        }
         assert.fail(`${what}: rig ${e} has a non-finite model matrix entry (${m[i]} at ${i})`);
       }
     }
@@ -441,6 +464,7 @@ test(`API fuzz: ${RUNS} sequences of ${LENGTH} bridge calls against a twin world
   console.log(`api fuzz: ${stats.calls} calls (${stats.failed} failed with a LimberError) in ${s.toFixed(1)} s, ${((s * 1e6) / stats.calls).toFixed(0)} us/call`);
   console.log(`api fuzz: calls by kind ${JSON.stringify(stats.byKind)}`);
   console.log(`api fuzz: error codes ${JSON.stringify(stats.codes)}`);
+  if (stats.scaleChain) console.log(`api fuzz: ${stats.scaleChain} non-finite model matrices after scale chains (known core defect: ${KNOWN_CORE_SCALE_CHAIN})`);
   if (stats.knownCore) console.log(`api fuzz: ${stats.knownCore} failed scene.step calls applied to both worlds (known core defect: ${KNOWN_CORE_SCENE_STEP})`);
   assert.ok(stats.calls >= RUNS * LENGTH);
 });
