@@ -1,5 +1,6 @@
 /** Animator functions beside the component: parameters, root motion, playback status and
  * controller assets. Playback rules and the controller JSON format: wasm/include/limber/animator.h. */
+import { describe, handleArg, jsonArg, nameArg } from './args.js';
 import type { Entity, Vec3 } from './components.js';
 import { LimberError } from './errors.js';
 import { entityLabel, type World } from './world.js';
@@ -43,7 +44,7 @@ export interface ControllerInfo {
 
 function withName<T>(world: World, name: string, fn: (ptr: number) => T): T {
   return world.native(({ ex, heap }) => {
-    const s = heap.string(name);
+    const s = heap.string(name, 'Animator');
     try {
       return fn(s.ptr);
     } finally {
@@ -58,14 +59,21 @@ export function animatorParam(world: World, entity: Entity, name: string): numbe
   return type === 'float' ? value : value !== 0;
 }
 
+/** A live entity argument of an animator function. */
+function live(world: World, entity: unknown, fn: string): number {
+  return world.native((ctx) => ctx.entity(entity, fn));
+}
+
 function readParam(world: World, entity: Entity, name: string): { value: number; type: AnimatorParamType } {
+  entity = live(world, entity, 'animatorParam');
   if (typeof name !== 'string') {
     throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: Animator on ${entityLabel(entity)}: the parameter name must be a string`, { entity, component: 'Animator' });
   }
+  nameArg(name, 'animatorParam', 'name');
   return withName(world, name, (n) =>
     world.native(({ ex, heap, w, check }) =>
       heap.scratch(8, (p) => {
-        check(ex.lbw_get_animator_param(w, entity >>> 0, n, p), { entity, component: 'Animator' });
+        check(ex.lbw_get_animator_param(w, entity, n, p), { entity, component: 'Animator', fn: 'animatorParam' });
         return { value: heap.f32[p >> 2], type: PARAM_TYPES[heap.u32[(p >> 2) + 1]] ?? 'float' };
       }),
     ),
@@ -75,33 +83,38 @@ function readParam(world: World, entity: Entity, name: string): { value: number;
 /** Sets a parameter: a number for a float, a boolean for a bool (or a trigger: true sets,
  * false resets). Errors (LimberError) name the entity and the parameter; nothing changes. */
 export function setAnimatorParam(world: World, entity: Entity, name: string, value: number | boolean): void {
+  entity = live(world, entity, 'setAnimatorParam');
+  nameArg(name, 'setAnimatorParam', 'name');
   if (typeof value !== 'number' && typeof value !== 'boolean') {
-    throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: Animator on ${entityLabel(entity)}: parameter '${String(name)}' needs a number or a boolean, got ${typeof value}`, { entity, component: 'Animator' });
+    throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: Animator on ${entityLabel(entity)}: parameter ${describe(name)} needs a number or a boolean, got ${typeof value}`, { entity, component: 'Animator' });
   }
   // A number goes to the float setter, a boolean to the bool or the trigger one (by the
   // parameter's type, when it has one): the core reports every mismatch in its own words.
-  withName(world, String(name), (n) =>
+  withName(world, nameArg(name, 'setAnimatorParam', 'name'), (n) =>
     world.native(({ ex, heap, w, check }) => {
       let kind = 0;
       if (typeof value === 'boolean') {
-        const isTrigger = heap.scratch(8, (p) => ex.lbw_get_animator_param(w, entity >>> 0, n, p) === 0 && heap.u32[(p >> 2) + 1] === 2);
+        const isTrigger = heap.scratch(8, (p) => ex.lbw_get_animator_param(w, entity, n, p) === 0 && heap.u32[(p >> 2) + 1] === 2);
         kind = isTrigger ? 2 : 1;
       }
-      check(ex.lbw_set_animator_param(w, entity >>> 0, n, kind, Number(value)), { entity, component: 'Animator' });
+      check(ex.lbw_set_animator_param(w, entity, n, kind, Number(value)), { entity, component: 'Animator', fn: 'setAnimatorParam' });
     }),
   );
 }
 
 /** Sets a trigger; it stays set until a transition that tests it fires. */
 export function setAnimatorTrigger(world: World, entity: Entity, name: string): void {
-  withName(world, String(name), (n) => world.native(({ ex, w, check }) => check(ex.lbw_set_animator_param(w, entity >>> 0, n, 2, 1), { entity, component: 'Animator' })));
+  const e = live(world, entity, 'setAnimatorTrigger');
+  nameArg(name, 'setAnimatorTrigger', 'name');
+  withName(world, name, (n) => world.native(({ ex, w, check }) => check(ex.lbw_set_animator_param(w, e, n, 2, 1), { entity: e, component: 'Animator', fn: 'setAnimatorTrigger' })));
 }
 
 /** The last step's root motion of an entity's Animator. */
 export function rootMotion(world: World, entity: Entity): RootMotion {
+  const e = live(world, entity, 'rootMotion');
   return world.native(({ ex, heap, w, check }) =>
     heap.scratch(16, (p) => {
-      check(ex.lbw_root_motion(w, entity >>> 0, p), { entity, component: 'Animator' });
+      check(ex.lbw_root_motion(w, e, p), { entity: e, component: 'Animator', fn: 'rootMotion' });
       const f = heap.f32;
       const b = p >> 2;
       return { translation: [f[b], f[b + 1], f[b + 2]] as Vec3, yaw: f[b + 3] };
@@ -111,10 +124,11 @@ export function rootMotion(world: World, entity: Entity): RootMotion {
 
 /** What the entity's Animator played in the last step. */
 export function animatorStatus(world: World, entity: Entity): AnimatorStatus {
+  entity = live(world, entity, 'animatorStatus');
   const controller = (world.get(entity, { name: 'Animator' }) as { controller: number }).controller;
   return world.native(({ ex, heap, w, check }) =>
     heap.scratch(4 * 21, (p) => {
-      check(ex.lbw_animator_status(w, entity >>> 0, p), { entity, component: 'Animator' });
+      check(ex.lbw_animator_status(w, entity, p), { entity, component: 'Animator', fn: 'animatorStatus' });
       const u = new Uint32Array(ex.memory.buffer, p, 21);
       const f = new Float32Array(ex.memory.buffer, p, 21);
       const stateName = (i: number) => heap.cstring(ex.lbw_controller_state_name(w, controller, i));
@@ -138,9 +152,10 @@ export function animatorStatus(world: World, entity: Entity): AnimatorStatus {
 
 /** Parameters and states of a controller asset (for tools: sliders, state lists). */
 export function controllerInfo(world: World, controller: number): ControllerInfo {
+  handleArg(controller, 'controllerInfo', 'controller', 'a controller asset handle');
   return world.native(({ ex, heap, w }) => {
     const nameP = ex.lbw_controller_name(w, controller >>> 0);
-    if (!nameP) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: controllerInfo: ${String(controller)} is not a controller asset`);
+    if (!nameP) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: controllerInfo: ${describe(controller)} is not a controller asset`);
     const params: ControllerInfo['params'] = [];
     for (let i = 0; i < ex.lbw_controller_param_count(w, controller); i++) {
       const type = PARAM_TYPES[ex.lbw_controller_param_type(w, controller, i)] ?? 'float';
@@ -163,18 +178,23 @@ export function controllerInfo(world: World, controller: number): ControllerInfo
 /** Adds a controller asset from its JSON (object or text) for a skeleton asset whose clips
  * it names; returns the handle for Animator.controller. */
 export function addController(world: World, skeleton: number, controller: object | string, name = ''): number {
-  const text = typeof controller === 'string' ? controller : JSON.stringify(controller);
+  const fn = 'addController';
+  handleArg(skeleton, fn, 'skeleton', 'a skeleton asset handle');
+  const text = jsonArg(controller, fn, 'controller', 'a controller object or its JSON text');
+  nameArg(name, fn, 'name');
   return world.native(({ ex, heap, w, check }) => {
-    const n = heap.string(name);
-    const j = heap.string(text);
+    const held: number[] = [];
     try {
+      const n = heap.string(name, fn);
+      held.push(n.ptr);
+      const j = heap.string(text, fn);
+      held.push(j.ptr);
       return heap.scratch(4, (p) => {
-        check(ex.lbw_add_controller_json(w, skeleton >>> 0, n.ptr, j.ptr, j.len, p));
+        check(ex.lbw_add_controller_json(w, skeleton, n.ptr, j.ptr, j.len, p), { fn });
         return heap.u32[p >> 2];
-      });
+      }, fn);
     } finally {
-      ex.lbw_free(n.ptr);
-      ex.lbw_free(j.ptr);
+      for (const p of held) ex.lbw_free(p);
     }
   });
 }

@@ -1,4 +1,5 @@
 /** glTF 2.0 rigs and clips through the core's importer (limber/gltf.h). */
+import { describe, handleArg, nameArg } from './args.js';
 import { LimberError } from './errors.js';
 import type { JointTransform, NativeContext, World } from './world.js';
 
@@ -68,17 +69,15 @@ function readTransform(i: WorldInternals, ptr: number): JointTransform {
   return { t: [f[t], f[t + 1], f[t + 2]], r: [f[r], f[r + 1], f[r + 2], f[r + 3]], s: [f[s], f[s + 1], f[s + 2]] };
 }
 
-function checkWorld(i: WorldInternals, code: number): void {
-  if (code === 0) return;
-  const name = i.heap.cstring(i.ex.lbw_result_name(code));
-  throw new LimberError(name, i.heap.cstring(i.ex.lbw_last_error(i.w)) || name);
+function checkWorld(i: WorldInternals, code: number, fn: string): void {
+  i.check(code, { fn });
 }
 
 function skinArg(skin: LoadRigOptions['skin']): number {
   if (skin === undefined || skin === 'auto') return -1;
   if (skin === 'all') return -2;
   if (typeof skin !== 'number' || !Number.isInteger(skin) || skin < 0) {
-    fail('LB_ERR_INVALID_ARGUMENT', `loadRig: field 'skin' must be a skin index, 'auto' or 'all', got ${String(skin)}`, 'skin');
+    fail('LB_ERR_INVALID_ARGUMENT', `loadRig: field 'skin' must be a skin index, 'auto' or 'all', got ${describe(skin)}`, 'skin');
   }
   return skin;
 }
@@ -99,14 +98,15 @@ export function loadRig(world: World, bytes: Uint8Array, options: LoadRigOptions
   const skin = skinArg(options.skin);
   const names = options.duplicateNames ?? 'suffix';
   if (names !== 'suffix' && names !== 'error') {
-    fail('LB_ERR_INVALID_ARGUMENT', `loadRig: field 'duplicateNames' must be 'suffix' or 'error', got ${String(names)}`, 'duplicateNames');
+    fail('LB_ERR_INVALID_ARGUMENT', `loadRig: field 'duplicateNames' must be 'suffix' or 'error', got ${describe(names)}`, 'duplicateNames');
   }
   const tol = options.cubicTolerance ?? 0;
   if (typeof tol !== 'number' || !Number.isFinite(tol)) {
-    fail('LB_ERR_NOT_FINITE', `loadRig: field 'cubicTolerance' must be a finite number, got ${String(tol)}`, 'cubicTolerance');
+    fail('LB_ERR_NOT_FINITE', `loadRig: field 'cubicTolerance' must be a finite number, got ${describe(tol)}`, 'cubicTolerance');
   }
   const entries = options.buffers instanceof Map ? [...options.buffers] : Object.entries(options.buffers ?? {});
   for (const [uri, b] of entries) {
+    nameArg(uri, 'loadRig', 'buffers');
     if (!(b instanceof Uint8Array)) fail('LB_ERR_INVALID_ARGUMENT', `loadRig: buffer '${uri}' must be a Uint8Array`, 'buffers');
   }
 
@@ -114,17 +114,15 @@ export function loadRig(world: World, bytes: Uint8Array, options: LoadRigOptions
   const keep = (p: number): number => (owned.push(p), p);
   let asset = 0;
   try {
-    const data = keep(heap.bytes(bytes));
-    const table = keep(ex.lbw_alloc(Math.max(4, entries.length * BUFFER_SIZE)));
+    const data = keep(heap.bytes(bytes, 'loadRig'));
+    const tableSize = Math.max(4, entries.length * BUFFER_SIZE);
+    const table = keep(heap.alloc(tableSize, 'loadRig'));
     entries.forEach(([uri, b], k) => {
-      const u = keep(heap.string(uri).ptr);
-      const p = keep(heap.bytes(b));
-      const dv = heap.dv;
-      dv.setUint32(table + k * BUFFER_SIZE, u, true);
-      dv.setUint32(table + k * BUFFER_SIZE + 4, p, true);
-      dv.setUint32(table + k * BUFFER_SIZE + 8, b.length, true);
+      const u = keep(heap.string(uri, 'loadRig').ptr);
+      const p = keep(heap.bytes(b, 'loadRig'));
+      new Uint32Array(ex.memory.buffer, table + k * BUFFER_SIZE, 3).set([u, p, b.length]);
     });
-    const out = keep(ex.lbw_alloc(4 + MESSAGE_MAX));
+    const out = keep(heap.alloc(4 + MESSAGE_MAX, 'loadRig'));
     const code = ex.lbw_gltf_import(data, bytes.length, table, entries.length, skin, names === 'error' ? 1 : 0, tol, out, out + 4);
     if (code !== 0) {
       const name = heap.cstring(ex.lbw_result_name(code));
@@ -155,8 +153,8 @@ export function loadRig(world: World, bytes: Uint8Array, options: LoadRigOptions
     }
     const rootParent = readTransform(i, ex.lbw_gltf_root_parent(asset));
 
-    const added = keep(ex.lbw_alloc(12));
-    checkWorld(i, ex.lbw_gltf_add_asset(w, asset, added));
+    const added = keep(heap.alloc(12, 'loadRig'));
+    checkWorld(i, ex.lbw_gltf_add_asset(w, asset, added), 'loadRig');
     const u = heap.u32;
     const skeleton = u[added >> 2], first = u[(added >> 2) + 1], count = u[(added >> 2) + 2];
     const clips: GltfClip[] = [];
@@ -174,7 +172,8 @@ export function loadRig(world: World, bytes: Uint8Array, options: LoadRigOptions
 /** Clip asset handle by name (first match; `skeleton` 0 = any skeleton), or 0. */
 export function findClip(world: World, name: string, skeleton = 0): number {
   const i = internals(world);
-  const s = i.heap.string(name);
+  handleArg(skeleton, 'findClip', 'skeleton', 'a skeleton asset handle');
+  const s = i.heap.string(nameArg(name, 'findClip', 'name'), 'findClip');
   try {
     return i.ex.lbw_find_clip(i.w, skeleton >>> 0, s.ptr);
   } finally {
@@ -190,13 +189,14 @@ export function sampleClip(world: World, clip: number, time: number, options: { 
   const i = internals(world);
   const { ex, heap } = i;
   if (typeof time !== 'number') fail('LB_ERR_INVALID_ARGUMENT', `sampleClip: time must be a number, got ${typeof time}`, 'time');
+  handleArg(clip, 'sampleClip', 'clip', 'a clip asset handle');
   const skeleton = ex.lbw_clip_skeleton(i.w, clip >>> 0);
-  if (!skeleton) fail('LB_ERR_INVALID_ARGUMENT', `sampleClip: clip ${String(clip)} does not exist`, 'clip');
+  if (!skeleton) fail('LB_ERR_INVALID_ARGUMENT', `sampleClip: clip ${describe(clip)} does not exist`, 'clip');
   const n = ex.lbw_joint_count(i.w, skeleton);
   return heap.scratch(Math.max(4, n * i.xf.size), (p) => {
-    checkWorld(i, ex.lbw_clip_sample(i.w, clip >>> 0, time, options.loop ? 1 : 0, p, n));
+    checkWorld(i, ex.lbw_clip_sample(i.w, clip >>> 0, time, options.loop ? 1 : 0, p, n), 'sampleClip');
     const out: JointTransform[] = [];
     for (let j = 0; j < n; j++) out.push(readTransform(i, p + j * i.xf.size));
     return out;
-  });
+  }, 'sampleClip');
 }

@@ -1,21 +1,8 @@
 /** Grip functions beside the components: captured finger poses and per-hand status. */
 import { type Entity, GripHolder, GripPose, type HandSide, Rig } from './components.js';
+import { badArgument, describe, jsonArg, nameArg } from './args.js';
 import { LimberError } from './errors.js';
 import { decodeHand, entityLabel, FINGERS, type FingerName, type HandStatus, PACKED_HAND_BYTES, World } from './world.js';
-
-/** A short description of a wrong argument for error messages: its type, and the value
- * when that is short. */
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (typeof v === 'string') return `string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)}`;
-  if (typeof v === 'number' || typeof v === 'boolean') return `${typeof v} ${String(v)}`;
-  if (typeof v === 'object') return `an object (${(v as object).constructor?.name ?? 'no prototype'})`;
-  return typeof v;
-}
-
-function badArgument(fn: string, field: string, why: string): LimberError {
-  return new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: ${fn}: field '${field}' ${why}`, { field });
-}
 
 /** Grip functions act on one world, named first: a clear error for anything else (e.g.
  * the older registerGripPose(name, pose) form) or for a destroyed world. */
@@ -39,16 +26,18 @@ export interface FingerPose {
  * plain JSON to save with the game. It names bones, so it belongs to that skeleton. */
 export function captureFingerPose(world: World, entity: Entity, handJoint: string): FingerPose {
   requireWorld(world, 'captureFingerPose', 'world, entity, handJoint');
-  return world.native(({ ex, heap, w, check }) => {
-    const hand = heap.string(handJoint);
+  const fn = 'captureFingerPose';
+  return world.native(({ ex, heap, w, check, entity: live }) => {
+    const e = live(entity, fn);
+    const hand = heap.string(nameArg(handJoint, fn, 'handJoint'), fn);
     try {
-      const needed = ex.lbw_capture_finger_pose(w, entity >>> 0, hand.ptr, 0, 0);
-      if (needed < 0) check(-needed, { entity, component: 'Rig' });
+      const needed = ex.lbw_capture_finger_pose(w, e, hand.ptr, 0, 0);
+      if (needed < 0) check(-needed, { entity: e, component: 'Rig', fn });
       return heap.scratch(needed + 1, (buf) => {
-        const n = ex.lbw_capture_finger_pose(w, entity >>> 0, hand.ptr, buf, needed + 1);
-        if (n < 0) check(-n, { entity, component: 'Rig' });
+        const n = ex.lbw_capture_finger_pose(w, e, hand.ptr, buf, needed + 1);
+        if (n < 0) check(-n, { entity: e, component: 'Rig', fn });
         return JSON.parse(heap.cstring(buf)) as FingerPose;
-      });
+      }, fn);
     } finally {
       ex.lbw_free(hand.ptr);
     }
@@ -60,15 +49,19 @@ export function captureFingerPose(world: World, entity: Entity, handJoint: strin
  * throws and registers nothing. Captured poses are not mirrored. */
 export function registerFingerPose(world: World, name: string, pose: FingerPose | string): void {
   requireWorld(world, 'registerFingerPose', 'world, name, pose');
-  const text = typeof pose === 'string' ? pose : JSON.stringify(pose);
+  const fn = 'registerFingerPose';
+  nameArg(name, fn, 'name');
+  const text = jsonArg(pose, fn, 'pose', 'a FingerPose object or its JSON text');
   world.native(({ ex, heap, w, check }) => {
-    const n = heap.string(name);
-    const j = heap.string(text);
+    const held: number[] = [];
     try {
-      check(ex.lbw_register_finger_pose(w, n.ptr, j.ptr, j.len));
+      const n = heap.string(name, fn);
+      held.push(n.ptr);
+      const j = heap.string(text, fn);
+      held.push(j.ptr);
+      check(ex.lbw_register_finger_pose(w, n.ptr, j.ptr, j.len), { fn });
     } finally {
-      ex.lbw_free(n.ptr);
-      ex.lbw_free(j.ptr);
+      for (const p of held) ex.lbw_free(p);
     }
   });
 }
@@ -102,6 +95,7 @@ const DRIVERS: GripDriver[] = ['none', 'pose', 'main', 'support'];
  * LB_ERR_MISSING_COMPONENT when the entity has neither GripPose nor GripHolder. */
 export function gripPoseStatus(world: World, entity: Entity): { right: HandGripStatus; left: HandGripStatus } {
   requireWorld(world, 'gripPoseStatus', 'world, entity');
+  entity = world.native(({ entity: live }) => live(entity, 'gripPoseStatus'));
   const one = (side: HandSide): HandGripStatus => {
     const st = world.native(({ ex, heap, w }) =>
       heap.scratch(32, (p) => {
@@ -184,14 +178,17 @@ export interface GripPoseDef {
 
 /** Registers `def` under `name` in this world only. */
 function registerIn(world: World, name: string, json: string): void {
+  const fn = 'registerGripPose';
   world.native(({ ex, heap, w, check }) => {
-    const n = heap.string(name);
-    const j = heap.string(json);
+    const held: number[] = [];
     try {
-      check(ex.lbw_register_grip_pose(w, n.ptr, j.ptr, j.len));
+      const n = heap.string(name, fn);
+      held.push(n.ptr);
+      const j = heap.string(json, fn);
+      held.push(j.ptr);
+      check(ex.lbw_register_grip_pose(w, n.ptr, j.ptr, j.len), { fn });
     } finally {
-      ex.lbw_free(n.ptr);
-      ex.lbw_free(j.ptr);
+      for (const p of held) ex.lbw_free(p);
     }
   });
 }
@@ -202,30 +199,31 @@ function registerIn(world: World, name: string, json: string): void {
  * nothing on bad input. */
 export function registerGripPose(world: World, name: string, def: GripPoseDef | string): void {
   requireWorld(world, 'registerGripPose', 'world, name, pose');
-  if (typeof name !== 'string') throw badArgument('registerGripPose', 'name', `must be a string, got ${describe(name)}`);
-  if (typeof def !== 'string' && (def === null || typeof def !== 'object')) {
-    throw badArgument('registerGripPose', 'pose', `must be a GripPoseDef object or its JSON text, got ${describe(def)}`);
-  }
-  registerIn(world, name, typeof def === 'string' ? def : JSON.stringify(def));
+  nameArg(name, 'registerGripPose', 'name');
+  registerIn(world, name, jsonArg(def, 'registerGripPose', 'pose', 'a GripPoseDef object or its JSON text'));
 }
 
-function poseJson(world: World, pose: string | GripPoseDef, byJoint: boolean): GripPoseDef {
+function poseJson(world: World, pose: string | GripPoseDef, byJoint: boolean, fn: string): GripPoseDef {
   const isName = typeof pose === 'string';
+  const name = isName ? nameArg(pose, fn, 'name') : '';
+  const json = isName ? '' : jsonArg(pose, fn, 'pose', 'a pose name or a GripPoseDef object');
   return world.native(({ ex, heap, w, check }) => {
-    const n = heap.string(isName ? pose : '');
-    const j = heap.string(isName ? '' : JSON.stringify(pose));
+    const held: number[] = [];
     try {
+      const n = heap.string(name, fn);
+      held.push(n.ptr);
+      const j = heap.string(json, fn);
+      held.push(j.ptr);
       const call = (buf: number, cap: number) => ex.lbw_grip_pose_json(w, n.ptr, j.ptr, j.len, byJoint ? 1 : 0, buf, cap);
       const needed = call(0, 0);
-      if (needed < 0) check(-needed);
+      if (needed < 0) check(-needed, { fn });
       return heap.scratch(needed + 1, (buf) => {
         const got = call(buf, needed + 1);
-        if (got < 0) check(-got);
+        if (got < 0) check(-got, { fn });
         return JSON.parse(heap.cstring(buf)) as GripPoseDef;
-      });
+      }, fn);
     } finally {
-      ex.lbw_free(n.ptr);
-      ex.lbw_free(j.ptr);
+      for (const p of held) ex.lbw_free(p);
     }
   });
 }
@@ -238,12 +236,12 @@ export function gripPoseByJoint(world: World, pose: string | GripPoseDef): GripP
   if (typeof pose !== 'string' && (pose === null || typeof pose !== 'object')) {
     throw badArgument('gripPoseByJoint', 'pose', `must be a pose name or a GripPoseDef object, got ${describe(pose)}`);
   }
-  return poseJson(world, pose, true);
+  return poseJson(world, pose, true, 'gripPoseByJoint');
 }
 
 /** A pose by name (registered in `world` or built-in) as its definition. */
 export function gripPoseDef(world: World, name: string): GripPoseDef {
   requireWorld(world, 'gripPoseDef', 'world, name');
   if (typeof name !== 'string') throw badArgument('gripPoseDef', 'name', `must be a string, got ${describe(name)}`);
-  return poseJson(world, name, false);
+  return poseJson(world, name, false, 'gripPoseDef');
 }

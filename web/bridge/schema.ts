@@ -1,5 +1,6 @@
 /** The component schema, read from the core at start-up: field names, types,
  * offsets, defaults and ranges are defined once, in C. */
+import { describe } from './args.js';
 import { LimberError } from './errors.js';
 import type { Heap } from './wasm.js';
 
@@ -98,10 +99,18 @@ export function decodeComponent(info: ComponentInfo, bytes: Uint8Array, names?: 
   return obj;
 }
 
+/** Same value, arrays element by element (Object.is: NaN equals NaN, -0 differs from 0). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+  return Object.is(a, b);
+}
+
 /** Writes the given fields over `bytes` (defaults or the current value). Type
  * errors are caught here; ranges, finiteness and references are checked by the
- * core, so there is one set of rules. */
-export function encodeComponent(info: ComponentInfo, values: Record<string, unknown>, bytes: Uint8Array, where: string, entity: number, names: NameTable): void {
+ * core, so there is one set of rules. Output (readonly) fields cannot be set, as in scene
+ * files: on insert naming one is an error; on update (`current` = the value read) one may
+ * only keep the value it had. */
+export function encodeComponent(info: ComponentInfo, values: Record<string, unknown>, bytes: Uint8Array, where: string, entity: number, names: NameTable, current?: Record<string, FieldValue>): void {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const fail = (field: string, msg: string, code = 'LB_ERR_INVALID_ARGUMENT') =>
     new LimberError(code, `${code}: ${where}: field '${field}' ${msg}`, { entity, component: info.name, field });
@@ -111,7 +120,11 @@ export function encodeComponent(info: ComponentInfo, values: Record<string, unkn
   for (const [name, v] of Object.entries(values)) {
     const f = info.byName.get(name);
     if (!f) throw fail(name, `is not a field of ${info.name} (fields: ${info.fields.map((x) => x.name).join(', ')})`, 'LB_ERR_UNKNOWN_NAME');
-    if (f.readonly || v === undefined) continue;
+    if (v === undefined) continue;
+    if (f.readonly) {
+      if (current && sameValue(v, current[name])) continue;
+      throw fail(name, 'is an output and cannot be set');
+    }
     switch (f.type) {
       case FieldType.F32:
         if (typeof v !== 'number') throw fail(name, `must be a number, got ${typeof v}`);
@@ -119,24 +132,24 @@ export function encodeComponent(info: ComponentInfo, values: Record<string, unkn
         break;
       case FieldType.U32: case FieldType.Entity: case FieldType.Asset: {
         const n = v === null && f.type === FieldType.Entity ? 0 : v;
-        if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 0xffffffff) throw fail(name, `must be ${f.type === FieldType.Entity ? 'an entity handle or null' : 'a whole number >= 0'}, got ${String(v)}`);
+        if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 0xffffffff) throw fail(name, `must be ${f.type === FieldType.Entity ? 'an entity handle or null' : 'a whole number >= 0'}, got ${describe(v)}`);
         dv.setUint32(f.offset, n, true);
         break;
       }
       case FieldType.Bool:
-        if (typeof v !== 'boolean' && v !== 0 && v !== 1) throw fail(name, `must be a boolean, got ${String(v)}`);
+        if (typeof v !== 'boolean' && v !== 0 && v !== 1) throw fail(name, `must be a boolean, got ${describe(v)}`);
         dv.setUint32(f.offset, v ? 1 : 0, true);
         break;
       case FieldType.Enum: {
         const idx = typeof v === 'string' ? f.enumNames.indexOf(v) : -1;
-        if (idx < 0) throw fail(name, `must be one of ${f.enumNames.join(', ')}, got ${String(v)}`, 'LB_ERR_UNKNOWN_NAME');
+        if (idx < 0) throw fail(name, `must be one of ${f.enumNames.join(', ')}, got ${describe(v)}`, 'LB_ERR_UNKNOWN_NAME');
         dv.setUint32(f.offset, idx, true);
         break;
       }
       case FieldType.Vec3: case FieldType.Quat: {
         const n = f.type === FieldType.Vec3 ? 3 : 4;
         const arr = v as ArrayLike<unknown>;
-        if (arr === null || typeof arr !== 'object' || arr.length !== n) throw fail(name, `must be an array of ${n} numbers`);
+        if (!(Array.isArray(arr) || (ArrayBuffer.isView(arr) && !(arr instanceof DataView))) || arr.length !== n) throw fail(name, `must be an array of ${n} numbers`);
         for (let i = 0; i < n; i++) {
           const x = arr[i];
           if (typeof x !== 'number') throw fail(name, `[${i}] must be a number, got ${typeof x}`);
@@ -153,6 +166,7 @@ export function encodeComponent(info: ComponentInfo, values: Record<string, unkn
       }
       case FieldType.String: {
         if (typeof v !== 'string') throw fail(name, `must be a string, got ${typeof v}`);
+        if (v.includes('\0')) throw fail(name, 'must not contain a NUL character');
         const b = new TextEncoder().encode(v);
         if (b.length >= f.size) throw fail(name, `is longer than ${f.size - 1} bytes`, 'LB_ERR_OUT_OF_RANGE');
         bytes.fill(0, f.offset, f.offset + f.size);

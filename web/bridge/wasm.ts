@@ -195,7 +195,17 @@ export async function instantiateLimber(src: WasmSource, read?: WasmFetcher, bas
   return ex;
 }
 
-/** Small helpers over the module's memory. */
+/** The largest block the bridge asks the core's allocator for: wasm32 memory ends at 2 GiB
+ * here (ALLOW_MEMORY_GROWTH without MAXIMUM_MEMORY), and lbw_alloc takes a 32-bit size. */
+export const MAX_BLOCK = 0x7fff0000;
+
+function outOfMemory(what: string, size: number, inUse: number): LimberError {
+  return new LimberError('LB_ERR_OUT_OF_MEMORY', `LB_ERR_OUT_OF_MEMORY: ${what}: cannot allocate ${size} bytes in wasm memory (${inUse} bytes in use)`);
+}
+
+/** Helpers over the module's memory. Every allocation is checked (a failure throws a
+ * LimberError LB_ERR_OUT_OF_MEMORY before anything is written) and every write goes
+ * through a view of exactly the block it belongs to, so it can never reach past it. */
 export class Heap {
   constructor(readonly ex: LimberExports) {}
   get u8(): Uint8Array { return new Uint8Array(this.ex.memory.buffer); }
@@ -203,30 +213,51 @@ export class Heap {
   get f32(): Float32Array { return new Float32Array(this.ex.memory.buffer); }
   get dv(): DataView { return new DataView(this.ex.memory.buffer); }
 
+  /** Bytes of wasm memory (it grows, never shrinks). */
+  get size(): number { return this.ex.memory.buffer.byteLength; }
+
+  /** NUL-terminated text at ptr (stops at the end of memory; '' for 0). */
   cstring(ptr: number): string {
     if (!ptr) return '';
     const u8 = this.u8;
-    let end = ptr;
-    while (u8[end] !== 0) end++;
-    return new TextDecoder().decode(u8.subarray(ptr, end));
+    let end = ptr >>> 0;
+    if (end >= u8.length) return '';
+    while (end < u8.length && u8[end] !== 0) end++;
+    return new TextDecoder().decode(u8.subarray(ptr >>> 0, end));
   }
 
-  /** Copies bytes into a fresh allocation (NUL-terminated); caller frees. */
-  bytes(data: Uint8Array): number {
-    const p = this.ex.lbw_alloc(data.length + 1);
-    this.u8.set(data, p);
-    this.u8[p + data.length] = 0;
+  /** A zeroed block of `size` bytes from the core's allocator; the caller frees it with
+   * lbw_free. Throws LB_ERR_OUT_OF_MEMORY (naming `what`) when the size is not a valid
+   * block size or the allocator returns 0. */
+  alloc(size: number, what = 'the bridge'): number {
+    if (!Number.isInteger(size) || size < 0 || size > MAX_BLOCK) throw outOfMemory(what, size, this.size);
+    const p = this.ex.lbw_alloc(size) >>> 0;
+    if (p === 0) throw outOfMemory(what, size, this.size);
     return p;
   }
 
-  string(s: string): { ptr: number; len: number } {
-    const b = new TextEncoder().encode(s);
-    return { ptr: this.bytes(b), len: b.length };
+  /** A byte view of exactly the block [ptr, ptr + size): writes cannot leave it. */
+  block(ptr: number, size: number): Uint8Array {
+    return new Uint8Array(this.ex.memory.buffer, ptr, size);
   }
 
-  /** Runs fn with a zeroed scratch allocation of `size` bytes. */
-  scratch<T>(size: number, fn: (ptr: number) => T): T {
-    const p = this.ex.lbw_alloc(size);
+  /** Copies bytes into a fresh allocation (NUL-terminated); caller frees. */
+  bytes(data: Uint8Array, what = 'the bridge'): number {
+    const p = this.alloc(data.length + 1, what);
+    const b = this.block(p, data.length + 1);
+    b.set(data, 0);
+    b[data.length] = 0;
+    return p;
+  }
+
+  string(s: string, what = 'the bridge'): { ptr: number; len: number } {
+    const b = new TextEncoder().encode(s);
+    return { ptr: this.bytes(b, what), len: b.length };
+  }
+
+  /** Runs fn with a zeroed scratch allocation of `size` bytes (freed afterwards). */
+  scratch<T>(size: number, fn: (ptr: number) => T, what = 'the bridge'): T {
+    const p = this.alloc(size, what);
     try {
       return fn(p);
     } finally {

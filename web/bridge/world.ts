@@ -1,5 +1,6 @@
 /** The ESEngine-style world over the Limber core (WebAssembly). */
 import { setAnimatorParam, setAnimatorTrigger } from './animator.js';
+import { badArgument, describe, handleArg, jsonArg, nameArg, vecArg } from './args.js';
 import type { ComponentType, Entity, Writable } from './components.js';
 import { LimberError } from './errors.js';
 import { type ComponentInfo, decodeComponent, encodeComponent, type NameTable, readSchema } from './schema.js';
@@ -55,6 +56,10 @@ export function decodeHand(heap: Heap, p: number, names: readonly string[], side
   return { side, hand: i32[0] >= 0 ? names[i32[0]] : '', fingers, missing, report: heap.cstring(p + 4 * 26) };
 }
 
+function destroyedWorld(): LimberError {
+  return new LimberError('LB_ERR_INVALID_ARGUMENT', 'LB_ERR_INVALID_ARGUMENT: the world was destroyed');
+}
+
 export function entityLabel(e: number): string {
   if (e === 0) return 'null entity';
   return `entity ${((e & 0xfffff) - 1) >>> 0}v${e >>> 20}`;
@@ -67,12 +72,24 @@ export interface NativeContext {
   w: number;
   /** lb_transform layout on wasm32: byte size and offsets of t, r, s */
   xf: { size: number; t: number; r: number; s: number };
-  check(code: number, where?: { entity?: number; component?: string }): void;
+  check(code: number, where?: Where): void;
+  /** A live entity handle argument of `fn` (LimberError naming `field` otherwise). */
+  entity(e: unknown, fn: string, field?: string): number;
+}
+
+/** What a failed call was about, for the error (and for a message the core did not set). */
+export interface Where {
+  entity?: number;
+  component?: string;
+  /** the function, for a message the bridge words itself */
+  fn?: string;
 }
 
 export class World {
-  private readonly heap: Heap;
-  private readonly ex: LimberExports;
+  /** Dropped by destroy(): a destroyed world keeps no reference to its instance, so its
+   * memory goes with the instance once the module is unreachable. */
+  private _heap: Heap | null;
+  private _ex: LimberExports | null;
   private ptr: number;
   private readonly schema: ComponentInfo[];
   private readonly byName: Map<string, ComponentInfo>;
@@ -84,7 +101,7 @@ export class World {
       return p ? this.heap.cstring(p) : '';
     },
     intern: (text) => {
-      const s = this.heap.string(text);
+      const s = this.heap.string(text, 'a name');
       try {
         return this.heap.scratch(4, (p) => {
           this.check(this.ex.lbw_intern(this.w, s.ptr, p));
@@ -98,8 +115,8 @@ export class World {
 
   /** Use createWorld(). */
   constructor(ex: LimberExports) {
-    this.ex = ex;
-    this.heap = new Heap(ex);
+    this._ex = ex;
+    this._heap = new Heap(ex);
     this.ptr = ex.lbw_world_create();
     if (!this.ptr) throw new LimberError('LB_ERR_OUT_OF_MEMORY', 'LB_ERR_OUT_OF_MEMORY: cannot create a world');
     this.schema = readSchema(this.heap);
@@ -114,7 +131,14 @@ export class World {
   /** @internal Raw access for the bridge's other modules (grip, gltf): the exports, the
    * heap, the world pointer and the error check that throws a LimberError. */
   native<T>(fn: (ctx: NativeContext) => T): T {
-    return fn({ ex: this.ex, heap: this.heap, w: this.w, xf: this.xf, check: (code, where) => this.check(code, where) });
+    return fn({
+      ex: this.ex,
+      heap: this.heap,
+      w: this.w,
+      xf: this.xf,
+      check: (code, where) => this.check(code, where),
+      entity: (e, fn, field) => this.entity(e, fn, field),
+    });
   }
 
   /** Field schema of every component, as the core defines it. */
@@ -123,20 +147,47 @@ export class World {
   }
 
   private get w(): number {
-    if (!this.ptr) throw new LimberError('LB_ERR_INVALID_ARGUMENT', 'LB_ERR_INVALID_ARGUMENT: the world was destroyed');
+    if (!this.ptr) throw destroyedWorld();
     return this.ptr;
   }
 
-  private check(code: number, where: { entity?: number; component?: string } = {}): void {
+  private get ex(): LimberExports {
+    if (!this._ex) throw destroyedWorld();
+    return this._ex;
+  }
+
+  private get heap(): Heap {
+    if (!this._heap) throw destroyedWorld();
+    return this._heap;
+  }
+
+  /** Throws the LimberError for a failed core call. The core's message starts with the
+   * code's name; one that does not (a function that records no message, leaving the one
+   * of an earlier call) is replaced by one worded here. */
+  private check(code: number, where: Where = {}): void {
     if (code === 0) return;
-    const name = this.heap.cstring(this.ex.lbw_result_name(code));
-    const msg = this.heap.cstring(this.ex.lbw_last_error(this.w)) || name;
-    throw new LimberError(name, msg, where);
+    const name = this.heap.cstring(this.ex.lbw_result_name(code)) || `LB_ERR_${code}`;
+    let msg = this.heap.cstring(this.ex.lbw_last_error(this.w));
+    if (!msg.startsWith(`${name}: `)) {
+      const what = [where.fn, where.component, where.entity !== undefined ? `on ${entityLabel(where.entity)}` : ''].filter((x) => x).join(' ');
+      msg = `${name}: ${what || 'call failed'}`;
+    }
+    const { fn: _fn, ...rest } = where;
+    throw new LimberError(name, msg, rest);
+  }
+
+  /** An entity argument: a whole-number handle naming a live entity. */
+  private entity(e: unknown, fn: string, field = 'entity'): number {
+    const h = handleArg(e, fn, field);
+    if (h === 0 || this.ex.lbw_alive(this.w, h) === 0) {
+      throw badArgument(fn, field, `= ${entityLabel(h)} is not alive (stale handle)`, 'LB_ERR_STALE_ENTITY', h);
+    }
+    return h;
   }
 
   private info<T>(c: ComponentType<T>): ComponentInfo {
     const info = c && typeof c.name === 'string' ? this.byName.get(c.name) : undefined;
-    if (!info) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: unknown component '${String(c?.name)}'`);
+    if (!info) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: unknown component ${describe(c && typeof c === 'object' ? (c as { name?: unknown }).name : c)}`);
     return info;
   }
 
@@ -146,62 +197,79 @@ export class World {
   }
 
   /** Frees the core world. The object is unusable afterwards. */
+  /** Frees the core world and drops the bridge's references to its WebAssembly instance
+   * (its memory is freed with it). The object is unusable afterwards: every call throws
+   * LB_ERR_INVALID_ARGUMENT. Destroying twice is allowed. */
   destroy(): void {
-    if (this.ptr) this.ex.lbw_world_destroy(this.ptr);
+    if (this.ptr && this._ex) this._ex.lbw_world_destroy(this.ptr);
     this.ptr = 0;
+    this._ex = null;
+    this._heap = null;
   }
 
   spawn(): Entity {
     return this.heap.scratch(4, (p) => {
-      this.check(this.ex.lbw_spawn(this.w, p));
+      this.check(this.ex.lbw_spawn(this.w, p), { fn: 'spawn' });
       return this.heap.u32[p >> 2];
     });
   }
 
   despawn(e: Entity): void {
-    this.check(this.ex.lbw_despawn(this.w, e >>> 0), { entity: e });
+    const h = this.entity(e, 'despawn');
+    this.check(this.ex.lbw_despawn(this.w, h), { entity: h, fn: 'despawn' });
   }
 
+  /** False for a despawned (stale) or null handle; a LimberError for a value that is not
+   * a handle at all (a fraction, a string). */
   alive(e: Entity): boolean {
-    return this.ex.lbw_alive(this.w, e >>> 0) !== 0;
+    return this.ex.lbw_alive(this.w, handleArg(e, 'alive', 'entity')) !== 0;
   }
 
+  /** False for a stale handle, like alive(). */
   has<T>(e: Entity, c: ComponentType<T>): boolean {
-    return this.ex.lbw_has(this.w, e >>> 0, this.info(c).id) !== 0;
+    const h = handleArg(e, 'has', 'entity');
+    return this.ex.lbw_has(this.w, h, this.info(c).id) !== 0;
   }
 
-  /** Adds (or replaces) a component: the given fields merged over the defaults. */
+  /** Adds (or replaces) a component: the given fields merged over the defaults. Output
+   * fields (readonly in the types) cannot be set: naming one is an error. */
   insert<T>(e: Entity, c: ComponentType<T>, fields: Partial<Writable<T>> = {}): void {
     const info = this.info(c);
+    const h = this.entity(e, `insert ${info.name}`);
     const bytes = info.defaults.slice();
-    encodeComponent(info, fields as Record<string, unknown>, bytes, `${info.name} on ${entityLabel(e)}`, e, this.names);
-    this.write(e, info, bytes, true);
+    encodeComponent(info, fields as Record<string, unknown>, bytes, `${info.name} on ${entityLabel(h)}`, h, this.names);
+    this.write(h, info, bytes, true);
   }
 
   /** Reads the component (a copy). Throws if the entity lacks it. */
   get<T>(e: Entity, c: ComponentType<T>): T {
     const info = this.info(c);
-    return decodeComponent(info, this.readBytes(e, info), this.names) as unknown as T;
+    const h = handleArg(e, `get ${info.name}`, 'entity');
+    return decodeComponent(info, this.readBytes(h, info), this.names) as unknown as T;
   }
 
   /** Changes a component in place: fn receives a copy to mutate (or returns a
    * replacement). Throws if the entity lacks the component. */
   update<T>(e: Entity, c: ComponentType<T>, fn: (data: Writable<T> & T) => void | Partial<Writable<T>>): void {
     const info = this.info(c);
-    const bytes = this.readBytes(e, info);
-    const obj = decodeComponent(info, bytes, this.names) as unknown as Writable<T> & T;
+    const h = handleArg(e, `update ${info.name}`, 'entity');
+    if (typeof fn !== 'function') throw badArgument(`update ${info.name}`, 'fn', `must be a function, got ${describe(fn)}`, 'LB_ERR_INVALID_ARGUMENT', h);
+    const bytes = this.readBytes(h, info);
+    const current = decodeComponent(info, bytes, this.names);
+    const obj = structuredClone(current) as unknown as Writable<T> & T;
     const ret = fn(obj);
     const next = (ret && typeof ret === 'object' ? { ...obj, ...ret } : obj) as Record<string, unknown>;
-    encodeComponent(info, next, bytes, `${info.name} on ${entityLabel(e)}`, e, this.names);
-    this.write(e, info, bytes, false);
+    encodeComponent(info, next, bytes, `${info.name} on ${entityLabel(h)}`, h, this.names, current);
+    this.write(h, info, bytes, false);
   }
 
   remove<T>(e: Entity, c: ComponentType<T>): void {
     const info = this.info(c);
-    this.check(this.ex.lbw_remove(this.w, e >>> 0, info.id), { entity: e, component: info.name });
+    const h = this.entity(e, `remove ${info.name}`);
+    this.check(this.ex.lbw_remove(this.w, h, info.id), { entity: h, component: info.name, fn: 'remove' });
   }
 
-  private readBytes(e: Entity, info: ComponentInfo): Uint8Array {
+  private readBytes(e: number, info: ComponentInfo): Uint8Array {
     return this.heap.scratch(info.size, (p) => {
       // lb_world_get is const in C and records no message: word it here.
       const code = this.ex.lbw_get(this.w, e >>> 0, info.id, p);
@@ -214,18 +282,19 @@ export class World {
     });
   }
 
-  private write(e: Entity, info: ComponentInfo, bytes: Uint8Array, insert: boolean): void {
+  private write(e: number, info: ComponentInfo, bytes: Uint8Array, insert: boolean): void {
+    if (bytes.length !== info.size) throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: ${info.name}: ${bytes.length} bytes for a ${info.size}-byte component`);
     this.heap.scratch(info.size, (p) => {
-      this.heap.u8.set(bytes, p);
+      this.heap.block(p, info.size).set(bytes);
       const fn = insert ? this.ex.lbw_insert : this.ex.lbw_set;
-      this.check(fn(this.w, e >>> 0, info.id, p), { entity: e, component: info.name });
-    });
+      this.check(fn(this.w, e, info.id, p), { entity: e, component: info.name, fn: insert ? 'insert' : 'update' });
+    }, info.name);
   }
 
   /** Runs the frame pipeline once. dt in seconds, [0, 1]. */
   step(dt: number): void {
-    if (typeof dt !== 'number') throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: step: dt must be a number, got ${typeof dt}`);
-    this.check(this.ex.lbw_step(this.w, dt));
+    if (typeof dt !== 'number') throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: step: field 'dt' must be a number, got ${describe(dt)}`, { field: 'dt' });
+    this.check(this.ex.lbw_step(this.w, dt), { fn: 'step' });
   }
 
   get stepCount(): number {
@@ -245,13 +314,14 @@ export class World {
    * named in one convention (default 'mixamo'; 'blender' has bone-local +Y axes);
    * returns its asset handle. */
   addHumanoidRig(options: { height?: number; naming?: HumanoidNaming } = {}): number {
+    if (options === null || typeof options !== 'object') throw badArgument('addHumanoidRig', 'options', `must be an object, got ${describe(options)}`);
     const height = options.height ?? 1.8;
     if (typeof height !== 'number' || !(height > 0.3 && height <= 3)) {
-      throw new LimberError('LB_ERR_OUT_OF_RANGE', `LB_ERR_OUT_OF_RANGE: addHumanoidRig: field 'height' = ${String(height)} is outside (0.3, 3] m`, { field: 'height' });
+      throw new LimberError('LB_ERR_OUT_OF_RANGE', `LB_ERR_OUT_OF_RANGE: addHumanoidRig: field 'height' = ${describe(height)} is outside (0.3, 3] m`, { field: 'height' });
     }
     const naming = HUMANOID_NAMINGS.indexOf(options.naming ?? 'mixamo');
     if (naming < 0) {
-      throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: addHumanoidRig: field 'naming' = ${String(options.naming)} is not one of ${HUMANOID_NAMINGS.join(', ')}`, { field: 'naming' });
+      throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: addHumanoidRig: field 'naming' = ${describe(options.naming)} is not one of ${HUMANOID_NAMINGS.join(', ')}`, { field: 'naming' });
     }
     return this.heap.scratch(4, (p) => {
       this.check(this.ex.lbw_add_humanoid(this.w, height, naming, p));
@@ -261,6 +331,7 @@ export class World {
 
   /** Joint names and parents of a skeleton asset (depth-first order). */
   skeleton(asset: number): { names: string[]; parents: number[] } {
+    handleArg(asset, 'skeleton', 'asset', 'an asset handle');
     const n = this.ex.lbw_joint_count(this.w, asset);
     const names: string[] = [];
     const parents: number[] = [];
@@ -273,7 +344,8 @@ export class World {
 
   /** Joint index for a path ("Hips/Spine/...") or bare name, or -1. */
   findJoint(asset: number, path: string): number {
-    const s = this.heap.string(path);
+    handleArg(asset, 'findJoint', 'asset', 'an asset handle');
+    const s = this.heap.string(nameArg(path, 'findJoint', 'path'));
     try {
       return this.ex.lbw_find_joint(this.w, asset, s.ptr);
     } finally {
@@ -281,7 +353,7 @@ export class World {
     }
   }
 
-  private rigAsset(e: Entity): number {
+  private rigAsset(e: number): number {
     return (this.get(e, { name: 'Rig' }) as { asset: number }).asset;
   }
 
@@ -298,36 +370,58 @@ export class World {
 
   /** Model-space (rig root space) joint transforms after the last step. */
   modelPose(e: Entity): JointTransform[] {
-    const n = this.ex.lbw_joint_count(this.w, this.rigAsset(e));
-    return this.readPose(this.ex.lbw_rig_model_pose(this.w, e >>> 0), n);
+    const h = this.entity(e, 'modelPose');
+    const n = this.ex.lbw_joint_count(this.w, this.rigAsset(h));
+    return this.readPose(this.rigBuffer(this.ex.lbw_rig_model_pose(this.w, h), h, 'modelPose'), n);
   }
 
   /** Local joint transforms after the last step (IK applied). */
   localPose(e: Entity): JointTransform[] {
-    const n = this.ex.lbw_joint_count(this.w, this.rigAsset(e));
-    return this.readPose(this.ex.lbw_rig_local_pose(this.w, e >>> 0), n);
+    const h = this.entity(e, 'localPose');
+    const n = this.ex.lbw_joint_count(this.w, this.rigAsset(h));
+    return this.readPose(this.rigBuffer(this.ex.lbw_rig_local_pose(this.w, h), h, 'localPose'), n);
   }
 
   /** Model-space matrices (column-major, 16 floats per joint) as a copy. */
   modelMatrices(e: Entity): Float32Array {
-    const n = this.ex.lbw_joint_count(this.w, this.rigAsset(e));
-    const p = this.ex.lbw_rig_model_matrices(this.w, e >>> 0);
+    const h = this.entity(e, 'modelMatrices');
+    const n = this.ex.lbw_joint_count(this.w, this.rigAsset(h));
+    const p = this.rigBuffer(this.ex.lbw_rig_model_matrices(this.w, h), h, 'modelMatrices');
     return this.heap.f32.slice(p >> 2, (p >> 2) + 16 * n);
   }
 
-  /** External animation: the local pose each following step starts from. */
+  private rigBuffer(p: number, e: number, fn: string): number {
+    if (!p) throw new LimberError('LB_ERR_MISSING_COMPONENT', `LB_ERR_MISSING_COMPONENT: ${fn}: ${entityLabel(e)} has no pose buffers`, { entity: e, component: 'Rig' });
+    return p >>> 0;
+  }
+
+  /** External animation: the local pose each following step starts from. One entry per
+   * joint of the rig, each with exactly 3 (t), 4 (r) and 3 (s) numbers; anything else is a
+   * LimberError naming the joint and field, and nothing is written. */
   setAnimationPose(e: Entity, pose: readonly JointTransform[]): void {
-    const size = pose.length * this.xf.size;
-    this.heap.scratch(Math.max(size, 4), (p) => {
-      const f = this.heap.f32;
-      pose.forEach((x, j) => {
-        const b = (p + j * this.xf.size) >> 2;
-        f.set(x.t, b + (this.xf.t >> 2));
-        f.set(x.r, b + (this.xf.r >> 2));
-        f.set(x.s, b + (this.xf.s >> 2));
-      });
-      this.check(this.ex.lbw_rig_set_animation_pose(this.w, e >>> 0, p, pose.length), { entity: e, component: 'Rig' });
+    const fn = 'setAnimationPose';
+    const h = this.entity(e, fn);
+    if (!Array.isArray(pose)) throw badArgument(fn, 'pose', `must be an array of joint transforms, got ${describe(pose)}`, 'LB_ERR_INVALID_ARGUMENT', h);
+    const n = this.ex.lbw_joint_count(this.w, this.rigAsset(h));
+    if (pose.length !== n) throw badArgument(fn, 'pose', `has ${pose.length} joints, the rig of ${entityLabel(h)} has ${n}`, 'LB_ERR_INVALID_ARGUMENT', h);
+    // Checked in full before anything is written.
+    const joints = pose.map((x: unknown, j) => {
+      if (x === null || typeof x !== 'object') throw badArgument(fn, `pose[${j}]`, `must be a joint transform {t, r, s}, got ${describe(x)}`, 'LB_ERR_INVALID_ARGUMENT', h);
+      const jt = x as Record<string, unknown>;
+      return { t: vecArg(jt.t, 3, fn, `pose[${j}].t`, h), r: vecArg(jt.r, 4, fn, `pose[${j}].r`, h), s: vecArg(jt.s, 3, fn, `pose[${j}].s`, h) };
     });
+    const { size, t, r, s } = this.xf;
+    this.heap.scratch(Math.max(n * size, 4), (p) => {
+      // A view of exactly this block: a write can never reach past it.
+      const f = new Float32Array(this.ex.memory.buffer, p, (n * size) >> 2);
+      joints.forEach((x, j) => {
+        const b = (j * size) >> 2;
+        f.set(x.t, b + (t >> 2));
+        f.set(x.r, b + (r >> 2));
+        f.set(x.s, b + (s >> 2));
+      });
+      this.check(this.ex.lbw_rig_set_animation_pose(this.w, h, p, n), { entity: h, component: 'Rig', fn });
+    }, fn);
   }
 
   /** Which hand and finger joints the core finds on an entity's rig (names
@@ -335,15 +429,17 @@ export class World {
    * `handPath` names the hand joint when the names don't match. Throws
    * LB_ERR_JOINT_NOT_FOUND (with the finder's report) when there is no hand. */
   findHand(e: Entity, side: 'Right' | 'Left', handPath = ''): HandStatus {
+    e = this.entity(e, 'findHand');
+    nameArg(handPath, 'findHand', 'handPath');
     if (side !== 'Right' && side !== 'Left') {
-      throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: findHand on ${entityLabel(e)}: field 'side' must be Right or Left, got ${String(side)}`, { entity: e, field: 'side' });
+      throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: findHand on ${entityLabel(e)}: field 'side' must be Right or Left, got ${describe(side)}`, { entity: e, field: 'side' });
     }
     const names = this.skeleton(this.rigAsset(e)).names;
     const path = this.heap.string(handPath);
     try {
       return this.heap.scratch(PACKED_HAND_BYTES, (p) => {
-        const code = this.ex.lbw_find_hand(this.w, e >>> 0, side === 'Right' ? 0 : 1, path.ptr, p, p + 4 * 26);
-        this.check(code, { entity: e, component: 'Rig' });
+        const code = this.ex.lbw_find_hand(this.w, e, side === 'Right' ? 0 : 1, path.ptr, p, p + 4 * 26);
+        this.check(code, { entity: e, component: 'Rig', fn: 'findHand' });
         return decodeHand(this.heap, p, names, side);
       });
     } finally {
@@ -355,18 +451,21 @@ export class World {
    * the main hand is not the hand the anchors were placed for); null when nothing is
    * held or the object has no anchor for that role. */
   gripAnchor(holder: Entity, role: 'main' | 'support'): JointTransform | null {
+    const h = this.entity(holder, 'gripAnchor', 'holder');
+    if (role !== 'main' && role !== 'support') throw badArgument('gripAnchor', 'role', `must be 'main' or 'support', got ${describe(role)}`, 'LB_ERR_UNKNOWN_NAME', h);
     return this.heap.scratch(this.xf.size, (p) => {
-      const code = this.ex.lbw_grip_anchor(this.w, holder >>> 0, role === 'main' ? 0 : 1, p);
+      const code = this.ex.lbw_grip_anchor(this.w, h, role === 'main' ? 0 : 1, p);
       if (code !== 0 && this.heap.cstring(this.ex.lbw_result_name(code)) === 'LB_ERR_MISSING_COMPONENT') return null;
-      this.check(code, { entity: holder, component: 'GripHolder' });
+      this.check(code, { entity: h, component: 'GripHolder', fn: 'gripAnchor' });
       return this.readPose(p, 1)[0];
     });
   }
 
   /** World transform of an entity as of the last step. */
   worldTransform(e: Entity): JointTransform {
+    const h = this.entity(e, 'worldTransform');
     return this.heap.scratch(this.xf.size, (p) => {
-      this.check(this.ex.lbw_entity_transform(this.w, e >>> 0, p), { entity: e });
+      this.check(this.ex.lbw_entity_transform(this.w, h, p), { entity: h, fn: 'worldTransform' });
       return this.readPose(p, 1)[0];
     });
   }
@@ -385,16 +484,16 @@ export class World {
   /** Paths of the files a scene refers to (glTF rigs), as the scene writes them: read them
    * and pass them to loadScene as `files`. Malformed JSON lists none (loadScene says why). */
   sceneFiles(scene: string | object): string[] {
-    const text = typeof scene === 'string' ? scene : JSON.stringify(scene);
-    const s = this.heap.string(text);
+    const text = jsonArg(scene, 'sceneFiles', 'scene', 'a scene object or its JSON text');
+    const s = this.heap.string(text, 'sceneFiles');
     try {
       const needed = this.ex.lbw_scene_files(s.ptr, s.len, 0, 0);
       if (needed < 0) return [];
       return this.heap.scratch(needed + 1, (buf) => {
         const n = this.ex.lbw_scene_files(s.ptr, s.len, buf, needed + 1);
-        if (n < 0) this.check(-n);
+        if (n < 0) this.check(-n, { fn: 'sceneFiles' });
         return this.heap.cstring(buf).split('\n').filter((x) => x.length > 0);
-      });
+      }, 'sceneFiles');
     } finally {
       this.ex.lbw_free(s.ptr);
     }
@@ -403,34 +502,43 @@ export class World {
   /** Loads a scene document (JSON text or object) into this world. `files` holds the bytes
    * of every file it refers to (see sceneFiles), keyed by the path as the scene writes it. */
   loadScene(scene: string | object, options: { files?: Record<string, Uint8Array | ArrayBuffer> | Map<string, Uint8Array | ArrayBuffer> } = {}): Scene {
-    const text = typeof scene === 'string' ? scene : JSON.stringify(scene);
-    const s = this.heap.string(text);
-    const entries = options.files instanceof Map ? [...options.files] : Object.entries(options.files ?? {});
+    const fn = 'loadScene';
+    const text = jsonArg(scene, fn, 'scene', 'a scene object or its JSON text');
+    if (options === null || typeof options !== 'object') throw badArgument(fn, 'options', `must be an object, got ${describe(options)}`);
+    const files = options.files;
+    if (files !== undefined && (files === null || typeof files !== 'object')) throw badArgument(fn, 'files', `must be an object or a Map of path to bytes, got ${describe(files)}`);
+    const entries = (files instanceof Map ? [...files] : Object.entries(files ?? {})).map(([path, data]): [string, Uint8Array] => {
+      nameArg(path, fn, 'files');
+      if (data instanceof Uint8Array) return [path, data];
+      if (data instanceof ArrayBuffer) return [path, new Uint8Array(data)];
+      throw badArgument(fn, `files[${JSON.stringify(path)}]`, `must be a Uint8Array or an ArrayBuffer, got ${describe(data)}`);
+    });
     const held: number[] = [];
     try {
+      const s = this.heap.string(text, fn);
+      held.push(s.ptr);
       let ptr: number;
       if (entries.length === 0) {
         ptr = this.ex.lbw_scene_load(this.w, s.ptr, s.len);
       } else {
-        const table = this.ex.lbw_alloc(12 * entries.length);
+        const table = this.heap.alloc(12 * entries.length, fn);
         held.push(table);
-        entries.forEach(([path, data], i) => {
-          const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
-          const p = this.heap.string(path).ptr;
+        entries.forEach(([path, bytes], i) => {
+          const p = this.heap.string(path, fn).ptr;
           held.push(p);
-          const b = this.heap.bytes(bytes);
+          const b = this.heap.bytes(bytes, fn);
           held.push(b);
-          this.heap.u32.set([p, b, bytes.length], (table >> 2) + 3 * i);
+          new Uint32Array(this.ex.memory.buffer, table + 12 * i, 3).set([p, b, bytes.length]);
         });
         ptr = this.ex.lbw_scene_load_files(this.w, s.ptr, s.len, table, entries.length);
       }
       if (!ptr) {
         const msg = this.heap.cstring(this.ex.lbw_last_error(this.w));
-        throw new LimberError(msg.split(':')[0] || 'LB_ERR_PARSE', msg);
+        const code = /^(LB_[A-Z_]+): /.exec(msg)?.[1];
+        throw new LimberError(code ?? 'LB_ERR_PARSE', code ? msg : `LB_ERR_PARSE: loadScene: the scene was not loaded`);
       }
-      return new Scene(this.ex, this.heap, ptr, () => this.w, (code) => this.check(code));
+      return new Scene(this, ptr);
     } finally {
-      this.ex.lbw_free(s.ptr);
       for (const p of held) this.ex.lbw_free(p);
     }
   }
@@ -441,30 +549,51 @@ export class Scene {
   readonly entities: ReadonlyMap<string, Entity>;
 
   /** Use world.loadScene(). */
-  constructor(private readonly ex: LimberExports, heap: Heap, private ptr: number, private readonly w: () => number, private readonly check: (code: number) => void) {
+  constructor(private readonly world: World, private ptr: number) {
     const m = new Map<string, Entity>();
-    for (let i = 0; i < ex.lbw_scene_entity_count(ptr); i++) {
-      m.set(heap.cstring(ex.lbw_scene_entity_name(ptr, i)), ex.lbw_scene_entity_at(ptr, i) >>> 0);
-    }
+    world.native(({ ex, heap }) => {
+      for (let i = 0; i < ex.lbw_scene_entity_count(ptr); i++) {
+        m.set(heap.cstring(ex.lbw_scene_entity_name(ptr, i)), ex.lbw_scene_entity_at(ptr, i) >>> 0);
+      }
+    });
     this.entities = m;
+  }
+
+  /** True after destroy() (or after its world was destroyed). */
+  get destroyed(): boolean {
+    return this.ptr === 0 || this.world.destroyed;
   }
 
   /** Entity by scene name; throws for an unknown name. */
   entity(name: string): Entity {
     const e = this.entities.get(name);
-    if (e === undefined) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: the scene has no entity '${name}'`);
+    if (e === undefined) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: the scene has no entity ${describe(name)}`);
     return e;
   }
 
   /** Applies the timeline commands due now, then steps the world. */
   step(dt: number): void {
-    if (!this.ptr) throw new LimberError('LB_ERR_INVALID_ARGUMENT', 'LB_ERR_INVALID_ARGUMENT: the scene was destroyed');
-    this.check(this.ex.lbw_scene_step(this.w(), this.ptr, dt));
+    if (this.destroyed) throw new LimberError('LB_ERR_INVALID_ARGUMENT', 'LB_ERR_INVALID_ARGUMENT: the scene was destroyed');
+    if (typeof dt !== 'number') throw badArgument('scene.step', 'dt', `must be a number, got ${describe(dt)}`);
+    this.world.native(({ ex, w, check }) => check(ex.lbw_scene_step(w, this.ptr, dt), { fn: 'scene.step' }));
   }
 
+  /** Unloads the scene: despawns its entities that are still alive (the handles it
+   * created; a slot reused since has another generation and is left alone), then frees
+   * the scene. Assets it added (rigs, clips, controllers) stay in the world: the core has
+   * no asset removal yet. Destroying twice, or after the world, does nothing. */
   destroy(): void {
-    if (this.ptr) this.ex.lbw_scene_destroy(this.w(), this.ptr);
+    const ptr = this.ptr;
     this.ptr = 0;
+    if (!ptr || this.world.destroyed) return;
+    this.world.native(({ ex, w }) => {
+      // Children before parents: reverse declaration order.
+      const handles = [...this.entities.values()].reverse();
+      for (const e of handles) {
+        if (e !== 0 && ex.lbw_alive(w, e) !== 0) ex.lbw_despawn(w, e);
+      }
+      ex.lbw_scene_destroy(w, ptr);
+    });
   }
 }
 
