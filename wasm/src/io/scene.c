@@ -1,7 +1,7 @@
 /* Scene loading and the timeline. Commands are converted to component structs at
  * load, so a step applies them with no JSON work. */
+#include "../base/json.h"
 #include "../world/world_core.h"
-#include "cJSON.h"
 #include "limber/rig.h"
 #include "scene_internal.h"
 #include <stdio.h>
@@ -356,11 +356,10 @@ lb_result lb_scene_load_files(lb_world *w, const char *json, size_t len, const l
              : LB_ERR_INVALID_ARGUMENT;
   }
   *out = NULL;
-  cJSON *root = cJSON_ParseWithLength(json, len);
+  lb_json_error jerr;
+  cJSON *root = lb_json_parse(json, len, &jerr);
   if (!root) {
-    const char *at = cJSON_GetErrorPtr();
-    return lb_fail(w, LB_ERR_PARSE, "scene: malformed JSON near byte %ld",
-                   at && at >= json && at <= json + len ? (long)(at - json) : -1L);
+    return lb_fail(w, LB_ERR_PARSE, "scene: %s", jerr.what);
   }
   /* All or nothing: a failure despawns what was spawned and frees the assets added. */
   lb_world_mark mark;

@@ -1,7 +1,7 @@
 /* What the animator adds to scenes: glTF rig assets (from the caller's file table),
  * controller assets, the timeline's "param" command and the list of files a scene needs. */
 #include "../anim/animator_internal.h"
-#include "cJSON.h"
+#include "../base/json.h"
 #include "scene_internal.h"
 #include <stdio.h>
 #include <string.h>
@@ -159,7 +159,7 @@ lb_result lb_scene_files(const char *json, size_t len, char *buf, size_t cap, si
     return LB_ERR_INVALID_ARGUMENT;
   }
   *needed = 0;
-  cJSON *root = cJSON_ParseWithLength(json, len);
+  cJSON *root = lb_json_parse(json, len, NULL);
   if (!root) {
     return LB_ERR_PARSE;
   }

@@ -357,7 +357,7 @@ lb_result lb_world_intern(lb_world *w, const char *text, lb_name *out) {
   }
   lb_result r = lb_names_intern(&w->names, text, strlen(text), out);
   if (r == LB_ERR_OUT_OF_RANGE) {
-    return lb_fail(w, r, "intern: a name is at most %u bytes (got %zu)", LB_NAME_MAX_BYTES,
+    return lb_fail(w, r, "intern: the name %s (%zu bytes)", lb_names_refusal(text, strlen(text)),
                    strlen(text));
   }
   return r == LB_OK ? LB_OK : lb_fail(w, r, "intern: out of memory for the name table");
