@@ -339,9 +339,12 @@ lb_result lb_world_despawn(lb_world *w, lb_entity e) {
     return LB_ERR_STALE_ENTITY;
   }
   lb_slot_clear(w, (uint32_t)s);
-  /* Generations wrap within the handle's 12 bits; 0 stays valid because the
-   * index part of a live handle is never 0. */
-  w->generation[s] = (uint16_t)((w->generation[s] + 1u) & 0xFFFu);
+  /* A slot whose generation would wrap is retired: it is never handed out again, so no
+   * old handle of it can come back to life (base.h). */
+  if (w->generation[s] == LB_ENTITY_GENERATION_MAX) {
+    return LB_OK;
+  }
+  w->generation[s]++;
   w->free_slots[w->free_count++] = (uint32_t)s;
   return LB_OK;
 }
