@@ -294,7 +294,8 @@ lb_result lb_world_spawn(lb_world *w, lb_entity *out) {
   return LB_OK;
 }
 
-/* Every component goes; children keep their (now stale) parent handle and become roots. */
+/* Every component goes; children become roots: their Transform's parent and parentJoint
+ * are cleared (world.h), and modules hear of the change. */
 static void lb_slot_clear(lb_world *w, uint32_t s) {
   for (uint32_t t = 0; t < w->type_count; ++t) {
     if (lb_slot_has(w, s, t)) {
@@ -305,6 +306,13 @@ static void lb_slot_clear(lb_world *w, uint32_t s) {
     int32_t next = w->next_sibling[c];
     w->parent[c] = w->next_sibling[c] = w->prev_sibling[c] = -1;
     w->attach_joint[c] = -1;
+    w->first_child[s] = next;
+    if (lb_slot_has(w, (uint32_t)c, LB_TRANSFORM)) {
+      lb_transform_c *xf = lb_component_ptr(w, (uint32_t)c, LB_TRANSFORM);
+      xf->parent = LB_NULL_ENTITY;
+      xf->parent_joint = 0;
+      lb_world_changed(w, LB_TRANSFORM, (uint32_t)c);
+    }
     c = next;
   }
   w->first_child[s] = -1;
