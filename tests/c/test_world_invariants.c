@@ -155,7 +155,121 @@ static void test_despawned_references(void) {
   lb_world_destroy(w);
 }
 
+/* ---- scene steps: dt first, commands all or nothing, named errors ------------------- */
+
+static const char *TIMELINE_SCENE =
+    "{\"name\":\"lab\",\"entities\":["
+    "{\"name\":\"a\",\"components\":{\"Transform\":{}}},"
+    "{\"name\":\"b\",\"components\":{\"Transform\":{}}},"
+    "{\"name\":\"c\"}],"
+    "\"timeline\":["
+    "{\"step\":1,\"update\":{\"entity\":\"a\",\"component\":\"Transform\","
+    "\"fields\":{\"position\":[1,0,0]}}},"
+    "{\"step\":1,\"remove\":{\"entity\":\"b\",\"component\":\"Transform\"}},"
+    "{\"step\":1,\"insert\":{\"entity\":\"c\",\"component\":\"Transform\","
+    "\"fields\":{\"position\":[0,3,0]}}},"
+    "{\"step\":1,\"update\":{\"entity\":\"a\",\"component\":\"Transform\","
+    "\"fields\":{\"parentJoint\":\"Hips\"}}}]}";
+
+static void xf_of(lb_world *w, lb_scene *sc, const char *name, lb_transform_c *out, bool *has) {
+  *has = lb_world_get(w, lb_scene_entity(sc, name), LB_TRANSFORM, out) == LB_OK;
+}
+
+static void test_step_dt_first(void) {
+  lb_world *w = NULL;
+  lb_scene *sc = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  const char *json = "{\"entities\":[{\"name\":\"a\",\"components\":{\"Transform\":{}}}],"
+                     "\"timeline\":[{\"step\":0,\"update\":{\"entity\":\"a\",\"component\":"
+                     "\"Transform\",\"fields\":{\"position\":[1,2,3]}}}]}";
+  LB_CHECK(lb_scene_load(w, json, strlen(json), &sc) == LB_OK);
+  float bad[] = {NAN, INFINITY, -1.0f, 2.0f};
+  for (int i = 0; i < 4; ++i) {
+    LB_CHECK(lb_scene_step(w, sc, bad[i]) == LB_ERR_OUT_OF_RANGE);
+    lb_transform_c xf;
+    LB_CHECK(lb_world_get(w, lb_scene_entity(sc, "a"), LB_TRANSFORM, &xf) == LB_OK);
+    LB_CHECK(xf.position[0] == 0.0f); /* the due command was not applied */
+    LB_CHECK(lb_world_step_count(w) == 0);
+  }
+  LB_CHECK(strstr(lb_world_last_error(w), "no timeline command applied") != NULL);
+  LB_CHECK(lb_scene_step(w, sc, 1.0f / 60.0f) == LB_OK);
+  lb_transform_c xf;
+  LB_CHECK(lb_world_get(w, lb_scene_entity(sc, "a"), LB_TRANSFORM, &xf) == LB_OK);
+  LB_CHECK(xf.position[0] == 1.0f);
+  lb_scene_destroy(w, sc);
+  lb_world_destroy(w);
+}
+
+static void test_step_all_or_nothing(void) {
+  lb_world *w = NULL;
+  lb_scene *sc = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  LB_CHECK(lb_scene_load(w, TIMELINE_SCENE, strlen(TIMELINE_SCENE), &sc) == LB_OK);
+  LB_CHECK(lb_scene_step(w, sc, 1.0f / 60.0f) == LB_OK);
+  uint64_t h = lb_world_hash(w);
+  /* Step 1: three commands apply, the fourth fails (a has no parent for parentJoint). */
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    lb_result r = lb_scene_step(w, sc, 1.0f / 60.0f);
+    LB_CHECK(r == LB_ERR_INVALID_ARGUMENT);
+    const char *msg = lb_world_last_error(w);
+    if (attempt == 0) {
+      printf("  failed step: %s\n", msg);
+    }
+    LB_CHECK(strstr(msg, "scene 'lab'") != NULL);
+    LB_CHECK(strstr(msg, "timeline[3]") != NULL);
+    LB_CHECK(strstr(msg, "update Transform") != NULL);
+    LB_CHECK(strstr(msg, "entity 'a'") != NULL);
+    LB_CHECK(strstr(msg, "parentJoint") != NULL);
+    /* Nothing of the step stayed: a unmoved, b keeps its Transform, c has none. */
+    lb_transform_c xf;
+    bool has = false;
+    xf_of(w, sc, "a", &xf, &has);
+    LB_CHECK(has && xf.position[0] == 0.0f);
+    xf_of(w, sc, "b", &xf, &has);
+    LB_CHECK(has);
+    xf_of(w, sc, "c", &xf, &has);
+    LB_CHECK(!has);
+    LB_CHECK(lb_world_step_count(w) == 1 && lb_world_hash(w) == h);
+  }
+  lb_scene_destroy(w, sc);
+  lb_world_destroy(w);
+}
+
+static void test_step_precheck_names(void) {
+  lb_world *w = NULL;
+  lb_scene *sc = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  const char *json =
+      "{\"name\":\"pre\",\"entities\":[{\"name\":\"a\",\"components\":{\"Transform\":{}}},"
+      "{\"name\":\"gone\",\"components\":{\"Transform\":{}}}],"
+      "\"timeline\":[{\"step\":0,\"update\":{\"entity\":\"a\",\"component\":"
+      "\"Transform\",\"fields\":{\"position\":[1,2,3]}}},"
+      "{\"step\":0,\"update\":{\"entity\":\"gone\",\"component\":\"Transform\","
+      "\"fields\":{\"position\":[1,2,3]}}}]}";
+  LB_CHECK(lb_scene_load(w, json, strlen(json), &sc) == LB_OK);
+  LB_CHECK(lb_world_despawn(w, lb_scene_entity(sc, "gone")) == LB_OK);
+  LB_CHECK(lb_scene_step(w, sc, 1.0f / 60.0f) == LB_ERR_STALE_ENTITY);
+  const char *msg = lb_world_last_error(w);
+  printf("  precheck: %s\n", msg);
+  LB_CHECK(strstr(msg, "scene 'pre'") && strstr(msg, "timeline[1]") && strstr(msg, "'gone'"));
+  lb_transform_c xf;
+  LB_CHECK(lb_world_get(w, lb_scene_entity(sc, "a"), LB_TRANSFORM, &xf) == LB_OK);
+  LB_CHECK(xf.position[0] == 0.0f);
+  lb_scene_destroy(w, sc);
+  /* Values are checked at load: an out-of-range scale in an update is refused then. */
+  const char *bad = "{\"entities\":[{\"name\":\"a\",\"components\":{\"Transform\":{}}}],"
+                    "\"timeline\":[{\"step\":9,\"update\":{\"entity\":\"a\",\"component\":"
+                    "\"Transform\",\"fields\":{\"scale\":[1,1e9,1]}}}]}";
+  sc = NULL;
+  LB_CHECK(lb_scene_load(w, bad, strlen(bad), &sc) == LB_ERR_OUT_OF_RANGE && sc == NULL);
+  LB_CHECK(strstr(lb_world_last_error(w), "timeline[0]") != NULL);
+  lb_world_destroy(w);
+}
+
 int main(void) {
+  LB_RUN(test_step_dt_first);
+  LB_RUN(test_step_all_or_nothing);
+  LB_RUN(test_step_precheck_names);
   LB_RUN(test_generation_never_wraps);
   LB_RUN(test_despawned_references);
   LB_TEST_MAIN_END();

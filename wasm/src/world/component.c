@@ -116,6 +116,26 @@ static const lb_component_def *lb_public_def(uint32_t type) {
   return type < LB_COMPONENT_TYPE_COUNT ? lb_registry_component(type) : NULL;
 }
 
+lb_result lb_world_check_fields(lb_world *w, uint32_t type, const void *data, uint32_t field_mask,
+                                const char *where) {
+  const lb_component_def *def = lb_public_def(type);
+  if (!def) {
+    return lb_fail(w, LB_ERR_UNKNOWN_NAME, "%s: component type %u does not exist", where, type);
+  }
+  _Alignas(16) uint8_t staging[LB_COMPONENT_MAX_SIZE];
+  memcpy(staging, data, def->info->size);
+  for (uint32_t i = 0; i < def->info->field_count; ++i) {
+    const lb_field *f = &def->info->fields[i];
+    if ((field_mask >> i & 1u) && !(f->flags & LB_FIELD_READONLY)) {
+      lb_result r = lb_check_field(w, where, f, staging + f->offset, NULL);
+      if (r != LB_OK) {
+        return r;
+      }
+    }
+  }
+  return LB_OK;
+}
+
 static lb_result lb_write_component(lb_world *w, lb_entity e, uint32_t type, const void *data,
                                     bool insert) {
   if (!w || !data) {
