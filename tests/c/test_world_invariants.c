@@ -266,7 +266,191 @@ static void test_step_precheck_names(void) {
   lb_world_destroy(w);
 }
 
+/* ---- finite-ness ------------------------------------------------------------------ */
+
+/* No matrix entry of any rig and no world transform of any entity is NaN or infinite. */
+static bool world_finite(lb_world *w, const lb_entity *ents, uint32_t n) {
+  bool ok = true;
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t count = 0;
+    const float *m = lb_rig_model_matrices(w, ents[i], &count);
+    for (uint32_t k = 0; m && k < count * 16u; ++k) {
+      ok = ok && isfinite(m[k]);
+    }
+    lb_transform x;
+    if (lb_world_entity_transform(w, ents[i], &x) == LB_OK) {
+      for (int k = 0; k < 3; ++k) {
+        ok = ok && isfinite(x.t[k]) && isfinite(x.s[k]) && isfinite(x.r[k]);
+      }
+    }
+  }
+  return ok;
+}
+
+static void test_nested_scales(void) {
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  lb_entity chain[10];
+  lb_transform_c xf;
+  int accepted = 0;
+  for (int i = 0; i < 10; ++i) {
+    lb_world_spawn(w, &chain[i]);
+    lb_component_defaults(LB_TRANSFORM, &xf);
+    xf.scale[0] = xf.scale[1] = xf.scale[2] = 1e4f;
+    xf.position[0] = 1e6f;
+    xf.parent = i ? chain[i - 1] : LB_NULL_ENTITY;
+    if (lb_world_insert(w, chain[i], LB_TRANSFORM, &xf) == LB_OK) {
+      accepted++;
+    } else {
+      /* the entity still gets a Transform, at scale 1, under its parent */
+      xf.scale[0] = xf.scale[1] = xf.scale[2] = 1.0f;
+      LB_CHECK(lb_world_insert(w, chain[i], LB_TRANSFORM, &xf) == LB_OK);
+    }
+  }
+  LB_CHECK(accepted == 1);
+  LB_CHECK(strstr(lb_world_last_error(w), "world scale") == NULL); /* cleared by the success */
+  /* Raising a middle scale is refused when a descendant would leave the range. */
+  LB_CHECK(lb_world_get(w, chain[5], LB_TRANSFORM, &xf) == LB_OK);
+  xf.scale[1] = 2.0f;
+  LB_CHECK(lb_world_set(w, chain[5], LB_TRANSFORM, &xf) == LB_ERR_OUT_OF_RANGE);
+  printf("  nested scale: %s\n", lb_world_last_error(w));
+  xf.scale[1] = 0.5f;
+  LB_CHECK(lb_world_set(w, chain[5], LB_TRANSFORM, &xf) == LB_OK);
+  /* Tiny scales the same way, and reparenting under a scaled chain. */
+  lb_entity tiny = 0;
+  lb_world_spawn(w, &tiny);
+  lb_component_defaults(LB_TRANSFORM, &xf);
+  xf.scale[2] = 1e-6f;
+  LB_CHECK(lb_world_insert(w, tiny, LB_TRANSFORM, &xf) == LB_OK);
+  xf.parent = chain[9];
+  xf.scale[2] = 1e-4f;
+  LB_CHECK(lb_world_insert(w, tiny, LB_TRANSFORM, &xf) == LB_OK); /* 1e4 * 1e-4 = 1 */
+  lb_transform_c child;
+  lb_component_defaults(LB_TRANSFORM, &child);
+  child.scale[2] = 1e-5f;
+  child.parent = tiny;
+  lb_entity c2 = 0;
+  lb_world_spawn(w, &c2);
+  LB_CHECK(lb_world_insert(w, c2, LB_TRANSFORM, &child) == LB_OK);
+  xf.parent = LB_NULL_ENTITY; /* tiny to the root: its child would be at 1e-9 */
+  LB_CHECK(lb_world_set(w, tiny, LB_TRANSFORM, &xf) == LB_ERR_OUT_OF_RANGE);
+  LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+  lb_entity all[12];
+  memcpy(all, chain, sizeof chain);
+  all[10] = tiny;
+  all[11] = c2;
+  LB_CHECK(world_finite(w, all, 12));
+  lb_world_destroy(w);
+}
+
+static void test_pose_limits(void) {
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  uint32_t asset = 0;
+  lb_humanoid_def hd = lb_humanoid_default_def();
+  LB_CHECK(lb_world_add_humanoid(w, &hd, &asset) == LB_OK);
+  lb_entity hero = 0;
+  lb_world_spawn(w, &hero);
+  lb_rig_c rig = {asset};
+  LB_CHECK(lb_world_insert(w, hero, LB_RIG, &rig) == LB_OK);
+  uint32_t n = 0;
+  const lb_transform *rest = lb_rig_local_pose(w, hero, &n);
+  lb_transform *pose = malloc(n * sizeof *pose);
+  memcpy(pose, rest, n * sizeof *pose);
+  /* One joint at scale 1e30 (was accepted; 567 NaN matrix entries after a step). */
+  pose[3].s[0] = 1e30f;
+  LB_CHECK(lb_rig_set_animation_pose(w, hero, pose, n) == LB_ERR_OUT_OF_RANGE);
+  /* Every joint at the per-joint maximum: the model-space product leaves the range. */
+  for (uint32_t j = 0; j < n; ++j) {
+    pose[j].s[0] = pose[j].s[1] = pose[j].s[2] = LB_POSE_SCALE_MAX;
+  }
+  LB_CHECK(lb_rig_set_animation_pose(w, hero, pose, n) == LB_ERR_OUT_OF_RANGE);
+  printf("  pose: %s\n", lb_world_last_error(w));
+  memcpy(pose, rest, n * sizeof *pose);
+  pose[5].t[1] = 2e6f;
+  LB_CHECK(lb_rig_set_animation_pose(w, hero, pose, n) == LB_ERR_OUT_OF_RANGE);
+  /* The extremes that are accepted keep every matrix entry finite. */
+  memcpy(pose, rest, n * sizeof *pose);
+  pose[0].s[0] = pose[0].s[1] = pose[0].s[2] = LB_POSE_SCALE_MAX;
+  for (uint32_t j = 0; j < n; ++j) {
+    pose[j].t[0] = LB_POSE_TRANSLATION_MAX;
+  }
+  LB_CHECK(lb_rig_set_animation_pose(w, hero, pose, n) == LB_OK);
+  LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+  LB_CHECK(world_finite(w, &hero, 1));
+  free(pose);
+  lb_world_destroy(w);
+}
+
+/* Every writable number of every component of the grip lab scene at its minimum and its
+ * maximum, one at a time, with steps between: no non-finite matrix entry, ever. */
+static void test_extreme_inputs(void) {
+  size_t len = 0;
+  char *json = lb_test_read_file("assets/scenes/grip-lab.json", &len);
+  LB_CHECK(json != NULL);
+  if (!json) {
+    return;
+  }
+  lb_world *w = NULL;
+  lb_scene *sc = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  LB_CHECK(lb_scene_load(w, json, len, &sc) == LB_OK);
+  free(json);
+  uint32_t ne = lb_scene_entity_count(sc);
+  lb_entity ents[64];
+  for (uint32_t i = 0; i < ne && i < 64; ++i) {
+    ents[i] = lb_scene_entity_at(sc, i);
+  }
+  ne = ne < 64 ? ne : 64;
+  int writes = 0, refused = 0;
+  bool finite = true;
+  for (uint32_t i = 0; i < ne; ++i) {
+    for (uint32_t t = 0; t < lb_component_count(); ++t) {
+      const lb_component_info *info = lb_component_info_get(t);
+      _Alignas(16) uint8_t orig[LB_COMPONENT_MAX_SIZE], v[LB_COMPONENT_MAX_SIZE];
+      if (lb_world_get(w, ents[i], t, orig) != LB_OK) {
+        continue;
+      }
+      for (uint32_t f = 0; f < info->field_count; ++f) {
+        const lb_field *fd = &info->fields[f];
+        if ((fd->flags & LB_FIELD_READONLY) ||
+            (fd->type != LB_FIELD_F32 && fd->type != LB_FIELD_VEC3)) {
+          continue;
+        }
+        for (int end = 0; end < 2; ++end) {
+          memcpy(v, orig, info->size);
+          float *p = (float *)(v + fd->offset);
+          for (uint32_t k = 0; k < fd->size / sizeof(float); ++k) {
+            p[k] = end ? fd->max : fd->min;
+          }
+          lb_result r = lb_world_set(w, ents[i], t, v);
+          writes++;
+          refused += r != LB_OK;
+          for (int s = 0; s < 3; ++s) {
+            LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+          }
+          bool ok = world_finite(w, ents, ne);
+          if (!ok) {
+            fprintf(stderr, "  non-finite after %s.%s = %s\n", info->name, fd->name,
+                    end ? "max" : "min");
+          }
+          finite = finite && ok;
+          lb_world_set(w, ents[i], t, orig);
+        }
+      }
+    }
+  }
+  printf("  extreme inputs: %d writes (%d refused), every matrix entry finite: %s\n", writes,
+         refused, finite ? "yes" : "no");
+  LB_CHECK(finite && writes > 20);
+  lb_scene_destroy(w, sc);
+  lb_world_destroy(w);
+}
+
 int main(void) {
+  LB_RUN(test_nested_scales);
+  LB_RUN(test_pose_limits);
+  LB_RUN(test_extreme_inputs);
   LB_RUN(test_step_dt_first);
   LB_RUN(test_step_all_or_nothing);
   LB_RUN(test_step_precheck_names);
