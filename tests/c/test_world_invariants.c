@@ -447,7 +447,34 @@ static void test_extreme_inputs(void) {
   lb_world_destroy(w);
 }
 
+/* A removed Rig is not put back with fresh buffers: removes go last, so a failing command
+ * of the same step leaves the posed rig (and the hash) exactly as they were. */
+static void test_step_remove_then_fail(void) {
+  const char *json =
+      "{\"name\":\"rm\",\"assets\":{\"rigs\":{\"m\":{\"builtin\":\"humanoid\"}}},"
+      "\"entities\":[{\"name\":\"hero\",\"components\":{\"Transform\":{},\"Rig\":"
+      "{\"asset\":\"m\"}}},{\"name\":\"t\",\"components\":{\"Transform\":"
+      "{\"position\":[0.3,1.3,0.3]}}},{\"name\":\"arm\",\"components\":{\"TwoBoneIK\":"
+      "{\"rig\":\"hero\",\"target\":\"t\"}}}],"
+      "\"timeline\":[{\"step\":2,\"remove\":{\"entity\":\"hero\",\"component\":\"Rig\"}},"
+      "{\"step\":2,\"update\":{\"entity\":\"t\",\"component\":\"Transform\","
+      "\"fields\":{\"parentJoint\":\"Hips\"}}}]}";
+  lb_world *w = NULL;
+  lb_scene *sc = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  LB_CHECK(lb_scene_load(w, json, strlen(json), &sc) == LB_OK);
+  LB_CHECK(lb_scene_step(w, sc, 1.0f / 60.0f) == LB_OK);
+  LB_CHECK(lb_scene_step(w, sc, 1.0f / 60.0f) == LB_OK);
+  uint64_t h = lb_world_hash(w);
+  LB_CHECK(lb_scene_step(w, sc, 1.0f / 60.0f) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_world_has(w, lb_scene_entity(sc, "hero"), LB_RIG));
+  LB_CHECK(lb_world_hash(w) == h && lb_world_step_count(w) == 2);
+  lb_scene_destroy(w, sc);
+  lb_world_destroy(w);
+}
+
 int main(void) {
+  LB_RUN(test_step_remove_then_fail);
   LB_RUN(test_nested_scales);
   LB_RUN(test_pose_limits);
   LB_RUN(test_extreme_inputs);

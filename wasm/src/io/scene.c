@@ -533,6 +533,22 @@ static void lb_undo_command(lb_world *w, const lb_command *cmd, const lb_undo *u
   }
 }
 
+/* A remove command of the step [.., end) that no later command of the step touches on the
+ * same entity and component. */
+static bool lb_remove_deferred(const lb_scene *sc, uint32_t i, uint32_t end) {
+  const lb_command *c = &sc->commands[i];
+  if (c->kind != LB_CMD_REMOVE) {
+    return false;
+  }
+  for (uint32_t k = i + 1u; k < end; ++k) {
+    const lb_command *o = &sc->commands[k];
+    if (o->entity == c->entity && (o->type == c->type || o->kind == LB_CMD_PARAM)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 lb_result lb_scene_step(lb_world *w, lb_scene *sc, float dt) {
   if (!w || !sc) {
     return w ? lb_fail(w, LB_ERR_INVALID_ARGUMENT, "scene step: null scene")
@@ -555,7 +571,13 @@ lb_result lb_scene_step(lb_world *w, lb_scene *sc, float dt) {
   if (r != LB_OK) {
     return r;
   }
+  /* Removes whose (entity, component) no later command of the step touches go last: after
+   * the precheck they cannot fail, so no removal ever has to be undone (a component that
+   * came back would restart its module state). */
   for (uint32_t i = first; i < end; ++i) {
+    if (lb_remove_deferred(sc, i, end)) {
+      continue;
+    }
     r = lb_apply_command(w, &sc->commands[i], &sc->undo[i - first]);
     if (r == LB_OK) {
       continue;
@@ -571,12 +593,19 @@ lb_result lb_scene_step(lb_world *w, lb_scene *sc, float dt) {
       memcpy(saved, body, n);
     }
     for (uint32_t k = i; k-- > first;) {
-      lb_undo_command(w, &sc->commands[k], &sc->undo[k - first]);
+      if (!lb_remove_deferred(sc, k, end)) {
+        lb_undo_command(w, &sc->commands[k], &sc->undo[k - first]);
+      }
     }
     lb_fail(w, r, "%s (earlier commands of the step were undone)",
             saved ? saved : "(message lost: out of memory)");
     lb_free(w, saved);
     return r;
+  }
+  for (uint32_t i = first; i < end; ++i) {
+    if (lb_remove_deferred(sc, i, end)) {
+      lb_world_remove(w, sc->commands[i].entity, sc->commands[i].type);
+    }
   }
   sc->next_command = end;
   return lb_world_step(w, dt);
