@@ -566,7 +566,7 @@ static void test_json_errors(void) {
       {"", LB_ERR_PARSE, "empty"},
       {"{", LB_ERR_PARSE, "malformed"},
       {"[]", LB_ERR_PARSE, "pose: expected an object"},
-      {"{} x", LB_ERR_PARSE, "after the object"},
+      {"{} x", LB_ERR_PARSE, "text after the JSON value at byte 3"},
       {"{\"claw\":{}}", LB_ERR_PARSE, "claw: unknown key"},
       {"{\"index\":{\"curl\":0.5,\"curl\":0.6}}", LB_ERR_PARSE, "index.curl: repeated key"},
       {"{\"index\":{},\"index\":{}}", LB_ERR_PARSE, "index: repeated key"},

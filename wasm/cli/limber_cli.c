@@ -2,30 +2,58 @@
  * last line (16 hex digits); `limber run ...` prints a readable summary too. Files the
  * scene refers to (glTF rigs) are read relative to the scene's folder or the first folder
  * above it that has them (so repository-relative paths work from anywhere). */
+#define _POSIX_C_SOURCE 200809L /* fstat */
 #include "limber/limber.h"
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-static char *read_file(const char *path, size_t *len) {
+#define LIMBER_FILE_MAX ((size_t)1 << 30) /* 1 GiB: larger is refused, not allocated */
+
+/* A whole regular file, NUL-terminated; null with *why set for a missing file, a
+ * directory or another non-regular file, one over LIMBER_FILE_MAX, or a read error. */
+static char *read_file_why(const char *path, size_t *len, const char **why) {
+  *why = "cannot open it";
   FILE *f = fopen(path, "rb");
   if (!f) {
     return NULL;
   }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
+  struct stat st;
+  char *buf = NULL;
+  if (fstat(fileno(f), &st) != 0) {
+    *why = "cannot stat it";
+  } else if (!S_ISREG(st.st_mode)) {
+    *why = S_ISDIR(st.st_mode) ? "it is a directory" : "it is not a regular file";
+  } else if (st.st_size < 0 || (unsigned long long)st.st_size > LIMBER_FILE_MAX) {
+    *why = "it is larger than 1 GiB";
+  } else {
+    size_t n = (size_t)st.st_size;
+    buf = malloc(n + 1u);
+    *why = "out of memory";
+    if (buf) {
+      size_t got = fread(buf, 1, n, f);
+      /* A file that changed size while being read is read as far as it went. */
+      if (got != n || ferror(f)) {
+        free(buf);
+        buf = NULL;
+        *why = "read error";
+      } else {
+        buf[n] = 0;
+        *len = n;
+        *why = NULL;
+      }
+    }
   }
   fclose(f);
-  if (buf) {
-    buf[n] = 0;
-    *len = (size_t)n;
-  }
   return buf;
+}
+
+static char *read_file(const char *path, size_t *len) {
+  const char *why;
+  return read_file_why(path, len, &why);
 }
 
 /* Reads `rel` from the scene's folder or a folder above it. */
@@ -59,13 +87,20 @@ static lb_result load_scene(lb_world *world, const char *path, const char *json,
   size_t need = 0;
   lb_scene_files(json, len, NULL, 0, &need);
   char *list = malloc(need ? need : 1);
-  lb_scene_file files[64];
-  uint32_t count = 0;
+  size_t lines = 0;
   lb_result r = list ? lb_scene_files(json, len, list, need, &need) : LB_ERR_OUT_OF_MEMORY;
+  for (const char *p = list; r == LB_OK && p && *p; ++p) {
+    lines += *p == '\n';
+  }
+  lb_scene_file *files = calloc(lines ? lines : 1u, sizeof *files);
+  uint32_t count = 0;
+  if (!files) {
+    r = LB_ERR_OUT_OF_MEMORY;
+  }
   for (char *p = list, *nl; r == LB_OK && p && (nl = strchr(p, '\n')); p = nl + 1) {
     *nl = 0;
     size_t n = 0;
-    char *bytes = count < 64 ? read_near(path, p, &n) : NULL;
+    char *bytes = count < lines ? read_near(path, p, &n) : NULL;
     if (!bytes) {
       fprintf(stderr, "limber: cannot read %s (named by %s)\n", p, path);
       continue; /* the loader names the missing file */
@@ -80,6 +115,7 @@ static lb_result load_scene(lb_world *world, const char *path, const char *json,
   for (uint32_t i = 0; i < count; ++i) {
     free((void *)files[i].bytes);
   }
+  free(files);
   free(list);
   return r;
 }
@@ -89,35 +125,67 @@ static int usage(void) {
   return 2;
 }
 
+static int bad_arg(const char *opt, const char *value, const char *want) {
+  fprintf(stderr, "limber: %s '%s': expected %s\n", opt, value, want);
+  return usage();
+}
+
+/* A whole decimal number 0..1e12: digits only (no sign, space or suffix), no overflow. */
+static bool parse_steps(const char *s, unsigned long long *out) {
+  if (!s[0] || strspn(s, "0123456789") != strlen(s) || strlen(s) > 13) {
+    return false;
+  }
+  errno = 0;
+  char *end = NULL;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || !end || *end || v > 1000000000000ull) {
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+/* Seconds: a finite decimal number in [0, 1] with nothing after it. */
+static bool parse_dt(const char *s, double *out) {
+  if (!s[0] || strchr(" \t\n\r\f\v", s[0])) {
+    return false;
+  }
+  errno = 0;
+  char *end = NULL;
+  double v = strtod(s, &end);
+  if (errno || !end || end == s || *end || !isfinite(v) || v < 0.0 || v > 1.0) {
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
 int main(int argc, char **argv) {
   if (argc < 3 || (strcmp(argv[1], "hash") != 0 && strcmp(argv[1], "run") != 0)) {
     return usage();
   }
   bool summary = strcmp(argv[1], "run") == 0;
   const char *path = argv[2];
-  long steps = 60;
+  unsigned long long steps = 60;
   double dt = 1.0 / 60.0;
   for (int i = 3; i < argc; ++i) {
     if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
-      char *end;
-      steps = strtol(argv[++i], &end, 10);
-      if (*end || steps < 0) {
-        return usage();
+      if (!parse_steps(argv[++i], &steps)) {
+        return bad_arg("--steps", argv[i], "a whole number of steps, 0..1000000000000");
       }
     } else if (strcmp(argv[i], "--dt") == 0 && i + 1 < argc) {
-      char *end;
-      dt = strtod(argv[++i], &end);
-      if (*end) {
-        return usage();
+      if (!parse_dt(argv[++i], &dt)) {
+        return bad_arg("--dt", argv[i], "seconds, a number in [0, 1]");
       }
     } else {
       return usage();
     }
   }
   size_t len = 0;
-  char *json = read_file(path, &len);
+  const char *why = NULL;
+  char *json = read_file_why(path, &len, &why);
   if (!json) {
-    fprintf(stderr, "limber: cannot read %s\n", path);
+    fprintf(stderr, "limber: cannot read %s: %s\n", path, why);
     return 1;
   }
   lb_world *world = NULL;
@@ -126,7 +194,7 @@ int main(int argc, char **argv) {
   if (r == LB_OK) {
     r = load_scene(world, path, json, len, &scene);
   }
-  for (long s = 0; r == LB_OK && s < steps; ++s) {
+  for (unsigned long long s = 0; r == LB_OK && s < steps; ++s) {
     r = lb_scene_step(world, scene, (float)dt);
   }
   free(json);
@@ -138,7 +206,7 @@ int main(int argc, char **argv) {
   }
   uint64_t h = lb_world_hash(world);
   if (summary) {
-    printf("scene %s: %lu steps of %g s, %u named entities\n", path, (unsigned long)steps, dt,
+    printf("scene %s: %llu steps of %g s, %u named entities\n", path, steps, dt,
            lb_scene_entity_count(scene));
     for (uint32_t i = 0; i < lb_scene_entity_count(scene); ++i) {
       lb_entity e = lb_scene_entity_at(scene, i);

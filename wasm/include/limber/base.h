@@ -50,11 +50,15 @@ typedef struct lb_allocator {
 } lb_allocator;
 
 /* Entity handle: low 20 bits = slot index + 1, high 12 bits = generation.
- * 0 is the null entity. A handle whose slot was despawned is stale. */
+ * 0 is the null entity. A handle whose slot was despawned is stale, for good: each despawn
+ * raises the slot's generation, and a slot despawned at generation LB_ENTITY_GENERATION_MAX
+ * (its 4,096th despawn) is retired instead of wrapping to 0, so it is never handed out again
+ * and no old handle ever reads a new entity. Retired slots count towards LB_MAX_ENTITIES. */
 typedef uint32_t lb_entity;
 #define LB_NULL_ENTITY ((lb_entity)0)
 #define LB_ENTITY_INDEX_BITS 20u
 #define LB_MAX_ENTITIES ((1u << LB_ENTITY_INDEX_BITS) - 1u)
+#define LB_ENTITY_GENERATION_MAX ((1u << (32u - LB_ENTITY_INDEX_BITS)) - 1u) /* 4095 */
 
 /* Id of a string in a world's name table (world.h lb_world_intern); 0 = "". */
 typedef uint32_t lb_name;

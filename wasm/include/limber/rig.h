@@ -66,9 +66,16 @@ lb_humanoid_def lb_humanoid_default_def(void);
 lb_result lb_world_add_humanoid(lb_world *world, const lb_humanoid_def *def, uint32_t *out_asset);
 
 /* ---- rig instances --------------------------------------------------------- */
+/* Limits of a host-supplied pose (the same as Transform's fields): translations within
+ * +-LB_POSE_TRANSLATION_MAX metres, scales, per joint and multiplied along the parents
+ * (model space), within [LB_POSE_SCALE_MIN, LB_POSE_SCALE_MAX], so nothing downstream
+ * overflows the float range. */
+#define LB_POSE_TRANSLATION_MAX 1e6f
+#define LB_POSE_SCALE_MIN 1e-6f
+#define LB_POSE_SCALE_MAX 1e4f
 /* Host-supplied animation (external mode): the local pose each step starts from.
  * `count` must equal the joint count; values are validated (finite, non-zero
- * rotations). Until set, the rest pose is used. */
+ * rotations, the limits above). Until set, the rest pose is used. */
 lb_result lb_rig_set_animation_pose(lb_world *world, lb_entity e, const lb_transform *local,
                                     uint32_t count);
 /* Pose buffers of the last step (depth-first joint order); null if no Rig. */

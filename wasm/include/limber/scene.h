@@ -50,7 +50,15 @@ lb_result lb_scene_load_files(lb_world *world, const char *json, size_t len,
  * buf may be null when cap is 0); *needed receives the bytes needed including the NUL.
  * LB_ERR_CAPACITY when cap is too small, LB_ERR_PARSE for malformed JSON. */
 lb_result lb_scene_files(const char *json, size_t len, char *buf, size_t cap, size_t *needed);
-/* Applies the timeline commands due at the world's current step, then steps. */
+/* Applies the timeline commands due at the world's current step, then steps. dt is checked
+ * first; the due commands are all or nothing: each is checked before any is applied (entity
+ * alive, component present, parameter kind; values were checked at load), and when a write
+ * still fails, the commands applied before it are undone, the world is as it was, and the
+ * same commands are due again next step. Commands apply in file order, except that a
+ * "remove" no later command of the step touches on the same entity and component takes
+ * effect after the step's other commands (it cannot fail, so nothing removed is ever put
+ * back). Errors name the scene ("name"), the timeline index, the step, the command, the
+ * component and the entity's scene name. */
 lb_result lb_scene_step(lb_world *world, lb_scene *scene, float dt);
 /* Entity by scene name, or LB_NULL_ENTITY. */
 lb_entity lb_scene_entity(const lb_scene *scene, const char *name);

@@ -41,7 +41,15 @@ void lb_world_destroy(lb_world *world);
 const char *lb_world_last_error(const lb_world *world);
 
 lb_result lb_world_spawn(lb_world *world, lb_entity *out);
-/* Removes every component; the handle (and copies of it) become stale. */
+/* Removes every component; the handle (and copies of it) become stale, for good (base.h).
+ * References to it in other components:
+ * - Transform.parent: the children become roots; their parent and parentJoint are cleared.
+ * - every other entity field (TwoBoneIK rig/target/hint, GripHolder.held, GripProfile
+ *   anchors, ...) keeps the stale handle, which reads as null through lb_world_get and
+ *   which the systems treat as gone (the constraint idles, nothing is held). A write that
+ *   leaves such a field as it is (the same stale handle, or the null it reads as) is
+ *   accepted and keeps it, so it blocks no later update of the other fields; writing a
+ *   live entity replaces it. A stale handle is refused in a field that did not hold it. */
 lb_result lb_world_despawn(lb_world *world, lb_entity e);
 bool lb_world_alive(const lb_world *world, lb_entity e);
 

@@ -1,7 +1,7 @@
 /* Controller JSON (format in limber/animator.h) → lb_animator_controller_def, then the same
  * validation as a def built in C. Strict: unknown keys and wrong value types are errors. */
+#include "../base/json.h"
 #include "animator_internal.h"
-#include "cJSON.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -380,12 +380,10 @@ lb_result lb_world_add_controller_json(lb_world *w, uint32_t skeleton, const cha
   if (!json || !out) {
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "add_controller_json: null json or out");
   }
-  cJSON *root = cJSON_ParseWithLength(json, len);
+  lb_json_error jerr;
+  cJSON *root = lb_json_parse(json, len, &jerr);
   if (!root) {
-    const char *at = cJSON_GetErrorPtr();
-    return lb_fail(w, LB_ERR_PARSE, "controller '%s': malformed JSON near byte %ld",
-                   name ? name : "",
-                   at && at >= json && at <= json + len ? (long)(at - json) : -1L);
+    return lb_fail(w, LB_ERR_PARSE, "controller '%s': %s", name ? name : "", jerr.what);
   }
   lb_result r = lb_controller_from_cjson(w, skeleton, name, root, out);
   cJSON_Delete(root);

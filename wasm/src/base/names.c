@@ -96,12 +96,65 @@ static lb_result lb_names_reserve(lb_names *n, size_t len) {
   return LB_OK;
 }
 
+bool lb_utf8_valid(const char *text, size_t len) {
+  const unsigned char *s = (const unsigned char *)text;
+  size_t i = 0;
+  while (i < len) {
+    unsigned c = s[i];
+    if (c < 0x80u) {
+      ++i;
+      continue;
+    }
+    size_t n;
+    unsigned lo = 0x80u, hi = 0xBFu; /* range of the second byte */
+    if (c >= 0xC2u && c <= 0xDFu) {
+      n = 2;
+    } else if (c >= 0xE0u && c <= 0xEFu) {
+      n = 3;
+      lo = c == 0xE0u ? 0xA0u : 0x80u; /* no overlong forms */
+      hi = c == 0xEDu ? 0x9Fu : 0xBFu; /* no surrogates */
+    } else if (c >= 0xF0u && c <= 0xF4u) {
+      n = 4;
+      lo = c == 0xF0u ? 0x90u : 0x80u;
+      hi = c == 0xF4u ? 0x8Fu : 0xBFu; /* at most U+10FFFF */
+    } else {
+      return false;
+    }
+    if (len - i < n || s[i + 1] < lo || s[i + 1] > hi) {
+      return false;
+    }
+    for (size_t k = 2; k < n; ++k) {
+      if ((s[i + k] & 0xC0u) != 0x80u) {
+        return false;
+      }
+    }
+    i += n;
+  }
+  return true;
+}
+
+const char *lb_names_refusal(const char *text, size_t len) {
+  if (len == 0) {
+    return NULL;
+  }
+  if (!text) {
+    return "is missing";
+  }
+  if (len > LB_NAME_MAX_BYTES) {
+    return "is longer than 1024 bytes";
+  }
+  if (memchr(text, 0, len)) {
+    return "holds a NUL";
+  }
+  return lb_utf8_valid(text, len) ? NULL : "is not valid UTF-8";
+}
+
 lb_result lb_names_intern(lb_names *n, const char *text, size_t len, uint32_t *id) {
   if (len == 0) {
     *id = 0;
     return LB_OK;
   }
-  if (!text || len > LB_NAME_MAX_BYTES || memchr(text, 0, len)) {
+  if (lb_names_refusal(text, len)) {
     return LB_ERR_OUT_OF_RANGE;
   }
   uint32_t found = lb_names_find(n, text, len);

@@ -22,8 +22,16 @@ typedef struct lb_names {
 
 void lb_names_init(lb_names *n, const lb_allocator *a);
 void lb_names_release(lb_names *n);
-/* Id of `len` bytes at `text` (no NUL inside), adding it if new. LB_ERR_OUT_OF_RANGE when
- * longer than LB_NAME_MAX_BYTES or holding a NUL, LB_ERR_OUT_OF_MEMORY. */
+/* True when `len` bytes are well-formed UTF-8 (no overlong forms, no surrogates, at most
+ * U+10FFFF). */
+bool lb_utf8_valid(const char *text, size_t len);
+/* Why `len` bytes at `text` cannot be a name: "is longer than 1024 bytes", "holds a NUL",
+ * "is not valid UTF-8"; null when they can. Every name enters through lb_names_intern, so
+ * this is the one rule for names everywhere (scenes, component JSON, registrations, the
+ * bridge). */
+const char *lb_names_refusal(const char *text, size_t len);
+/* Id of `len` bytes at `text`, adding it if new. LB_ERR_OUT_OF_RANGE when lb_names_refusal
+ * refuses the text, LB_ERR_OUT_OF_MEMORY. */
 lb_result lb_names_intern(lb_names *n, const char *text, size_t len, uint32_t *id);
 /* Id of an existing name, or UINT32_MAX. */
 uint32_t lb_names_find(const lb_names *n, const char *text, size_t len);

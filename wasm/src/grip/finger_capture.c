@@ -1,6 +1,6 @@
 /* Captured finger poses: a hand's joint rotations as JSON, and a per-world store of them
  * for GripProfile. They name bones, so they belong to one skeleton and never mirror. */
-#include "cJSON.h"
+#include "../base/json.h"
 #include "grip_internal.h"
 #include <stdio.h>
 #include <string.h>
@@ -159,6 +159,10 @@ lb_result lb_world_register_finger_pose(lb_world *w, const char *name, const cha
     return lb_fail(w, LB_ERR_OUT_OF_RANGE, "registerFingerPose: name must be 1..%d bytes",
                    LB_POSE_NAME_MAX - 1);
   }
+  if (lb_names_refusal(name, nl)) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE, "registerFingerPose: the name %s",
+                   lb_names_refusal(name, nl));
+  }
   lb_grip_world *gw = lb_grip_world_of(w);
   lb_finger_pose *existing = lb_grip_find_finger_pose(w, name);
   if (!existing && gw->finger_pose_count == LB_FINGER_POSE_MAX) {
@@ -170,9 +174,10 @@ lb_result lb_world_register_finger_pose(lb_world *w, const char *name, const cha
   if (lb_names_intern(&w->names, name, nl, &id) != LB_OK || lb_grip_set_ref(w, id, 0) != LB_OK) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "registerFingerPose '%s': out of memory", name);
   }
-  cJSON *root = cJSON_ParseWithLength(json, len);
+  lb_json_error jerr;
+  cJSON *root = lb_json_parse(json, len, &jerr);
   if (!root) {
-    return lb_fail(w, LB_ERR_PARSE, "registerFingerPose '%s': malformed JSON", name);
+    return lb_fail(w, LB_ERR_PARSE, "registerFingerPose '%s': %s", name, jerr.what);
   }
   lb_finger_pose *pose = lb_alloc(w, sizeof *pose);
   lb_result r = pose ? lb_parse_finger_pose(w, name, root, pose)

@@ -214,9 +214,11 @@ static lb_result lb_holder_stage(lb_write *wr) {
   if (r != LB_OK) {
     return r;
   }
-  if (c->held != LB_NULL_ENTITY) {
+  /* A held object that was despawned (kept by the schema check) is held by no hand. */
+  bool holds = c->held != LB_NULL_ENTITY && lb_slot_of(w, c->held) >= 0;
+  if (holds) {
     int hs = lb_slot_of(w, c->held);
-    if (hs < 0 || !lb_slot_has(w, (uint32_t)hs, LB_GRIP_PROFILE)) {
+    if (!lb_slot_has(w, (uint32_t)hs, LB_GRIP_PROFILE)) {
       return lb_fail(w, LB_ERR_MISSING_COMPONENT, "%s: field 'held': the object has no GripProfile",
                      where);
     }
@@ -225,11 +227,9 @@ static lb_result lb_holder_stage(lb_write *wr) {
                      where);
     }
   }
-  r = lb_check_hand(w, where, wr->slot, LB_HAND_RIGHT, "rightHand", c->right_hand, 0,
-                    c->held != LB_NULL_ENTITY);
+  r = lb_check_hand(w, where, wr->slot, LB_HAND_RIGHT, "rightHand", c->right_hand, 0, holds);
   if (r == LB_OK) {
-    r = lb_check_hand(w, where, wr->slot, LB_HAND_LEFT, "leftHand", c->left_hand, 0,
-                      c->held != LB_NULL_ENTITY);
+    r = lb_check_hand(w, where, wr->slot, LB_HAND_LEFT, "leftHand", c->left_hand, 0, holds);
   }
   return r == LB_OK ? lb_hands_reserve(wr) : r;
 }

@@ -3,7 +3,7 @@
 #include "pose_json.h"
 #include "../base/alloc.h"
 #include "../base/diag.h"
-#include "cJSON.h"
+#include "../base/json.h"
 #include "limber/grip_pose.h"
 
 #include <stdarg.h>
@@ -192,19 +192,10 @@ lb_result lb_grip_pose_parse_json_diag(const char *json, size_t len, lb_grip_pos
   if (len == 0) {
     return lb_jfail(diag, LB_ERR_PARSE, "pose: empty input");
   }
-  const char *end = NULL;
-  cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
+  lb_json_error jerr;
+  cJSON *root = lb_json_parse(json, len, &jerr);
   if (!root) {
-    size_t at = end && end >= json && end <= json + len ? (size_t)(end - json) : 0;
-    return lb_jfail(diag, LB_ERR_PARSE, "pose: malformed JSON near byte %zu", at);
-  }
-  /* Only whitespace may follow the value (a terminating NUL ends the text). */
-  for (const char *p = end; p && p < json + len && *p != '\0'; ++p) {
-    if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
-      cJSON_Delete(root);
-      return lb_jfail(diag, LB_ERR_PARSE, "pose: unexpected text after the object at byte %zu",
-                      (size_t)(p - json));
-    }
+    return lb_jfail(diag, LB_ERR_PARSE, "pose: %s", jerr.what);
   }
   lb_jctx c = {diag};
   lb_grip_pose_def d = lb_grip_pose_default_def();

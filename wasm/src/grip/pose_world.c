@@ -10,6 +10,10 @@ lb_result lb_world_register_grip_pose(lb_world *w, const char *name, const char 
     return w ? lb_fail(w, LB_ERR_INVALID_ARGUMENT, "registerGripPose: null argument")
              : LB_ERR_INVALID_ARGUMENT;
   }
+  if (lb_names_refusal(name, strlen(name))) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE, "registerGripPose: the name %s",
+                   lb_names_refusal(name, strlen(name)));
+  }
   lb_grip_pose_def def;
   lb_result r = lb_grip_pose_parse_json_diag(json, len, &def, &w->diag);
   if (r != LB_OK) {

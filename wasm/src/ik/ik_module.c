@@ -21,6 +21,12 @@ static lb_result lb_ik_stage(lb_write *wr) {
   lb_ik_chain *chain = (lb_ik_chain *)wr->prep;
   lb_entity rig_e = c->rig != LB_NULL_ENTITY ? c->rig : wr->entity;
   int rs = lb_slot_of(w, rig_e);
+  if (c->rig != LB_NULL_ENTITY && rs < 0) {
+    /* The rig was despawned (the schema check lets only a kept reference through): the
+     * constraint idles, as it does at step time, until a live rig is written. */
+    memset(chain, 0, sizeof *chain);
+    return LB_OK;
+  }
   const lb_rig_instance *inst = rs >= 0 ? lb_rig_of_slot(w, (uint32_t)rs) : NULL;
   if (!inst) {
     return lb_fail(w, LB_ERR_MISSING_COMPONENT, "%s: field 'rig': %s has no Rig", wr->where,

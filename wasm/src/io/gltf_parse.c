@@ -1,6 +1,7 @@
 /* glTF import entry: the GLB container or JSON text, the JSON helpers, the arena, and the
  * order of the import steps. */
 #include "../base/alloc.h"
+#include "../base/json.h"
 #include "gltf_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,13 +260,10 @@ lb_result gltf_parse_container(gltf_ctx *c, const uint8_t *data, size_t size) {
                        "not a glTF file: neither the GLB magic 'glTF' nor a JSON object");
     }
   }
-  c->root = cJSON_ParseWithLength((const char *)json, json_len);
+  lb_json_error jerr;
+  c->root = lb_json_parse((const char *)json, json_len, &jerr);
   if (!c->root) {
-    const char *at = cJSON_GetErrorPtr();
-    long pos = at && at >= (const char *)json && at <= (const char *)json + json_len
-                   ? (long)(at - (const char *)json)
-                   : -1L;
-    return gltf_fail(c, LB_ERR_PARSE, "malformed JSON near byte %ld", pos);
+    return gltf_fail(c, LB_ERR_PARSE, "%s (JSON)", jerr.what);
   }
   if (!cJSON_IsObject(c->root)) {
     return gltf_fail(c, LB_ERR_PARSE, "the JSON is not an object");

@@ -1,7 +1,7 @@
 /* JSON → component fields through the schema (cJSON). One parser for scenes and
  * for JSON-shaped input from the bridge. */
+#include "../base/json.h"
 #include "../world/world_core.h"
-#include "cJSON.h"
 #include "scene_internal.h"
 #include <string.h>
 
@@ -114,8 +114,9 @@ static lb_result lb_json_field(lb_world *w, const lb_scene *scene, const char *w
     lb_name id;
     lb_result r = lb_names_intern(&w->names, j->valuestring, strlen(j->valuestring), &id);
     if (r != LB_OK) {
-      return lb_fail(w, r, "%s: field '%s': %s", where, f->name,
-                     r == LB_ERR_OUT_OF_RANGE ? "a name is at most 1024 bytes" : "out of memory");
+      const char *why = lb_names_refusal(j->valuestring, strlen(j->valuestring));
+      return lb_fail(w, r, "%s: field '%s': the name %s", where, f->name,
+                     r == LB_ERR_OUT_OF_RANGE && why ? why : "cannot be stored (out of memory)");
     }
     memcpy(p, &id, sizeof id);
     return LB_OK;
@@ -181,10 +182,10 @@ lb_result lb_component_from_json(lb_world *w, const lb_scene *scene, uint32_t ty
              : LB_ERR_INVALID_ARGUMENT;
   }
   const lb_component_info *info = lb_component_info_get(type);
-  cJSON *root = cJSON_ParseWithLength(json, len);
+  lb_json_error jerr;
+  cJSON *root = lb_json_parse(json, len, &jerr);
   if (!root) {
-    return lb_fail(w, LB_ERR_PARSE, "%s JSON: malformed near byte %d", info ? info->name : "?",
-                   (int)(cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() - json : 0));
+    return lb_fail(w, LB_ERR_PARSE, "%s JSON: %s", info ? info->name : "?", jerr.what);
   }
   lb_result r =
       lb_component_fields_from_cjson(w, scene, type, root, info ? info->name : "?", inout, NULL);

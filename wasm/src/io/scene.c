@@ -1,7 +1,7 @@
 /* Scene loading and the timeline. Commands are converted to component structs at
  * load, so a step applies them with no JSON work. */
+#include "../base/json.h"
 #include "../world/world_core.h"
-#include "cJSON.h"
 #include "limber/rig.h"
 #include "scene_internal.h"
 #include <stdio.h>
@@ -18,6 +18,8 @@ typedef enum lb_command_kind {
 
 typedef struct lb_command {
   uint64_t step;
+  uint32_t index;        /* position in the file's timeline */
+  uint32_t entity_index; /* scene entity (its name in messages) */
   lb_entity entity;
   uint32_t type;
   lb_command_kind kind;
@@ -32,7 +34,16 @@ typedef struct lb_named {
   uint32_t value;
 } lb_named;
 
+/* What a step's command changed, to put it back when a later command of the step fails. */
+typedef struct lb_undo {
+  bool had;       /* the entity had the component before the command */
+  float param;    /* param: value before */
+  uint32_t ptype; /* param: its type */
+  _Alignas(16) uint8_t old[LB_COMPONENT_MAX_SIZE];
+} lb_undo;
+
 struct lb_scene {
+  char name[LB_SCENE_NAME_MAX]; /* the document's "name", for messages */
   lb_named *entities;
   uint32_t entity_count;
   lb_names entity_names; /* id = index + 1 (names are unique), so lookups are O(1) */
@@ -41,6 +52,7 @@ struct lb_scene {
   lb_command *commands; /* sorted by step (stable) */
   uint32_t command_count;
   uint32_t next_command;
+  lb_undo *undo; /* command_count entries: every command may fall due in one step */
 };
 
 lb_entity lb_scene_entity(const lb_scene *sc, const char *name) {
@@ -79,6 +91,7 @@ void lb_scene_destroy(lb_world *w, lb_scene *sc) {
   lb_free(w, sc->entities);
   lb_free(w, sc->assets);
   lb_free(w, sc->commands);
+  lb_free(w, sc->undo);
   lb_free(w, sc);
 }
 
@@ -284,7 +297,12 @@ static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
     }
     const cJSON *ent = cJSON_GetObjectItemCaseSensitive(body, "entity");
     const cJSON *comp = cJSON_GetObjectItemCaseSensitive(body, "component");
+    cmd->index = (uint32_t)index;
     cmd->entity = cJSON_IsString(ent) ? lb_scene_entity(sc, ent->valuestring) : LB_NULL_ENTITY;
+    if (cmd->entity != LB_NULL_ENTITY) {
+      cmd->entity_index =
+          lb_names_find(&sc->entity_names, ent->valuestring, strlen(ent->valuestring)) - 1u;
+    }
     if (cmd->entity == LB_NULL_ENTITY) {
       return lb_fail(w, LB_ERR_UNKNOWN_NAME,
                      "scene: timeline[%d]: 'entity' = '%s' must name a scene entity", index,
@@ -312,6 +330,11 @@ static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
       const cJSON *fields = cJSON_GetObjectItemCaseSensitive(body, "fields");
       lb_result r = lb_component_fields_from_cjson(w, sc, cmd->type, fields, where, cmd->data,
                                                    &cmd->field_mask);
+      /* The values' own checks now (finite, ranges, enums), not when the step comes. */
+      if (r == LB_OK) {
+        r = lb_world_check_fields(w, cmd->type, cmd->data,
+                                  cmd->kind == LB_CMD_INSERT ? ~0u : cmd->field_mask, where);
+      }
       if (r != LB_OK) {
         return r;
       }
@@ -356,11 +379,10 @@ lb_result lb_scene_load_files(lb_world *w, const char *json, size_t len, const l
              : LB_ERR_INVALID_ARGUMENT;
   }
   *out = NULL;
-  cJSON *root = cJSON_ParseWithLength(json, len);
+  lb_json_error jerr;
+  cJSON *root = lb_json_parse(json, len, &jerr);
   if (!root) {
-    const char *at = cJSON_GetErrorPtr();
-    return lb_fail(w, LB_ERR_PARSE, "scene: malformed JSON near byte %ld",
-                   at && at >= json && at <= json + len ? (long)(at - json) : -1L);
+    return lb_fail(w, LB_ERR_PARSE, "scene: %s", jerr.what);
   }
   /* All or nothing: a failure despawns what was spawned and frees the assets added. */
   lb_world_mark mark;
@@ -382,7 +404,16 @@ lb_result lb_scene_load_files(lb_world *w, const char *json, size_t len, const l
     r = lb_scene_entities(w, sc, cJSON_GetObjectItemCaseSensitive(root, "entities"));
   }
   if (r == LB_OK) {
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
+    snprintf(sc->name, sizeof sc->name, "%s",
+             cJSON_IsString(name) && name->valuestring[0] ? name->valuestring : "(unnamed)");
     r = lb_scene_timeline(w, sc, cJSON_GetObjectItemCaseSensitive(root, "timeline"));
+  }
+  if (r == LB_OK && sc->command_count) {
+    sc->undo = lb_alloc_array(w, sc->command_count, sizeof(lb_undo));
+    if (!sc->undo) {
+      r = lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
+    }
   }
   cJSON_Delete(root);
   if (r != LB_OK) {
@@ -395,10 +426,76 @@ lb_result lb_scene_load_files(lb_world *w, const char *json, size_t len, const l
   return LB_OK;
 }
 
-static lb_result lb_apply_command(lb_world *w, const lb_command *cmd) {
+static const char *const lb_command_kinds[] = {"update", "insert", "remove", "param"};
+
+/* Re-records the current message as "scene 'NAME': timeline[i] (step k: update Transform on
+ * entity 'hero'): <message>". */
+static lb_result lb_command_fail(lb_world *w, const lb_scene *sc, const lb_command *cmd,
+                                 lb_result r) {
+  char prefix[1024];
+  snprintf(prefix, sizeof prefix,
+           "scene '%s': timeline[%u] (step %llu: %s %s on entity '%s'): ", sc->name,
+           (unsigned)cmd->index, (unsigned long long)cmd->step, lb_command_kinds[cmd->kind],
+           cmd->kind == LB_CMD_PARAM ? (const char *)cmd->data
+                                     : lb_component_info_get(cmd->type)->name,
+           sc->entities[cmd->entity_index].name);
+  return lb_diag_prefix(&w->diag, r, prefix);
+}
+
+/* Whether the entity has the component after the due commands before `at` (or now). */
+static bool lb_has_after(lb_world *w, const lb_scene *sc, uint32_t first, uint32_t at, lb_entity e,
+                         uint32_t type) {
+  for (uint32_t k = at; k-- > first;) {
+    const lb_command *c = &sc->commands[k];
+    if (c->entity == e && c->type == type) {
+      return c->kind != LB_CMD_REMOVE;
+    }
+  }
+  return lb_world_has(w, e, type);
+}
+
+/* What can be known before anything is applied: the entity is alive, the component is
+ * there for update/remove/param (after the earlier commands of the step), a parameter
+ * exists with the value's kind. Stage checks that depend on other components run when
+ * applied, and a failure then is undone. */
+static lb_result lb_precheck(lb_world *w, const lb_scene *sc, uint32_t first, uint32_t end) {
+  for (uint32_t i = first; i < end; ++i) {
+    const lb_command *c = &sc->commands[i];
+    lb_result r = LB_OK;
+    if (!lb_world_alive(w, c->entity)) {
+      r = lb_fail(w, LB_ERR_STALE_ENTITY, "the entity was despawned");
+    } else if (c->kind != LB_CMD_INSERT && !lb_has_after(w, sc, first, i, c->entity, c->type)) {
+      r = lb_fail(w, LB_ERR_MISSING_COMPONENT, "the entity has no %s",
+                  lb_component_info_get(c->type)->name);
+    } else if (c->kind == LB_CMD_PARAM && lb_world_has(w, c->entity, LB_ANIMATOR)) {
+      bool touched = false;
+      for (uint32_t k = first; k < i; ++k) {
+        touched = touched ||
+                  (sc->commands[k].entity == c->entity && sc->commands[k].type == LB_ANIMATOR &&
+                   sc->commands[k].kind != LB_CMD_PARAM);
+      }
+      if (!touched) {
+        r = lb_scene_param_check(w, c->entity, (const char *)c->data, c->value_is_bool, NULL, NULL);
+      }
+    }
+    if (r != LB_OK) {
+      return lb_command_fail(w, sc, c, r);
+    }
+  }
+  return LB_OK;
+}
+
+static lb_result lb_apply_command(lb_world *w, const lb_command *cmd, lb_undo *u) {
+  u->had = lb_world_has(w, cmd->entity, cmd->type);
   if (cmd->kind == LB_CMD_PARAM) {
-    return lb_scene_param_apply(w, cmd->entity, (const char *)cmd->data, cmd->value,
-                                cmd->value_is_bool);
+    lb_result r = lb_scene_param_check(w, cmd->entity, (const char *)cmd->data, cmd->value_is_bool,
+                                       &u->param, &u->ptype);
+    return r == LB_OK ? lb_scene_param_apply(w, cmd->entity, (const char *)cmd->data, cmd->value,
+                                             cmd->value_is_bool)
+                      : r;
+  }
+  if (u->had) {
+    lb_world_get(w, cmd->entity, cmd->type, u->old);
   }
   if (cmd->kind == LB_CMD_REMOVE) {
     return lb_world_remove(w, cmd->entity, cmd->type);
@@ -410,9 +507,7 @@ static lb_result lb_apply_command(lb_world *w, const lb_command *cmd) {
   _Alignas(16) uint8_t cur[LB_COMPONENT_MAX_SIZE];
   lb_result r = lb_world_get(w, cmd->entity, cmd->type, cur);
   if (r != LB_OK) {
-    char lbl[48];
-    return lb_fail(w, r, "scene timeline: update of %s on %s: %s", info->name,
-                   lb_entity_label(cmd->entity, lbl, sizeof lbl), lb_result_text(r));
+    return lb_fail(w, r, "%s", lb_result_text(r));
   }
   for (uint32_t i = 0; i < info->field_count; ++i) {
     if (cmd->field_mask & (1u << i)) {
@@ -423,16 +518,95 @@ static lb_result lb_apply_command(lb_world *w, const lb_command *cmd) {
   return lb_world_set(w, cmd->entity, cmd->type, cur);
 }
 
-lb_result lb_scene_step(lb_world *w, lb_scene *sc, float dt) {
-  if (!w || !sc) {
-    return LB_ERR_INVALID_ARGUMENT;
+/* Puts back what an applied command changed. Values go back through the write path (they
+ * were valid before the command, in the world as it is again now). A removed component
+ * comes back with its value; module state (a Rig's pose buffers) starts afresh. */
+static void lb_undo_command(lb_world *w, const lb_command *cmd, const lb_undo *u) {
+  if (cmd->kind == LB_CMD_PARAM) {
+    lb_scene_param_restore(w, cmd->entity, (const char *)cmd->data, u->param, u->ptype);
+  } else if (!u->had) {
+    if (lb_world_has(w, cmd->entity, cmd->type)) {
+      lb_world_remove(w, cmd->entity, cmd->type);
+    }
+  } else {
+    lb_world_insert(w, cmd->entity, cmd->type, u->old);
   }
-  uint64_t now = lb_world_step_count(w);
-  while (sc->next_command < sc->command_count && sc->commands[sc->next_command].step <= now) {
-    lb_result r = lb_apply_command(w, &sc->commands[sc->next_command++]);
-    if (r != LB_OK) {
-      return r;
+}
+
+/* A remove command of the step [.., end) that no later command of the step touches on the
+ * same entity and component. */
+static bool lb_remove_deferred(const lb_scene *sc, uint32_t i, uint32_t end) {
+  const lb_command *c = &sc->commands[i];
+  if (c->kind != LB_CMD_REMOVE) {
+    return false;
+  }
+  for (uint32_t k = i + 1u; k < end; ++k) {
+    const lb_command *o = &sc->commands[k];
+    if (o->entity == c->entity && (o->type == c->type || o->kind == LB_CMD_PARAM)) {
+      return false;
     }
   }
+  return true;
+}
+
+lb_result lb_scene_step(lb_world *w, lb_scene *sc, float dt) {
+  if (!w || !sc) {
+    return w ? lb_fail(w, LB_ERR_INVALID_ARGUMENT, "scene step: null scene")
+             : LB_ERR_INVALID_ARGUMENT;
+  }
+  /* dt first: a step that cannot run applies no command. */
+  if (!lb_is_finite(dt) || dt < 0.0f || dt > 1.0f) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE,
+                   "scene '%s': step: dt = %g must be finite and within [0, 1] s (no timeline "
+                   "command applied)",
+                   sc->name, (double)dt);
+  }
+  /* The commands due now are applied all or nothing. */
+  uint64_t now = lb_world_step_count(w);
+  uint32_t first = sc->next_command, end = first;
+  while (end < sc->command_count && sc->commands[end].step <= now) {
+    ++end;
+  }
+  lb_result r = lb_precheck(w, sc, first, end);
+  if (r != LB_OK) {
+    return r;
+  }
+  /* Removes whose (entity, component) no later command of the step touches go last: after
+   * the precheck they cannot fail, so no removal ever has to be undone (a component that
+   * came back would restart its module state). */
+  for (uint32_t i = first; i < end; ++i) {
+    if (lb_remove_deferred(sc, i, end)) {
+      continue;
+    }
+    r = lb_apply_command(w, &sc->commands[i], &sc->undo[i - first]);
+    if (r == LB_OK) {
+      continue;
+    }
+    lb_command_fail(w, sc, &sc->commands[i], r);
+    /* Keep the message while the undo writes (which clear it) run. */
+    const char *text = lb_world_last_error(w);
+    const char *body = strstr(text, ": ");
+    body = body ? body + 2 : text;
+    size_t n = strlen(body) + 1u;
+    char *saved = lb_alloc(w, n);
+    if (saved) {
+      memcpy(saved, body, n);
+    }
+    for (uint32_t k = i; k-- > first;) {
+      if (!lb_remove_deferred(sc, k, end)) {
+        lb_undo_command(w, &sc->commands[k], &sc->undo[k - first]);
+      }
+    }
+    lb_fail(w, r, "%s (earlier commands of the step were undone)",
+            saved ? saved : "(message lost: out of memory)");
+    lb_free(w, saved);
+    return r;
+  }
+  for (uint32_t i = first; i < end; ++i) {
+    if (lb_remove_deferred(sc, i, end)) {
+      lb_world_remove(w, sc->commands[i].entity, sc->commands[i].type);
+    }
+  }
+  sc->next_command = end;
   return lb_world_step(w, dt);
 }

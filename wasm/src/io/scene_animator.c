@@ -1,7 +1,7 @@
 /* What the animator adds to scenes: glTF rig assets (from the caller's file table),
  * controller assets, the timeline's "param" command and the list of files a scene needs. */
 #include "../anim/animator_internal.h"
-#include "cJSON.h"
+#include "../base/json.h"
 #include "scene_internal.h"
 #include <stdio.h>
 #include <string.h>
@@ -138,18 +138,32 @@ lb_result lb_scene_param_command(lb_world *w, int index, lb_entity e, const void
   return check_kind(w, where, name, type, *value_is_bool);
 }
 
+lb_result lb_scene_param_check(lb_world *w, lb_entity e, const char *name, bool value_is_bool,
+                               float *old_value, uint32_t *old_type) {
+  float cur = 0.0f;
+  lb_anim_param_type type = LB_ANIM_PARAM_FLOAT;
+  lb_result r = lb_world_get_animator_param(w, e, name, &cur, &type);
+  if (r == LB_OK) {
+    r = check_kind(w, "param", name, type, value_is_bool);
+  }
+  if (old_value) {
+    *old_value = cur;
+    *old_type = (uint32_t)type;
+  }
+  return r;
+}
+
 lb_result lb_scene_param_apply(lb_world *w, lb_entity e, const char *name, float value,
                                bool value_is_bool) {
   float cur;
-  lb_anim_param_type type;
-  lb_result r = lb_world_get_animator_param(w, e, name, &cur, &type);
-  if (r == LB_OK) {
-    r = check_kind(w, "scene timeline: param", name, type, value_is_bool);
-  }
-  if (r != LB_OK) {
-    return r;
-  }
-  return lb_animator_set_param(w, e, name, value, type);
+  uint32_t type;
+  lb_result r = lb_scene_param_check(w, e, name, value_is_bool, &cur, &type);
+  return r == LB_OK ? lb_animator_set_param(w, e, name, value, (lb_anim_param_type)type) : r;
+}
+
+void lb_scene_param_restore(lb_world *w, lb_entity e, const char *name, float value,
+                            uint32_t type) {
+  lb_animator_set_param(w, e, name, value, (lb_anim_param_type)type);
 }
 
 /* ---- files ---------------------------------------------------------------------------------- */
@@ -159,7 +173,7 @@ lb_result lb_scene_files(const char *json, size_t len, char *buf, size_t cap, si
     return LB_ERR_INVALID_ARGUMENT;
   }
   *needed = 0;
-  cJSON *root = cJSON_ParseWithLength(json, len);
+  cJSON *root = lb_json_parse(json, len, NULL);
   if (!root) {
     return LB_ERR_PARSE;
   }

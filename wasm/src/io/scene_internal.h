@@ -22,4 +22,10 @@ lb_result lb_scene_param_command(lb_world *w, int index, lb_entity e, const void
                                  float *value, bool *value_is_bool);
 lb_result lb_scene_param_apply(lb_world *w, lb_entity e, const char *name, float value,
                                bool value_is_bool);
+/* The checks of lb_scene_param_apply alone; the current value and type into old_* (may be
+ * null). */
+lb_result lb_scene_param_check(lb_world *w, lb_entity e, const char *name, bool value_is_bool,
+                               float *old_value, uint32_t *old_type);
+/* Puts back a value read by lb_scene_param_check (undo of a failed step). */
+void lb_scene_param_restore(lb_world *w, lb_entity e, const char *name, float value, uint32_t type);
 #endif

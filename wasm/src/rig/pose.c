@@ -103,6 +103,9 @@ lb_result lb_rig_set_animation_pose(lb_world *w, lb_entity e, const lb_transform
                    lb_entity_label(e, lbl, sizeof lbl), count, inst->joint_count);
   }
   const lb_skeleton *s = lb_skeleton_get(w, inst->asset);
+  /* Model-space scale per joint (product along the parents, parents first), so that no
+   * chain of allowed scales leaves the float range. */
+  double model_scale[LB_MAX_JOINTS][3];
   for (uint32_t j = 0; j < count; ++j) {
     const lb_transform *x = &local[j];
     float v[10] = {x->t[0], x->t[1], x->t[2], x->r[0], x->r[1],
@@ -113,9 +116,24 @@ lb_result lb_rig_set_animation_pose(lb_world *w, lb_entity e, const lb_transform
                        lb_entity_label(e, lbl, sizeof lbl), s->names[j]);
       }
     }
-    if (!(v[7] > 0.0f) || !(v[8] > 0.0f) || !(v[9] > 0.0f)) {
-      return lb_fail(w, LB_ERR_OUT_OF_RANGE, "animation pose on %s: joint '%s' scale must be > 0",
-                     lb_entity_label(e, lbl, sizeof lbl), s->names[j]);
+    for (int k = 0; k < 3; ++k) {
+      if (!(v[k] >= -LB_POSE_TRANSLATION_MAX && v[k] <= LB_POSE_TRANSLATION_MAX)) {
+        return lb_fail(w, LB_ERR_OUT_OF_RANGE,
+                       "animation pose on %s: joint '%s' translation[%d] = %g is outside [-%g, %g]",
+                       lb_entity_label(e, lbl, sizeof lbl), s->names[j], k, (double)v[k],
+                       (double)LB_POSE_TRANSLATION_MAX, (double)LB_POSE_TRANSLATION_MAX);
+      }
+      int p = s->parents[j];
+      double ms = (p >= 0 ? model_scale[p][k] : 1.0) * (double)v[7 + k];
+      model_scale[j][k] = ms;
+      if (!(v[7 + k] >= LB_POSE_SCALE_MIN && v[7 + k] <= LB_POSE_SCALE_MAX) ||
+          !(ms >= LB_POSE_SCALE_MIN && ms <= LB_POSE_SCALE_MAX)) {
+        return lb_fail(w, LB_ERR_OUT_OF_RANGE,
+                       "animation pose on %s: joint '%s' scale[%d] = %g (model space %g) is "
+                       "outside [%g, %g]",
+                       lb_entity_label(e, lbl, sizeof lbl), s->names[j], k, (double)v[7 + k], ms,
+                       (double)LB_POSE_SCALE_MIN, (double)LB_POSE_SCALE_MAX);
+      }
     }
     if (!(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6] > 1e-12f)) {
       return lb_fail(w, LB_ERR_OUT_OF_RANGE, "animation pose on %s: joint '%s' rotation is zero",

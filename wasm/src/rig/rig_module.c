@@ -3,6 +3,7 @@
  * the output matrices, the bone hash, and joints for Transform.parentJoint. */
 #include "../base/fnv.h"
 #include "rig_internal.h"
+#include <assert.h>
 #include <string.h>
 
 #define LB_SCHEMA_STRUCT lb_rig_c
@@ -77,6 +78,16 @@ static void lb_system_rig_output(lb_world *w, float dt) {
     lb_rig_instance *inst = lb_component_state(w, s, LB_RIG);
     for (uint32_t j = 0; j < inst->joint_count; ++j) {
       lb_transform_to_mat4(&inst->model[j], inst->matrices[j]);
+#ifndef NDEBUG
+      /* Finite-ness is an invariant of the world: inputs are validated so that no matrix
+       * entry can be NaN or infinite (debug builds check it here). */
+      for (int k = 0; k < 16; ++k) {
+        assert(lb_is_finite(inst->matrices[j][k / 4][k % 4]));
+      }
+      assert(lb_is_finite(w->world_xf[s].t[0]) && lb_is_finite(w->world_xf[s].t[1]) &&
+             lb_is_finite(w->world_xf[s].t[2]) && lb_is_finite(w->world_xf[s].s[0]) &&
+             lb_is_finite(w->world_xf[s].s[1]) && lb_is_finite(w->world_xf[s].s[2]));
+#endif
     }
   }
 }

@@ -11,8 +11,17 @@ static const char *lb_type_name(lb_field_type t) {
   return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
 
-/* Schema-level checks of one field in the staging copy. */
-static lb_result lb_check_field(lb_world *w, const char *where, const lb_field *f, uint8_t *p) {
+/* True when an entity field holds a handle that is not null and not alive. */
+static bool lb_entity_stale(const lb_world *w, const uint8_t *p) {
+  lb_entity v;
+  memcpy(&v, p, sizeof v);
+  return v != LB_NULL_ENTITY && lb_slot_of(w, v) < 0;
+}
+
+/* Schema-level checks of one field in the staging copy; `stored` is the field's current
+ * value (null when the entity has no such component yet). */
+static lb_result lb_check_field(lb_world *w, const char *where, const lb_field *f, uint8_t *p,
+                                const uint8_t *stored) {
   switch (f->type) {
   case LB_FIELD_F32:
   case LB_FIELD_VEC3:
@@ -68,6 +77,13 @@ static lb_result lb_check_field(lb_world *w, const char *where, const lb_field *
   case LB_FIELD_ENTITY: {
     lb_entity v;
     memcpy(&v, p, sizeof v);
+    /* A stored reference to a despawned entity reads as null (lb_world_get); writing back
+     * null or the old handle leaves it as it is (world.h), so it blocks no update. */
+    if (stored && lb_entity_stale(w, stored) &&
+        (v == LB_NULL_ENTITY || memcmp(p, stored, sizeof v) == 0)) {
+      memcpy(p, stored, sizeof v);
+      return LB_OK;
+    }
     if (v != LB_NULL_ENTITY && lb_slot_of(w, v) < 0) {
       char lbl[48];
       return lb_fail(w, LB_ERR_STALE_ENTITY, "%s: field '%s' refers to %s, which is not alive",
@@ -98,6 +114,26 @@ static lb_result lb_check_field(lb_world *w, const char *where, const lb_field *
 
 static const lb_component_def *lb_public_def(uint32_t type) {
   return type < LB_COMPONENT_TYPE_COUNT ? lb_registry_component(type) : NULL;
+}
+
+lb_result lb_world_check_fields(lb_world *w, uint32_t type, const void *data, uint32_t field_mask,
+                                const char *where) {
+  const lb_component_def *def = lb_public_def(type);
+  if (!def) {
+    return lb_fail(w, LB_ERR_UNKNOWN_NAME, "%s: component type %u does not exist", where, type);
+  }
+  _Alignas(16) uint8_t staging[LB_COMPONENT_MAX_SIZE];
+  memcpy(staging, data, def->info->size);
+  for (uint32_t i = 0; i < def->info->field_count; ++i) {
+    const lb_field *f = &def->info->fields[i];
+    if ((field_mask >> i & 1u) && !(f->flags & LB_FIELD_READONLY)) {
+      lb_result r = lb_check_field(w, where, f, staging + f->offset, NULL);
+      if (r != LB_OK) {
+        return r;
+      }
+    }
+  }
+  return LB_OK;
 }
 
 static lb_result lb_write_component(lb_world *w, lb_entity e, uint32_t type, const void *data,
@@ -136,7 +172,7 @@ static lb_result lb_write_component(lb_world *w, lb_entity e, uint32_t type, con
       }
       continue;
     }
-    lb_result r = lb_check_field(w, where, f, staging + f->offset);
+    lb_result r = lb_check_field(w, where, f, staging + f->offset, had ? stored + f->offset : NULL);
     if (r != LB_OK) {
       return r;
     }
@@ -193,6 +229,12 @@ lb_result lb_world_get(const lb_world *w, lb_entity e, uint32_t type, void *out)
     return LB_ERR_MISSING_COMPONENT;
   }
   memcpy(out, lb_component_ptr(w, (uint32_t)s, type), def->info->size);
+  for (uint32_t i = 0; i < def->info->field_count; ++i) {
+    const lb_field *f = &def->info->fields[i];
+    if (f->type == LB_FIELD_ENTITY && lb_entity_stale(w, (const uint8_t *)out + f->offset)) {
+      memset((uint8_t *)out + f->offset, 0, sizeof(lb_entity));
+    }
+  }
   return LB_OK;
 }
 

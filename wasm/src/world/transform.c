@@ -19,6 +19,56 @@ static const lb_module_def *lb_joint_source(void) {
   return NULL;
 }
 
+/* World scale limits: every entity's scale multiplied along its parents stays within the
+ * scale field's own range, so no chain of allowed scales leaves the float range. */
+#define LB_WORLD_SCALE_MIN ((double)1e-6f) /* the field limits, as floats */
+#define LB_WORLD_SCALE_MAX ((double)1e4f)
+
+/* Scale of `slot` relative to `top` (product of the scales from slot up to, not including,
+ * top; 1 per axis when slot == top). */
+static void lb_relative_scale(const lb_world *w, uint32_t slot, uint32_t top, double out[3]) {
+  out[0] = out[1] = out[2] = 1.0;
+  for (int32_t s = (int32_t)slot; s >= 0 && (uint32_t)s != top; s = w->parent[s]) {
+    if (lb_slot_has(w, (uint32_t)s, LB_TRANSFORM)) {
+      const lb_transform_c *c = lb_component_ptr(w, (uint32_t)s, LB_TRANSFORM);
+      for (int k = 0; k < 3; ++k) {
+        out[k] *= (double)c->scale[k];
+      }
+    }
+  }
+}
+
+/* The write's scale under its new parent, and the world scales of everything below it. */
+static lb_result lb_check_world_scale(lb_world *w, const lb_write *wr, int parent_slot) {
+  const lb_transform_c *c = wr->value;
+  double above[3] = {1.0, 1.0, 1.0};
+  if (parent_slot >= 0) {
+    lb_relative_scale(w, (uint32_t)parent_slot, UINT32_MAX, above);
+  }
+  uint32_t n = lb_world_subtree(w, wr->slot, w->xf_stack, w->capacity);
+  for (uint32_t i = 0; i < n; ++i) {
+    double rel[3] = {1.0, 1.0, 1.0};
+    if (i > 0) {
+      lb_relative_scale(w, w->xf_stack[i], wr->slot, rel);
+    }
+    for (int k = 0; k < 3; ++k) {
+      double ws = above[k] * (double)c->scale[k] * rel[k];
+      if (!(ws >= LB_WORLD_SCALE_MIN && ws <= LB_WORLD_SCALE_MAX)) {
+        char lbl[48];
+        return lb_fail(w, LB_ERR_OUT_OF_RANGE,
+                       "%s: field 'scale': the world scale of %s would be %g on axis %d, outside "
+                       "[%g, %g] (scales multiply along the parents)",
+                       wr->where,
+                       i == 0
+                           ? "this entity"
+                           : lb_entity_label(lb_entity_of_slot(w, w->xf_stack[i]), lbl, sizeof lbl),
+                       ws, k, LB_WORLD_SCALE_MIN, LB_WORLD_SCALE_MAX);
+      }
+    }
+  }
+  return LB_OK;
+}
+
 typedef struct lb_transform_prep {
   int32_t parent_slot;
   int16_t attach_joint;
@@ -36,7 +86,7 @@ static lb_result lb_transform_stage(lb_write *wr) {
       return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "%s: field 'parentJoint' = '%s' needs a parent",
                      wr->where, joint);
     }
-    return LB_OK;
+    return lb_check_world_scale(w, wr, -1);
   }
   int ps = lb_slot_of(w, c->parent);
   /* Walk up from the new parent; meeting this entity would close a loop. */
@@ -44,6 +94,10 @@ static lb_result lb_transform_stage(lb_write *wr) {
     if ((uint32_t)s == wr->slot) {
       return lb_fail(w, LB_ERR_CYCLE, "%s: field 'parent' would make a parent cycle", wr->where);
     }
+  }
+  lb_result r = lb_check_world_scale(w, wr, ps);
+  if (r != LB_OK) {
+    return r;
   }
   prep->parent_slot = ps;
   if (joint[0]) {

@@ -294,7 +294,8 @@ lb_result lb_world_spawn(lb_world *w, lb_entity *out) {
   return LB_OK;
 }
 
-/* Every component goes; children keep their (now stale) parent handle and become roots. */
+/* Every component goes; children become roots: their Transform's parent and parentJoint
+ * are cleared (world.h), and modules hear of the change. */
 static void lb_slot_clear(lb_world *w, uint32_t s) {
   for (uint32_t t = 0; t < w->type_count; ++t) {
     if (lb_slot_has(w, s, t)) {
@@ -305,6 +306,13 @@ static void lb_slot_clear(lb_world *w, uint32_t s) {
     int32_t next = w->next_sibling[c];
     w->parent[c] = w->next_sibling[c] = w->prev_sibling[c] = -1;
     w->attach_joint[c] = -1;
+    w->first_child[s] = next;
+    if (lb_slot_has(w, (uint32_t)c, LB_TRANSFORM)) {
+      lb_transform_c *xf = lb_component_ptr(w, (uint32_t)c, LB_TRANSFORM);
+      xf->parent = LB_NULL_ENTITY;
+      xf->parent_joint = 0;
+      lb_world_changed(w, LB_TRANSFORM, (uint32_t)c);
+    }
     c = next;
   }
   w->first_child[s] = -1;
@@ -339,9 +347,12 @@ lb_result lb_world_despawn(lb_world *w, lb_entity e) {
     return LB_ERR_STALE_ENTITY;
   }
   lb_slot_clear(w, (uint32_t)s);
-  /* Generations wrap within the handle's 12 bits; 0 stays valid because the
-   * index part of a live handle is never 0. */
-  w->generation[s] = (uint16_t)((w->generation[s] + 1u) & 0xFFFu);
+  /* A slot whose generation would wrap is retired: it is never handed out again, so no
+   * old handle of it can come back to life (base.h). */
+  if (w->generation[s] == LB_ENTITY_GENERATION_MAX) {
+    return LB_OK;
+  }
+  w->generation[s]++;
   w->free_slots[w->free_count++] = (uint32_t)s;
   return LB_OK;
 }
@@ -357,7 +368,7 @@ lb_result lb_world_intern(lb_world *w, const char *text, lb_name *out) {
   }
   lb_result r = lb_names_intern(&w->names, text, strlen(text), out);
   if (r == LB_ERR_OUT_OF_RANGE) {
-    return lb_fail(w, r, "intern: a name is at most %u bytes (got %zu)", LB_NAME_MAX_BYTES,
+    return lb_fail(w, r, "intern: the name %s (%zu bytes)", lb_names_refusal(text, strlen(text)),
                    strlen(text));
   }
   return r == LB_OK ? LB_OK : lb_fail(w, r, "intern: out of memory for the name table");

@@ -124,6 +124,12 @@ static inline bool lb_each_next(lb_each *it, uint32_t *slot) {
   return true;
 }
 
+/* The schema checks of a write (finite, in range, enum, live entities, valid name ids) on
+ * the fields of `data` selected by `field_mask` (bit per schema field; outputs skipped),
+ * without writing: for values prepared ahead (scene timelines, checked at load). */
+lb_result lb_world_check_fields(lb_world *w, uint32_t type, const void *data, uint32_t field_mask,
+                                const char *where);
+
 /* Module-internal component types (no schema fields, not visible to the API) are
  * attached by their module: reserve in a stage hook (may fail), attach in commit. */
 lb_result lb_store_reserve(lb_world *w, uint32_t type, uint32_t slot);
