@@ -662,9 +662,102 @@ static void test_wrap_agrees(void) {
   LB_CHECK(worst < 1e-3);
 }
 
-/* ---- a Biped-named humanoid holding an object ------------------------------------- */
-
+static lb_entity spawn_xf(lb_world *w, lb_entity parent, float x, float y, float z, const versor r);
 static const versor ID = {0, 0, 0, 1};
+
+typedef struct small_skel {
+  uint32_t n;
+  const char *names[32];
+  int16_t parents[32];
+} small_skel;
+
+static int add(small_skel *s, const char *name, int parent) {
+  s->names[s->n] = name;
+  s->parents[s->n] = (int16_t)parent;
+  return (int)s->n++;
+}
+
+static lb_hand_info find_small(const small_skel *s) {
+  lb_hand_find_job job = lb_hand_find_default_job();
+  job.joint_count = s->n;
+  job.names = s->names;
+  job.parents = s->parents;
+  job.report = g_report;
+  job.report_cap = sizeof g_report;
+  LB_CHECK(lb_hand_find_run(&job) == LB_OK);
+  return job.info;
+}
+
+/* Numbered fingers counted from 1 (a 5 and no 0), VRoid node names, a hand with only
+ * ORG-/MCH- copies (the unprefixed control chain wins over MCH-). */
+static void test_name_rules(void) {
+  small_skel s = {0};
+  int h = add(&s, "Bip01 R Hand", add(&s, "Root", -1));
+  for (int f = 0; f < 5; ++f) {
+    static const char *const n[5][3] = {
+        {"Bip01 R Finger1", "Bip01 R Finger11", "Bip01 R Finger12"},
+        {"Bip01 R Finger2", "Bip01 R Finger21", "Bip01 R Finger22"},
+        {"Bip01 R Finger3", "Bip01 R Finger31", "Bip01 R Finger32"},
+        {"Bip01 R Finger4", "Bip01 R Finger41", "Bip01 R Finger42"},
+        {"Bip01 R Finger5", "Bip01 R Finger51", "Bip01 R Finger52"}};
+    add(&s, n[f][2], add(&s, n[f][1], add(&s, n[f][0], h)));
+  }
+  lb_hand_info info = find_small(&s);
+  LB_CHECK(info.finger_count == 5);
+  LB_CHECK(strcmp(s.names[info.fingers[LB_FINGER_THUMB].joints[0]], "Bip01 R Finger1") == 0);
+  LB_CHECK(strcmp(s.names[info.fingers[LB_FINGER_PINKY].joints[2]], "Bip01 R Finger52") == 0);
+
+  small_skel v = {0};
+  h = add(&v, "J_Bip_R_Hand", add(&v, "J_Bip_C_Hips", -1));
+  add(&v, "J_Bip_R_Thumb3", add(&v, "J_Bip_R_Thumb2", add(&v, "J_Bip_R_Thumb1", h)));
+  add(&v, "J_Bip_R_Index3", add(&v, "J_Bip_R_Index2", add(&v, "J_Bip_R_Index1", h)));
+  add(&v, "J_Bip_R_Little3", add(&v, "J_Bip_R_Little2", add(&v, "J_Bip_R_Little1", h)));
+  info = find_small(&v);
+  LB_CHECK(info.finger_count == 3 && info.fingers[LB_FINGER_PINKY].segment_count == 3);
+  LB_CHECK(strstr(g_report, "missing: middle ring") != NULL);
+  LB_CHECK(strstr(g_report, "e.g. \"J_Bip_R_Thumb1,J_Bip_R_Index1,,,J_Bip_R_Little1\"") != NULL);
+
+  small_skel r = {0};
+  h = add(&r, "ORG-hand.R", add(&r, "root", -1));
+  add(&r, "MCH-f_index.02.R", add(&r, "MCH-f_index.01.R", h));
+  add(&r, "f_index.02.R", add(&r, "f_index.01.R", h));
+  add(&r, "ORG-f_index.02.R", add(&r, "ORG-f_index.01.R", h));
+  info = find_small(&r);
+  LB_CHECK(strcmp(r.names[info.fingers[LB_FINGER_INDEX].joints[0]], "f_index.01.R") == 0);
+  LB_CHECK(strcmp(r.names[info.fingers[LB_FINGER_INDEX].joints[1]], "f_index.02.R") == 0);
+}
+
+/* In a world: a VRM 1.0 hand reports its estimated ends in the status. */
+static void test_status_tip_estimated(void) {
+  static skel s;
+  build(&s, &g_conv[1]);
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  lb_skeleton_def def = lb_skeleton_default_def();
+  def.joint_count = s.n;
+  def.names = s.name_ptrs;
+  def.parents = s.parents;
+  def.rest = s.local;
+  uint32_t asset = 0;
+  LB_CHECK(lb_world_add_skeleton(w, &def, &asset) == LB_OK);
+  lb_entity e = spawn_xf(w, 0, 0, 0, 0, ID);
+  lb_rig_c rig = {asset};
+  LB_CHECK(lb_world_insert(w, e, LB_RIG, &rig) == LB_OK);
+  lb_grip_pose_c gp;
+  lb_component_defaults(LB_GRIP_POSE, &gp);
+  gp.right_pose = lb_world_name(w, "pinch");
+  LB_CHECK(lb_world_insert(w, e, LB_GRIP_POSE, &gp) == LB_OK);
+  LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+  lb_grip_hand_status st;
+  LB_CHECK(lb_world_grip_hand_status(w, e, LB_HAND_RIGHT, &st) == LB_OK);
+  printf("  vrm1 status: %s; index %.4f m\n", st.info.report, (double)st.index_length);
+  LB_CHECK(st.palm_known && st.tip_estimated == 0x1Fu);
+  LB_CHECK(strstr(st.info.report, "end estimated: thumb index middle ring pinky") != NULL);
+  LB_CHECK_NEAR(st.index_length, 0.085f, 2e-6);
+  lb_world_destroy(w);
+}
+
+/* ---- a Biped-named humanoid holding an object ------------------------------------- */
 
 static lb_entity spawn_xf(lb_world *w, lb_entity parent, float x, float y, float z,
                           const versor r) {
@@ -827,7 +920,7 @@ static void test_biped_scrambled_says_what_to_map(void) {
   LB_CHECK(strstr(st.info.report, "missing: thumb index middle ring pinky") != NULL);
   /* The example is the right mapping here (the fingers hang off the hand in order; the
    * left hand's come first, Bone000..Bone019). */
-  const char *ex = "rightFingerRoots to the roots of thumb,index,middle,ring,pinky";
+  const char *ex = "GripPose.rightFingerRoots to the thumb,index,middle,ring,pinky roots";
   LB_CHECK(strstr(st.info.report, ex) != NULL);
   const char *want = "e.g. \"Bone020,Bone024,Bone028,Bone032,Bone036\"";
   LB_CHECK(strstr(st.info.report, want) != NULL);
@@ -867,6 +960,8 @@ int main(void) {
   LB_RUN(test_poses_agree);
   LB_RUN(test_estimate_matters);
   LB_RUN(test_wrap_agrees);
+  LB_RUN(test_name_rules);
+  LB_RUN(test_status_tip_estimated);
   LB_RUN(test_biped_holds);
   LB_RUN(test_biped_scrambled_says_what_to_map);
   LB_TEST_MAIN_END();

@@ -136,10 +136,10 @@ typedef struct lb_hand_info {
   uint8_t finger_count;
   lb_finger_info fingers[LB_FINGER_COUNT];
   /* NUL-terminated summary, never cut short, e.g. "right hand 'hand_r' (12); fingers:
-   * thumb index middle pinky; missing: ring; to map them set GripPose.rightFingerRoots
-   * ...". Points at text owned by what filled the info: the job's `report` buffer
-   * (lb_hand_find_run; "" without one), the world (lb_world_find_hand: until the next
-   * call), or the shared hand (lb_world_grip_hand_status: until the character's Rig,
+   * thumb index middle pinky; missing: ring; set GripPose.rightFingerRoots to the
+   * thumb,index,middle,ring,pinky roots, e.g. ...". Points at text owned by what filled the info:
+   * the job's `report` buffer (lb_hand_find_run; "" without one), the world (lb_world_find_hand:
+   * until the next call), or the shared hand (lb_world_grip_hand_status: until the character's Rig,
    * GripPose or GripHolder changes). Never NULL once filled. */
   const char *report;
 } lb_hand_info;

@@ -450,10 +450,9 @@ static void lb_report_missing(const lb_hand_find_job *job, uint32_t lo, uint32_t
     }
   }
   const char *field = job->side == LB_HAND_RIGHT ? "rightFingerRoots" : "leftFingerRoots";
-  lb_text_add(t, "; to map them set GripPose.");
+  lb_text_add(t, "; set GripPose.");
   lb_text_add(t, field);
-  lb_text_add(t, " to the roots of thumb,index,middle,ring,pinky (a joint name or a path from "
-                 "the hand each, empty for none), e.g. \"");
+  lb_text_add(t, " to the thumb,index,middle,ring,pinky roots, e.g. \"");
   uint32_t next = lo;
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     const lb_finger_info *fi = &info->fingers[f];
@@ -484,7 +483,8 @@ static void lb_report_missing(const lb_hand_find_job *job, uint32_t lo, uint32_t
       }
     }
   }
-  lb_text_add(t, "\"; considered below the hand:");
+  lb_text_add(t, "\" (joint names or paths from the hand; empty = none); considered below the "
+                 "hand:");
   bool any = false;
   for (uint32_t k = lo; k < hi; ++k) {
     bool in_finger = false;
