@@ -18,8 +18,13 @@ static void fixture_init(rig_fixture *fx, lb_humanoid_naming naming) {
   lb_test_humanoid_init(fx, naming, 0.0f);
 }
 
+/* Report text of the jobs below (the job writes it into the caller's buffer). */
+static char g_report[8192];
+
 static lb_hand_find_job fixture_job(const rig_fixture *fx, lb_hand_side side) {
   lb_hand_find_job job = lb_hand_find_default_job();
+  job.report = g_report;
+  job.report_cap = sizeof g_report;
   job.joint_count = fx->count;
   job.names = fx->names;
   job.parents = fx->parents;
@@ -128,16 +133,23 @@ static void test_conventions_find_hands_and_fingers(void) {
   }
 }
 
-/* Digit naming without mapping: the hand is found by name, no finger is. With a wrong
- * mapping the call fails and says which one. */
+/* Digit naming without mapping: numbered digits are found by name (digit 0 = thumb), the
+ * same joints as the explicit mapping. With a wrong mapping the call fails and says which
+ * one. */
 static void test_explicit_mapping(void) {
   rig_fixture fx;
   fixture_init(&fx, LB_NAMING_DIGITS);
   lb_hand_find_job job = fixture_job(&fx, LB_HAND_RIGHT);
   LB_CHECK(lb_hand_find_run(&job) == LB_OK);
   LB_CHECK(name_is(fx.names, job.info.hand, "R_Hand"));
-  LB_CHECK(job.info.finger_count == 0);
-  LB_CHECK(strstr(job.info.report, "missing: thumb index middle ring pinky") != NULL);
+  LB_CHECK(job.info.finger_count == 5);
+  LB_CHECK(strstr(job.info.report, "missing") == NULL);
+  for (int f = 0; f < 5; ++f) {
+    char n[64];
+    expected_name(n, LB_NAMING_DIGITS, 1, f, 0);
+    LB_CHECK(name_is(fx.names, job.info.fingers[f].joints[0], n));
+    LB_CHECK(!job.info.fingers[f].explicit_mapping && job.info.fingers[f].segment_count == 3);
+  }
 
   /* Relative path, full path and bare name all work; a hand path overrides. */
   job.hand_path = "C_Pelvis/C_Spine_1/C_Spine_2/C_Spine_3/R_Clavicle/R_UpperArm/R_Forearm/R_Hand";
@@ -166,12 +178,20 @@ static void test_explicit_mapping(void) {
   LB_CHECK(lb_hand_find_run(&job) == LB_ERR_JOINT_NOT_FOUND);
   LB_CHECK(job.info.hand == -1);
   LB_CHECK(strstr(job.info.report, "'R_Forearm/R_Hand' not found") != NULL);
-  /* An explicit hand joint overrides the name search (here: a hand with no side). */
+  /* An explicit hand joint overrides the name search (here: a hand with no side); the
+   * unmapped pinky is found by name below it. */
   job.hand_path = "R_Forearm";
   job.finger_roots[LB_FINGER_PINKY] = NULL;
   LB_CHECK(lb_hand_find_run(&job) == LB_OK);
   LB_CHECK(name_is(fx.names, job.info.hand, "R_Forearm"));
-  LB_CHECK(job.info.finger_count == 4);
+  LB_CHECK(job.info.finger_count == 5);
+  LB_CHECK(!job.info.fingers[LB_FINGER_PINKY].explicit_mapping);
+  /* A mapped joint that does not exist is told apart from one that is not under the hand. */
+  job.hand_path = NULL;
+  job.finger_roots[LB_FINGER_PINKY] = "R_Digit9_1";
+  LB_CHECK(lb_hand_find_run(&job) == LB_ERR_JOINT_NOT_FOUND);
+  LB_CHECK(strstr(job.info.report, "pinky (mapped joint 'R_Digit9_1': no such joint)"));
+  LB_CHECK(strstr(job.info.report, "not under the hand") == NULL);
   lb_world_destroy(fx.w);
 }
 
@@ -189,6 +209,8 @@ static int16_t add(small_skel *s, const char *name, int parent) {
 
 static lb_hand_find_job small_job(const small_skel *s, lb_hand_side side) {
   lb_hand_find_job job = lb_hand_find_default_job();
+  job.report = g_report;
+  job.report_cap = sizeof g_report;
   job.joint_count = s->n;
   job.names = s->names;
   job.parents = s->parents;
@@ -243,7 +265,7 @@ static void test_missing_finger_and_metacarpals(void) {
   small_skel s = {0};
   int root = add(&s, "Root", -1);
   int h = add(&s, "Hand_R", root);
-  int t0 = add(&s, "Thumb_Metacarpal_R", h); /* rule (a), also for the thumb */
+  int t0 = add(&s, "Thumb_Metacarpal_R", h); /* a thumb joint, not a palm bone */
   int t1 = add(&s, "Thumb1_R", t0);
   int t2 = add(&s, "Thumb2_R", t1);
   add(&s, "Thumb3_R", t2);
@@ -278,7 +300,9 @@ static void test_missing_finger_and_metacarpals(void) {
   LB_CHECK(info->fingers[LB_FINGER_RING].segment_count == 0);
   LB_CHECK(strstr(info->report, "fingers: thumb index middle pinky; missing: ring") != NULL);
   const lb_finger_info *th = &info->fingers[LB_FINGER_THUMB];
-  LB_CHECK(th->metacarpal == t0 && th->joints[0] == t1 && th->segment_count == 3 && th->tip == -1);
+  /* The thumb's metacarpal is its first joint; the 4th joint is the end. */
+  LB_CHECK(th->metacarpal == -1 && th->joints[0] == t0 && th->joints[1] == t1 &&
+           th->joints[2] == t2 && th->segment_count == 3 && name_is(s.names, th->tip, "Thumb3_R"));
   const lb_finger_info *ix = &info->fingers[LB_FINGER_INDEX];
   LB_CHECK(ix->metacarpal == i0 && ix->joints[0] == i1 && ix->joints[2] == i3);
   LB_CHECK(name_is(s.names, ix->tip, "Index4_R"));
@@ -289,7 +313,7 @@ static void test_missing_finger_and_metacarpals(void) {
   LB_CHECK(pk->metacarpal == -1 && pk->joints[0] == l1 && pk->segment_count == 3);
 
   /* Palm frame still works without the ring finger; index length without an end joint
-   * sums the segment-to-segment distances only. */
+   * estimates the last bone as LB_HAND_TIP_ESTIMATE times the one before it. */
   lb_transform model[32];
   for (uint32_t j = 0; j < s.n; ++j) {
     lb_transform_identity(&model[j]);
@@ -307,7 +331,7 @@ static void test_missing_finger_and_metacarpals(void) {
   LB_CHECK_NEAR(pj.index_length, 6.0f, 1e-6);
   job.info.fingers[LB_FINGER_INDEX].tip = -1;
   LB_CHECK(lb_palm_frame_run(&pj) == LB_ERR_DEGENERATE);
-  LB_CHECK_NEAR(pj.index_length, 3.0f, 1e-6);
+  LB_CHECK_NEAR(pj.index_length, 3.0f + LB_HAND_TIP_ESTIMATE * 2.0f, 1e-6);
 }
 
 static void test_validate(void) {

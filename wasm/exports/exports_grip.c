@@ -4,22 +4,40 @@
 
 #define LBW_EXPORT(name) __attribute__((export_name(#name)))
 
+/* Bytes of the report the packed form carries (the bridge's buffer). The whole report,
+ * never cut, comes from lbw_find_hand_report / lbw_grip_hand_report. */
+#define LBW_PACKED_REPORT_BYTES 256
+
 /* A hand as the bridge reads it: out_joints[0] = hand joint, then per finger (thumb ..
- * pinky) found, 3 segment joints and the tip (-1 = none): 1 + 5 * 5 ints; the report
- * (NUL-terminated) into out_report (LB_HAND_REPORT_MAX bytes). */
-static void lbw_pack_hand(const lb_hand_info *info, int32_t *out_joints, char *out_report) {
+ * pinky) found (bit 0; bit 1: its end was estimated), 3 segment joints and the tip (-1 =
+ * none): 1 + 5 * 5 ints; the report's first LBW_PACKED_REPORT_BYTES - 1 bytes
+ * (NUL-terminated) into out_report. */
+static void lbw_pack_hand(const lb_hand_info *info, uint32_t tip_estimated, int32_t *out_joints,
+                          char *out_report) {
   out_joints[0] = info->hand;
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     const lb_finger_info *fi = &info->fingers[f];
     int32_t *o = out_joints + 1 + 5 * f;
-    o[0] = fi->found;
+    o[0] = fi->found ? (int32_t)(1u | (((tip_estimated >> f) & 1u) << 1)) : 0;
     for (int k = 0; k < 3; ++k) {
       o[1 + k] = fi->found && k < fi->segment_count ? fi->joints[k] : -1;
     }
     o[4] = fi->found ? fi->tip : -1;
   }
-  memcpy(out_report, info->report, LB_HAND_REPORT_MAX);
-  out_report[LB_HAND_REPORT_MAX - 1] = 0;
+  const char *report = info->report ? info->report : "";
+  size_t n = strlen(report);
+  n = n < LBW_PACKED_REPORT_BYTES - 1 ? n : LBW_PACKED_REPORT_BYTES - 1;
+  memcpy(out_report, report, n);
+  out_report[n] = 0;
+}
+
+/* Copies `text` whole into buf when it fits (cap includes the NUL); returns its length. */
+static int lbw_text_out(const char *text, char *buf, uint32_t cap) {
+  size_t n = strlen(text);
+  if (buf && n < cap) {
+    memcpy(buf, text, n + 1);
+  }
+  return (int)n;
 }
 
 /* Hand finding on an entity's rig by names (or an explicit hand path). */
@@ -30,8 +48,20 @@ int lbw_find_hand(lb_world *w, lb_entity e, int side, const char *hand_path, int
   memset(&info, 0, sizeof info);
   info.hand = -1;
   lb_result r = lb_world_find_hand(w, e, (lb_hand_side)side, hand_path, &info);
-  lbw_pack_hand(&info, out_joints, out_report);
+  lbw_pack_hand(&info, 0, out_joints, out_report);
   return r;
+}
+
+/* The whole report of the last lbw_find_hand on this world: its length (written when
+ * < cap). */
+LBW_EXPORT(lbw_find_hand_report)
+int lbw_find_hand_report(lb_world *w, lb_entity e, int side, const char *hand_path, char *buf,
+                         uint32_t cap) {
+  lb_hand_info info;
+  memset(&info, 0, sizeof info);
+  info.report = "";
+  lb_world_find_hand(w, e, (lb_hand_side)side, hand_path, &info);
+  return lbw_text_out(info.report ? info.report : "", buf, cap);
 }
 
 /* Returns the text length (>= 0; written into buf when < cap) or -(result code). */
@@ -113,6 +143,21 @@ int lbw_grip_hand_info(lb_world *w, lb_entity e, int side, int32_t *out_joints, 
   if (st.hand < 0 && st.found == LB_ERR_MISSING_COMPONENT) {
     return LB_ERR_MISSING_COMPONENT;
   }
-  lbw_pack_hand(&st.info, out_joints, out_report);
+  lbw_pack_hand(&st.info, st.tip_estimated, out_joints, out_report);
   return st.found;
+}
+
+/* The whole report of the hand the grip state resolved (lbw_grip_hand_info): its length
+ * (written when < cap) or -(result code) as lbw_grip_hand_info. */
+LBW_EXPORT(lbw_grip_hand_report)
+int lbw_grip_hand_report(lb_world *w, lb_entity e, int side, char *buf, uint32_t cap) {
+  lb_grip_hand_status st;
+  lb_result r = lb_world_grip_hand_status(w, e, (lb_hand_side)side, &st);
+  if (r != LB_OK) {
+    return -(int)r;
+  }
+  if (st.hand < 0 && st.found == LB_ERR_MISSING_COMPONENT) {
+    return -(int)LB_ERR_MISSING_COMPONENT;
+  }
+  return lbw_text_out(st.info.report ? st.info.report : "", buf, cap);
 }

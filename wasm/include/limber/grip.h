@@ -23,23 +23,55 @@
  * ("Hips/Spine/.../RightHand") or a bare joint name (first match in index order).
  *
  * Fingers (searched anywhere in the hand's subtree, so unrelated palm bones such as
- * "palm.01.R" in between are fine): a finger joint's name contains one of thumb, index,
- * middle, ring, pinky, pinkie or little (little = pinky; the first word of that list
- * that occurs decides). A finger's root is the first joint in depth-first order named
- * for that finger that is not a metacarpal. A joint is a METACARPAL (palm bone, skipped
- * and recorded in `metacarpal`) when
- *   (a) its name contains "metacarpal" or has a token "meta" or "mc", or
- *   (b) its last number token is 0 ("index_00_r", "Index0", "f_index.00.R") and a
- *       joint below it is named for the same finger.
- * The chain then follows, from the root, the first child named for the same finger
- * (explicitly mapped fingers: the first child, whatever its name), up to 4 joints. The
- * first up to 3 are the segments; a 4th is the end (tip) joint. A leaf joint among the
- * first three whose tokens include end, tip, nub or leaf is the end joint instead.
+ * "palm.01.R" or Daz's "rCarpal1" in between are fine). Each joint name is read by these
+ * rules, tried in this order; the first that applies names the joint's finger:
+ *   1. Finger words: the name contains thumb, index, middle, ring, pinky, pinkie or
+ *      little (little = pinky; the first word of that list that occurs decides), else
+ *      has a token "mid" (= middle). Mixamo RightHandIndex1, Unreal index_01_r, Rigify
+ *      f_index.01.R, VRM rightIndexProximal / J_Bip_R_Index1, Daz rIndex1 / rMid1,
+ *      Character Creator CC_Base_R_Index1 / CC_Base_R_Mid1.
+ *   2. Numbered fingers: a token "finger" or "digit" followed by a number of one or two
+ *      digits; the first digit is the finger, 0 = thumb .. 4 = pinky (the second, if any,
+ *      the segment). 3ds Max Biped "Bip01 R Finger0", "Bip01 R Finger01", "Finger0Nub";
+ *      "R_Digit0_1". When the hand's numbers run 1..5 (a 5 and no 0), 1 = thumb.
+ * A name matching neither is no finger joint. Then, per finger:
+ *   3. Copies: a first token "def" (Rigify's deform bones, "DEF-f_index.01.R") ranks
+ *      before unprefixed names, which rank before "org" and then "mch" copies; the root
+ *      is taken from the best rank present (the hand likewise, see below).
+ *   4. METACARPALS of index, middle, ring and pinky are palm bones: skipped and recorded
+ *      in `metacarpal` when (a) the name contains "metacarpal" or has a token "meta" or
+ *      "mc", or (b) (rule 1 names only) its last number token is 0 ("index_00_r",
+ *      "Index0") and a joint below it is named for the same finger. A thumb joint is
+ *      never a metacarpal: VRM 1.0 rightThumbMetacarpal is the thumb's first joint, as
+ *      Mixamo Thumb1, Unreal thumb_01 and Biped Finger0 are.
+ *   5. The root is the first joint in depth-first order of the best copy rank named for
+ *      the finger that is not a metacarpal. The chain then follows, from the root, the
+ *      first child named for the same finger (of the root's copy rank if there is one;
+ *      explicitly mapped fingers: the first child, whatever its name), up to 4 joints.
+ *      The first up to 3 are the segments; a 4th is the end (tip) joint. A leaf joint
+ *      among the first three whose tokens include end, tip, nub or leaf is the end joint
+ *      instead. (A thumb with a metacarpal and three more joints: the third is its end.)
+ * Hand choice: among hand candidates, one with finger joints below it wins, then the
+ * better copy rank, then the most finger joints below, then the fewest tokens, then the
+ * lowest index.
  *
- * Explicit finger mapping (`finger_roots[f]`, for rigs whose fingers are not named by
- * finger, e.g. "R_Digit1_1"): a path relative to the hand ("palm/R_Digit1_1"), a full
- * path from a root, or a bare name searched in the hand's subtree. Mapped fingers skip
- * the name search; unmapped (NULL or "") fingers are still found by name.
+ * Explicit finger mapping (`finger_roots[f]`, GripPose.rightFingerRoots/leftFingerRoots,
+ * for rigs whose fingers follow none of these, e.g. "Bone012"): a path relative to the hand
+ * ("palm/R_Digit1_1"), a full path from a root, or a bare name searched in the hand's
+ * subtree. Mapped fingers skip the name search; unmapped (NULL or "") fingers are still
+ * found by name.
+ *
+ * The report (see lb_hand_info.report) is never cut short. When fingers are missing it
+ * says which, why a mapped joint failed ("no such joint" or "not under the hand"), names
+ * the field to set (rightFingerRoots / leftFingerRoots) with an example made of the rig's
+ * own joint names (found roots, then unused chain starts below the hand in depth-first
+ * order: check the order), and lists the joints below the hand that were considered.
+ *
+ * Missing end joints (VRM, Daz, many exports): the last bone's end is ESTIMATED as
+ * LB_HAND_TIP_ESTIMATE times the previous bone, continuing it (in the last joint's own
+ * frame, so it follows that joint's rotation). It counts in the hand size (the index
+ * length), the fingertip the thumb reaches for and its own tip, and the wrap's last bone.
+ * Fingers with a single segment and no end joint get no estimate.
  *
  * ---- Palm frame (lb_palm_frame_job) ----------------------------------------------
  * From model-space joint transforms (any common space works):
@@ -82,7 +114,9 @@ typedef enum lb_finger {
 } lb_finger;
 
 #define LB_FINGER_MAX_SEGMENTS 3
-#define LB_HAND_REPORT_MAX 256
+/* A missing end bone's length as a fraction of the bone before it (distal over middle
+ * phalanx of a human finger, roughly). */
+#define LB_HAND_TIP_ESTIMATE 0.8f
 
 /* Lower-case finger name: "thumb", "index", "middle", "ring", "pinky"; "" if invalid. */
 const char *lb_finger_name(lb_finger f);
@@ -101,9 +135,13 @@ typedef struct lb_hand_info {
   int16_t hand; /* hand joint, -1 if not found */
   uint8_t finger_count;
   lb_finger_info fingers[LB_FINGER_COUNT];
-  /* NUL-terminated summary, e.g. "right hand 'hand_r' (12); fingers: thumb index
-   * middle pinky; missing: ring". Truncated to fit. */
-  char report[LB_HAND_REPORT_MAX];
+  /* NUL-terminated summary, never cut short, e.g. "right hand 'hand_r' (12); fingers:
+   * thumb index middle pinky; missing: ring; set GripPose.rightFingerRoots to the
+   * thumb,index,middle,ring,pinky roots, e.g. ...". Points at text owned by what filled the info:
+   * the job's `report` buffer (lb_hand_find_run; "" without one), the world (lb_world_find_hand:
+   * until the next call), or the shared hand (lb_world_grip_hand_status: until the character's Rig,
+   * GripPose or GripHolder changes). Never NULL once filled. */
+  const char *report;
 } lb_hand_info;
 
 typedef struct lb_hand_find_job {
@@ -114,11 +152,16 @@ typedef struct lb_hand_find_job {
   lb_hand_side side;                         /* default LB_HAND_RIGHT */
   const char *hand_path;                     /* NULL or "" = find by name (default) */
   const char *finger_roots[LB_FINGER_COUNT]; /* NULL or "" = find by name (default) */
+  char *report;      /* optional buffer for the report (default NULL: none) ... */
+  size_t report_cap; /* ... of this many bytes */
   /* output */
-  lb_hand_info info;
+  lb_hand_info info; /* info.report = report ("" when there is no buffer) */
+  /* The report's full length without the NUL. When it is >= report_cap the buffer holds
+   * only its start: run again with report_len + 1 bytes (the job is deterministic). */
+  size_t report_len;
 } lb_hand_find_job;
 
-/* Zero-initialised job: side right, no overrides. */
+/* Zero-initialised job: side right, no overrides, no report buffer. */
 lb_hand_find_job lb_hand_find_default_job(void);
 /* LB_OK, or LB_ERR_INVALID_ARGUMENT (null arrays or names, bad side), LB_ERR_OUT_OF_RANGE
  * (joint_count), LB_ERR_CYCLE (a parent not before its child), LB_ERR_INVALID_ARGUMENT
@@ -135,7 +178,8 @@ typedef struct lb_world lb_world;
 /* lb_hand_find_run on the skeleton of `e`'s Rig: `hand_path` (NULL or "" = by name)
  * names the hand joint explicitly. Errors name the entity: LB_ERR_STALE_ENTITY,
  * LB_ERR_MISSING_COMPONENT (no Rig), LB_ERR_JOINT_NOT_FOUND (no hand; *out still holds
- * the report). The world is not changed. */
+ * the report, which is also the world's last error). out->report is kept by the world
+ * until the next call; nothing else of the world changes. */
 lb_result lb_world_find_hand(lb_world *world, uint32_t e, lb_hand_side side, const char *hand_path,
                              lb_hand_info *out);
 
@@ -148,8 +192,14 @@ typedef struct lb_grip_hand_status {
   float palm_distance;   /* metres from the palm centre to its anchor (holder-driven hands) */
   uint32_t contacts;     /* bit per finger (thumb = bit 0) touching a GripSurface */
   uint32_t params_ready; /* the arm was measured at the first grip */
-  float index_length;    /* hand joint units (metres at scale 1) */
-  lb_hand_info info;     /* the hand and fingers found */
+  float index_length;    /* hand joint units (metres at scale 1), end bones estimated */
+  /* Nonzero when the palm frame is known (enough fingers for it). Without it the hand
+   * joint stands in for the palm: a holder's arm still reaches with it, but mainReached /
+   * supportReached stay false and the distance is the hand joint's. */
+  uint32_t palm_known;
+  uint32_t tip_estimated; /* bit per finger (thumb = bit 0) whose end was estimated */
+  lb_hand_info info;      /* the hand and fingers found; its report also tells the
+                             estimated ends and, when fingers are missing, the mapping */
 } lb_grip_hand_status;
 /* LB_ERR_STALE_ENTITY, LB_ERR_OUT_OF_RANGE (side), LB_ERR_MISSING_COMPONENT (no GripPose or
  * GripHolder on the entity). No message is recorded; the world is not changed. */
@@ -174,8 +224,9 @@ typedef struct lb_palm_frame_job {
   lb_transform frame;          /* t = origin (metres), r = palm axes → space rotation, s = 1 */
   vec3 x_axis, y_axis, z_axis; /* unit columns of the same rotation */
   /* Hand scale reference, metres: the index finger's length, summing distances along
-   * root → segments → end; without an end joint only the segment-to-segment distances
-   * (one bone short). 0 when the index finger is missing. */
+   * root → segments → end; without an end joint the last bone is estimated as
+   * LB_HAND_TIP_ESTIMATE times the one before it (2+ segments; one segment: 0). 0 when
+   * the index finger is missing. */
   float index_length;
 } lb_palm_frame_job;
 

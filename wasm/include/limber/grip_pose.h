@@ -41,7 +41,8 @@
  * where R is, on the other fingers' POSED positions of this step,
  *   LB_THUMB_TO_FINGERS: the middle finger's middle joint (its 2nd segment joint;
  *                        its tip when it has one segment), for fists and handles;
- *   LB_THUMB_TO_INDEX:   the index finger's tip (end joint, else its last joint), pinch.
+ *   LB_THUMB_TO_INDEX:   the index finger's tip (end joint, else its estimated end, see
+ *                        limber/grip.h, else its last joint), pinch.
  * The tip's target T = rest_tip + opposition * (G - rest_tip). Solve (fixed work, no
  * input-dependent iteration count): the two distal thumb joints bend by one shared
  * angle in [0, LB_GRIP_THUMB_BEND_MAX_DEG] about the thumb's own bend axis
@@ -219,7 +220,11 @@ typedef struct lb_hand_rig_finger {
   bool found;
   uint8_t segment_count; /* 1..3 when found */
   int16_t joints[LB_FINGER_MAX_SEGMENTS];
-  int16_t tip;                            /* end joint or -1 */
+  int16_t tip; /* end joint or -1 */
+  /* No end joint, 2+ segments: the estimated end (see limber/grip.h), a point in the
+   * last segment joint's local frame (scaled like a local translation). */
+  bool tip_estimated;
+  vec3 tip_local;
   int16_t root_parent;                    /* parent of joints[0] (hand or a palm bone) */
   versor rest[LB_FINGER_MAX_SEGMENTS];    /* rest local rotations */
   vec3 bend_axis[LB_FINGER_MAX_SEGMENTS]; /* unit, in each joint's PARENT frame: + curls */
@@ -232,9 +237,10 @@ typedef struct lb_hand_rig {
   lb_hand_side side;
   int16_t hand;
   lb_hand_rig_finger fingers[LB_FINGER_COUNT];
-  lb_transform palm;  /* palm frame relative to the hand joint (rest), s = 1 */
-  float index_length; /* hand-size unit in the hand joint's units (metres at scale 1);
-                         index, else middle, ring or pinky length */
+  lb_transform palm;      /* palm frame relative to the hand joint (rest), s = 1 */
+  float index_length;     /* hand-size unit in the hand joint's units (metres at scale 1);
+                             index, else middle, ring or pinky length; end bones estimated */
+  uint32_t tip_estimated; /* bit per finger (thumb = bit 0): fingers[f].tip_estimated */
 } lb_hand_rig;
 
 /* From the found hand (lb_hand_find_run), the skeleton's parents (depth-first,
@@ -263,8 +269,8 @@ typedef struct lb_finger_pose_job {
   /* outputs */
   lb_transform *out_local; /* joint_count entries; finger joints' .r written */
   /* Model-space positions after the pose: positions[f][k] for the segment joints
-   * k < segment_count, positions[f][3] the tip (end joint, else the last segment
-   * joint). Zero for missing fingers and unused slots. */
+   * k < segment_count, positions[f][3] the tip (end joint, else the estimated end,
+   * else the last segment joint). Zero for missing fingers and unused slots. */
   vec3 positions[LB_FINGER_COUNT][LB_FINGER_MAX_SEGMENTS + 1];
   lb_transform palm;  /* palm frame in model space this step (s = 1) */
   float index_length; /* in model units this step (rig value times hand scale x) */

@@ -21,8 +21,9 @@
  * finger's end (tip) joint. Without an end joint the last bone is EXTRAPOLATED: it ends at
  * the last joint's model transform applied to that joint's own local translation, i.e. the
  * previous bone's offset replayed one joint further (exact for a straight chain whose joint
- * frames follow the bones). A one-segment finger without an end joint has no bone and just
- * takes its pose. Bone k moves with joints 0..k; the root joint's position never moves.
+ * frames follow the bones), or, when given (`end_mask`), it ends at the hand rig's estimated
+ * end. A one-segment finger without an end joint has no bone and just takes its pose. Bone k moves
+ * with joints 0..k; the root joint's position never moves.
  *
  * Touch. A bone touches when one of its two sample points, the bone's midpoint and its end,
  * is closer to a shape than the bone's threshold for that shape (signed distance,
@@ -113,6 +114,12 @@ typedef struct lb_wrap_job {
   uint32_t shape_count;
   float margin;         /* metres, >= 0: stop distance (LB_WRAP_MARGIN_FRACTION × index) */
   uint32_t finger_mask; /* which fingers wrap; default LB_WRAP_ALL_FINGERS (thumb too) */
+  /* Estimated ends (default none): a finger with 2+ segments, no end joint and its bit
+   * (1u << lb_finger) set in end_mask ends its last bone at end_local[f], a point in the
+   * last segment joint's local frame (lb_hand_rig_finger.tip_local), instead of the
+   * extrapolated end described above. Must be finite when used. */
+  uint32_t end_mask;
+  vec3 end_local[LB_FINGER_COUNT];
   /* ---- outputs ---- */
   /* For every found finger's segment joints: t and s copied from `local`, r the wrapped
    * rotation (fingers outside the mask: their pose rotation). Other joints, including the
@@ -135,8 +142,8 @@ lb_wrap_job lb_wrap_default_job(void);
  *                            or a joint used by two fingers; a bad shape (type, axis)
  *   LB_ERR_OUT_OF_RANGE      joint_count, margin < 0, a zero open/pose rotation, a shape
  *                            size (see lb_shape_validate_resolved)
- *   LB_ERR_NOT_FINITE        margin, used local translations/scales, open/pose rotations,
- *                            the roots' parents' model transforms, shape fields. */
+ *   LB_ERR_NOT_FINITE        margin, used local translations/scales, used end_local, open/pose
+ * rotations, the roots' parents' model transforms, shape fields. */
 lb_result lb_wrap_validate(const lb_wrap_job *job);
 
 /* Validates, then wraps every found finger (thumb to pinky) and fills the outputs. On a

@@ -131,6 +131,8 @@ static void lb_pose_finger(lb_finger_pose_job *job, lb_finger f, lb_turn_cache *
   }
   if (rf->tip >= 0) {
     lb_xf_point(&parent, job->local[rf->tip].t, job->positions[f][LB_FINGER_MAX_SEGMENTS]);
+  } else if (rf->tip_estimated) {
+    lb_xf_point(&parent, rf->tip_local, job->positions[f][LB_FINGER_MAX_SEGMENTS]);
   } else {
     memcpy(job->positions[f][LB_FINGER_MAX_SEGMENTS], parent.t, sizeof(vec3));
   }

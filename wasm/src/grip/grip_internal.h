@@ -36,9 +36,10 @@ typedef struct lb_grip_hand_def {
   uint32_t asset;
   lb_hand_side side;
   lb_name path, finger_roots;
-  lb_result found; /* LB_OK or why not */
-  lb_hand_info info;
-  lb_hand_rig rig; /* pose parameters from the rest hand (valid = 0 when degenerate) */
+  lb_result found;   /* LB_OK or why not */
+  lb_hand_info info; /* info.report points at `report` */
+  char *report;      /* owned; NULL when out of memory */
+  lb_hand_rig rig;   /* pose parameters from the rest hand (valid = 0 when degenerate) */
   int16_t spine, clavicle, upper, lower; /* -1 when absent; upper/lower required for arms */
   lb_transform palm_in_hand;             /* palm frame relative to the hand joint (t, r; s = 1) */
   float index_length;                    /* hand joint units (metres at scale 1) */
@@ -96,6 +97,7 @@ typedef struct lb_grip_world {
   uint32_t ref_cap;
   lb_grip_hand_def **hand_defs; /* found hands, shared by characters */
   uint32_t hand_def_count, hand_def_cap;
+  char *find_report; /* the last lb_world_find_hand's report (owned) */
 } lb_grip_world;
 
 static inline lb_grip_world *lb_grip_world_of(const lb_world *w) {
@@ -129,9 +131,11 @@ void lb_grip_hand_inputs(const lb_world *w, uint32_t slot, int side, lb_name *pa
 /* Resolves both hands of a character from its GripPose / GripHolder / Rig as they are now. */
 void lb_grip_hands_refresh(lb_world *w, uint32_t slot);
 /* Hand finding on a skeleton asset (shared with lb_world_find_hand). `finger_roots`:
- * NULL/"" or the GripPose comma list (thumb..pinky). */
-lb_result lb_grip_find_hand(const lb_skeleton *sk, lb_hand_side side, const char *path,
-                            const char *finger_roots, lb_hand_info *out);
+ * NULL/"" or the GripPose comma list (thumb..pinky). `report` NULL: no report (no
+ * allocation, out->report = ""); else *report receives the whole report, allocated
+ * (lb_free it; NULL when out of memory: out->report then says so). */
+lb_result lb_grip_find_hand(lb_world *w, const lb_skeleton *sk, lb_hand_side side, const char *path,
+                            const char *finger_roots, lb_hand_info *out, char **report);
 
 /* Palm centre of a hand in rig model space, from the current model pose. */
 void lb_grip_palm_model(const lb_grip_hand *h, const lb_rig_instance *inst, lb_transform *out);

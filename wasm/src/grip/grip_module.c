@@ -37,11 +37,16 @@ static lb_result lb_check_hand(lb_world *w, const char *where, uint32_t slot, lb
   }
   lb_hand_info info;
   const lb_skeleton *sk = lb_skeleton_get(w, lb_rig_of_slot(w, slot)->asset);
-  if (lb_grip_find_hand(sk, side, lb_name_text(w, path_id), lb_name_text(w, roots_id), &info) !=
-      LB_OK) {
-    return lb_fail(w, LB_ERR_JOINT_NOT_FOUND, "%s: field '%s': %s", where, field, info.report);
+  const char *path = lb_name_text(w, path_id), *roots = lb_name_text(w, roots_id);
+  /* The report (an allocation) only for the message. */
+  if (lb_grip_find_hand(w, sk, side, path, roots, &info, NULL) == LB_OK) {
+    return LB_OK;
   }
-  return LB_OK;
+  char *report = NULL;
+  lb_grip_find_hand(w, sk, side, path, roots, &info, &report);
+  lb_fail(w, LB_ERR_JOINT_NOT_FOUND, "%s: field '%s': %s", where, field, info.report);
+  lb_free(w, report);
+  return LB_ERR_JOINT_NOT_FOUND;
 }
 
 lb_result lb_grip_check_pose_name(lb_world *w, const char *where, const char *field, lb_name name) {
@@ -276,8 +281,10 @@ static lb_result lb_grip_init(lb_world *w, void *state) {
 static void lb_grip_release(lb_world *w, void *state) {
   lb_grip_world *gw = state;
   for (uint32_t i = 0; i < gw->hand_def_count; ++i) {
+    lb_free(w, gw->hand_defs[i]->report);
     lb_free(w, gw->hand_defs[i]);
   }
+  lb_free(w, gw->find_report);
   lb_free(w, gw->hand_defs);
   lb_free(w, gw->poses);
   for (uint32_t i = 0; i < gw->finger_pose_count; ++i) {

@@ -30,10 +30,13 @@ lb_result lb_world_grip_hand_status(const lb_world *w, lb_entity e, lb_hand_side
   out->hand = -1;
   out->found = LB_ERR_MISSING_COMPONENT;
   out->info.hand = -1;
+  out->info.report = "";
   if (h->def) {
     out->hand = h->def->info.hand;
     out->found = h->def->found;
     out->index_length = h->def->index_length;
+    out->palm_known = h->def->rig.valid != 0;
+    out->tip_estimated = h->def->rig.valid ? h->def->rig.tip_estimated : 0u;
     out->info = h->def->info;
   }
   return LB_OK;

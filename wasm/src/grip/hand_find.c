@@ -93,17 +93,84 @@ static bool lb_contains(const char *name, const char *word) {
   return false;
 }
 
-/* Finger named by a joint, or -1. */
-static int lb_finger_word(const char *name) {
-  static const char *const words[] = {"thumb", "index",  "middle", "ring",
-                                      "pinky", "pinkie", "little"};
-  static const int fingers[] = {0, 1, 2, 3, 4, 4, 4};
-  for (int i = 0; i < 7; ++i) {
-    if (lb_contains(name, words[i])) {
-      return fingers[i];
+/* Copy rank of a joint by its first token: Rigify's deform bones (DEF-) first, then
+ * unprefixed names, then its ORG- and MCH- copies. */
+static int lb_copy_rank(const lb_tokens *t) {
+  if (t->count < 2) {
+    return 1;
+  }
+  if (strcmp(t->tok[0], "def") == 0) {
+    return 0;
+  }
+  if (strcmp(t->tok[0], "org") == 0) {
+    return 2;
+  }
+  return strcmp(t->tok[0], "mch") == 0 ? 3 : 1;
+}
+
+/* A joint name as the finger rules read it (see limber/grip.h). */
+typedef struct lb_joint_class {
+  int finger;   /* 0..4, -1 none */
+  int numbered; /* finger from "FingerN"/"DigitN" (raw digit N, before the base shift) */
+  int number;   /* that raw digit, -1 when not numbered */
+  int rank;     /* lb_copy_rank */
+  bool meta;    /* a metacarpal word: "metacarpal", token "meta" or "mc" */
+  bool zero;    /* the last number token is all zeros */
+} lb_joint_class;
+
+/* Rule 2: a token "finger" or "digit" followed by a number token of one or two digits: the
+ * first digit numbers the finger ("Finger0", "Finger01", "Digit0"). -1 when none. */
+static int lb_numbered_digit(const lb_tokens *t) {
+  for (int i = 0; i + 1 < t->count; ++i) {
+    const char *n = t->tok[i + 1];
+    if ((strcmp(t->tok[i], "finger") == 0 || strcmp(t->tok[i], "digit") == 0) &&
+        lb_is_digit(n[0]) && (n[1] == '\0' || (lb_is_digit(n[1]) && n[2] == '\0'))) {
+      return n[0] - '0';
     }
   }
   return -1;
+}
+
+static bool lb_last_number_is_zero(const lb_tokens *t);
+
+/* `base` (0 or 1) is subtracted from a numbered finger's digit. */
+static void lb_classify(const char *name, int base, lb_joint_class *c) {
+  static const char *const words[] = {"thumb", "index",  "middle", "ring",
+                                      "pinky", "pinkie", "little"};
+  static const int fingers[] = {0, 1, 2, 3, 4, 4, 4};
+  lb_tokens t;
+  lb_tokenize(name, &t);
+  c->finger = -1;
+  c->number = -1;
+  c->numbered = 0;
+  c->rank = lb_copy_rank(&t);
+  c->meta = lb_contains(name, "metacarpal") || lb_has_token(&t, "meta") || lb_has_token(&t, "mc");
+  c->zero = lb_last_number_is_zero(&t);
+  /* Rule 1: finger words (the first of the list that occurs decides), then the token
+   * "mid" (Daz "rMid1", Character Creator "CC_Base_R_Mid1"). */
+  for (int i = 0; i < 7; ++i) {
+    if (lb_contains(name, words[i])) {
+      c->finger = fingers[i];
+      return;
+    }
+  }
+  if (lb_has_token(&t, "mid")) {
+    c->finger = LB_FINGER_MIDDLE;
+    return;
+  }
+  int d = lb_numbered_digit(&t);
+  if (d >= 0) {
+    c->number = d;
+    c->numbered = 1;
+    c->finger = d - base >= 0 && d - base < LB_FINGER_COUNT ? d - base : -1;
+  }
+}
+
+/* Finger named by a joint (numbered fingers counted from 0), or -1. */
+static int lb_finger_word(const char *name) {
+  lb_joint_class c;
+  lb_classify(name, 0, &c);
+  return c.finger;
 }
 
 const char *lb_finger_name(lb_finger f) {
@@ -248,17 +315,21 @@ static bool lb_last_number_is_zero(const lb_tokens *t) {
   return false;
 }
 
-static bool lb_is_metacarpal(const lb_hand_find_job *job, uint32_t k, int finger) {
-  const char *name = job->names[k];
-  lb_tokens t;
-  lb_tokenize(name, &t);
-  if (lb_contains(name, "metacarpal") || lb_has_token(&t, "meta") || lb_has_token(&t, "mc")) {
+/* Rule 4: index..pinky joints named as metacarpals are palm bones; a thumb's never is. */
+static bool lb_is_metacarpal(const lb_hand_find_job *job, uint32_t k, int finger, int base,
+                             const lb_joint_class *c) {
+  if (finger == LB_FINGER_THUMB) {
+    return false;
+  }
+  if (c->meta) {
     return true;
   }
-  if (lb_last_number_is_zero(&t)) {
+  if (!c->numbered && c->zero) {
     uint32_t end = lb_subtree_end(job, k);
     for (uint32_t d = k + 1; d < end; ++d) {
-      if (lb_finger_word(job->names[d]) == finger) {
+      lb_joint_class cd;
+      lb_classify(job->names[d], base, &cd);
+      if (cd.finger == finger) {
         return true;
       }
     }
@@ -273,18 +344,34 @@ static bool lb_is_end_name(const char *name) {
          lb_has_token(&t, "leaf");
 }
 
+/* From the root, the child named for the same finger (preferring the root's copy rank;
+ * explicitly mapped fingers: the first child), up to 4 joints. */
 static void lb_build_chain(const lb_hand_find_job *job, uint32_t root, uint32_t end, int finger,
-                           bool any_name, lb_finger_info *fi) {
+                           int base, bool any_name, lb_finger_info *fi) {
   int chain[4];
   int n = 0;
+  lb_joint_class rc;
+  lb_classify(job->names[root], base, &rc);
   chain[n++] = (int)root;
   while (n < 4) {
     int cur = chain[n - 1];
     int next = -1;
     for (uint32_t k = (uint32_t)cur + 1; k < end; ++k) {
-      if (job->parents[k] == cur && (any_name || lb_finger_word(job->names[k]) == finger)) {
+      if (job->parents[k] != cur) {
+        continue;
+      }
+      if (any_name) {
         next = (int)k;
         break;
+      }
+      lb_joint_class c;
+      lb_classify(job->names[k], base, &c);
+      if (c.finger == finger && c.rank == rc.rank) {
+        next = (int)k;
+        break;
+      }
+      if (c.finger == finger && next < 0) {
+        next = (int)k;
       }
     }
     if (next < 0) {
@@ -304,10 +391,125 @@ static void lb_build_chain(const lb_hand_find_job *job, uint32_t root, uint32_t 
   }
 }
 
-static void lb_report(lb_hand_info *info, const char *text) {
-  size_t used = strlen(info->report);
-  if (used + 1 < LB_HAND_REPORT_MAX) {
-    snprintf(info->report + used, LB_HAND_REPORT_MAX - used, "%s", text);
+/* The report: written into the caller's buffer as far as it fits, measured in full. */
+typedef struct lb_text {
+  char *buf;
+  size_t cap, len;
+} lb_text;
+
+static void lb_text_add(lb_text *t, const char *s) {
+  size_t n = strlen(s);
+  if (t->cap > 0 && t->len + 1 < t->cap) {
+    size_t room = t->cap - 1 - t->len;
+    size_t k = n < room ? n : room;
+    memcpy(t->buf + t->len, s, k);
+    t->buf[t->len + k] = '\0';
+  }
+  t->len += n;
+}
+
+static void lb_text_int(lb_text *t, int v) {
+  char n[16];
+  snprintf(n, sizeof n, "%d", v);
+  lb_text_add(t, n);
+}
+
+/* 1 when the hand's numbered fingers count from 1 (a "5" and no "0"), else 0. */
+static int lb_number_base(const lb_hand_find_job *job, uint32_t lo, uint32_t hi) {
+  bool zero = false, five = false;
+  for (uint32_t k = lo; k < hi; ++k) {
+    lb_joint_class c;
+    lb_classify(job->names[k], 0, &c);
+    zero = zero || (c.numbered && c.number == 0);
+    five = five || (c.numbered && c.number == 5);
+  }
+  return five && !zero ? 1 : 0;
+}
+
+static uint32_t lb_child_count(const lb_hand_find_job *job, uint32_t j, uint32_t hi) {
+  uint32_t n = 0;
+  for (uint32_t k = j + 1; k < hi; ++k) {
+    n += job->parents[k] == (int16_t)j;
+  }
+  return n;
+}
+
+/* Missing fingers: what was looked at, and the mapping to set with an example from this
+ * rig's own names (found fingers' roots, then unused chain starts in depth-first order). */
+static void lb_report_missing(const lb_hand_find_job *job, uint32_t lo, uint32_t hi, lb_text *t) {
+  const lb_hand_info *info = &job->info;
+  bool used[LB_MAX_JOINTS];
+  memset(used, 0, sizeof used);
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    const lb_finger_info *fi = &info->fingers[f];
+    for (int s = 0; fi->found && s < fi->segment_count; ++s) {
+      used[fi->joints[s]] = true;
+    }
+    if (fi->found && fi->tip >= 0) {
+      used[fi->tip] = true;
+    }
+  }
+  const char *field = job->side == LB_HAND_RIGHT ? "rightFingerRoots" : "leftFingerRoots";
+  lb_text_add(t, "; set GripPose.");
+  lb_text_add(t, field);
+  lb_text_add(t, " to the thumb,index,middle,ring,pinky roots, e.g. \"");
+  uint32_t next = lo;
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    const lb_finger_info *fi = &info->fingers[f];
+    if (f > 0) {
+      lb_text_add(t, ",");
+    }
+    if (fi->found) {
+      lb_text_add(t, job->names[fi->joints[0]]);
+      continue;
+    }
+    /* A chain start: its parent is the hand or a branching palm bone, it does not branch
+     * itself and it has a child. */
+    for (; next < hi; ++next) {
+      int p = job->parents[next];
+      uint32_t end = lb_subtree_end(job, next);
+      bool start = (p == (int)lo - 1 || lb_child_count(job, (uint32_t)p, hi) > 1) &&
+                   lb_child_count(job, next, hi) == 1;
+      for (uint32_t k = next; k < end && start; ++k) {
+        start = !used[k]; /* not a found finger nor a palm bone above one */
+      }
+      if (start) {
+        lb_text_add(t, job->names[next]);
+        for (uint32_t k = next; k < end; ++k) {
+          used[k] = true;
+        }
+        next = end;
+        break;
+      }
+    }
+  }
+  lb_text_add(t, "\" (joint names or paths from the hand; empty = none); considered below the "
+                 "hand:");
+  bool any = false;
+  for (uint32_t k = lo; k < hi; ++k) {
+    bool in_finger = false;
+    for (int f = 0; f < LB_FINGER_COUNT && !in_finger; ++f) {
+      const lb_finger_info *fi = &info->fingers[f];
+      for (int s = 0; fi->found && s < fi->segment_count; ++s) {
+        in_finger = in_finger || fi->joints[s] == (int)k;
+      }
+      in_finger = in_finger || (fi->found && fi->tip == (int)k);
+    }
+    if (!in_finger) {
+      lb_text_add(t, any ? ", '" : " '");
+      lb_text_add(t, job->names[k]);
+      lb_text_add(t, "'");
+      for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+        if (info->fingers[f].metacarpal == (int)k) {
+          lb_text_add(t, " (palm bone)");
+        }
+      }
+      any = true;
+    }
+  }
+  if (!any) {
+    lb_text_add(t,
+                lo < hi ? " only the found fingers" : " nothing (the hand joint has no children)");
   }
 }
 
@@ -320,6 +522,12 @@ lb_result lb_hand_find_run(lb_hand_find_job *job) {
   memset(info, 0, sizeof *info);
   info->side = job->side;
   info->hand = -1;
+  lb_text text = {job->report, job->report ? job->report_cap : 0, 0};
+  if (text.cap > 0) {
+    text.buf[0] = '\0';
+  }
+  info->report = text.cap > 0 ? text.buf : "";
+  job->report_len = 0;
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     lb_finger_info *fi = &info->fingers[f];
     fi->tip = fi->metacarpal = -1;
@@ -328,18 +536,20 @@ lb_result lb_hand_find_run(lb_hand_find_job *job) {
     }
   }
   const char *side_name = job->side == LB_HAND_RIGHT ? "right" : "left";
-  char text[LB_HAND_REPORT_MAX];
 
   int hand = -1;
   if (job->hand_path && job->hand_path[0]) {
     hand = lb_resolve(job, job->hand_path, -1, 0, job->joint_count);
     if (hand < 0) {
-      snprintf(text, sizeof text, "%s hand: joint '%s' not found", side_name, job->hand_path);
-      lb_report(info, text);
+      lb_text_add(&text, side_name);
+      lb_text_add(&text, " hand: joint '");
+      lb_text_add(&text, job->hand_path);
+      lb_text_add(&text, "' not found (no such joint or path from a root)");
+      job->report_len = text.len;
       return LB_ERR_JOINT_NOT_FOUND;
     }
   } else {
-    int best_fingers = -1, best_tokens = 0;
+    int best_fingers = -1, best_tokens = 0, best_rank = 0;
     for (uint32_t j = 0; j < job->joint_count; ++j) {
       if (!lb_is_hand_candidate(job->names[j], job->side)) {
         continue;
@@ -351,25 +561,47 @@ lb_result lb_hand_find_run(lb_hand_find_job *job) {
       }
       lb_tokens t;
       lb_tokenize(job->names[j], &t);
-      if (fingers > best_fingers || (fingers == best_fingers && t.count < best_tokens)) {
+      int rank = lb_copy_rank(&t);
+      /* A hand with fingers first, then deform copies, more fingers, fewer tokens. */
+      bool better;
+      if (hand < 0) {
+        better = true;
+      } else if ((fingers > 0) != (best_fingers > 0)) {
+        better = fingers > 0;
+      } else if (rank != best_rank) {
+        better = rank < best_rank;
+      } else if (fingers != best_fingers) {
+        better = fingers > best_fingers;
+      } else {
+        better = t.count < best_tokens;
+      }
+      if (better) {
         hand = (int)j;
         best_fingers = fingers;
         best_tokens = t.count;
+        best_rank = rank;
       }
     }
     if (hand < 0) {
-      snprintf(text, sizeof text, "%s hand: no joint named like RightHand/hand_r/R_Hand",
-               side_name);
-      lb_report(info, text);
+      lb_text_add(&text, side_name);
+      lb_text_add(&text, " hand: no joint named like RightHand/hand_r/R_Hand/Bip01 R Hand; set ");
+      lb_text_add(&text, side_name);
+      lb_text_add(&text, "Hand (GripPose or GripHolder) to the hand joint's name or path");
+      job->report_len = text.len;
       return LB_ERR_JOINT_NOT_FOUND;
     }
   }
   info->hand = (int16_t)hand;
-  snprintf(text, sizeof text, "%s hand '%s' (%d); fingers:", side_name, job->names[hand], hand);
-  lb_report(info, text);
+  lb_text_add(&text, side_name);
+  lb_text_add(&text, " hand '");
+  lb_text_add(&text, job->names[hand]);
+  lb_text_add(&text, "' (");
+  lb_text_int(&text, hand);
+  lb_text_add(&text, "); fingers:");
 
   uint32_t lo = (uint32_t)hand + 1;
   uint32_t hi = lb_subtree_end(job, (uint32_t)hand);
+  int base = lb_number_base(job, lo, hi);
   bool bad_mapping = false;
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     lb_finger_info *fi = &info->fingers[f];
@@ -381,43 +613,65 @@ lb_result lb_hand_find_run(lb_hand_find_job *job) {
         continue;
       }
       fi->explicit_mapping = true;
-      lb_build_chain(job, (uint32_t)root, hi, f, true, fi);
+      lb_build_chain(job, (uint32_t)root, hi, f, base, true, fi);
       continue;
     }
+    /* Rule 5: the root is the first joint of the best copy rank named for the finger that
+     * is not a metacarpal. */
+    int root = -1, root_rank = 4;
     for (uint32_t k = lo; k < hi; ++k) {
-      if (lb_finger_word(job->names[k]) != f) {
+      lb_joint_class c;
+      lb_classify(job->names[k], base, &c);
+      if (c.finger != f || c.rank >= root_rank || lb_is_metacarpal(job, k, f, base, &c)) {
         continue;
       }
-      if (lb_is_metacarpal(job, k, f)) {
-        if (fi->metacarpal < 0) {
-          fi->metacarpal = (int16_t)k;
-        }
-        continue;
-      }
-      lb_build_chain(job, k, hi, f, false, fi);
-      break;
+      root = (int)k;
+      root_rank = c.rank;
     }
+    if (root < 0) {
+      continue;
+    }
+    for (int a = job->parents[root]; a > hand; a = job->parents[a]) {
+      lb_joint_class c;
+      lb_classify(job->names[a], base, &c);
+      if (c.finger == f && lb_is_metacarpal(job, (uint32_t)a, f, base, &c)) {
+        fi->metacarpal = (int16_t)a;
+        break;
+      }
+    }
+    lb_build_chain(job, (uint32_t)root, hi, f, base, false, fi);
   }
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     if (info->fingers[f].found) {
       info->finger_count++;
-      lb_report(info, " ");
-      lb_report(info, lb_finger_name((lb_finger)f));
+      lb_text_add(&text, " ");
+      lb_text_add(&text, lb_finger_name((lb_finger)f));
     }
   }
+  if (info->finger_count == 0) {
+    lb_text_add(&text, " none");
+  }
   if (info->finger_count < LB_FINGER_COUNT) {
-    lb_report(info, "; missing:");
+    lb_text_add(&text, "; missing:");
     for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-      if (!info->fingers[f].found) {
-        const char *mapped = job->finger_roots[f];
-        lb_report(info, " ");
-        lb_report(info, lb_finger_name((lb_finger)f));
-        if (mapped && mapped[0]) {
-          snprintf(text, sizeof text, " (mapped joint '%s' not under the hand)", mapped);
-          lb_report(info, text);
+      if (info->fingers[f].found) {
+        continue;
+      }
+      const char *mapped = job->finger_roots[f];
+      lb_text_add(&text, " ");
+      lb_text_add(&text, lb_finger_name((lb_finger)f));
+      if (mapped && mapped[0]) {
+        lb_text_add(&text, " (mapped joint '");
+        lb_text_add(&text, mapped);
+        if (lb_resolve(job, mapped, hand, 0, job->joint_count) >= 0) {
+          lb_text_add(&text, "' not under the hand)");
+        } else {
+          lb_text_add(&text, "': no such joint)");
         }
       }
     }
+    lb_report_missing(job, lo, hi, &text);
   }
+  job->report_len = text.len;
   return bad_mapping ? LB_ERR_JOINT_NOT_FOUND : LB_OK;
 }

@@ -112,6 +112,10 @@ void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driv
       wrap.shapes = shapes;
       wrap.shape_count = n;
       wrap.margin = LB_WRAP_MARGIN_FRACTION * job.index_length;
+      wrap.end_mask = h->def->rig.tip_estimated;
+      for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+        memcpy(wrap.end_local[f], h->def->rig.fingers[f].tip_local, sizeof(vec3));
+      }
       wrap.out_local = inst->local;
       if (lb_wrap_run(&wrap) == LB_OK) {
         for (int f = 0; f < LB_FINGER_COUNT; ++f) {

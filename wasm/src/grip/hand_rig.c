@@ -106,6 +106,7 @@ lb_result lb_hand_rig_build(const lb_hand_info *hand, const int16_t *parents,
   lb_transform_identity(&hs[0]);
   int n = 1;
   int slot[LB_FINGER_COUNT][LB_FINGER_MAX_SEGMENTS + 1];
+  vec3 tip_local[LB_FINGER_COUNT];
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     const lb_finger_info *fi = &hand->fingers[f];
     lb_finger_info *ci = &compact.fingers[f];
@@ -130,6 +131,29 @@ lb_result lb_hand_rig_build(const lb_hand_info *hand, const int16_t *parents,
     }
     if (r != LB_OK) {
       return r;
+    }
+    int ns = fi->segment_count;
+    if (fi->tip < 0 && ns >= 2) {
+      /* No end joint: the last bone continues the one before it, LB_HAND_TIP_ESTIMATE as
+       * long; kept in the last joint's frame so it follows that joint. */
+      const lb_transform *last = &hs[slot[f][ns - 1]], *prev = &hs[slot[f][ns - 2]];
+      vec3 d = {LB_HAND_TIP_ESTIMATE * (last->t[0] - prev->t[0]),
+                LB_HAND_TIP_ESTIMATE * (last->t[1] - prev->t[1]),
+                LB_HAND_TIP_ESTIMATE * (last->t[2] - prev->t[2])};
+      versor inv;
+      lb_quat_conj(last->r, inv);
+      lb_quat_rotate(inv, d, tip_local[f]);
+      for (int a = 0; a < 3; ++a) {
+        tip_local[f][a] = last->s[a] != 0.0f ? tip_local[f][a] / last->s[a] : 0.0f;
+      }
+      hs[n] = *last;
+      for (int a = 0; a < 3; ++a) {
+        hs[n].t[a] = last->t[a] + d[a];
+      }
+      slot[f][ns] = n;
+      ci->tip = (int16_t)n;
+      rig.tip_estimated |= 1u << f;
+      ++n;
     }
   }
   lb_palm_frame_job pj = lb_palm_frame_default_job();
@@ -165,6 +189,10 @@ lb_result lb_hand_rig_build(const lb_hand_info *hand, const int16_t *parents,
     rf->found = true;
     rf->segment_count = fi->segment_count;
     rf->tip = fi->tip;
+    rf->tip_estimated = (rig.tip_estimated >> f) & 1u;
+    if (rf->tip_estimated) {
+      memcpy(rf->tip_local, tip_local[f], sizeof(vec3));
+    }
     rf->root_parent = parents[fi->joints[0]];
     lb_transform root_parent;
     r = lb_hand_space(parents, rest, joint_count, hand->hand, rf->root_parent, &root_parent);
@@ -176,7 +204,8 @@ lb_result lb_hand_rig_build(const lb_hand_info *hand, const int16_t *parents,
     vec3 bend;
     memcpy(bend, minus_x, sizeof bend);
     if (f == LB_FINGER_THUMB) {
-      int last = slot[f][fi->tip >= 0 ? fi->segment_count : fi->segment_count - 1];
+      int last =
+          slot[f][slot[f][fi->segment_count] >= 0 ? fi->segment_count : fi->segment_count - 1];
       vec3 d = {hs[last].t[0] - hs[slot[f][0]].t[0], hs[last].t[1] - hs[slot[f][0]].t[1],
                 hs[last].t[2] - hs[slot[f][0]].t[2]};
       vec3 c;

@@ -30,8 +30,10 @@ static void lb_split_roots(const char *list, char buf[LB_FINGER_ROOTS_MAX],
   }
 }
 
-lb_result lb_grip_find_hand(const lb_skeleton *sk, lb_hand_side side, const char *path,
-                            const char *finger_roots, lb_hand_info *out) {
+static const char lb_report_oom[] = "(hand report lost: out of memory)";
+
+lb_result lb_grip_find_hand(lb_world *w, const lb_skeleton *sk, lb_hand_side side, const char *path,
+                            const char *finger_roots, lb_hand_info *out, char **report) {
   const char *names[LB_MAX_JOINTS];
   for (uint32_t j = 0; j < sk->joint_count; ++j) {
     names[j] = sk->names[j];
@@ -44,9 +46,39 @@ lb_result lb_grip_find_hand(const lb_skeleton *sk, lb_hand_side side, const char
   job.hand_path = path;
   char buf[LB_FINGER_ROOTS_MAX];
   lb_split_roots(finger_roots, buf, job.finger_roots);
+  /* Measure, then write the whole report into its own allocation. */
   lb_result r = lb_hand_find_run(&job);
+  if (!report) {
+    *out = job.info;
+    return r;
+  }
+  *report = lb_alloc(w, job.report_len + 1u);
+  if (*report) {
+    job.report = *report;
+    job.report_cap = job.report_len + 1u;
+    r = lb_hand_find_run(&job);
+  }
   *out = job.info;
+  out->report = *report ? *report : lb_report_oom;
   return r;
+}
+
+/* Appends `more` to the report owned by *report (reallocated; kept as is when out of
+ * memory). */
+static void lb_report_append(lb_world *w, char **report, lb_hand_info *info, const char *more) {
+  if (!*report) {
+    return;
+  }
+  size_t a = strlen(*report), b = strlen(more);
+  char *grown = lb_alloc(w, a + b + 1u);
+  if (!grown) {
+    return;
+  }
+  memcpy(grown, *report, a);
+  memcpy(grown + a, more, b + 1u);
+  lb_free(w, *report);
+  *report = grown;
+  info->report = grown;
 }
 
 lb_result lb_world_find_hand(lb_world *w, uint32_t e, lb_hand_side side, const char *hand_path,
@@ -68,8 +100,12 @@ lb_result lb_world_find_hand(lb_world *w, uint32_t e, lb_hand_side side, const c
     return lb_fail(w, LB_ERR_OUT_OF_RANGE, "find hand on %s: side %d is not Right or Left",
                    lb_entity_label(e, lbl, sizeof lbl), (int)side);
   }
-  lb_result r = lb_grip_find_hand(lb_skeleton_get(w, lb_rig_of_slot(w, (uint32_t)s)->asset), side,
-                                  hand_path, NULL, out);
+  lb_grip_world *gw = lb_grip_world_of(w);
+  char *report = NULL;
+  lb_result r = lb_grip_find_hand(w, lb_skeleton_get(w, lb_rig_of_slot(w, (uint32_t)s)->asset),
+                                  side, hand_path, NULL, out, &report);
+  lb_free(w, gw->find_report); /* the previous call's */
+  gw->find_report = report;
   if (r != LB_OK) {
     return lb_fail(w, r, "find hand on %s: %s", lb_entity_label(e, lbl, sizeof lbl), out->report);
   }
@@ -80,12 +116,13 @@ static void lb_hand_def_build(lb_world *w, lb_grip_hand_def *d) {
   const lb_skeleton *sk = lb_skeleton_get(w, d->asset);
   d->spine = d->clavicle = d->upper = d->lower = -1;
   d->info.hand = -1;
+  d->info.report = "";
   if (!sk) {
     d->found = LB_ERR_MISSING_COMPONENT;
     return;
   }
-  d->found = lb_grip_find_hand(sk, d->side, lb_name_text(w, d->path),
-                               lb_name_text(w, d->finger_roots), &d->info);
+  d->found = lb_grip_find_hand(w, sk, d->side, lb_name_text(w, d->path),
+                               lb_name_text(w, d->finger_roots), &d->info, &d->report);
   if (d->found != LB_OK) {
     return;
   }
@@ -93,9 +130,24 @@ static void lb_hand_def_build(lb_world *w, lb_grip_hand_def *d) {
   if (lb_hand_rig_build(&d->info, sk->parents, sk->rest, sk->joint_count, &d->rig) == LB_OK) {
     d->palm_in_hand = d->rig.palm;
     d->index_length = d->rig.index_length;
+    if (d->rig.tip_estimated) {
+      lb_report_append(w, &d->report, &d->info, "; end estimated:");
+      for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+        if ((d->rig.tip_estimated >> f) & 1u) {
+          lb_report_append(w, &d->report, &d->info, " ");
+          lb_report_append(w, &d->report, &d->info, lb_finger_name((lb_finger)f));
+        }
+      }
+    }
   } else {
-    d->rig.valid = 0; /* the arm can still reach: the palm is the hand joint */
+    /* The arm can still reach with the hand joint as the palm, but a holder does not
+     * report reached (phase_grip.c). */
+    d->rig.valid = 0;
     lb_transform_identity(&d->palm_in_hand);
+    lb_report_append(w, &d->report, &d->info,
+                     "; no palm frame (it needs the index or middle root and a root across the "
+                     "palm): the hand joint stands in for the palm, a holder never reports "
+                     "reached, and poses leave the fingers as animated");
   }
   d->lower = sk->parents[hand];
   d->upper = d->lower >= 0 ? sk->parents[d->lower] : -1;

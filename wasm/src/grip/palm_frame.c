@@ -141,6 +141,11 @@ lb_result lb_palm_frame_run(lb_palm_frame_job *job) {
     if (ix->tip >= 0) {
       job->index_length +=
           lb_distance3(job->model[ix->tip].t, job->model[ix->joints[ix->segment_count - 1]].t);
+    } else if (ix->segment_count >= 2) {
+      /* No end joint: the last bone, estimated from the one before it. */
+      int n = ix->segment_count;
+      job->index_length += LB_HAND_TIP_ESTIMATE * lb_distance3(job->model[ix->joints[n - 1]].t,
+                                                               job->model[ix->joints[n - 2]].t);
     }
   }
 

@@ -214,8 +214,12 @@ static void lb_grip_character(lb_world *w, uint32_t s, float dt) {
     gh->main_distance = main >= 0 && active[main] ? gs->hands[main].palm_distance : 0.0f;
     gh->support_distance =
         support >= 0 && active[support] ? gs->hands[support].palm_distance : 0.0f;
-    gh->main_reached = main >= 0 && active[main] && gh->main_distance <= 5e-4f;
-    gh->support_reached = support >= 0 && active[support] && gh->support_distance <= 5e-4f;
+    /* A hand without a palm frame (fingers not found) reached only its hand joint: the
+     * real palm is somewhere else, so it is not reported reached. */
+    gh->main_reached =
+        main >= 0 && active[main] && gs->hands[main].def->rig.valid && gh->main_distance <= 5e-4f;
+    gh->support_reached = support >= 0 && active[support] && gs->hands[support].def->rig.valid &&
+                          gh->support_distance <= 5e-4f;
   }
 }
 

@@ -36,6 +36,8 @@ static void lb_thumb_fk(const lb_thumb_chain *c, versor rot[LB_FINGER_MAX_SEGMEN
   }
   if (rf->tip >= 0) {
     lb_xf_point(&m, c->local[rf->tip].t, pos[LB_FINGER_MAX_SEGMENTS]);
+  } else if (rf->tip_estimated) {
+    lb_xf_point(&m, rf->tip_local, pos[LB_FINGER_MAX_SEGMENTS]);
   } else {
     memcpy(pos[LB_FINGER_MAX_SEGMENTS], m.t, sizeof(vec3));
   }
@@ -193,7 +195,7 @@ void lb_thumb_reach(lb_finger_pose_job *job) {
   if (n >= 2) {
     lb_bend_model m;
     const float *tip = pos[LB_FINGER_MAX_SEGMENTS];
-    m.two = n >= 3 && (rf->tip >= 0 || n > 3);
+    m.two = n >= 3 && (rf->tip >= 0 || rf->tip_estimated || n > 3);
     lb_sub(pos[1], pos[0], m.c);
     lb_sub(m.two ? pos[2] : tip, pos[1], m.u);
     lb_sub(tip, m.two ? pos[2] : tip, m.w);

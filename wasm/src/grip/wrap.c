@@ -69,6 +69,7 @@ typedef struct lb_chain {
   int nb; /* bones: n, or 0 for one segment without an end joint */
   int16_t joint[LB_WRAP_SEGS];
   int16_t tip;
+  const float *end_local; /* estimated end (job end_local) when there is no end joint, or NULL */
   /* u[k], k >= 1: joint k (k = n: the last bone's end) from joint k-1, scaled by the
    * scales down to joint k-1, in joint k-1's rotated frame. */
   vec3 u[LB_WRAP_SEGS + 1];
@@ -230,6 +231,9 @@ lb_result lb_wrap_validate(const lb_wrap_job *job) {
       lb_result r = lb_check_values(job, fi);
       if (r != LB_OK) {
         return r;
+      }
+      if (((job->end_mask >> f) & 1u) && lb_zero_sum(job->end_local[f], 3) != 0.0f) {
+        return LB_ERR_NOT_FINITE;
       }
     }
   }
@@ -758,10 +762,11 @@ static int lb_chain_phase(lb_chain *c) {
 
 /* ---- per finger ------------------------------------------------------------------------ */
 
-static void lb_chain_init(lb_chain *c, const lb_wrap_job *job, const lb_finger_info *fi) {
+static void lb_chain_init(lb_chain *c, const lb_wrap_job *job, const lb_finger_info *fi, int f) {
   c->n = fi->segment_count;
   c->nb = (fi->tip >= 0 || c->n >= 2) ? c->n : 0;
   c->tip = fi->tip;
+  c->end_local = fi->tip < 0 && c->n >= 2 && ((job->end_mask >> f) & 1u) ? job->end_local[f] : NULL;
   c->active = 0;
   c->near_count = 0;
   c->near_all = false;
@@ -788,10 +793,12 @@ static void lb_chain_frame(lb_chain *c, const lb_wrap_job *job) {
     for (int a = 0; a < 3; ++a) {
       scale[a] *= prev->s[a];
     }
-    /* Without an end joint, the last bone repeats the previous bone's offset one joint on. */
-    const float *t = k < c->n      ? job->local[c->joint[k]].t
-                     : c->tip >= 0 ? job->local[c->tip].t
-                                   : prev->t;
+    /* Without an end joint, the last bone ends at the given estimate, else repeats the
+     * previous bone's offset one joint on. */
+    const float *t = k < c->n       ? job->local[c->joint[k]].t
+                     : c->tip >= 0  ? job->local[c->tip].t
+                     : c->end_local ? c->end_local
+                                    : prev->t;
     for (int a = 0; a < 3; ++a) {
       c->u[k][a] = scale[a] * t[a];
     }
@@ -932,7 +939,7 @@ lb_result lb_wrap_run(lb_wrap_job *job) {
     if (!fi->found) {
       continue;
     }
-    lb_chain_init(&c, job, fi);
+    lb_chain_init(&c, job, fi, f);
     lb_wrap_finger *out = &job->fingers[f];
     lb_wrap_finger_run(&c, job, (job->finger_mask >> f) & 1u, out);
     lb_write_finger(&c, job);
