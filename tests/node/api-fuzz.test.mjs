@@ -27,21 +27,12 @@ const LENGTH = Number(process.env.LIMBER_FUZZ_LENGTH ?? 1000);
  * 5,000-byte names). 128 MB means something grows per call. */
 const MEMORY_BOUND = 128 * 2 ** 20;
 const FULL_CHECK_EVERY = 200;
-/** Known core defect, skipped unless LIMBER_FUZZ_STRICT=1: lb_scene_step is not atomic. It
- * applies the timeline commands due, advancing its cursor past each, before a failing one
- * returns (and before lb_world_step checks dt), so a failed scene.step changes the world
- * (earlier commands applied) and the scene (the failing command is consumed; the next
- * scene.step succeeds). Repro: tests/node/bridge-safety.test.mjs, 'scene.step is atomic'
- * (todo). Until fixed, a failed scene.step is applied to the twin too (both must fail alike
- * and stay equal) instead of to the first world only. */
-/** Known core defect, skipped unless LIMBER_FUZZ_STRICT=1: scale products along a chain
- * (joint scales in an animation pose, or Transform.scale down a parent chain, each within
- * the accepted range) overflow float to Infinity, and the core stores non-finite model
- * matrices / world transforms without an error. A non-finite matrix is attributed to it only
- * when the rig's pose or its Transform ancestors hold a scale above 10; any other non-finite
- * entry fails. Repro: see the report (every joint s = [1e4, 1e4, 1e4]). */
-const KNOWN_CORE_SCALE_CHAIN = process.env.LIMBER_FUZZ_STRICT === '1' ? undefined : 'scale-chain products overflow (core)';
-const KNOWN_CORE_SCENE_STEP = process.env.LIMBER_FUZZ_STRICT === '1' ? undefined : 'scene.step is not atomic (core)';
+/** Both core defects the fuzzer found are fixed and enforced: a failed scene.step changes
+ * nothing (checked before anything is applied, commands of a step all or nothing), and
+ * scale products along joint chains and Transform parents are refused at write, so no
+ * matrix is non-finite. Setting LIMBER_FUZZ_LENIENT=1 tolerates them again (for bisecting). */
+const KNOWN_CORE_SCALE_CHAIN = process.env.LIMBER_FUZZ_LENIENT === '1' ? 'scale-chain products overflow (core)' : undefined;
+const KNOWN_CORE_SCENE_STEP = process.env.LIMBER_FUZZ_LENIENT === '1' ? 'scene.step is not atomic (core)' : undefined;
 
 // ---- values ------------------------------------------------------------------------------------
 

@@ -245,11 +245,10 @@ test('a destroyed world throws LimberErrors and can be destroyed twice; its scen
   }
 });
 
-// Core defect found by the API fuzzer (tests/node/api-fuzz.test.mjs skips this invariant
-// for scene.step until it is fixed; LIMBER_FUZZ_STRICT=1 enforces it): lb_scene_step applies
-// the due timeline commands, advancing its cursor past each, before a failing one returns
-// and before lb_world_step checks dt.
-test('scene.step is atomic: a failed step applies no command and consumes none', { todo: 'core: lb_scene_step must validate dt and stage every due command before applying any' }, async () => {
+// A core defect the API fuzzer found (tests/node/api-fuzz.test.mjs): lb_scene_step applied the
+// due timeline commands, advancing past each, before a failing one returned and before dt was
+// checked. Fixed in the core: dt first, then all of a step's commands or none.
+test('scene.step is atomic: a failed step applies no command and consumes none', async () => {
   const world = await createWorld();
   const scene = world.loadScene({
     entities: [{ name: 'a', components: { Transform: {} } }, { name: 'b', components: { Transform: {} } }],
