@@ -29,3 +29,28 @@ test('findHand: errors name the entity and the problem', async () => {
   assert.throws(() => world.findHand(hero, 'Up'), (e) => e.code === 'LB_ERR_UNKNOWN_NAME' && e.field === 'side');
   assert.throws(() => world.findHand(hero, 'Right', 'NoSuchJoint'), (e) => e.code === 'LB_ERR_JOINT_NOT_FOUND' && /NoSuchJoint|not found|no hand/i.test(e.message));
 });
+
+test('digit-numbered fingers are found without a mapping; the status reports palmKnown, and a mapping mistake gives the whole report', async () => {
+  const { GripPose, gripPoseStatus } = await import('../../dist/web/bridge/index.js');
+  const world = await createWorld();
+  const hero = world.spawn();
+  world.insert(hero, Transform, {});
+  world.insert(hero, Rig, { asset: world.addHumanoidRig({ naming: 'digits' }) });
+  const h = world.findHand(hero, 'Right');
+  assert.deepEqual(h.missing, []);
+  assert.deepEqual(h.tipEstimated, []);
+  assert.deepEqual(h.fingers.thumb.slice(0, 1), ['R_Digit0_1']);
+  world.insert(hero, GripPose, { rightPose: 'fist' });
+  world.step(1 / 60);
+  const st = gripPoseStatus(world, hero).right;
+  assert.equal(st.palmKnown, true);
+  assert.deepEqual(st.missing, []);
+  // Five wrong roots: the message names every one of them (it is longer than 256 bytes).
+  const roots = ['NoThumbJointHere', 'NoIndexJointHere', 'NoMiddleJointHere', 'NoRingJointHere', 'NoPinkyJointHere'].map((n) => `${n}_${'x'.repeat(40)}`);
+  assert.throws(() => world.update(hero, GripPose, (g) => { g.rightFingerRoots = roots.join(','); }), (e) => {
+    assert.ok(e instanceof LimberError && e.code === 'LB_ERR_JOINT_NOT_FOUND', e.message);
+    for (const r of roots) assert.ok(e.message.includes(r), `message lacks ${r}: ${e.message.length} chars`);
+    assert.ok(e.message.length > 256);
+    return true;
+  });
+});

@@ -80,7 +80,9 @@ int lbw_register_finger_pose(lb_world *w, const char *name, const char *json, ui
 /* Per-hand runtime status of a character's grip, 8 x 4 bytes: driver (0 none, 1 GripPose,
  * 2 holder main, 3 holder support), hand joint (-1 unresolved), found code, blend
  * progress (f32 0..1), palm distance (f32 m), contacts (bit per finger), params ready,
- * index length (f32 m). LB_ERR_MISSING_COMPONENT when the entity has no grip state. */
+ * index length (f32 m), palm frame known (1) or the hand joint stands in (0), ends
+ * estimated (bit per finger): 10 words. LB_ERR_MISSING_COMPONENT when the entity has no
+ * grip state. */
 LBW_EXPORT(lbw_grip_hand_status)
 int lbw_grip_hand_status(lb_world *w, lb_entity e, int side, uint32_t *out) {
   lb_grip_hand_status st;
@@ -96,6 +98,8 @@ int lbw_grip_hand_status(lb_world *w, lb_entity e, int side, uint32_t *out) {
   out[5] = st.contacts;
   out[6] = st.params_ready;
   memcpy(&out[7], &st.index_length, 4);
+  out[8] = st.palm_known;
+  out[9] = st.tip_estimated;
   return LB_OK;
 }
 

@@ -2,7 +2,7 @@
 import { type Entity, GripHolder, GripPose, type HandSide, Rig } from './components.js';
 import { badArgument, describe, jsonArg, nameArg } from './args.js';
 import { LimberError } from './errors.js';
-import { decodeHand, entityLabel, FINGERS, type FingerName, type HandStatus, PACKED_HAND_BYTES, World } from './world.js';
+import { decodeHand, entityLabel, readReport, FINGERS, type FingerName, type HandStatus, PACKED_HAND_BYTES, World } from './world.js';
 
 /** Grip functions act on one world, named first: a clear error for anything else (e.g.
  * the older registerGripPose(name, pose) form) or for a destroyed world. */
@@ -87,6 +87,11 @@ export interface HandGripStatus {
   contacts: FingerName[];
   /** index finger length, metres (the hand-size unit), once the hand has gripped */
   indexLength: number;
+  /** false when the fingers were not found: the hand joint stands in for the palm, and a
+   * holder never reports reached (the report says which mapping field to set) */
+  palmKnown: boolean;
+  /** fingers without an end joint whose tip was estimated */
+  tipEstimated: FingerName[];
 }
 
 const DRIVERS: GripDriver[] = ['none', 'pose', 'main', 'support'];
@@ -98,15 +103,15 @@ export function gripPoseStatus(world: World, entity: Entity): { right: HandGripS
   entity = world.native(({ entity: live }) => live(entity, 'gripPoseStatus'));
   const one = (side: HandSide): HandGripStatus => {
     const st = world.native(({ ex, heap, w }) =>
-      heap.scratch(32, (p) => {
+      heap.scratch(40, (p) => {
         const code = ex.lbw_grip_hand_status(w, entity >>> 0, side === 'Right' ? 0 : 1, p);
         if (code !== 0) {
           const name = heap.cstring(ex.lbw_result_name(code));
           throw new LimberError(name, `${name}: gripPoseStatus: ${entityLabel(entity)} has no GripPose or GripHolder`, { entity });
         }
-        const u = new Uint32Array(ex.memory.buffer, p, 8);
-        const f = new Float32Array(ex.memory.buffer, p, 8);
-        return { driver: DRIVERS[u[0]] ?? 'none', blend: f[3], palmDistance: f[4], contacts: u[5], indexLength: f[7] };
+        const u = new Uint32Array(ex.memory.buffer, p, 10);
+        const f = new Float32Array(ex.memory.buffer, p, 10);
+        return { driver: DRIVERS[u[0]] ?? 'none', blend: f[3], palmDistance: f[4], contacts: u[5], indexLength: f[7], palmKnown: u[8] !== 0, tipEstimated: u[9] };
       }),
     );
     // The hand the grip resolved (with its finger mapping); before the first step, by names.
@@ -120,7 +125,7 @@ export function gripPoseStatus(world: World, entity: Entity): { right: HandGripS
         if (name === 'LB_ERR_MISSING_COMPONENT') return name;
         const hand = decodeHand(heap, p, names, side);
         if (c === 0) found = hand;
-        report = hand.report;
+        report = readReport(heap, (buf, cap) => ex.lbw_grip_hand_report(w, entity >>> 0, side === 'Right' ? 0 : 1, buf, cap)) ?? hand.report;
         return name;
       }),
     );
@@ -148,6 +153,8 @@ export function gripPoseStatus(world: World, entity: Entity): { right: HandGripS
       palmDistance: st.palmDistance,
       contacts: FINGERS.filter((_, k) => (st.contacts >> k) & 1),
       indexLength: st.indexLength,
+      palmKnown: st.palmKnown,
+      tipEstimated: FINGERS.filter((_, k) => (st.tipEstimated >> k) & 1),
     };
   };
   return { right: one('Right'), left: one('Left') };

@@ -22,6 +22,8 @@ export interface LimberExports {
   lbw_has(w: number, e: number, type: number): number;
   lbw_component_from_json(w: number, scene: number, type: number, json: number, len: number, inout: number): number;
   lbw_intern(w: number, text: number, out: number): number;
+  lbw_find_hand_report(w: number, e: number, side: number, handPath: number, buf: number, cap: number): number;
+  lbw_grip_hand_report(w: number, e: number, side: number, buf: number, cap: number): number;
   lbw_name_text(w: number, id: number): number;
   lbw_step(w: number, dt: number): number;
   lbw_step_count(w: number): number;

@@ -32,7 +32,17 @@ export interface HandStatus {
   hand: string;
   fingers: Record<FingerName, string[] | null>;
   missing: FingerName[];
+  /** fingers without an end joint whose tip the core estimated (0.8 x the previous bone) */
+  tipEstimated: FingerName[];
   report: string;
+}
+
+/** @internal A report the core writes with the length convention of lbw_*_report (the
+ * length, written when it fits; or -code): read whole, never cut. */
+export function readReport(heap: Heap, write: (buf: number, cap: number) => number): string | null {
+  const n = write(0, 0);
+  if (n < 0) return null;
+  return heap.scratch(n + 1, (p) => (write(p, n + 1) >= 0 ? heap.cstring(p) : ''));
 }
 
 /** @internal Bytes a packed hand (lbw_find_hand, lbw_grip_hand_info) needs. */
@@ -44,6 +54,7 @@ export function decodeHand(heap: Heap, p: number, names: readonly string[], side
   const i32 = new Int32Array(heap.ex.memory.buffer, p, 26);
   const fingers = {} as Record<FingerName, string[] | null>;
   const missing: FingerName[] = [];
+  const tipEstimated: FingerName[] = [];
   FINGERS.forEach((f, k) => {
     const o = 1 + 5 * k;
     if (!i32[o]) {
@@ -51,9 +62,10 @@ export function decodeHand(heap: Heap, p: number, names: readonly string[], side
       missing.push(f);
       return;
     }
+    if (i32[o] & 2) tipEstimated.push(f);
     fingers[f] = [i32[o + 1], i32[o + 2], i32[o + 3], i32[o + 4]].filter((j) => j >= 0).map((j) => names[j]);
   });
-  return { side, hand: i32[0] >= 0 ? names[i32[0]] : '', fingers, missing, report: heap.cstring(p + 4 * 26) };
+  return { side, hand: i32[0] >= 0 ? names[i32[0]] : '', fingers, missing, tipEstimated, report: heap.cstring(p + 4 * 26) };
 }
 
 function destroyedWorld(): LimberError {
@@ -440,7 +452,9 @@ export class World {
       return this.heap.scratch(PACKED_HAND_BYTES, (p) => {
         const code = this.ex.lbw_find_hand(this.w, e, side === 'Right' ? 0 : 1, path.ptr, p, p + 4 * 26);
         this.check(code, { entity: e, component: 'Rig', fn: 'findHand' });
-        return decodeHand(this.heap, p, names, side);
+        const hand = decodeHand(this.heap, p, names, side);
+        const full = readReport(this.heap, (buf, cap) => this.ex.lbw_find_hand_report(this.w, e, side === 'Right' ? 0 : 1, path.ptr, buf, cap));
+        return full === null ? hand : { ...hand, report: full };
       });
     } finally {
       this.ex.lbw_free(path.ptr);
