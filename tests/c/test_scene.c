@@ -433,11 +433,43 @@ static void test_component_from_json(void) {
   lb_world_destroy(w);
 }
 
+/* A load that fails after its rig and a GripPose were written leaves no hand behind that names
+ * the rolled-back skeleton: the next skeleton takes the same handle, with other joints. */
+static void test_failed_load_forgets_hands(void) {
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  const char *bad = "{\"assets\":{\"rigs\":{\"m\":{\"builtin\":\"humanoid\",\"height\":1.8}}},"
+                    "\"entities\":[{\"name\":\"hero\",\"components\":{\"Transform\":{},"
+                    "\"Rig\":{\"asset\":\"m\"},\"GripPose\":{\"rightPose\":\"fist\"}}},"
+                    "{\"name\":\"x\",\"components\":{\"GripHolder\":{\"weight\":2}}}]}";
+  lb_scene *sc = NULL;
+  LB_CHECK(lb_scene_load(w, bad, strlen(bad), &sc) == LB_ERR_OUT_OF_RANGE && sc == NULL);
+  /* A different skeleton now gets handle 1: an Unreal-named humanoid (metacarpals). */
+  lb_humanoid_def hd = lb_humanoid_default_def();
+  hd.naming = LB_NAMING_UNREAL;
+  uint32_t asset = 0;
+  LB_CHECK(lb_world_add_humanoid(w, &hd, &asset) == LB_OK && asset == 1);
+  lb_entity hero;
+  LB_CHECK(lb_world_spawn(w, &hero) == LB_OK);
+  lb_rig_c rig = {asset};
+  LB_CHECK(lb_world_insert(w, hero, LB_RIG, &rig) == LB_OK);
+  lb_grip_pose_c gp;
+  lb_component_defaults(LB_GRIP_POSE, &gp);
+  gp.right_pose = lb_world_name(w, "fist");
+  LB_CHECK(lb_world_insert(w, hero, LB_GRIP_POSE, &gp) == LB_OK);
+  LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+  lb_grip_hand_status st;
+  LB_CHECK(lb_world_grip_hand_status(w, hero, LB_HAND_RIGHT, &st) == LB_OK);
+  LB_CHECK(st.found == LB_OK && st.hand == lb_skeleton_find_joint(w, asset, "hand_r"));
+  lb_world_destroy(w);
+}
+
 int main(void) {
   LB_RUN(test_default_scene);
   LB_RUN(test_malformed_scenes);
   LB_RUN(test_scene_attachment);
   LB_RUN(test_timeline);
   LB_RUN(test_component_from_json);
+  LB_RUN(test_failed_load_forgets_hands);
   LB_TEST_MAIN_END();
 }

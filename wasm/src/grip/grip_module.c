@@ -293,6 +293,23 @@ static void lb_grip_release(lb_world *w, void *state) {
   lb_free(w, gw->ref_by_name);
 }
 
+/* Hands found during a load that failed may name a skeleton that the rollback removes (its
+ * handle would be reused by the next skeleton): drop every hand found since the mark. No
+ * surviving character uses them, since a load only writes the entities it spawns. */
+static void lb_grip_asset_mark(const lb_world *w, const void *state, lb_asset_mark *out) {
+  (void)w;
+  out->count[0] = ((const lb_grip_world *)state)->hand_def_count;
+}
+
+static void lb_grip_asset_rollback(lb_world *w, void *state, const lb_asset_mark *mark) {
+  lb_grip_world *gw = state;
+  while (gw->hand_def_count > mark->count[0]) {
+    lb_grip_hand_def *d = gw->hand_defs[--gw->hand_def_count];
+    lb_free(w, d->report);
+    lb_free(w, d);
+  }
+}
+
 static const lb_component_def lb_grip_components[] = {
     {.type = LB_GRIP_SURFACE, .info = &lb_grip_surface_info, .stage = lb_surface_stage},
     {.type = LB_GRIP_PROFILE, .info = &lb_grip_profile_info, .stage = lb_profile_stage},
@@ -326,4 +343,6 @@ const lb_module_def lb_module_grip = {
     .systems = lb_grip_systems,
     .system_count = 1,
     .changed = lb_grip_changed,
+    .asset_mark = lb_grip_asset_mark,
+    .asset_rollback = lb_grip_asset_rollback,
 };
