@@ -62,7 +62,7 @@ const cSources = Math.max(newest(join(root, 'wasm'), ['.c', '.h']), mtime(join(r
 
 function cmakePreset(preset, products, buildTargets = []) {
   const dir = join(root, 'build', preset);
-  const stale = products.some((p) => mtime(join(dir, p)) < Math.max(cSources, newest(join(root, 'tests/c'), ['.c', '.h']), newest(join(root, 'tests/bench'), ['.c', '.h'])));
+  const stale = products.some((p) => mtime(join(dir, p)) < Math.max(cSources, newest(join(root, 'tests/c'), ['.c', '.h']), newest(join(root, 'tests/bench'), ['.c', '.h']), newest(join(root, 'tests/fuzz'), ['.c', '.h'])));
   if (!stale) return;
   need('cmake', 'bash scripts/setup.sh');
   if (!existsSync(join(dir, 'CMakeCache.txt'))) run('cmake', ['--preset', preset], `configure ${preset}`);
