@@ -93,10 +93,8 @@ test(`${CYCLES} x loadScene / step / scene.destroy in one world: entities are de
   // Entities and components only: nothing may grow at all.
   const plain = await sceneSoak(noAssets, 'scene without assets');
   assert.equal(plain.after, plain.before, 'no growth');
-  // With a rig asset (default.json: one procedural humanoid). The core has no asset
-  // removal yet, so each load leaves its skeleton asset (~2.4 KB for 65 joints: names,
-  // parents, rest pose); the entities, their rig pose buffers and components are freed.
-  // 8 KB per cycle allows that and nothing per-entity (the defect grew ~300 KB/cycle).
+  // With a rig asset (default.json: one procedural humanoid): scene.destroy frees the
+  // skeleton it added (lb_scene_unload), so nothing grows either.
   const rig = await sceneSoak(defaultScene, 'default.json (humanoid rig asset)');
-  assert.ok(rig.after - rig.before <= 8 * 1024 * CYCLES, `grew ${rig.after - rig.before} B`);
+  assert.equal(rig.after, rig.before, `grew ${rig.after - rig.before} B`);
 });

@@ -159,6 +159,9 @@ LBW_EXPORT(lbw_scene_load) lb_scene *lbw_scene_load(lb_world *w, const char *jso
 LBW_EXPORT(lbw_scene_destroy) void lbw_scene_destroy(lb_world *w, lb_scene *s) {
   lb_scene_destroy(w, s);
 }
+LBW_EXPORT(lbw_scene_unload) void lbw_scene_unload(lb_world *w, lb_scene *s) {
+  lb_scene_unload(w, s);
+}
 LBW_EXPORT(lbw_scene_step) int lbw_scene_step(lb_world *w, lb_scene *s, float dt) {
   return lb_scene_step(w, s, dt);
 }

@@ -55,6 +55,7 @@ export interface LimberExports {
   lbw_grip_pose_json(w: number, name: number, json: number, len: number, byJoint: number, buf: number, cap: number): number;
   lbw_scene_load(w: number, json: number, len: number): number;
   lbw_scene_destroy(w: number, s: number): void;
+  lbw_scene_unload(w: number, s: number): void;
   lbw_scene_step(w: number, s: number, dt: number): number;
   lbw_scene_entity_count(s: number): number;
   lbw_scene_entity_name(s: number, i: number): number;

@@ -594,20 +594,16 @@ export class Scene {
 
   /** Unloads the scene: despawns its entities that are still alive (the handles it
    * created; a slot reused since has another generation and is left alone), then frees
-   * the scene. Assets it added (rigs, clips, controllers) stay in the world: the core has
-   * no asset removal yet. Destroying twice, or after the world, does nothing. */
+   * the scene. Assets it added (rigs, clips, controllers) are freed too when nothing else
+   * uses them and no asset was added after them. Destroying twice, or after the world, does
+   * nothing. */
   destroy(): void {
     const ptr = this.ptr;
     this.ptr = 0;
     if (!ptr || this.world.destroyed) return;
-    this.world.native(({ ex, w }) => {
-      // Children before parents: reverse declaration order.
-      const handles = [...this.entities.values()].reverse();
-      for (const e of handles) {
-        if (e !== 0 && ex.lbw_alive(w, e) !== 0) ex.lbw_despawn(w, e);
-      }
-      ex.lbw_scene_destroy(w, ptr);
-    });
+    // The core despawns the scene's live entities (children first) and frees the assets
+    // only it used (lb_scene_unload).
+    this.world.native(({ ex, w }) => ex.lbw_scene_unload(w, ptr));
   }
 }
 

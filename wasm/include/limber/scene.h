@@ -34,7 +34,13 @@ typedef struct lb_scene lb_scene;
 /* Builds the scene's assets and entities into `world` (normally a new one). On
  * error nothing is left half-built: entities created so far are despawned. */
 lb_result lb_scene_load(lb_world *world, const char *json, size_t len, lb_scene **out);
+/* Frees the scene object only: its entities and assets stay in the world. */
 void lb_scene_destroy(lb_world *world, lb_scene *scene);
+/* Unloads the scene: despawns its entities that are still alive (children first), frees
+ * the assets it added when nothing else uses them and no asset was added after them (the
+ * usual load / unload cycle keeps a world's memory flat), then frees the scene. Assets
+ * that are shared or followed by later ones stay. */
+void lb_scene_unload(lb_world *world, lb_scene *scene);
 
 /* A file a scene refers to (a rig's "gltf"), read by the caller: the core reads no files. */
 typedef struct lb_scene_file {

@@ -19,6 +19,19 @@ static void lb_anim_asset_rollback(lb_world *w, void *state, const lb_asset_mark
   lb_clip_assets_release(w, mark->count[0]);
 }
 
+/* Controllers are the anim assets components name (clips only through controllers). */
+static bool lb_anim_asset_in_use(const lb_world *w, const void *state, const lb_asset_mark *mark) {
+  (void)state;
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_ANIMATOR); lb_each_next(&it, &s);) {
+    const lb_animator_c *c = lb_component_ptr(w, s, LB_ANIMATOR);
+    if ((c->controller & ~LB_CONTROLLER_HANDLE_TAG) > mark->count[1]) {
+      return true;
+    }
+  }
+  return false;
+}
+
 static void lb_anim_release(lb_world *w, void *state) {
   (void)state;
   lb_controllers_release(w, 0);
@@ -49,4 +62,5 @@ const lb_module_def lb_module_anim = {
     .system_count = 2,
     .asset_mark = lb_anim_asset_mark,
     .asset_rollback = lb_anim_asset_rollback,
+    .asset_in_use = lb_anim_asset_in_use,
 };

@@ -310,6 +310,21 @@ static void lb_grip_asset_rollback(lb_world *w, void *state, const lb_asset_mark
   }
 }
 
+/* A hand found since the mark that a live character is bound to keeps the assets. */
+static bool lb_grip_asset_in_use(const lb_world *w, const void *state, const lb_asset_mark *mark) {
+  const lb_grip_world *gw = state;
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_GRIP_HANDS); lb_each_next(&it, &s);) {
+    const lb_grip_hands *hs = lb_component_state(w, s, LB_GRIP_HANDS);
+    for (uint32_t i = mark->count[0]; i < gw->hand_def_count; ++i) {
+      if (hs->hands[0].def == gw->hand_defs[i] || hs->hands[1].def == gw->hand_defs[i]) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 static const lb_component_def lb_grip_components[] = {
     {.type = LB_GRIP_SURFACE, .info = &lb_grip_surface_info, .stage = lb_surface_stage},
     {.type = LB_GRIP_PROFILE, .info = &lb_grip_profile_info, .stage = lb_profile_stage},
@@ -345,4 +360,5 @@ const lb_module_def lb_module_grip = {
     .changed = lb_grip_changed,
     .asset_mark = lb_grip_asset_mark,
     .asset_rollback = lb_grip_asset_rollback,
+    .asset_in_use = lb_grip_asset_in_use,
 };

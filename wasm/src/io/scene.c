@@ -47,6 +47,7 @@ struct lb_scene {
   lb_named *entities;
   uint32_t entity_count;
   lb_names entity_names; /* id = index + 1 (names are unique), so lookups are O(1) */
+  lb_world_mark assets_before, assets_after; /* what the load added, for lb_scene_unload */
   lb_named *assets;
   uint32_t asset_count;
   lb_command *commands; /* sorted by step (stable) */
@@ -422,8 +423,23 @@ lb_result lb_scene_load_files(lb_world *w, const char *json, size_t len, const l
     lb_world_assets_rollback(w, &mark);
     return r;
   }
+  sc->assets_before = mark;
+  lb_world_assets_mark(w, &sc->assets_after);
   *out = sc;
   return LB_OK;
+}
+
+void lb_scene_unload(lb_world *w, lb_scene *sc) {
+  if (!w || !sc) {
+    return;
+  }
+  for (uint32_t i = sc->entity_count; i-- > 0;) {
+    if (lb_world_alive(w, sc->entities[i].value)) {
+      lb_world_despawn(w, sc->entities[i].value);
+    }
+  }
+  lb_world_assets_release(w, &sc->assets_before, &sc->assets_after);
+  lb_scene_destroy(w, sc);
 }
 
 static const char *const lb_command_kinds[] = {"update", "insert", "remove", "param"};

@@ -139,6 +139,17 @@ static void lb_rig_asset_rollback(lb_world *w, void *state, const lb_asset_mark 
   lb_skeletons_release(w, state, mark->count[0]);
 }
 
+static bool lb_rig_asset_in_use(const lb_world *w, const void *state, const lb_asset_mark *mark) {
+  (void)state;
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_RIG); lb_each_next(&it, &s);) {
+    if (((const lb_rig_instance *)lb_component_state(w, s, LB_RIG))->asset > mark->count[0]) {
+      return true;
+    }
+  }
+  return false;
+}
+
 static void lb_rig_release(lb_world *w, void *state) {
   lb_skeletons_release(w, state, 0);
 }
@@ -168,6 +179,7 @@ const lb_module_def lb_module_rig = {
     .system_count = 3,
     .asset_mark = lb_rig_asset_mark,
     .asset_rollback = lb_rig_asset_rollback,
+    .asset_in_use = lb_rig_asset_in_use,
     .joint_find = lb_rig_joint_find,
     .joint_model = lb_rig_joint_model,
     .hash = lb_rig_hash,

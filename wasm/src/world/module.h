@@ -89,6 +89,8 @@ typedef struct lb_module_def {
   /* Optional: assets this module owns (counts now / drop those added since). */
   void (*asset_mark)(const lb_world *w, const void *state, lb_asset_mark *out);
   void (*asset_rollback)(lb_world *w, void *state, const lb_asset_mark *mark);
+  /* True when a live component uses one of this module's assets added after the mark. */
+  bool (*asset_in_use)(const lb_world *w, const void *state, const lb_asset_mark *mark);
   /* Optional: the entity's joints, for Transform.parentJoint. joint_find returns the
    * joint index, -1 when the path is not in its skeleton, -2 when it has none. */
   int (*joint_find)(const lb_world *w, uint32_t slot, const char *path);

@@ -157,6 +157,9 @@ typedef struct lb_world_mark {
 void lb_world_assets_mark(const lb_world *w, lb_world_mark *out);
 /* Frees the assets added since the mark (nothing may use them any more). */
 void lb_world_assets_rollback(lb_world *w, const lb_world_mark *mark);
+/* Frees the assets added between `from` and `to` when they are the newest (the world's
+ * marks equal `to`) and no live component uses them; returns whether it did. */
+bool lb_world_assets_release(lb_world *w, const lb_world_mark *from, const lb_world_mark *to);
 
 /* ---- names ------------------------------------------------------------------------ */
 /* Text of a name id ("" for 0); the pointer is valid until the next intern. */
