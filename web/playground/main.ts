@@ -7,6 +7,12 @@
  *   paused=1         then do not step with time; only edits (gizmo drag,
  *                    limber.dragTarget, the Step button) advance one step each
  *   select=NAME      the entity the gizmo starts on (default: the first IK target)
+ *   skeleton=1       start with the skeleton overlay on (the #show-skeleton checkbox)
+ *
+ * Characters are drawn as bodies (RigMeshView): a glTF rig's own skinned mesh, or a body
+ * generated from the skeleton for a builtin rig; the skeleton is an optional overlay. Held
+ * props are solid. The floor (y = 0) follows the camera target; the camera frames each scene
+ * (the characters and their targets; a grip's hands and held object; a walker from the side).
  *
  * Scenes with an Animator get a speed slider (#speed) on the first blend-space parameter, a
  * button per trigger and the current state (#anim-state); the camera follows the character.
@@ -14,8 +20,10 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { Animator, animatorParam, controllerInfo, createWorld, GripHolder, GripProfile, Rig, Transform, TwoBoneIK, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
-import { EntityMarker, GripView, SkeletonView, jointWorldPosition, parentFrame, setWorldPosition, type WorldView } from '../three/index.js';
+import { EntityMarker, GripView, RigMeshView, SkeletonView, jointWorldPosition, parentFrame, setWorldPosition, type WorldView } from '../three/index.js';
+import { Floor } from './floor.js';
 import wasmUrl from '../../build/wasm/limber.wasm?url';
 
 const DT = 1 / 60;
@@ -35,6 +43,40 @@ async function fetchSceneFiles(world: World, text: string): Promise<Record<strin
     files[path] = new Uint8Array(await res.arrayBuffer());
   }
   return files;
+}
+
+/** The glTF file (repository-relative path) of each scene entity whose Rig asset comes from
+ * one, read from the scene file: assets.rigs.NAME.gltf and an entity's Rig.asset = NAME. */
+function rigFilesByEntity(text: string): Map<string, string> {
+  const doc = JSON.parse(text) as {
+    assets?: { rigs?: Record<string, { gltf?: unknown }> };
+    entities?: { name?: unknown; components?: { Rig?: { asset?: unknown } } }[];
+  };
+  const out = new Map<string, string>();
+  const rigs = doc.assets?.rigs ?? {};
+  for (const ent of doc.entities ?? []) {
+    const asset = ent.components?.Rig?.asset;
+    if (typeof ent.name !== 'string' || typeof asset !== 'string') continue;
+    const gltf = Object.prototype.hasOwnProperty.call(rigs, asset) ? rigs[asset].gltf : undefined;
+    if (typeof gltf === 'string') out.set(ent.name, gltf);
+  }
+  return out;
+}
+
+/** Share of the frame covered by what a test looks at, from mask renders (see showcase()). */
+export interface ShowcaseReport {
+  width: number;
+  height: number;
+  /** Share of the frame's pixels covered by the characters' bodies (0..1). */
+  character: number;
+  /** Share covered by the floor plane (drawn alone). */
+  floor: number;
+  /** Share covered by held props (solid grip surfaces). */
+  props: number;
+  /** Per character: its lowest foot or toe joint (world y, metres; the floor is y = 0), that
+   * joint's viewport position, and whether the floor plane covers the pixels 4, 12 and 30 px
+   * below it (false also when off-frame). */
+  feet: { rig: string; joint: string; y: number; screen: [number, number]; floorBelow: boolean[] }[];
 }
 
 /** What the page exposes as window.limber (used by the Playwright tests). */
@@ -66,6 +108,11 @@ export interface PlaygroundApi {
   animator(name?: string): { state: string; params: Record<string, number | boolean>; position: Vec3 };
   /** Runs n fixed steps now (paused or not), then refreshes the views. */
   advance(n: number): void;
+  /** Mask renders of the current view: how much of the frame the characters cover, and
+   * whether the floor is under their feet. */
+  showcase(): ShowcaseReport;
+  /** Shows or hides the skeleton overlay. */
+  showSkeleton(on: boolean): void;
 }
 
 declare global {
@@ -79,6 +126,7 @@ interface Params {
   steps: number;
   paused: boolean;
   select: string | null;
+  skeleton: boolean;
 }
 
 function readParams(): Params {
@@ -90,6 +138,7 @@ function readParams(): Params {
     steps: steps === null ? 0 : Number(steps),
     paused: q.get('paused') === '1',
     select: q.get('select'),
+    skeleton: q.get('skeleton') === '1',
   };
 }
 
@@ -113,7 +162,8 @@ async function main(): Promise<void> {
 
   const world = await createWorld({ wasm: wasmUrl });
   const text = await load();
-  const scene = world.loadScene(text, { files: await fetchSceneFiles(world, text) });
+  const files = await fetchSceneFiles(world, text);
+  const scene = world.loadScene(text, { files });
   for (let i = 0; i < params.steps; i++) scene.step(DT);
   let paused = params.paused;
 
@@ -121,6 +171,7 @@ async function main(): Promise<void> {
   for (const [name, e] of scene.entities) nameOf.set(e, name);
   const entities = [...scene.entities.values()];
   const rigs = entities.filter((e) => world.has(e, Rig));
+  const hasJoint = (e: Entity, name: string) => world.has(e, Rig) && world.findJoint(world.get(e, Rig).asset, name) >= 0;
   const isMarkable = (e: Entity) => e !== 0 && world.alive(e) && world.has(e, Transform) && !world.has(e, Rig) && !world.has(e, TwoBoneIK);
   const holders = entities.filter((e) => world.has(e, GripHolder));
   const animated = entities.filter((e) => world.has(e, Animator));
@@ -132,21 +183,59 @@ async function main(): Promise<void> {
   renderer.setSize(window.innerWidth, window.innerHeight);
   container.appendChild(renderer.domElement);
 
+  const background = 0x1b1e23;
   const three = new THREE.Scene();
-  three.background = new THREE.Color(0x1b1e23);
-  three.add(new THREE.HemisphereLight(0xffffff, 0x3a3f47, 2.2));
-  const sun = new THREE.DirectionalLight(0xffffff, 1.6);
+  three.background = new THREE.Color(background);
+  three.add(new THREE.HemisphereLight(0xdfe8ff, 0x2a2420, 1.9));
+  const sun = new THREE.DirectionalLight(0xfff4e6, 2.2);
   sun.position.set(2, 4, 3);
   three.add(sun);
-  // Characters that walk get room to walk.
-  const grid = animated.length > 0 ? new THREE.GridHelper(60, 240, 0x5b6470, 0x2c323a) : new THREE.GridHelper(10, 40, 0x5b6470, 0x2c323a);
-  three.add(grid);
+  const rim = new THREE.DirectionalLight(0x9db8ff, 0.9);
+  rim.position.set(-3, 2.5, -3);
+  three.add(rim);
+  // Frames are drawn on demand: after a step, a camera move, a gizmo hover or drag, a resize.
+  let dirty = true;
+  const invalidate = (): void => {
+    dirty = true;
+  };
+  // The floor (y = 0) follows the camera target, so a walking character never leaves it.
+  const floor = new Floor({ background });
+  three.add(floor.object);
 
   const camera = new THREE.PerspectiveCamera(40, window.innerWidth / window.innerHeight, 0.01, 200);
 
+  // Characters: the rig's glTF mesh (the same file the scene loaded) or a generated body.
   const views: WorldView[] = [];
-  const skeletons = rigs.map((e) => new SkeletonView(world, e));
-  for (const s of skeletons) views.push(s);
+  const gltfOf = rigFilesByEntity(text);
+  const loader = new GLTFLoader();
+  const bodies = await Promise.all(
+    rigs.map(async (e) => {
+      const path = gltfOf.get(nameOf.get(e) ?? '');
+      const bytes = path !== undefined ? files[path] : undefined;
+      if (!bytes) return new RigMeshView(world, e);
+      const gltf = await loader.parseAsync(bytes.slice().buffer, '');
+      return new RigMeshView(world, e, { source: gltf.scene });
+    }),
+  );
+  for (const b of bodies) views.push(b);
+  // The skeleton: an overlay drawn through the body, off unless asked for.
+  const skeletons = rigs.map((e) => new SkeletonView(world, e, { jointRadius: 0.009 }));
+  for (const s of skeletons) {
+    views.push(s);
+    s.object.traverse((o) => {
+      o.renderOrder = 5;
+      const m = (o as THREE.Mesh).material;
+      if (m && !Array.isArray(m)) {
+        m.depthTest = false;
+        m.transparent = true;
+      }
+    });
+  }
+  function showSkeleton(on: boolean): void {
+    for (const s of skeletons) s.object.visible = on;
+    invalidate();
+    el<HTMLInputElement>('show-skeleton').checked = on;
+  }
 
   // IK targets (draggable, orange) and hints (violet); the arm table.
   const markers = new Map<Entity, EntityMarker>();
@@ -183,7 +272,7 @@ async function main(): Promise<void> {
     markers.set(e, marker);
     views.push(marker);
   }
-  const gripView = new GripView(world, entities);
+  const gripView = new GripView(world, entities, { solid: true });
   views.push(gripView);
   const gripBody = el<HTMLTableElement>('grip').tBodies[0];
   const gripRows = holders.map((e) => {
@@ -194,32 +283,60 @@ async function main(): Promise<void> {
   });
   el('grip').hidden = holders.length === 0;
   el('ik').hidden = arms.length === 0;
-  el('ik').hidden = arms.length === 0 && animated.length > 0;
   el<HTMLButtonElement>('switch-hand').hidden = holders.length === 0;
   for (const v of views) three.add(v.object);
 
-  // Frame the characters (and targets) from the front-right, a little above.
+  // Camera framing per scene, from the front-right and a little above, turned with the first
+  // character: a grip frames the hands and the held object; a walker gets a standing-height
+  // box around it, seen more from the side; otherwise the characters and their targets.
+  // The HUD covers the left of the page: the picture is centred in the space beside it.
+  const hud = el('hud');
+  const hudShift = (): number => {
+    const right = hud.getBoundingClientRect().right + 12;
+    return right < window.innerWidth * 0.45 ? right : 0;
+  };
+  function applyViewOffset(): void {
+    const w = window.innerWidth, h = window.innerHeight;
+    camera.aspect = w / h;
+    camera.setViewOffset(w, h, -hudShift() / 2, 0, w, h);
+    camera.updateProjectionMatrix();
+  }
   const orbitTarget = new THREE.Vector3();
   {
     const box = new THREE.Box3();
-    for (const s of skeletons) box.union(s.bounds());
-    for (const m of markers.values()) box.expandByPoint(m.object.position);
+    let dir = new THREE.Vector3(0.5, 0.22, 1);
+    if (animated.length > 0) {
+      box.setFromCenterAndSize(new THREE.Vector3(...world.worldTransform(animated[0]).t).add(new THREE.Vector3(0, 0.9, 0)), new THREE.Vector3(1, 1.95, 1));
+      dir.set(1, 0.3, 0.7);
+    } else if (holders.length > 0) {
+      gripView.object.updateMatrixWorld(true);
+      box.setFromObject(gripView.object);
+      for (const e of holders) {
+        for (const side of ['LeftHand', 'RightHand']) if (hasJoint(e, side)) box.expandByPoint(jointWorldPosition(world, e, side));
+      }
+      box.expandByScalar(0.1);
+      dir.set(-1, 0.35, 0.6); // from the main (right) hand's side: the prop in profile
+    } else {
+      for (const b of bodies) box.union(b.bounds(0.05));
+      for (const m of markers.values()) box.expandByPoint(m.object.position);
+    }
     if (box.isEmpty()) box.setFromCenterAndSize(new THREE.Vector3(0, 1, 0), new THREE.Vector3(2, 2, 2));
-    // A walking character: a standing-height box around it, seen more from the side.
-    if (animated.length > 0) box.setFromCenterAndSize(new THREE.Vector3(...world.worldTransform(animated[0]).t).add(new THREE.Vector3(0, 0.9, 0)), new THREE.Vector3(1.2, 2.1, 1.2));
     const sphere = box.getBoundingSphere(new THREE.Sphere());
-    const dir = animated.length > 0 ? new THREE.Vector3(1, 0.3, 0.7).normalize() : new THREE.Vector3(0.5, 0.22, 1).normalize();
+    dir.normalize();
     if (rigs.length > 0) {
       const r = world.worldTransform(rigs[0]).r;
-      dir.applyQuaternion(new THREE.Quaternion(r[0], r[1], r[2], r[3]));
+      dir = dir.applyQuaternion(new THREE.Quaternion(r[0], r[1], r[2], r[3]));
     }
+    const free = Math.max(window.innerWidth - hudShift(), 1) / window.innerHeight;
     const fov = THREE.MathUtils.degToRad(camera.fov);
-    const dist = (Math.max(sphere.radius, 0.25) / Math.sin(Math.min(fov, fov * camera.aspect) / 2)) * 0.92;
+    const hfov = 2 * Math.atan(Math.tan(fov / 2) * free);
+    const dist = (Math.max(sphere.radius, 0.25) / Math.sin(Math.min(fov, hfov) / 2)) * 0.84;
     camera.position.copy(sphere.center).addScaledVector(dir, dist);
     camera.lookAt(sphere.center);
     camera.near = dist / 100;
-    camera.far = dist * 50;
-    camera.updateProjectionMatrix();
+    floor.setRange(Math.max(6, dist * 2.5), Math.max(24, dist * 8));
+    camera.far = Math.max(dist * 50, dist * 8 * 3, 100);
+    applyViewOffset();
     orbitTarget.copy(sphere.center);
   }
 
@@ -232,6 +349,8 @@ async function main(): Promise<void> {
   orbit.target.copy(orbitTarget);
   orbit.enableDamping = false;
   orbit.update();
+  orbit.addEventListener('change', invalidate);
+  gizmo.addEventListener('change', invalidate);
 
   // --- HUD ------------------------------------------------------------------
   const hashEl = el('hash');
@@ -252,7 +371,7 @@ async function main(): Promise<void> {
   el('description').textContent = (JSON.parse(text) as { description?: string }).description ?? '';
   const help: string[] = [];
   if (markers.size > 0) help.push('Drag the gizmo to move the selected target; click a sphere (orange: target, violet: hint, teal: held object) to select it.');
-  if (holders.length > 0) help.push('Grip: green wireframes are surfaces; palms yellow (main) and blue (support). "Switch hand" mirrors the hold.');
+  if (holders.length > 0) help.push('Grip: the held prop is drawn solid; palms yellow (main) and blue (support). "Switch hand" mirrors the hold.');
   if (animated.length > 0) help.push('Move the slider to set the blend parameter (your value then wins over the scene timeline); the buttons fire triggers.');
   help.push('Orbit: drag; zoom: wheel.');
   el('help').textContent = help.join(' ');
@@ -341,6 +460,11 @@ async function main(): Promise<void> {
       orbit.update();
       followed = now;
     }
+    floor.setShadows(rigs.map((e) => {
+      const hips = jointWorldPosition(world, e, 0);
+      return [hips.x, hips.z] as const;
+    }));
+    invalidate();
     refreshHud();
   }
 
@@ -366,6 +490,7 @@ async function main(): Promise<void> {
     selected = marker;
     if (marker) gizmo.attach(marker.object);
     else gizmo.detach();
+    invalidate();
   }
 
   gizmo.addEventListener('dragging-changed', (ev) => {
@@ -424,9 +549,9 @@ async function main(): Promise<void> {
   el<HTMLButtonElement>('switch-hand').addEventListener('click', switchHand);
 
   window.addEventListener('resize', () => {
-    camera.aspect = window.innerWidth / window.innerHeight;
-    camera.updateProjectionMatrix();
+    applyViewOffset();
     renderer.setSize(window.innerWidth, window.innerHeight);
+    invalidate();
   });
 
   // Initial selection: ?select=NAME, else the first IK target.
@@ -488,9 +613,69 @@ async function main(): Promise<void> {
       for (let i = 0; i < n; i++) sceneStep();
       refresh();
     },
+    showcase,
+    showSkeleton,
   };
 
   // --- loop: fixed steps from an accumulator --------------------------------
+  // --- mask renders for the showcase test ----------------------------------
+  const maskMaterial = new THREE.MeshBasicMaterial({ color: 0xffffff, side: THREE.DoubleSide });
+  /** Renders only `shown` (top-level scene objects) in white on black; the RGBA pixels, bottom row first. */
+  function mask(shown: readonly THREE.Object3D[]): { w: number; h: number; px: Uint8Array; share: number } {
+    const size = renderer.getDrawingBufferSize(new THREE.Vector2());
+    const w = size.x, h = size.y;
+    const target = new THREE.WebGLRenderTarget(w, h);
+    const visible = three.children.map((c) => c.visible);
+    const bg = three.background;
+    three.children.forEach((c) => (c.visible = shown.includes(c)));
+    three.background = new THREE.Color(0x000000);
+    three.overrideMaterial = maskMaterial;
+    renderer.setRenderTarget(target);
+    renderer.render(three, camera);
+    const px = new Uint8Array(w * h * 4);
+    renderer.readRenderTargetPixels(target, 0, 0, w, h, px);
+    renderer.setRenderTarget(null);
+    three.overrideMaterial = null;
+    three.background = bg;
+    three.children.forEach((c, i) => (c.visible = visible[i]));
+    target.dispose();
+    let n = 0;
+    for (let i = 0; i < px.length; i += 4) if (px[i] > 127) n++;
+    return { w, h, px, share: n / (w * h) };
+  }
+
+  function showcase(): ShowcaseReport {
+    for (const v of views) v.update();
+    three.updateMatrixWorld(true);
+    const body = mask(bodies.map((b) => b.object));
+    const ground = mask([floor.object]);
+    const props = mask([gripView.object]);
+    const rect = renderer.domElement.getBoundingClientRect();
+    const scale = ground.w / rect.width;
+    const feet = rigs.map((e) => {
+      const { names } = world.skeleton(world.get(e, Rig).asset);
+      let joint = '';
+      let low = new THREE.Vector3(0, Infinity, 0);
+      for (const n of names) {
+        if (!/Foot$|Toe/.test(n)) continue;
+        const p = jointWorldPosition(world, e, n);
+        if (p.y < low.y) {
+          low = p;
+          joint = n;
+        }
+      }
+      const v = low.clone().project(camera);
+      const screen: [number, number] = [((v.x + 1) / 2) * rect.width, ((1 - v.y) / 2) * rect.height];
+      const floorBelow = [4, 12, 30].map((dy) => {
+        const x = Math.round(screen[0] * scale), y = Math.round((screen[1] + dy) * scale);
+        if (x < 0 || x >= ground.w || y < 0 || y >= ground.h) return false;
+        return ground.px[((ground.h - 1 - y) * ground.w + x) * 4] > 127;
+      });
+      return { rig: nameOf.get(e) ?? `entity ${e}`, joint, y: low.y, screen, floorBelow };
+    });
+    return { width: body.w, height: body.h, character: body.share, floor: ground.share, props: props.share, feet };
+  }
+
   function frame(now: number): void {
     const elapsed = Math.min(Math.max(0, (now - last) / 1000), 0.25);
     last = now;
@@ -505,10 +690,17 @@ async function main(): Promise<void> {
       if (n === MAX_STEPS_PER_FRAME) acc = 0; // too slow: drop time rather than spiral
       if (n > 0) refresh();
     }
-    renderer.render(three, camera);
+    if (dirty) {
+      dirty = false;
+      floor.follow(orbit.target);
+      renderer.render(three, camera);
+    }
     requestAnimationFrame(frame);
   }
+  el<HTMLInputElement>('show-skeleton').addEventListener('change', (ev) => showSkeleton((ev.target as HTMLInputElement).checked));
+  showSkeleton(params.skeleton);
   refresh();
+  floor.follow(orbit.target);
   renderer.render(three, camera);
   document.body.dataset.ready = '1';
   requestAnimationFrame(frame);

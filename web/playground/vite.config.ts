@@ -22,7 +22,7 @@ export default defineConfig({
   preview: { host: '127.0.0.1' },
   // Pre-bundle three up front so the dev server never reloads the page mid-test.
   optimizeDeps: {
-    include: ['three', 'three/examples/jsm/controls/OrbitControls.js', 'three/examples/jsm/controls/TransformControls.js'],
+    include: ['three', 'three/examples/jsm/controls/OrbitControls.js', 'three/examples/jsm/controls/TransformControls.js', 'three/examples/jsm/loaders/GLTFLoader.js'],
   },
   build: {
     outDir: fileURLToPath(new URL('../../dist/playground', import.meta.url)),

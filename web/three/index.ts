@@ -10,3 +10,5 @@ export { GripView, GRIP_COLORS } from './grip-view.js';
 export type { GripViewOptions } from './grip-view.js';
 export { ExternalAnimation } from './external-animation.js';
 export type { BoneNameMap, ExternalAnimationOptions } from './external-animation.js';
+export { RigMeshView } from './rig-mesh-view.js';
+export type { RigMeshViewOptions } from './rig-mesh-view.js';
