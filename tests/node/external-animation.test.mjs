@@ -201,3 +201,47 @@ test('external animation: bad input is refused with clear errors', async () => {
   world.despawn(hero);
   bad(() => anim.beforeStep(), 'LB_ERR_STALE_ENTITY', /.*/);
 });
+
+/** The mannequin with every node renamed the way 3ds Max and Mixamo exports name them
+ * ('Bip01 R Hand', 'mixamorig:Hips'): three's GLTFLoader turns those into 'Bip01_R_Hand' and
+ * 'mixamorigHips' while the core keeps the file's names. */
+function renamedGlb(rename) {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const jsonLen = dv.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLen)));
+  for (const n of json.nodes) if (n.name) n.name = rename(n.name);
+  let text = new TextEncoder().encode(JSON.stringify(json));
+  const pad = (4 - (text.length % 4)) % 4;
+  text = Uint8Array.from([...text, ...new Array(pad).fill(0x20)]);
+  const rest = bytes.subarray(20 + jsonLen);
+  const out = new Uint8Array(12 + 8 + text.length + rest.length);
+  const ov = new DataView(out.buffer);
+  out.set(bytes.subarray(0, 12));
+  ov.setUint32(8, out.length, true);
+  ov.setUint32(12, text.length, true);
+  ov.setUint32(16, 0x4e4f534a, true);
+  out.set(text, 20);
+  out.set(rest, 20 + text.length);
+  return out;
+}
+
+test("external animation: bones renamed by three's GLTFLoader match without a nameMap", async () => {
+  const renamed = renamedGlb((n) => `mixamorig:${n.replace(/([a-z])([A-Z])/g, '$1 $2')}`);
+  const world = await createWorld();
+  const rig = loadRig(world, renamed);
+  const hero = world.spawn();
+  world.insert(hero, Transform, {});
+  world.insert(hero, Rig, { asset: rig.asset });
+  const names = world.skeleton(rig.asset).names;
+  assert.ok(names.includes('mixamorig:Right Hand'), `the core keeps the file's names (${names.slice(0, 3)})`);
+  const ab = renamed.buffer.slice(renamed.byteOffset, renamed.byteOffset + renamed.byteLength);
+  const gltf = await new Promise((resolve, reject) => new GLTFLoader().parse(ab, '', resolve, reject));
+  let mesh = null;
+  gltf.scene.traverse((o) => {
+    if (o.isSkinnedMesh) mesh = o;
+  });
+  assert.ok(mesh.skeleton.bones.some((b) => b.name === 'mixamorigRight_Hand'), 'three sanitised the bone names');
+  const anim = new ExternalAnimation(world, hero, mesh);
+  assert.deepEqual(anim.missingJoints, []);
+  assert.deepEqual(anim.unmappedBones, []);
+});

@@ -9,8 +9,9 @@
  *   renderer.render(scene, camera);
  *
  * Bones are matched to rig joints by name: a bone's name, or else its name with a prefix
- * stripped (`stripPrefix`, e.g. 'mixamorig:'), equals a joint name, or `nameMap` names the
- * joint. Bones that match no joint are never read or written; joints that no bone drives
+ * stripped (`stripPrefix`, e.g. 'mixamorig:'), equals a joint name or the name three's
+ * GLTFLoader gives that joint's node (`Bip01 R Hand` → `Bip01_R_Hand`), or `nameMap` names
+ * the joint. Bones that match no joint are never read or written; joints that no bone drives
  * hold the rig's rest pose and are listed in `missingJoints`. Local transforms are copied as
  * they are, so a matched bone must have the same parent joint and joint frame as in the rig
  * (loadRig of the same .glb gives exactly that). */
@@ -126,6 +127,19 @@ export class ExternalAnimation {
     }
 
     const byName = new Map(names.map((n, j) => [n, j]));
+    // three's GLTFLoader renames nodes (PropertyBinding.sanitizeNodeName: spaces to '_',
+    // '[ ] . : /' dropped), so 'Bip01 R Hand' arrives as bone 'Bip01_R_Hand': joints also
+    // match under three's name for them, unless two joints would share it.
+    const bySanitized = new Map<string, number>();
+    const clashes = new Set<string>();
+    names.forEach((n, j) => {
+      const s = THREE.PropertyBinding.sanitizeNodeName(n);
+      if (s === n) return;
+      if (bySanitized.has(s) || byName.has(s)) clashes.add(s);
+      bySanitized.set(s, j);
+    });
+    for (const s of clashes) bySanitized.delete(s);
+    const jointOf = (boneName: string): number => byName.get(boneName) ?? bySanitized.get(boneName) ?? -1;
     const driven: (THREE.Object3D | null)[] = names.map(() => null);
     const unmapped: string[] = [];
     for (const bone of bones!) {
@@ -136,9 +150,9 @@ export class ExternalAnimation {
         joint = world.findJoint(this.asset, mapped);
         if (joint < 0) fail('LB_ERR_JOINT_NOT_FOUND', `nameMap maps bone '${bone.name}' to '${mapped}', which is not a joint of the rig`, 'nameMap');
       } else {
-        joint = byName.get(bone.name) ?? -1;
+        joint = jointOf(bone.name);
         const p = joint < 0 ? prefixes.find((x) => x.length > 0 && bone.name.startsWith(x)) : undefined;
-        if (p) joint = byName.get(bone.name.slice(p.length)) ?? -1;
+        if (p) joint = jointOf(bone.name.slice(p.length));
       }
       if (joint < 0) {
         unmapped.push(bone.name);
