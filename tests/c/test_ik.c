@@ -923,8 +923,45 @@ static void test_world_degenerate(void) {
   lb_world_destroy(w);
 }
 
+/* A TwoBoneIK finds its joints again when its Rig changes skeleton (here to a humanoid of
+ * another height): written by name once, it keeps reaching (it used to idle). */
+static void test_rig_change_re_resolves(void) {
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  uint32_t a = 0, b = 0;
+  LB_CHECK(lb_world_add_humanoid(w, NULL, &a) == LB_OK);
+  lb_humanoid_def hd = lb_humanoid_default_def();
+  hd.height = 1.6f;
+  LB_CHECK(lb_world_add_humanoid(w, &hd, &b) == LB_OK);
+  lb_entity hero, target;
+  LB_CHECK(lb_world_spawn(w, &hero) == LB_OK && lb_world_spawn(w, &target) == LB_OK);
+  lb_transform_c t;
+  lb_component_defaults(LB_TRANSFORM, &t);
+  LB_CHECK(lb_world_insert(w, hero, LB_TRANSFORM, &t) == LB_OK);
+  t.position[0] = -0.3f;
+  t.position[1] = 1.1f;
+  t.position[2] = 0.25f;
+  LB_CHECK(lb_world_insert(w, target, LB_TRANSFORM, &t) == LB_OK);
+  lb_rig_c rig = {a};
+  LB_CHECK(lb_world_insert(w, hero, LB_RIG, &rig) == LB_OK);
+  lb_two_bone_ik_c ik;
+  lb_component_defaults(LB_TWO_BONE_IK, &ik);
+  ik.target = target;
+  LB_CHECK(lb_world_insert(w, hero, LB_TWO_BONE_IK, &ik) == LB_OK);
+  LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+  LB_CHECK(lb_world_get(w, hero, LB_TWO_BONE_IK, &ik) == LB_OK && ik.reached);
+  rig.asset = b; /* same joint names, another height: the chain is found again */
+  LB_CHECK(lb_world_set(w, hero, LB_RIG, &rig) == LB_OK);
+  LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+  LB_CHECK(lb_world_get(w, hero, LB_TWO_BONE_IK, &ik) == LB_OK);
+  printf("rig change: reached %u, %.2e m left\n", ik.reached, (double)ik.distance);
+  LB_CHECK(ik.reached && ik.distance < 1e-4f);
+  lb_world_destroy(w);
+}
+
 int main(void) {
   LB_RUN(test_from_to);
+  LB_RUN(test_rig_change_re_resolves);
   LB_RUN(test_reachable);
   LB_RUN(test_reachable_behind);
   LB_RUN(test_unreachable);

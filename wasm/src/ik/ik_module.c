@@ -8,8 +8,8 @@
 LB_COMPONENT_INFO(lb_two_bone_ik_info, "TwoBoneIK", LB_TWO_BONE_IK_FIELDS);
 #undef LB_SCHEMA_STRUCT
 
-/* Joint indices resolved at write time. A Rig that later changes skeleton voids them:
- * the constraint idles until it is written again. */
+/* Joint indices resolved at write time, and again when the Rig changes skeleton (the
+ * `changed` hook); a tip the new skeleton lacks leaves the constraint idle. */
 typedef struct lb_ik_chain {
   uint32_t asset;
   int16_t root, mid, tip;
@@ -122,6 +122,31 @@ static void lb_system_two_bone_ik(lb_world *w, float dt) {
   }
 }
 
+/* A Rig that changed skeleton: the constraints on it find their joints again by name. */
+static void lb_ik_changed(lb_world *w, uint32_t type, uint32_t slot) {
+  if (type != LB_RIG) {
+    return;
+  }
+  const lb_rig_instance *inst = lb_rig_of_slot(w, slot);
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_TWO_BONE_IK); lb_each_next(&it, &s);) {
+    const lb_two_bone_ik_c *c = lb_component_ptr(w, s, LB_TWO_BONE_IK);
+    int rs = c->rig != LB_NULL_ENTITY ? lb_slot_of(w, c->rig) : (int)s;
+    lb_ik_chain *chain = lb_component_state(w, s, LB_TWO_BONE_IK);
+    if (rs != (int)slot || !inst || chain->asset == inst->asset) {
+      continue;
+    }
+    const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
+    int tip = lb_skeleton_lookup(sk, lb_name_text(w, c->tip));
+    int mid = tip >= 0 ? sk->parents[tip] : -1;
+    int root = mid >= 0 ? sk->parents[mid] : -1;
+    chain->asset = root >= 0 ? inst->asset : 0;
+    chain->root = (int16_t)root;
+    chain->mid = (int16_t)mid;
+    chain->tip = (int16_t)tip;
+  }
+}
+
 static const lb_component_def lb_ik_components[] = {
     {.type = LB_TWO_BONE_IK,
      .info = &lb_two_bone_ik_info,
@@ -140,4 +165,5 @@ const lb_module_def lb_module_ik = {
     .component_count = 1,
     .systems = lb_ik_systems,
     .system_count = 1,
+    .changed = lb_ik_changed,
 };
