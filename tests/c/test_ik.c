@@ -933,8 +933,9 @@ static void test_rig_change_re_resolves(void) {
   lb_humanoid_def hd = lb_humanoid_default_def();
   hd.height = 1.6f;
   LB_CHECK(lb_world_add_humanoid(w, &hd, &b) == LB_OK);
-  lb_entity hero, target;
-  LB_CHECK(lb_world_spawn(w, &hero) == LB_OK && lb_world_spawn(w, &target) == LB_OK);
+  lb_entity hero = LB_NULL_ENTITY, target = LB_NULL_ENTITY;
+  LB_CHECK(lb_world_spawn(w, &hero) == LB_OK);
+  LB_CHECK(lb_world_spawn(w, &target) == LB_OK);
   lb_transform_c t;
   lb_component_defaults(LB_TRANSFORM, &t);
   LB_CHECK(lb_world_insert(w, hero, LB_TRANSFORM, &t) == LB_OK);
