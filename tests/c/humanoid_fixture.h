@@ -19,6 +19,20 @@ typedef struct lb_test_humanoid {
   lb_transform model[LB_TEST_MAX_JOINTS]; /* its model pose */
 } lb_test_humanoid;
 
+/* An entity with a Transform at (x, y, z), rotation r, under `parent` (or null). */
+static inline lb_entity lb_test_spawn_xf(lb_world *w, lb_entity parent, float x, float y, float z,
+                                         const versor r) {
+  lb_entity e = LB_NULL_ENTITY;
+  LB_CHECK(lb_world_spawn(w, &e) == LB_OK);
+  lb_transform_c t;
+  lb_component_defaults(LB_TRANSFORM, &t);
+  t.position[0] = x, t.position[1] = y, t.position[2] = z;
+  memcpy(t.rotation, r, sizeof(versor));
+  t.parent = parent;
+  LB_CHECK(lb_world_insert(w, e, LB_TRANSFORM, &t) == LB_OK);
+  return e;
+}
+
 /* height <= 0: the builder's default. */
 static inline void lb_test_humanoid_init(lb_test_humanoid *h, lb_humanoid_naming naming,
                                          float height) {

@@ -3,6 +3,7 @@
 #ifndef LIMBER_TEST_H
 #define LIMBER_TEST_H
 
+#include "limber/world.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -76,6 +77,15 @@ static inline void lb_test_count_free(void *p, void *user) {
   c->frees++;
   c->live--;
   free(p);
+}
+
+/* World def whose allocator hooks count into `c`. */
+static inline lb_world_def lb_test_counting_def(lb_test_counter *c) {
+  lb_world_def d = lb_world_default_def();
+  d.allocator.alloc = lb_test_count_alloc;
+  d.allocator.free = lb_test_count_free;
+  d.allocator.user = c;
+  return d;
 }
 
 /* A whole file (tests run from the repository root), NUL-terminated; free() it. NULL

@@ -740,10 +740,7 @@ static lb_result load_scene(lb_world *w, const char *json, size_t len, lb_scene 
 
 static void test_no_allocation_in_steps(void) {
   lb_test_counter c = {0};
-  lb_world_def def = lb_world_default_def();
-  def.allocator.alloc = lb_test_count_alloc;
-  def.allocator.free = lb_test_count_free;
-  def.allocator.user = &c;
+  lb_world_def def = lb_test_counting_def(&c);
   lb_world *w = NULL;
   lb_scene *sc = NULL;
   size_t len = 0;

@@ -662,7 +662,8 @@ static void test_wrap_agrees(void) {
   LB_CHECK(worst < 1e-3);
 }
 
-static lb_entity spawn_xf(lb_world *w, lb_entity parent, float x, float y, float z, const versor r);
+static lb_entity lb_test_spawn_xf(lb_world *w, lb_entity parent, float x, float y, float z,
+                                  const versor r);
 static const versor ID = {0, 0, 0, 1};
 
 typedef struct small_skel {
@@ -740,7 +741,7 @@ static void test_status_tip_estimated(void) {
   def.rest = s.local;
   uint32_t asset = 0;
   LB_CHECK(lb_world_add_skeleton(w, &def, &asset) == LB_OK);
-  lb_entity e = spawn_xf(w, 0, 0, 0, 0, ID);
+  lb_entity e = lb_test_spawn_xf(w, 0, 0, 0, 0, ID);
   lb_rig_c rig = {asset};
   LB_CHECK(lb_world_insert(w, e, LB_RIG, &rig) == LB_OK);
   lb_grip_pose_c gp;
@@ -758,19 +759,6 @@ static void test_status_tip_estimated(void) {
 }
 
 /* ---- a Biped-named humanoid holding an object ------------------------------------- */
-
-static lb_entity spawn_xf(lb_world *w, lb_entity parent, float x, float y, float z,
-                          const versor r) {
-  lb_entity e;
-  LB_CHECK(lb_world_spawn(w, &e) == LB_OK);
-  lb_transform_c t;
-  lb_component_defaults(LB_TRANSFORM, &t);
-  t.position[0] = x, t.position[1] = y, t.position[2] = z;
-  memcpy(t.rotation, r, sizeof(versor));
-  t.parent = parent;
-  LB_CHECK(lb_world_insert(w, e, LB_TRANSFORM, &t) == LB_OK);
-  return e;
-}
 
 /* The procedural humanoid's skeleton with Biped hand and finger names ("Bip01 R Hand",
  * "Bip01 R Finger0" .. "Bip01 R Finger4Nub"), or with the fingers named "Bone000".. */
@@ -825,13 +813,13 @@ typedef struct hold_scene {
 
 static void hold_init(hold_scene *sc, lb_test_humanoid *h, uint32_t asset) {
   sc->w = h->w;
-  sc->hero = spawn_xf(sc->w, 0, 0, 0, 0, ID);
+  sc->hero = lb_test_spawn_xf(sc->w, 0, 0, 0, 0, ID);
   lb_rig_c rig = {asset};
   LB_CHECK(lb_world_insert(sc->w, sc->hero, LB_RIG, &rig) == LB_OK);
-  sc->object = spawn_xf(sc->w, 0, 0, 1.2f, 0.35f, ID);
+  sc->object = lb_test_spawn_xf(sc->w, 0, 0, 1.2f, 0.35f, ID);
   versor down;
   lb_quat_from_axis_angle((vec3){1, 0, 0}, 90.0f * LB_DEG2RAD, down);
-  sc->anchor = spawn_xf(sc->w, sc->object, -0.18f, 0.0f, 0.0f, down);
+  sc->anchor = lb_test_spawn_xf(sc->w, sc->object, -0.18f, 0.0f, 0.0f, down);
   lb_grip_profile_c prof;
   lb_component_defaults(LB_GRIP_PROFILE, &prof);
   prof.main_anchor = sc->anchor;

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "humanoid_fixture.h"
 #include "test.h"
 
 typedef struct scene {
@@ -13,19 +14,6 @@ typedef struct scene {
   lb_entity hero, object, main_anchor, support_anchor;
   uint32_t asset;
 } scene;
-
-static lb_entity spawn_xf(lb_world *w, lb_entity parent, float x, float y, float z,
-                          const versor r) {
-  lb_entity e;
-  LB_CHECK(lb_world_spawn(w, &e) == LB_OK);
-  lb_transform_c t;
-  lb_component_defaults(LB_TRANSFORM, &t);
-  t.position[0] = x, t.position[1] = y, t.position[2] = z;
-  memcpy(t.rotation, r, sizeof(versor));
-  t.parent = parent;
-  LB_CHECK(lb_world_insert(w, e, LB_TRANSFORM, &t) == LB_OK);
-  return e;
-}
 
 static const versor ID = {0, 0, 0, 1};
 
@@ -36,16 +24,16 @@ static void scene_init_with(scene *sc, const lb_world_def *def_w, float obj_z, u
   LB_CHECK(lb_world_create(def_w, &sc->w) == LB_OK);
   lb_humanoid_def def = lb_humanoid_default_def();
   LB_CHECK(lb_world_add_humanoid(sc->w, &def, &sc->asset) == LB_OK);
-  sc->hero = spawn_xf(sc->w, 0, 0, 0, 0, ID);
+  sc->hero = lb_test_spawn_xf(sc->w, 0, 0, 0, 0, ID);
   lb_rig_c rig = {sc->asset};
   LB_CHECK(lb_world_insert(sc->w, sc->hero, LB_RIG, &rig) == LB_OK);
-  sc->object = spawn_xf(sc->w, 0, 0, 1.2f, obj_z, ID);
+  sc->object = lb_test_spawn_xf(sc->w, 0, 0, 1.2f, obj_z, ID);
   versor down;
   lb_quat_from_axis_angle((vec3){1, 0, 0}, 90.0f * LB_DEG2RAD, down);
-  sc->main_anchor = spawn_xf(sc->w, sc->object, -0.18f, 0.0f, 0.0f, down);
+  sc->main_anchor = lb_test_spawn_xf(sc->w, sc->object, -0.18f, 0.0f, 0.0f, down);
   versor tilt;
   lb_quat_from_axis_angle((vec3){0, 0, 1}, -70.0f * LB_DEG2RAD, tilt);
-  sc->support_anchor = spawn_xf(sc->w, sc->object, 0.14f, 0.04f, 0.06f, tilt);
+  sc->support_anchor = lb_test_spawn_xf(sc->w, sc->object, 0.14f, 0.04f, 0.06f, tilt);
   lb_grip_profile_c prof;
   lb_component_defaults(LB_GRIP_PROFILE, &prof);
   prof.main_anchor = sc->main_anchor;
@@ -400,7 +388,7 @@ static void wrap_stops_on_surface_within_pose(void) {
     prof.wrap = k == 2;
     LB_CHECK(lb_world_set(sc.w, sc.object, LB_GRIP_PROFILE, &prof) == LB_OK);
     /* 2.5 cm out of the palm (+Y), along the palm's X axis: across the fingers */
-    lb_entity grip = spawn_xf(sc.w, sc.main_anchor, 0.0f, 0.025f, 0.0f, ID);
+    lb_entity grip = lb_test_spawn_xf(sc.w, sc.main_anchor, 0.0f, 0.025f, 0.0f, ID);
     lb_grip_surface_c surf;
     lb_component_defaults(LB_GRIP_SURFACE, &surf);
     surf.direction = 0;
@@ -533,13 +521,10 @@ static void mirror_planes_reflect_anchor_frame(void) {
  * first step nothing in the grip phase allocates. */
 static void steps_allocate_nothing(void) {
   lb_test_counter c = {0};
-  lb_world_def def = lb_world_default_def();
-  def.allocator.alloc = lb_test_count_alloc;
-  def.allocator.free = lb_test_count_free;
-  def.allocator.user = &c;
+  lb_world_def def = lb_test_counting_def(&c);
   scene sc;
   scene_init_with(&sc, &def, 0.35f, LB_GRIP_PLACEMENT_OBJECT, 0, 0.1f);
-  lb_entity grip = spawn_xf(sc.w, sc.main_anchor, 0.0f, 0.025f, 0.0f, ID);
+  lb_entity grip = lb_test_spawn_xf(sc.w, sc.main_anchor, 0.0f, 0.025f, 0.0f, ID);
   lb_grip_surface_c surf;
   lb_component_defaults(LB_GRIP_SURFACE, &surf);
   LB_CHECK(lb_world_insert(sc.w, grip, LB_GRIP_SURFACE, &surf) == LB_OK);

@@ -468,10 +468,7 @@ static void test_failed_load_forgets_hands(void) {
  * leaves the world's memory as it was; an asset another entity still uses stays. */
 static void test_scene_unload(void) {
   lb_test_counter c = {0};
-  lb_world_def def = lb_world_default_def();
-  def.allocator.alloc = lb_test_count_alloc;
-  def.allocator.free = lb_test_count_free;
-  def.allocator.user = &c;
+  lb_world_def def = lb_test_counting_def(&c);
   lb_world *w = NULL;
   LB_CHECK(lb_world_create(&def, &w) == LB_OK);
   size_t len = 0;

@@ -36,7 +36,6 @@ lb_result lb_world_register_grip_pose(lb_world *w, const char *name, const char 
       (lb_names_intern(&w->names, name, nl, &id) != LB_OK || lb_grip_set_ref(w, id, 0) != LB_OK)) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "registerGripPose '%.31s': out of memory", name);
   }
-  int32_t before = lb_grip_pose_ref(w, id);
   r = lb_grip_pose_registry_set(gw->poses, name, &def);
   if (r != LB_OK) {
     return lb_fail(w, r, "registerGripPose '%.31s': %s", name,
@@ -49,7 +48,6 @@ lb_result lb_world_register_grip_pose(lb_world *w, const char *name, const char 
       lb_grip_set_ref(w, id, (int32_t)slot + 1); /* room was made above: cannot fail */
     }
   }
-  (void)before;
   lb_diag_clear(&w->diag);
   return LB_OK;
 }

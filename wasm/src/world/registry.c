@@ -9,7 +9,8 @@ typedef struct lb_registry {
   uint32_t type_count;
   const lb_component_def *types[LB_COMPONENT_TYPES_MAX];
   uint32_t name_count;
-  const char *names[64];
+  bool names_overflow; /* more default texts than `names` holds: worlds refuse to start */
+  const char *names[128];
 } lb_registry;
 
 static lb_registry lb_reg;
@@ -44,6 +45,8 @@ static const lb_registry *lb_registry_get(void) {
       }
       if (!seen && lb_reg.name_count < sizeof lb_reg.names / sizeof lb_reg.names[0]) {
         lb_reg.names[lb_reg.name_count++] = d;
+      } else if (!seen) {
+        lb_reg.names_overflow = true;
       }
     }
   }
@@ -69,7 +72,8 @@ const lb_module_def *lb_registry_module(uint32_t index) {
 }
 
 uint32_t lb_registry_default_name_count(void) {
-  return lb_registry_get()->name_count;
+  const lb_registry *r = lb_registry_get();
+  return r->names_overflow ? UINT32_MAX : r->name_count;
 }
 
 const char *lb_registry_default_name(uint32_t index) {

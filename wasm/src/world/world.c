@@ -129,6 +129,9 @@ static lb_result lb_world_setup(lb_world *w) {
     st->state_offset = (size + 15u) & ~15u;
     st->stride = (st->state_offset + st->def->state_size + 15u) & ~15u;
   }
+  if (lb_registry_default_name_count() == UINT32_MAX) {
+    return LB_ERR_CAPACITY; /* a default would get no fixed id: grow lb_registry.names */
+  }
   for (uint32_t i = 0; i < lb_registry_default_name_count(); ++i) {
     const char *text = lb_registry_default_name(i);
     lb_name id;

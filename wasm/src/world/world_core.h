@@ -194,7 +194,8 @@ uint32_t lb_registry_type_count(void); /* public + internal */
 uint32_t lb_registry_module_count(void);
 const lb_module_def *lb_registry_module(uint32_t index);
 /* Distinct default texts of the schema's name fields, in schema order: every world
- * interns them first, so their ids are the same everywhere (lb_component_defaults). */
+ * interns them first, so their ids are the same everywhere (lb_component_defaults).
+ * UINT32_MAX when they outgrow the registry (worlds then refuse to start). */
 uint32_t lb_registry_default_name_count(void);
 const char *lb_registry_default_name(uint32_t index);
 
