@@ -12,6 +12,7 @@ typedef struct lb_skeleton {
   int16_t *parents;
   uint16_t *subtree_end;
   lb_transform *rest;
+  lb_transform root_parent; /* lb_skeleton_def.root_parent, identity if none */
 } lb_skeleton;
 
 /* The Rig component's private state: pose buffers, allocated on insert, reused every step. */
