@@ -56,8 +56,8 @@ static lb_result lb_skeleton_validate(lb_world *w, const lb_skeleton_def *def) {
     }
   }
   const lb_transform *p = def->root_parent;
-  if (p && (!lb_transform_valid(p) || !(p->s[0] > 0.0f) || !(p->s[1] > 0.0f) ||
-            !(p->s[2] > 0.0f))) {
+  if (p &&
+      (!lb_transform_valid(p) || !(p->s[0] > 0.0f) || !(p->s[1] > 0.0f) || !(p->s[2] > 0.0f))) {
     return lb_fail(w, LB_ERR_OUT_OF_RANGE,
                    "skeleton: root_parent must be finite, with a non-zero rotation and a scale > 0 "
                    "on every axis");
