@@ -1,0 +1,208 @@
+/* Rotation keys in groups of four tracks (limber/anim.h lb_clip_frames) and their sampler.
+ *
+ * Bit-identity with the scalar sampler (clip.c eval_quat) is the contract: each lane does
+ * the same IEEE operations in the same order, keys more than 8 degrees apart take the
+ * scalar slerp lane by lane, and the key span (a, b, u) comes from the scalar key search.
+ * tests/c/test_anim.c compares every output bit with and without frames. */
+#include "../base/alloc.h"
+#include "../math/math_inline.h"
+#include "../math/simd4.h"
+#include "clip_internal.h"
+
+#include <string.h>
+
+struct lb_clip_frames {
+  /* The clip is known by its tracks array, which stays put when a clip struct is copied or
+   * moved (the world's clip table grows). */
+  const lb_joint_tracks *tracks;
+  uint32_t joint_count;
+  lb_allocator allocator;
+  uint32_t key_count;
+  uint32_t lane_count;  /* animated rotation tracks */
+  uint32_t group_count; /* ceil(lane_count / 4); padding lanes repeat the last track */
+  uint32_t first;       /* joint of the first animated rotation track (its times and cursor) */
+  uint16_t *joints;     /* group_count * 4: the joint of each lane */
+  float *values;        /* [key][group][x y z w][lane] */
+  size_t bytes;
+};
+
+static bool same_grid(const lb_track *a, const lb_track *b) {
+  return a->count == b->count && b->interp == LB_INTERP_LINEAR &&
+         memcmp(a->times, b->times, (size_t)a->count * sizeof(float)) == 0;
+}
+
+lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocator,
+                                lb_clip_frames **out) {
+  if (!out) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  *out = NULL;
+  if (lb_clip_structure(clip) != LB_OK || clip->joint_count > UINT16_MAX) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  const lb_track *grid = NULL;
+  uint32_t lanes = 0, first = 0;
+  for (uint32_t j = 0; j < clip->joint_count; ++j) {
+    const lb_track *tr = &clip->joints[j].rotation;
+    if (tr->count == 0) {
+      continue;
+    }
+    if (!grid) {
+      grid = tr;
+      first = j;
+    }
+    if (!tr->times || !tr->values || !same_grid(grid, tr)) {
+      return LB_ERR_INVALID_ARGUMENT;
+    }
+    ++lanes;
+  }
+  if (!grid || grid->interp != LB_INTERP_LINEAR) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  lb_allocator al =
+      allocator && allocator->alloc && allocator->free ? *allocator : lb_allocator_default();
+  uint32_t groups = (lanes + 3u) / 4u;
+  uint32_t keys = grid->count;
+  size_t head = (sizeof(lb_clip_frames) + 15u) & ~(size_t)15u;
+  size_t jbytes = ((size_t)groups * 4u * sizeof(uint16_t) + 15u) & ~(size_t)15u;
+  size_t floats = (size_t)keys * groups * 16u;
+  size_t bytes = head + jbytes + floats * sizeof(float);
+  uint8_t *block = lb_mem_alloc(&al, bytes);
+  if (!block) {
+    return LB_ERR_OUT_OF_MEMORY;
+  }
+  lb_clip_frames *f = (lb_clip_frames *)(void *)block;
+  f->tracks = clip->joints;
+  f->joint_count = clip->joint_count;
+  f->allocator = al;
+  f->key_count = keys;
+  f->lane_count = lanes;
+  f->group_count = groups;
+  f->first = first;
+  f->joints = (uint16_t *)(void *)(block + head);
+  f->values = (float *)(void *)(block + head + jbytes);
+  f->bytes = bytes;
+  uint32_t lane = 0;
+  for (uint32_t j = 0; j < clip->joint_count; ++j) {
+    if (clip->joints[j].rotation.count > 0) {
+      f->joints[lane++] = (uint16_t)j;
+    }
+  }
+  for (; lane < groups * 4u; ++lane) {
+    f->joints[lane] = f->joints[lanes - 1u];
+  }
+  for (uint32_t k = 0; k < keys; ++k) {
+    for (uint32_t g = 0; g < groups; ++g) {
+      float *dst = f->values + ((size_t)k * groups + g) * 16u;
+      for (uint32_t l = 0; l < 4u; ++l) {
+        const float *q = clip->joints[f->joints[g * 4u + l]].rotation.values + (size_t)k * 4u;
+        for (uint32_t c = 0; c < 4u; ++c) {
+          dst[c * 4u + l] = q[c];
+        }
+      }
+    }
+  }
+  *out = f;
+  return LB_OK;
+}
+
+void lb_clip_frames_destroy(lb_clip_frames *frames) {
+  if (frames) {
+    lb_allocator al = frames->allocator;
+    lb_mem_free(&al, frames);
+  }
+}
+
+size_t lb_clip_frames_size(const lb_clip_frames *frames) {
+  return frames ? frames->bytes : 0u;
+}
+
+bool lb_clip_frames_match(const lb_clip_frames *f, const lb_clip *clip) {
+  return f && clip && f->tracks == clip->joints && f->joint_count == clip->joint_count;
+}
+
+const lb_track *lb_clip_frames_grid(const lb_clip_frames *f, uint32_t *joint) {
+  *joint = f->first;
+  return &f->tracks[f->first].rotation;
+}
+
+bool lb_clip_frames_has(const lb_clip_frames *f, uint32_t joint) {
+  return joint < f->joint_count && f->tracks[joint].rotation.count > 0;
+}
+
+static void lane_slerp(const float *va, const float *vb, uint32_t l, float u, float *out) {
+  float a[4], b[4];
+  for (uint32_t c = 0; c < 4u; ++c) {
+    a[c] = va[c * 4u + l];
+    b[c] = vb[c * 4u + l];
+  }
+  lb_quat_slerp(a, b, u, out);
+}
+
+void lb_clip_frames_sample(const lb_clip_frames *f, uint32_t a, uint32_t b, float u, bool copy,
+                           lb_transform *output) {
+  uint32_t groups = f->group_count;
+  const float *fa = f->values + (size_t)a * groups * 16u;
+  const float *fb = f->values + (size_t)b * groups * 16u;
+  const lb_f4 u4 = lb_f4_set1(u);
+  const lb_f4 sa = lb_f4_set1(1.0f - u);
+  const lb_f4 zero = lb_f4_set1(0.0f);
+  const lb_f4 one = lb_f4_set1(1.0f);
+  const lb_f4 tiny = lb_f4_set1(1e-30f);
+  const lb_f4 nlerp_min = lb_f4_set1(LB_ANIM_NLERP_MIN_DOT);
+  for (uint32_t g = 0; g < groups; ++g) {
+    const float *va = fa + (size_t)g * 16u;
+    const float *vb = fb + (size_t)g * 16u;
+    const uint16_t *joints = f->joints + g * 4u;
+    uint32_t valid = f->lane_count - g * 4u;
+    valid = valid > 4u ? 4u : valid;
+    if (copy) {
+      for (uint32_t l = 0; l < valid; ++l) {
+        float *r = output[joints[l]].r;
+        for (uint32_t c = 0; c < 4u; ++c) {
+          r[c] = va[c * 4u + l];
+        }
+      }
+      continue;
+    }
+    lb_f4 ax = lb_f4_load(va), ay = lb_f4_load(va + 4), az = lb_f4_load(va + 8),
+          aw = lb_f4_load(va + 12);
+    lb_f4 bx = lb_f4_load(vb), by = lb_f4_load(vb + 4), bz = lb_f4_load(vb + 8),
+          bw = lb_f4_load(vb + 12);
+    lb_f4 d =
+        lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(ax, bx), lb_f4_mul(ay, by)), lb_f4_mul(az, bz)),
+                  lb_f4_mul(aw, bw));
+    int slerp = ~lb_f4_mask_bits(lb_f4_ge(lb_f4_abs(d), nlerp_min)) & ((1 << valid) - 1);
+    lb_f4 sb = lb_f4_select(lb_f4_lt(d, zero), lb_f4_neg(u4), u4);
+    lb_f4 qx = lb_f4_add(lb_f4_mul(ax, sa), lb_f4_mul(bx, sb));
+    lb_f4 qy = lb_f4_add(lb_f4_mul(ay, sa), lb_f4_mul(by, sb));
+    lb_f4 qz = lb_f4_add(lb_f4_mul(az, sa), lb_f4_mul(bz, sb));
+    lb_f4 qw = lb_f4_add(lb_f4_mul(aw, sa), lb_f4_mul(bw, sb));
+    lb_f4 n2 =
+        lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(qx, qx), lb_f4_mul(qy, qy)), lb_f4_mul(qz, qz)),
+                  lb_f4_mul(qw, qw));
+    lb_f4 ok = lb_f4_gt(n2, tiny);
+    lb_f4 inv = lb_f4_div(one, lb_f4_sqrt(n2));
+    qx = lb_f4_select(ok, lb_f4_mul(qx, inv), zero);
+    qy = lb_f4_select(ok, lb_f4_mul(qy, inv), zero);
+    qz = lb_f4_select(ok, lb_f4_mul(qz, inv), zero);
+    qw = lb_f4_select(ok, lb_f4_mul(qw, inv), one);
+    lb_f4_transpose(&qx, &qy, &qz, &qw);
+    if (valid == 4u && slerp == 0) {
+      lb_f4_store(output[joints[0]].r, qx);
+      lb_f4_store(output[joints[1]].r, qy);
+      lb_f4_store(output[joints[2]].r, qz);
+      lb_f4_store(output[joints[3]].r, qw);
+      continue;
+    }
+    const lb_f4 lanes[4] = {qx, qy, qz, qw};
+    for (uint32_t l = 0; l < valid; ++l) {
+      float *r = output[joints[l]].r;
+      if ((slerp >> l) & 1) {
+        lane_slerp(va, vb, l, u, r);
+      } else {
+        lb_f4_store(r, lanes[l]);
+      }
+    }
+  }
+}
