@@ -409,10 +409,33 @@ lb_result lb_sample_job_run(lb_sample_job *job) {
   /* Rotations four at a time when the clip has frames: one key search for all of them. */
   const lb_clip_frames *frames = lb_clip_frames_match(job->frames, clip) ? job->frames : NULL;
   if (frames) {
+    /* Rest translations and scales first, the tracks over them: no per-joint branches. */
+    for (uint32_t j = 0; j < animated; ++j) {
+      memcpy(output[j].t, rest[j].t, sizeof output[j].t);
+      memcpy(output[j].s, rest[j].s, sizeof output[j].s);
+    }
+    const lb_joint_lists *ls = lb_clip_frames_lists(frames);
+    for (uint32_t i = 0; i < ls->unrotated_count; ++i) {
+      memcpy(output[ls->unrotated[i]].r, rest[ls->unrotated[i]].r, sizeof output->r);
+    }
     uint32_t gj = 0;
     const lb_track *grid = lb_clip_frames_grid(frames, &gj);
     key_span sp = locate(grid, t, d, loop, hints ? &hints[gj * 3u + 1u] : NULL);
     lb_clip_frames_sample(frames, sp.a, sp.b, sp.u, sp.copy, output);
+    for (uint32_t i = 0; i < ls->translated_count; ++i) {
+      uint32_t j = ls->translated[i];
+      eval_vec3(&joints[j].translation, t, d, loop, hints ? &hints[j * 3u] : NULL, &memo,
+                output[j].t);
+    }
+    for (uint32_t i = 0; i < ls->scaled_count; ++i) {
+      uint32_t j = ls->scaled[i];
+      eval_vec3(&joints[j].scale, t, d, loop, hints ? &hints[j * 3u + 2u] : NULL, &memo,
+                output[j].s);
+    }
+    for (uint32_t j = animated; j < job->joint_count; ++j) {
+      output[j] = rest[j];
+    }
+    return LB_OK;
   }
   /* Channels without a track take the rest pose, copied per channel in the same pass (a bulk
    * memcpy first measured no faster; emscripten's JS builds hand copies of 512 bytes or more
@@ -422,9 +445,7 @@ lb_result lb_sample_job_run(lb_sample_job *job) {
     lb_transform *out = &output[j];
     uint32_t *h = hints ? &hints[j * 3u] : NULL;
     if (jt->rotation.count > 0) {
-      if (!frames) {
-        eval_quat(&jt->rotation, t, d, loop, h ? h + 1 : NULL, &memo, out->r);
-      }
+      eval_quat(&jt->rotation, t, d, loop, h ? h + 1 : NULL, &memo, out->r);
     } else {
       out->r[0] = rest[j].r[0];
       out->r[1] = rest[j].r[1];

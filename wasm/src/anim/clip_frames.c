@@ -22,7 +22,9 @@ struct lb_clip_frames {
   uint32_t group_count; /* ceil(lane_count / 4); padding lanes repeat the last track */
   uint32_t first;       /* joint of the first animated rotation track (its times and cursor) */
   uint16_t *joints;     /* group_count * 4: the joint of each lane */
-  float *values;        /* [key][group][x y z w][lane] */
+  /* Joints with a translation track, with a scale track, without a rotation track. */
+  lb_joint_lists lists;
+  float *values; /* [key][group][x y z w][lane] */
   size_t bytes;
 };
 
@@ -64,7 +66,14 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
   uint32_t groups = (lanes + 3u) / 4u;
   uint32_t keys = grid->count;
   size_t head = (sizeof(lb_clip_frames) + 15u) & ~(size_t)15u;
-  size_t jbytes = ((size_t)groups * 4u * sizeof(uint16_t) + 15u) & ~(size_t)15u;
+  uint32_t nt = 0, ns = 0;
+  for (uint32_t j = 0; j < clip->joint_count; ++j) {
+    nt += clip->joints[j].translation.count > 0;
+    ns += clip->joints[j].scale.count > 0;
+  }
+  uint32_t nr = clip->joint_count - lanes;
+  size_t jcount = (size_t)groups * 4u + nt + ns + nr;
+  size_t jbytes = (jcount * sizeof(uint16_t) + 15u) & ~(size_t)15u;
   size_t floats = (size_t)keys * groups * 16u;
   size_t bytes = head + jbytes + floats * sizeof(float);
   uint8_t *block = lb_mem_alloc(&al, bytes);
@@ -82,10 +91,22 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
   f->joints = (uint16_t *)(void *)(block + head);
   f->values = (float *)(void *)(block + head + jbytes);
   f->bytes = bytes;
+  uint16_t *tj = f->joints + (size_t)groups * 4u, *sj = tj + nt, *rj = sj + ns;
+  f->lists = (lb_joint_lists){tj, nt, sj, ns, rj, nr};
   uint32_t lane = 0;
+  nt = ns = nr = 0;
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
-    if (clip->joints[j].rotation.count > 0) {
+    const lb_joint_tracks *jt = &clip->joints[j];
+    if (jt->rotation.count > 0) {
       f->joints[lane++] = (uint16_t)j;
+    } else {
+      rj[nr++] = (uint16_t)j;
+    }
+    if (jt->translation.count > 0) {
+      tj[nt++] = (uint16_t)j;
+    }
+    if (jt->scale.count > 0) {
+      sj[ns++] = (uint16_t)j;
     }
   }
   for (; lane < groups * 4u; ++lane) {
@@ -126,8 +147,8 @@ const lb_track *lb_clip_frames_grid(const lb_clip_frames *f, uint32_t *joint) {
   return &f->tracks[f->first].rotation;
 }
 
-bool lb_clip_frames_has(const lb_clip_frames *f, uint32_t joint) {
-  return joint < f->joint_count && f->tracks[joint].rotation.count > 0;
+const lb_joint_lists *lb_clip_frames_lists(const lb_clip_frames *f) {
+  return &f->lists;
 }
 
 static void lane_slerp(const float *va, const float *vb, uint32_t l, float u, float *out) {

@@ -12,8 +12,16 @@ lb_result lb_clip_structure(const lb_clip *clip);
 bool lb_clip_frames_match(const lb_clip_frames *f, const lb_clip *clip);
 /* The track whose key times all rotation tracks share, and its joint. */
 const lb_track *lb_clip_frames_grid(const lb_clip_frames *f, uint32_t *joint);
-/* Whether the frames hold joint's rotation. */
-bool lb_clip_frames_has(const lb_clip_frames *f, uint32_t joint);
+typedef struct lb_joint_lists {
+  const uint16_t *translated;
+  uint32_t translated_count;
+  const uint16_t *scaled;
+  uint32_t scaled_count;
+  const uint16_t *unrotated; /* no rotation track: the rest rotation */
+  uint32_t unrotated_count;
+} lb_joint_lists;
+/* Which joints have which tracks besides the rotations in the frames. */
+const lb_joint_lists *lb_clip_frames_lists(const lb_clip_frames *f);
 /* Writes output[j].r for every joint with a rotation track: key a (copy), or a -> b by u. */
 void lb_clip_frames_sample(const lb_clip_frames *f, uint32_t a, uint32_t b, float u, bool copy,
                            lb_transform *output);
