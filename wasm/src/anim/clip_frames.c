@@ -25,8 +25,37 @@ struct lb_clip_frames {
   /* Joints with a translation track, with a scale track, without a rotation track. */
   lb_joint_lists lists;
   float *values; /* [key][group][x y z w][lane] */
+  /* Segments (key k to k + 1, the last to the first) whose keys are more than 8 degrees
+   * apart in some lane are slerped; their angle terms depend only on the keys, so they are
+   * worked out here, by lb_quat_slerp's own operations: per (key, group) an offset into
+   * `wide` (UINT32_MAX: no wide lane), then per lane theta, 1 / sin(theta), sign. */
+  uint32_t *wide_at;
+  float *wide;
   size_t bytes;
 };
+
+/* What the sampler decides per lane: keys more than 8 degrees apart (or a NaN dot). */
+static bool segment_is_wide(const float *a, const float *b) {
+  float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  float ad = d < 0.0f ? -d : d;
+  return !(ad >= LB_ANIM_NLERP_MIN_DOT);
+}
+
+/* Whether rotation track `lane` (the lane-th animated one) is wide from key k. */
+static bool lane_is_wide(const lb_clip *clip, uint32_t lane, uint32_t k, uint32_t keys) {
+  uint32_t seen = 0;
+  for (uint32_t j = 0; j < clip->joint_count; ++j) {
+    const lb_track *tr = &clip->joints[j].rotation;
+    if (tr->count == 0) {
+      continue;
+    }
+    if (seen++ == lane) {
+      return segment_is_wide(tr->values + (size_t)k * 4u,
+                             tr->values + (size_t)((k + 1u) % keys) * 4u);
+    }
+  }
+  return false;
+}
 
 static bool same_grid(const lb_track *a, const lb_track *b) {
   return a->count == b->count && b->interp == LB_INTERP_LINEAR &&
@@ -75,7 +104,21 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
   size_t jcount = (size_t)groups * 4u + nt + ns + nr;
   size_t jbytes = (jcount * sizeof(uint16_t) + 15u) & ~(size_t)15u;
   size_t floats = (size_t)keys * groups * 16u;
-  size_t bytes = head + jbytes + floats * sizeof(float);
+  /* Wide segments first counted on the source tracks. */
+  uint32_t wide_count = 0;
+  for (uint32_t k = 0; keys > 1u && k < keys; ++k) {
+    for (uint32_t g = 0; g < groups; ++g) {
+      bool any = false;
+      for (uint32_t l = 0; l < 4u; ++l) {
+        uint32_t lane = g * 4u + l < lanes ? g * 4u + l : lanes - 1u;
+        any = any || lane_is_wide(clip, lane, k, keys);
+      }
+      wide_count += any;
+    }
+  }
+  size_t wide_at_bytes = ((size_t)keys * groups * sizeof(uint32_t) + 15u) & ~(size_t)15u;
+  size_t bytes = head + jbytes + floats * sizeof(float) + wide_at_bytes +
+                 (size_t)wide_count * 12u * sizeof(float);
   uint8_t *block = lb_mem_alloc(&al, bytes);
   if (!block) {
     return LB_ERR_OUT_OF_MEMORY;
@@ -90,6 +133,8 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
   f->first = first;
   f->joints = (uint16_t *)(void *)(block + head);
   f->values = (float *)(void *)(block + head + jbytes);
+  f->wide_at = (uint32_t *)(void *)(block + head + jbytes + floats * sizeof(float));
+  f->wide = (float *)(void *)(block + head + jbytes + floats * sizeof(float) + wide_at_bytes);
   f->bytes = bytes;
   uint16_t *tj = f->joints + (size_t)groups * 4u, *sj = tj + nt, *rj = sj + ns;
   f->lists = (lb_joint_lists){tj, nt, sj, ns, rj, nr};
@@ -123,6 +168,44 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
       }
     }
   }
+  uint32_t next = 0;
+  for (uint32_t k = 0; k < keys; ++k) {
+    for (uint32_t g = 0; g < groups; ++g) {
+      uint32_t *at = &f->wide_at[(size_t)k * groups + g];
+      *at = UINT32_MAX;
+      if (keys < 2u) {
+        continue;
+      }
+      const float *va = f->values + ((size_t)k * groups + g) * 16u;
+      const float *vb = f->values + ((size_t)((k + 1u) % keys) * groups + g) * 16u;
+      for (uint32_t l = 0; l < 4u; ++l) {
+        float a[4], b[4];
+        for (uint32_t c = 0; c < 4u; ++c) {
+          a[c] = va[c * 4u + l];
+          b[c] = vb[c * 4u + l];
+        }
+        if (!segment_is_wide(a, b)) {
+          continue;
+        }
+        if (*at == UINT32_MAX) {
+          *at = next;
+          next += 12u;
+        }
+        /* lb_quat_slerp's angle terms, the same operations */
+        float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+        float sign = 1.0f;
+        if (d < 0.0f) {
+          d = -d;
+          sign = -1.0f;
+        }
+        float theta = lb_acos(d);
+        float *e = f->wide + *at + l * 3u;
+        e[0] = theta;
+        e[1] = 1.0f / lb_sin(theta);
+        e[2] = sign;
+      }
+    }
+  }
   *out = f;
   return LB_OK;
 }
@@ -151,13 +234,16 @@ const lb_joint_lists *lb_clip_frames_lists(const lb_clip_frames *f) {
   return &f->lists;
 }
 
-static void lane_slerp(const float *va, const float *vb, uint32_t l, float u, float *out) {
-  float a[4], b[4];
+/* lb_quat_slerp(a, b, u) for u in (0, 1) with its angle terms from `e`. */
+static void lane_slerp(const float *va, const float *vb, uint32_t l, float u, const float *e,
+                       float *out) {
+  float theta = e[l * 3u], inv_sin = e[l * 3u + 1u], sign = e[l * 3u + 2u];
+  float wa = lb_sin((1.0f - u) * theta) * inv_sin;
+  float wb = lb_sin(u * theta) * inv_sin * sign;
   for (uint32_t c = 0; c < 4u; ++c) {
-    a[c] = va[c * 4u + l];
-    b[c] = vb[c * 4u + l];
+    out[c] = va[c * 4u + l] * wa + vb[c * 4u + l] * wb;
   }
-  lb_quat_slerp(a, b, u, out);
+  lb_quat_normalize(out);
 }
 
 void lb_clip_frames_sample(const lb_clip_frames *f, uint32_t a, uint32_t b, float u, bool copy,
@@ -220,7 +306,7 @@ void lb_clip_frames_sample(const lb_clip_frames *f, uint32_t a, uint32_t b, floa
     for (uint32_t l = 0; l < valid; ++l) {
       float *r = output[joints[l]].r;
       if ((slerp >> l) & 1) {
-        lane_slerp(va, vb, l, u, r);
+        lane_slerp(va, vb, l, u, f->wide + f->wide_at[(size_t)a * groups + g], r);
       } else {
         lb_f4_store(r, lanes[l]);
       }
