@@ -73,8 +73,32 @@ static void test_matrix_bits(void) {
   LB_CHECK(differ == 0);
 }
 
+static void test_matrix4_bits(void) {
+  rng r = {0x27d4eb2fu};
+  uint32_t differ = 0;
+  const uint32_t n = 250000u;
+  for (uint32_t i = 0; i < n; ++i) {
+    lb_transform x[4];
+    for (int k = 0; k < 4; ++k) {
+      random_xf(&r, &x[k]);
+    }
+    mat4 a[4], b[4];
+    for (int k = 0; k < 4; ++k) {
+      lb_transform_to_mat4(&x[k], a[k]);
+    }
+    lb_f4_xf_matrix4(x, &b[0][0][0]);
+    if (memcmp(a, b, sizeof a) != 0) {
+      ++differ;
+    }
+  }
+  printf("matrix4 (%s): %u groups of 4 random transforms, %u differ in any bit\n", LB_SIMD4_NAME, n,
+         differ);
+  LB_CHECK(differ == 0);
+}
+
 int main(void) {
   LB_RUN(test_xf_mul_bits);
   LB_RUN(test_matrix_bits);
+  LB_RUN(test_matrix4_bits);
   LB_TEST_MAIN_END();
 }

@@ -3,6 +3,7 @@
 
 #include "../math/math_inline.h"
 #include "../math/simd4.h"
+#include <stddef.h>
 
 lb_blend_job lb_blend_default_job(void) {
   lb_blend_job job = {0};
@@ -161,6 +162,40 @@ static void blend_rotations4(const lb_transform *const *poses, const float *weig
   lb_f4_store(output[j + 3u].r, aw);
 }
 
+/* Translations and scales are whole lanes of four floats (vec3 + padding) when the
+ * transform is 48 bytes with the scale at 32: then joints j..j+3 blend them four at a time
+ * (each lane the scalar sum t += w * p.t in layer order, then * inv). */
+#define LB_BLEND_VEC4 (sizeof(lb_transform) == 48u && offsetof(lb_transform, s) == 32u)
+
+static void blend_vec3_4(const lb_transform *const *poses, const float *weights, uint32_t used,
+                         uint32_t j, float inv, size_t offset, lb_transform *output) {
+  const lb_f4 zero = lb_f4_set1(0.0f);
+  lb_f4 ax = zero, ay = zero, az = zero;
+  for (uint32_t i = 0; i < used; ++i) {
+    const uint8_t *p = (const uint8_t *)&poses[i][j] + offset;
+    lb_f4 x = lb_f4_load((const float *)(const void *)p);
+    lb_f4 y = lb_f4_load((const float *)(const void *)(p + sizeof(lb_transform)));
+    lb_f4 z = lb_f4_load((const float *)(const void *)(p + 2u * sizeof(lb_transform)));
+    lb_f4 pad = lb_f4_load((const float *)(const void *)(p + 3u * sizeof(lb_transform)));
+    lb_f4_transpose(&x, &y, &z, &pad); /* pad now holds the padding lanes: unused */
+    lb_f4 w = lb_f4_set1(weights[i]);
+    ax = lb_f4_add(ax, lb_f4_mul(w, x));
+    ay = lb_f4_add(ay, lb_f4_mul(w, y));
+    az = lb_f4_add(az, lb_f4_mul(w, z));
+  }
+  lb_f4 iv = lb_f4_set1(inv);
+  ax = lb_f4_mul(ax, iv);
+  ay = lb_f4_mul(ay, iv);
+  az = lb_f4_mul(az, iv);
+  lb_f4 zw = zero;
+  lb_f4_transpose(&ax, &ay, &az, &zw);
+  uint8_t *o = (uint8_t *)&output[j] + offset;
+  lb_f4_store((float *)(void *)o, ax);
+  lb_f4_store((float *)(void *)(o + sizeof(lb_transform)), ay);
+  lb_f4_store((float *)(void *)(o + 2u * sizeof(lb_transform)), az);
+  lb_f4_store((float *)(void *)(o + 3u * sizeof(lb_transform)), zw);
+}
+
 /* blend_joint for every joint when no layer has joint weights: which layers contribute,
  * their weights, the total and its reciprocal are then the same for every joint, so they
  * are worked out once. Per joint the sums run in blend_joint's order (bit-identical). */
@@ -190,8 +225,12 @@ static void blend_uniform(const lb_blend_job *job) {
   uint32_t grouped = n & ~3u;
   for (uint32_t j = 0; j < grouped; j += 4u) {
     blend_rotations4(poses, weights, used, j, job->output);
+    if (LB_BLEND_VEC4) {
+      blend_vec3_4(poses, weights, used, j, inv, offsetof(lb_transform, t), job->output);
+      blend_vec3_4(poses, weights, used, j, inv, offsetof(lb_transform, s), job->output);
+    }
   }
-  for (uint32_t j = 0; j < n; ++j) {
+  for (uint32_t j = LB_BLEND_VEC4 ? grouped : 0u; j < n; ++j) {
     const float *first_r = poses[0][j].r;
     float t[3] = {0.0f, 0.0f, 0.0f}, s[3] = {0.0f, 0.0f, 0.0f}, r[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     bool rot = j >= grouped;

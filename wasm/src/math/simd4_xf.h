@@ -77,4 +77,54 @@ LB_F4_INLINE void lb_f4_xf_matrix(const lb_transform *xf, float *m) {
   lb_f4_store(m + 12, lb_f4_set(xf->t[0], xf->t[1], xf->t[2], 1.0f));
 }
 
+/* lb_f4_xf_matrix for four transforms (x[0], x[stride], ...), the products four joints
+ * per operation; `m` receives 4 column-major matrices of 16 floats, 16 floats apart. Each
+ * lane runs lb_transform_to_mat4's operations in its order. */
+LB_F4_INLINE void lb_f4_xf_matrix4(const lb_transform *x, float *m) {
+  lb_f4 qx = lb_f4_load(x[0].r), qy = lb_f4_load(x[1].r), qz = lb_f4_load(x[2].r),
+        qw = lb_f4_load(x[3].r);
+  lb_f4_transpose(&qx, &qy, &qz, &qw);
+  lb_f4 xx = lb_f4_mul(qx, qx), yy = lb_f4_mul(qy, qy), zz = lb_f4_mul(qz, qz);
+  lb_f4 xy = lb_f4_mul(qx, qy), xz = lb_f4_mul(qx, qz), yz = lb_f4_mul(qy, qz);
+  lb_f4 wx = lb_f4_mul(qw, qx), wy = lb_f4_mul(qw, qy), wz = lb_f4_mul(qw, qz);
+  const lb_f4 one = lb_f4_set1(1.0f), two = lb_f4_set1(2.0f), zero = lb_f4_set1(0.0f);
+  lb_f4 s0 = lb_f4_set(x[0].s[0], x[1].s[0], x[2].s[0], x[3].s[0]);
+  lb_f4 s1 = lb_f4_set(x[0].s[1], x[1].s[1], x[2].s[1], x[3].s[1]);
+  lb_f4 s2 = lb_f4_set(x[0].s[2], x[1].s[2], x[2].s[2], x[3].s[2]);
+  /* column 0 */
+  lb_f4 a = lb_f4_mul(lb_f4_sub(one, lb_f4_mul(two, lb_f4_add(yy, zz))), s0);
+  lb_f4 b = lb_f4_mul(lb_f4_mul(two, lb_f4_add(xy, wz)), s0);
+  lb_f4 c = lb_f4_mul(lb_f4_mul(two, lb_f4_sub(xz, wy)), s0);
+  lb_f4 d = zero;
+  lb_f4_transpose(&a, &b, &c, &d);
+  lb_f4_store(m, a);
+  lb_f4_store(m + 16, b);
+  lb_f4_store(m + 32, c);
+  lb_f4_store(m + 48, d);
+  /* column 1 */
+  a = lb_f4_mul(lb_f4_mul(two, lb_f4_sub(xy, wz)), s1);
+  b = lb_f4_mul(lb_f4_sub(one, lb_f4_mul(two, lb_f4_add(xx, zz))), s1);
+  c = lb_f4_mul(lb_f4_mul(two, lb_f4_add(yz, wx)), s1);
+  d = zero;
+  lb_f4_transpose(&a, &b, &c, &d);
+  lb_f4_store(m + 4, a);
+  lb_f4_store(m + 20, b);
+  lb_f4_store(m + 36, c);
+  lb_f4_store(m + 52, d);
+  /* column 2 */
+  a = lb_f4_mul(lb_f4_mul(two, lb_f4_add(xz, wy)), s2);
+  b = lb_f4_mul(lb_f4_mul(two, lb_f4_sub(yz, wx)), s2);
+  c = lb_f4_mul(lb_f4_sub(one, lb_f4_mul(two, lb_f4_add(xx, yy))), s2);
+  d = zero;
+  lb_f4_transpose(&a, &b, &c, &d);
+  lb_f4_store(m + 8, a);
+  lb_f4_store(m + 24, b);
+  lb_f4_store(m + 40, c);
+  lb_f4_store(m + 56, d);
+  /* column 3: translation, 1 */
+  for (int k = 0; k < 4; ++k) {
+    lb_f4_store(m + 16 * k + 12, lb_f4_set(x[k].t[0], x[k].t[1], x[k].t[2], 1.0f));
+  }
+}
+
 #endif

@@ -30,7 +30,11 @@ lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asse
 }
 
 void lb_rig_write_matrices(lb_rig_instance *inst, uint32_t first, uint32_t end) {
-  for (uint32_t j = first; j < end; ++j) {
+  uint32_t j = first;
+  for (; j + 4u <= end; j += 4u) {
+    lb_f4_xf_matrix4(&inst->model[j], &inst->matrices[j][0][0]);
+  }
+  for (; j < end; ++j) {
     lb_f4_xf_matrix(&inst->model[j], &inst->matrices[j][0][0]);
   }
 }
