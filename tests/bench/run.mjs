@@ -413,6 +413,20 @@ function printScaleRatios(rows) {
   for (const c of out) console.log(line(c));
 }
 
+// The shipped .wasm files (what a game downloads), as built by this invocation's build step.
+function printWasmSizes() {
+  const files = [
+    ['SIMD build (the default)', path.join(ROOT, 'dist', 'web', 'bridge', 'limber.wasm')],
+    ['scalar build', path.join(ROOT, 'dist', 'web', 'bridge', 'limber-scalar.wasm')],
+  ].filter(([, f]) => fs.existsSync(f));
+  if (!files.length) return;
+  console.log('');
+  for (const [what, f] of files) {
+    const kb = fs.statSync(f).size / 1024;
+    console.log(`wasm size, ${what}: ${kb.toFixed(1)} KiB (${path.relative(ROOT, f)})`);
+  }
+}
+
 function printTable(rows, o) {
   const cpu = (os.cpus()[0]?.model ?? 'unknown CPU').trim();
   console.log(`Limber bench — ${cpu}, ${os.cpus().length} threads, node ${process.version}; ${o.runs} runs per target in ${o.rounds} rounds; min and median per op`);
@@ -439,6 +453,7 @@ function printTable(rows, o) {
     prev = b[0];
   }
   printScaleRatios(rows);
+  printWasmSizes();
   const seen = new Set();
   console.log('');
   for (const r of rows) {
