@@ -9,8 +9,8 @@
  * search for the closest approach plus bisection. */
 #include "collide_internal.h"
 
-#define CL_GOLDEN 0.381966011f /* 2 - golden ratio */
-#define CL_SEGMENT_ITERATIONS 40
+#define CL_GOLDEN 0.381966011f   /* 2 - golden ratio */
+#define CL_SEGMENT_ITERATIONS 40 /* bisection and golden-section steps */
 #define CL_ADVANCE_STEPS 48
 
 static float cl_core_point_prim(const cl_proxy *p, const float *x) {
@@ -18,42 +18,42 @@ static float cl_core_point_prim(const cl_proxy *p, const float *x) {
   return cl_prim_closest(p, x, q, n);
 }
 
-/* Minimum over s in [0, 1] of a convex f(s): golden-section search (the ends included). */
-typedef float (*cl_fn)(const void *ctx, float s);
-static float cl_golden_min(cl_fn f, const void *ctx, float *s_out) {
-  float a = 0.0f, b = 1.0f;
-  float fa = f(ctx, 0.0f), fb = f(ctx, 1.0f);
-  float x1 = a + CL_GOLDEN * (b - a), x2 = b - CL_GOLDEN * (b - a);
-  float f1 = f(ctx, x1), f2 = f(ctx, x2);
+/* Minimum over s in [0, 1] of the convex distance along the core: bisection on the sign of
+ * its derivative, the normal at the closest point dotted with the core direction. The
+ * derivative locates the minimum to rounding level, where a search on values alone would stop
+ * at the square root of it (the distance is flat there). */
+typedef float (*cl_fn)(const void *ctx, float s, float *slope);
+static float cl_segment_min(cl_fn f, const void *ctx, float *s_out) {
+  float g0, g1;
+  float f0 = f(ctx, 0.0f, &g0);
+  if (g0 >= 0.0f) {
+    *s_out = 0.0f; /* also a parallel contact: it reports the core's start */
+    return f0;
+  }
+  float f1 = f(ctx, 1.0f, &g1);
+  if (g1 <= 0.0f) {
+    *s_out = 1.0f;
+    return f1;
+  }
+  float lo = 0.0f, hi = 1.0f, mid = 0.5f, fm = f0 < f1 ? f0 : f1;
   for (int i = 0; i < CL_SEGMENT_ITERATIONS; ++i) {
-    if (f1 <= f2) {
-      b = x2;
-      x2 = x1;
-      f2 = f1;
-      x1 = a + CL_GOLDEN * (b - a);
-      f1 = f(ctx, x1);
+    mid = 0.5f * lo + 0.5f * hi;
+    if (mid <= lo || mid >= hi) {
+      break;
+    }
+    float gm;
+    fm = f(ctx, mid, &gm);
+    if (gm == 0.0f) {
+      break;
+    }
+    if (gm < 0.0f) {
+      lo = mid;
     } else {
-      a = x1;
-      x1 = x2;
-      f1 = f2;
-      x2 = b - CL_GOLDEN * (b - a);
-      f2 = f(ctx, x2);
+      hi = mid;
     }
   }
-  float best = f1, s = x1;
-  if (f2 < best) {
-    best = f2;
-    s = x2;
-  }
-  if (fa <= best) { /* ends last but preferred on ties: parallel contacts report the start */
-    best = fa;
-    s = 0.0f;
-  } else if (fb < best) {
-    best = fb;
-    s = 1.0f;
-  }
-  *s_out = s;
-  return best;
+  *s_out = mid;
+  return fm;
 }
 
 typedef struct cl_seg_ctx {
@@ -69,18 +69,23 @@ static void cl_core_at(const cl_query *q, float t, float s, float *x) {
   }
 }
 
-static float cl_seg_prim(const void *ctx, float s) {
+static float cl_seg_prim(const void *ctx, float s, float *slope) {
   const cl_seg_ctx *c = ctx;
-  float x[3];
+  float x[3], q[3], n[3];
   cl_core_at(c->q, c->t, s, x);
-  return cl_core_point_prim(c->p, x);
+  float d = cl_prim_closest(c->p, x, q, n);
+  *slope = cl_dot(n, c->q->e);
+  return d;
 }
 
-static float cl_seg_tri(const void *ctx, float s) {
+static float cl_seg_tri(const void *ctx, float s, float *slope) {
   const cl_seg_ctx *c = ctx;
-  float x[3], q[3];
+  float x[3], q[3], v[3];
   cl_core_at(c->q, c->t, s, x);
-  return cl_triangle_closest(x, c->ta, c->tb, c->tc, q);
+  float d = cl_triangle_closest(x, c->ta, c->tb, c->tc, q);
+  cl_sub(x, q, v);
+  *slope = d > 0.0f ? cl_dot(v, c->q->e) / d : 0.0f; /* 0: the core crosses the triangle */
+  return d;
 }
 
 float cl_core_prim_distance(const cl_proxy *p, const cl_query *q, float t, float *s_out) {
@@ -91,7 +96,7 @@ float cl_core_prim_distance(const cl_proxy *p, const cl_query *q, float t, float
     return cl_core_point_prim(p, x);
   }
   cl_seg_ctx c = {q, t, p, NULL, NULL, NULL};
-  return cl_golden_min(cl_seg_prim, &c, s_out);
+  return cl_segment_min(cl_seg_prim, &c, s_out);
 }
 
 float cl_core_triangle_distance(const cl_query *q, float t, const float *a, const float *b,
@@ -103,7 +108,7 @@ float cl_core_triangle_distance(const cl_query *q, float t, const float *a, cons
     return cl_triangle_closest(x, a, b, tc, cq);
   }
   cl_seg_ctx c = {q, t, NULL, a, b, tc};
-  return cl_golden_min(cl_seg_tri, &c, s_out);
+  return cl_segment_min(cl_seg_tri, &c, s_out);
 }
 
 /* ---- iterative solve (cylinders) ---------------------------------------------------------- */
@@ -403,7 +408,7 @@ void cl_contact_triangle(const cl_query *q, float t, const float *a, const float
   if (q->r == 0.0f && !q->segment) {
     cl_copy(x, point);
   } else {
-    cl_triangle_closest(x, a, b, c, point);
+    dist = cl_triangle_closest(x, a, b, c, point);
   }
   cl_sub(x, point, d);
   /* Far enough from the surface for the difference to carry a direction: use it; else the

@@ -153,8 +153,8 @@ static void cl_cast_mesh(const cl_proxy *p, const cl_mesh *m, uint32_t slot, con
   for (int k = 0; k < 3; ++k) {
     float s = cl_sqrt(cl_dot(p->m + 3 * k, p->m + 3 * k));
     float r = q->r / s;
-    glo[k] = cl_minf(0.0f, le[k]) - r;
-    ghi[k] = cl_maxf(0.0f, le[k]) + r;
+    glo[k] = -cl_maxf(0.0f, le[k]) - r; /* the core a + s e meets a box B iff a is in B - s e */
+    ghi[k] = -cl_minf(0.0f, le[k]) + r;
   }
   int32_t stack[CL_STACK];
   int top = 0;
@@ -252,8 +252,8 @@ static void cl_cast_run(lb_world *w, const cl_query *q, const lb_collide_filter 
     float inv[3], glo[3], ghi[3];
     cl_inv_dir(q->d, inv);
     for (int k = 0; k < 3; ++k) {
-      glo[k] = cl_minf(0.0f, q->e[k]) - q->r;
-      ghi[k] = cl_maxf(0.0f, q->e[k]) + q->r;
+      glo[k] = -cl_maxf(0.0f, q->e[k]) - q->r;
+      ghi[k] = -cl_minf(0.0f, q->e[k]) + q->r;
     }
     int32_t stack[CL_STACK];
     int top = 0;
