@@ -130,6 +130,7 @@ typedef struct cl_proxy {
   int32_t leaf;   /* node holding it in the collider tree, -1 = none yet */
   uint32_t dirty; /* written since the last step: place from its current transform */
   uint32_t valid; /* placed, and resolvable at that transform (else queries skip it) */
+  float bc[3], br; /* primitives: bounding sphere */
 } cl_proxy;
 
 typedef struct cl_world {
@@ -206,6 +207,12 @@ void cl_contact_triangle(const cl_query *q, float t, const float *a, const float
 /* Ray primitives used by the casts (d unit; -1 on a miss). */
 float cl_ray_sphere(const float *o, const float *d, const float *c, float r);
 float cl_ray_capsule(const float *o, const float *d, const float *a, const float *b, float r);
+/* The side of an infinite cylinder of radius r, in its cross-section: mp, dp are the start
+ * offset and direction with their axial parts removed (dp not unit). */
+float cl_ray_circle(const float *mp, const float *dp, float r);
+/* False when the query's swept shape stays farther than `radius` from `center` (a cheap
+ * rejection before the exact tests). */
+bool cl_cast_may_touch(const cl_query *q, const float *center, float radius);
 /* Ray against the set {corner + u e1 + v e2 (+ triangle: u + v <= 1)} grown by r > 0. */
 float cl_ray_rounded_polygon(const float *o, const float *d, const float *corner, const float *e1,
                              const float *e2, bool triangle, float r);

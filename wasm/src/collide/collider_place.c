@@ -119,6 +119,14 @@ void cl_place(const cl_world *cw, cl_proxy *p, const lb_transform *xf) {
     p->m[3 * k + 2] = r[3 * src + 2];
   }
   const float *c = p->shape.center;
+  cl_copy(c, p->bc);
+  const float *he = p->shape.half_extents;
+  p->br = p->shape.type == LB_SHAPE_BOX      ? cl_sqrt(cl_dot(he, he))
+          : p->shape.type == LB_SHAPE_SPHERE ? p->shape.radius
+          : p->shape.type == LB_SHAPE_CAPSULE
+              ? p->shape.half_height
+              : cl_sqrt(p->shape.half_height * p->shape.half_height +
+                        p->shape.radius * p->shape.radius);
   for (int i = 0; i < 3; ++i) {
     float we;
     switch (p->shape.type) {

@@ -270,8 +270,23 @@ static float cl_segment_cast(const cl_query *q, const float *p0, const float *p1
 }
 
 /* ---- per collider ---------------------------------------------------------------------------- */
+bool cl_cast_may_touch(const cl_query *q, const float *center, float radius) {
+  float mid[3], w[3], x[3];
+  cl_mad(q->a, q->e, 0.5f, mid);
+  float reach = radius + q->r + 0.5f * cl_sqrt(cl_dot(q->e, q->e));
+  reach += reach * 1e-4f + 1e-5f; /* rounding margin: never reject a touching shape */
+  cl_sub(center, mid, w);
+  float t = cl_clampf(cl_dot(w, q->d), 0.0f, q->maxd);
+  cl_mad(mid, q->d, t, x);
+  cl_sub(center, x, w);
+  return cl_dot(w, w) <= reach * reach;
+}
+
 float cl_cast_prim(const cl_proxy *p, const cl_query *q) {
   float s;
+  if (!cl_cast_may_touch(q, p->bc, p->br)) {
+    return -1.0f;
+  }
   if (cl_core_prim_distance(p, q, 0.0f, &s) <= q->r) {
     return 0.0f; /* inside-start (touching included) */
   }
@@ -315,23 +330,19 @@ float cl_cast_prim(const cl_proxy *p, const cl_query *q) {
         lo[k] = cl_dot(w, p->m + 3 * k);
         ld[k] = cl_dot(q->d, p->m + 3 * k);
       }
-      float A = ld[1] * ld[1] + ld[2] * ld[2], B = lo[1] * ld[1] + lo[2] * ld[2];
-      float C = lo[1] * lo[1] + lo[2] * lo[2] - sh->radius * sh->radius;
-      if (A > 0.0f && C > 0.0f && B < 0.0f) {
-        float disc = B * B - A * C;
-        if (disc >= 0.0f) {
-          float tc = C / (-B + cl_sqrt(disc));
-          float ax = lo[0] + ld[0] * tc;
-          if (ax >= -sh->half_height && ax <= sh->half_height) {
-            t = tc;
-          }
+      float mp[3] = {0.0f, lo[1], lo[2]}, dp[3] = {0.0f, ld[1], ld[2]};
+      float tc = cl_ray_circle(mp, dp, sh->radius);
+      if (tc >= 0.0f) {
+        float ax = lo[0] + ld[0] * tc;
+        if (ax >= -sh->half_height && ax <= sh->half_height) {
+          t = tc;
         }
       }
       if (cl_absf(lo[0]) > sh->half_height && lo[0] * ld[0] < 0.0f) {
-        float tc = (cl_absf(lo[0]) - sh->half_height) / cl_absf(ld[0]);
-        float u = lo[1] + ld[1] * tc, v = lo[2] + ld[2] * tc;
+        float tcap = (cl_absf(lo[0]) - sh->half_height) / cl_absf(ld[0]);
+        float u = lo[1] + ld[1] * tcap, v = lo[2] + ld[2] * tcap;
         if (u * u + v * v <= sh->radius * sh->radius) {
-          t = cl_take(t, tc);
+          t = cl_take(t, tcap);
         }
       }
     } else {
@@ -343,7 +354,19 @@ float cl_cast_prim(const cl_proxy *p, const cl_query *q) {
 }
 
 float cl_cast_triangle(const cl_query *q, const float *a, const float *b, const float *c) {
-  float s;
+  float s, cen[3], off[3];
+  for (int i = 0; i < 3; ++i) {
+    cen[i] = (a[i] + b[i] + c[i]) * (1.0f / 3.0f);
+  }
+  cl_sub(a, cen, off);
+  float r2 = cl_dot(off, off);
+  cl_sub(b, cen, off);
+  r2 = cl_maxf(r2, cl_dot(off, off));
+  cl_sub(c, cen, off);
+  r2 = cl_maxf(r2, cl_dot(off, off));
+  if (!cl_cast_may_touch(q, cen, cl_sqrt(r2))) {
+    return -1.0f;
+  }
   if (cl_core_triangle_distance(q, 0.0f, a, b, c, &s) <= q->r) {
     return 0.0f;
   }

@@ -4,23 +4,45 @@
  * cover exactly. Directions are unit; -1 is a miss; a start inside gives 0. */
 #include "collide_internal.h"
 
+/* Roots are formed without cancellation: the discriminant from the ray's closest approach
+ * (radius^2 - |perpendicular offset|^2) instead of b^2 - c, which loses the digits of a
+ * start far from the shape; the near root as c / (-b + sqrt(disc)) with
+ * c = (|m| - r)(|m| + r). */
 float cl_ray_sphere(const float *o, const float *d, const float *c, float r) {
-  float m[3];
+  float m[3], perp[3];
   cl_sub(o, c, m);
-  float b = cl_dot(m, d);
-  float cc = cl_dot(m, m) - r * r;
-  if (cc <= 0.0f) {
+  float ml = cl_sqrt(cl_dot(m, m));
+  if (ml <= r) {
     return 0.0f;
   }
+  float b = cl_dot(m, d);
   if (b >= 0.0f) {
     return -1.0f;
   }
-  float disc = b * b - cc;
-  if (disc < 0.0f) {
+  cl_mad(m, d, -b, perp);
+  float h2 = r * r - cl_dot(perp, perp);
+  if (h2 < 0.0f) {
     return -1.0f;
   }
-  /* The nearer root without cancellation: cc / (-b + sqrt(disc)). */
-  return cc / (-b + cl_sqrt(disc));
+  return (ml - r) * (ml + r) / (-b + cl_sqrt(h2));
+}
+
+float cl_ray_circle(const float *mp, const float *dp, float r) {
+  float qa = cl_dot(dp, dp), qb = cl_dot(mp, dp);
+  if (!(qa > 0.0f) || qb >= 0.0f) {
+    return -1.0f;
+  }
+  float ml = cl_sqrt(cl_dot(mp, mp));
+  if (ml <= r) {
+    return -1.0f; /* inside the infinite cylinder: its side is not where the ray enters */
+  }
+  float perp[3];
+  cl_mad(mp, dp, -qb / qa, perp);
+  float h2 = r * r - cl_dot(perp, perp);
+  if (h2 < 0.0f) {
+    return -1.0f;
+  }
+  return (ml - r) * (ml + r) / (-qb + cl_sqrt(qa * h2));
 }
 
 float cl_ray_capsule(const float *o, const float *d, const float *a, const float *b, float r) {
@@ -43,15 +65,11 @@ float cl_ray_capsule(const float *o, const float *d, const float *a, const float
   float mp[3], dp[3];
   cl_mad(m, ab, -md / l2, mp);
   cl_mad(d, ab, -nd / l2, dp);
-  float qa = cl_dot(dp, dp), qb = cl_dot(mp, dp), qc = cl_dot(mp, mp) - r * r;
-  if (qa > 0.0f && qc > 0.0f && qb < 0.0f) {
-    float disc = qb * qb - qa * qc;
-    if (disc >= 0.0f) {
-      float t = qc / (-qb + cl_sqrt(disc));
-      float s = (md + t * nd) / l2;
-      if (s >= 0.0f && s <= 1.0f) {
-        best = t;
-      }
+  float t = cl_ray_circle(mp, dp, r);
+  if (t >= 0.0f) {
+    float s = (md + t * nd) / l2;
+    if (s >= 0.0f && s <= 1.0f) {
+      best = t;
     }
   }
   float ta = cl_ray_sphere(o, d, a, r), tb = cl_ray_sphere(o, d, b, r);
