@@ -52,7 +52,7 @@ typedef struct lb_scene_file {
  * is missing from the table). */
 lb_result lb_scene_load_files(lb_world *world, const char *json, size_t len,
                               const lb_scene_file *files, uint32_t file_count, lb_scene **out);
-/* The paths a scene refers to, each followed by '\n', NUL-terminated, into buf (cap bytes;
+/* The paths a scene refers to (rig "gltf" files, then the "level"), each followed by '\n', NUL-terminated, into buf (cap bytes;
  * buf may be null when cap is 0); *needed receives the bytes needed including the NUL.
  * LB_ERR_CAPACITY when cap is too small, LB_ERR_PARSE for malformed JSON. */
 lb_result lb_scene_files(const char *json, size_t len, char *buf, size_t cap, size_t *needed);
