@@ -13,7 +13,8 @@
  * the one a Transform write since then gives (queries between steps see writes at once).
  * Degenerate sizes (zero, negative, NaN, capsule height < 2 radius) and unknown or missing
  * mesh assets are refused at write, naming entity, component and field; the world is
- * unchanged.
+ * unchanged. A primitive whose size under its world scale would pass LB_SHAPE_MAX_EXTENT
+ * (geom.h) is not seen by queries while it is that large.
  *
  * ---- Queries ---------------------------------------------------------------------------
  * Every query takes an lb_collide_filter: `layers` (colliders whose layer & layers == 0 are
