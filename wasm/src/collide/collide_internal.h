@@ -127,9 +127,9 @@ typedef struct cl_proxy {
   uint32_t mesh; /* mesh handle (shape Mesh) */
   uint32_t kind; /* lb_collider_shape */
   uint32_t layer;
-  int32_t leaf;   /* node holding it in the collider tree, -1 = none yet */
-  uint32_t dirty; /* written since the last step: place from its current transform */
-  uint32_t valid; /* placed, and resolvable at that transform (else queries skip it) */
+  int32_t leaf;    /* node holding it in the collider tree, -1 = none yet */
+  uint32_t dirty;  /* written since the last step: place from its current transform */
+  uint32_t valid;  /* placed, and resolvable at that transform (else queries skip it) */
   float bc[3], br; /* primitives: bounding sphere */
 } cl_proxy;
 
