@@ -360,11 +360,109 @@ static void test_bad_input_refused(void) {
   lb_world_destroy(w);
 }
 
+/* ---- the same answers in WebAssembly ---------------------------------------------------- */
+/* A world and queries that tests/node/collide.test.mjs builds through the bridge with the
+ * same generator (every value a float made in a fixed order, so JavaScript can repeat it
+ * with Math.fround); both hash the answers bit for bit. */
+static uint64_t cl_fnv(uint64_t h, uint32_t x) {
+  for (int k = 0; k < 4; ++k) {
+    h ^= (x >> (8 * k)) & 0xffu;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+static uint64_t cl_fnv_f(uint64_t h, float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return cl_fnv(h, u);
+}
+
+#define CL_HASH_EXPECTED 0xdd8cc312517d429dull /* the Node test holds the same */
+
+static void test_query_hash(void) {
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  rng r = {0x5EED5u};
+  uint32_t mesh = cl_grid_mesh(w, 4, &r);
+  for (int i = 0; i < 40; ++i) {
+    lb_collider_c c = cl_test_collider((lb_collider_shape)(rng_u32(&r) % 5u));
+    c.radius = cl_rand(&r, 0.1f, 1.0f);
+    c.height = 2.0f * c.radius + cl_rand(&r, 0.0f, 2.0f);
+    c.direction = rng_u32(&r) % 3u;
+    c.size[0] = cl_rand(&r, 0.1f, 3.0f);
+    c.size[1] = cl_rand(&r, 0.1f, 3.0f);
+    c.size[2] = cl_rand(&r, 0.1f, 3.0f);
+    c.layer = 1u << (rng_u32(&r) % 3u);
+    c.mesh = mesh;
+    versor q;
+    q[0] = cl_rand(&r, -1, 1);
+    q[1] = cl_rand(&r, -1, 1);
+    q[2] = cl_rand(&r, -1, 1);
+    q[3] = cl_rand(&r, -1, 1);
+    vec3 s = {1, 1, 1};
+    if (c.shape == LB_COLLIDER_MESH || c.shape == LB_COLLIDER_BOX) {
+      s[0] = cl_rand(&r, 0.5f, 3.0f);
+      s[1] = cl_rand(&r, 0.5f, 3.0f);
+      s[2] = cl_rand(&r, 0.5f, 3.0f);
+    }
+    float x = cl_rand(&r, -8, 8);
+    float y = cl_rand(&r, -8, 8);
+    float z = cl_rand(&r, -8, 8);
+    cl_test_spawn(w, &c, x, y, z, q, s);
+  }
+  uint64_t h = 0xcbf29ce484222325ull;
+  uint32_t hits = 0;
+  for (int i = 0; i < 4000; ++i) {
+    vec3 o, d, b;
+    o[0] = cl_rand(&r, -10, 10);
+    o[1] = cl_rand(&r, -10, 10);
+    o[2] = cl_rand(&r, -10, 10);
+    d[0] = cl_rand(&r, -1, 1);
+    d[1] = cl_rand(&r, -1, 1);
+    d[2] = cl_rand(&r, -1, 1);
+    float maxd = cl_rand(&r, 0, 20);
+    float rad = cl_rand(&r, 0.05f, 1.0f);
+    b[0] = o[0] + cl_rand(&r, -1, 1);
+    b[1] = o[1] + cl_rand(&r, -1, 1);
+    b[2] = o[2] + cl_rand(&r, -1, 1);
+    lb_collide_hit hit;
+    memset(&hit, 0, sizeof hit);
+    switch (i % 4) {
+    case 0:
+      LB_CHECK(lb_world_closest_point(w, o, maxd, NULL, &hit) == LB_OK);
+      break;
+    case 1:
+      LB_CHECK(lb_world_raycast(w, o, d, maxd, NULL, &hit) == LB_OK);
+      break;
+    case 2:
+      LB_CHECK(lb_world_sphere_cast(w, o, rad, d, maxd, NULL, &hit) == LB_OK);
+      break;
+    default:
+      LB_CHECK(lb_world_capsule_cast(w, o, b, rad, d, maxd, NULL, &hit) == LB_OK);
+      break;
+    }
+    hits += hit.entity != LB_NULL_ENTITY;
+    h = cl_fnv(h, hit.entity);
+    h = cl_fnv_f(h, hit.distance);
+    for (int k = 0; k < 3; ++k) {
+      h = cl_fnv_f(h, hit.point[k]);
+      h = cl_fnv_f(h, hit.normal[k]);
+    }
+    h = cl_fnv(h, (uint32_t)hit.triangle);
+  }
+  printf("query hash over 4000 queries (%u hits): %016llx\n", hits, (unsigned long long)h);
+  LB_CHECK(hits > 400u);
+  LB_CHECK(h == CL_HASH_EXPECTED);
+  lb_world_destroy(w);
+}
+
 int main(void) {
   LB_RUN(test_tree_matches_brute_force);
   LB_RUN(test_cast_results_are_first_contacts);
   LB_RUN(test_moving_colliders);
   LB_RUN(test_no_allocation_after_warm_up);
   LB_RUN(test_bad_input_refused);
+  LB_RUN(test_query_hash);
   LB_TEST_MAIN_END();
 }

@@ -118,3 +118,92 @@ test('bad arguments: clear errors naming the argument, the world unchanged', asy
   near(h.distance, 4, 2e-6, 'the world still answers as before');
   world.destroy();
 });
+
+// The world and queries of test_query_hash in tests/c/test_collide_world.c, made with the
+// same generator (float operations repeated with Math.fround in the same order): the
+// answers hash to the same 64 bits as natively.
+const QUERY_HASH = 'dd8cc312517d429d';
+
+function generator(seed) {
+  let s = seed >>> 0;
+  const u32 = () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s;
+  };
+  const f = Math.fround;
+  // lo + (hi - lo) * (float)(u >> 8) * 2^-24, in float, in C's order
+  const rand = (lo, hi) => f(f(lo) + f(f(f(f(hi) - f(lo)) * f(u32() >>> 8)) * f(1 / 16777216)));
+  return { u32, rand, f };
+}
+
+test('queries give the same bits as natively (hash of 4000 answers)', async () => {
+  const world = await createWorld();
+  const { u32, rand, f } = generator(0x5eed5);
+  const n = 4, v = n + 1;
+  const pos = [];
+  for (let i = 0; i < v; i++) {
+    for (let j = 0; j < v; j++) {
+      pos.push(f(-1 + f(f(2 * i) / n)), rand(-0.1, 0.1), f(-1 + f(f(2 * j) / n)));
+    }
+  }
+  const idx = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const a = i * v + j, b = a + 1, c = a + v, d = c + 1;
+      idx.push(a, b, c, b, d, c);
+    }
+  }
+  const mesh = world.addMesh(pos, idx);
+  const shapes = ['Cylinder', 'Capsule', 'Sphere', 'Box', 'Mesh'];
+  for (let i = 0; i < 40; i++) {
+    const shape = shapes[u32() % 5];
+    const radius = rand(0.1, 1);
+    const height = f(f(2 * radius) + rand(0, 2));
+    const direction = ['X', 'Y', 'Z'][u32() % 3];
+    const size = [rand(0.1, 3), rand(0.1, 3), rand(0.1, 3)];
+    const layer = 1 << (u32() % 3);
+    const rotation = [rand(-1, 1), rand(-1, 1), rand(-1, 1), rand(-1, 1)];
+    const scale = shape === 'Mesh' || shape === 'Box' ? [rand(0.5, 3), rand(0.5, 3), rand(0.5, 3)] : [1, 1, 1];
+    const position = [rand(-8, 8), rand(-8, 8), rand(-8, 8)];
+    spawn(world, { shape, radius, height, direction, size, layer, mesh }, position, rotation, scale);
+  }
+  let h = 0xcbf29ce484222325n;
+  const word = (x) => {
+    for (let k = 0; k < 4; k++) {
+      h ^= BigInt((x >>> (8 * k)) & 0xff);
+      h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+    }
+  };
+  const bits = new DataView(new ArrayBuffer(4));
+  const float = (x) => {
+    bits.setFloat32(0, x, true);
+    word(bits.getUint32(0, true));
+  };
+  let hits = 0;
+  for (let i = 0; i < 4000; i++) {
+    const o = [rand(-10, 10), rand(-10, 10), rand(-10, 10)];
+    const d = [rand(-1, 1), rand(-1, 1), rand(-1, 1)];
+    const maxd = rand(0, 20);
+    const rad = rand(0.05, 1);
+    const b = [f(o[0] + rand(-1, 1)), f(o[1] + rand(-1, 1)), f(o[2] + rand(-1, 1))];
+    const hit =
+      i % 4 === 0 ? world.closestPoint(o, { maxDistance: maxd })
+      : i % 4 === 1 ? world.raycast(o, d, maxd)
+      : i % 4 === 2 ? world.sphereCast(o, rad, d, maxd)
+      : world.capsuleCast(o, b, rad, d, maxd);
+    if (hit) hits++;
+    word(hit ? hit.entity : 0);
+    float(hit ? hit.distance : 0);
+    for (let k = 0; k < 3; k++) {
+      float(hit ? hit.point[k] : 0);
+      float(hit ? hit.normal[k] : 0);
+    }
+    word(hit && hit.triangle !== null ? hit.triangle : 0xffffffff);
+  }
+  assert.equal(h.toString(16).padStart(16, '0'), QUERY_HASH, `${hits} hits`);
+  world.destroy();
+});
