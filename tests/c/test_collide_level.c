@@ -55,6 +55,7 @@ static void test_corridor_floor(void) {
     CL_CHECK_VEC(h.normal, 0, 1, 0, 1e-5);
     printf("%s: floor hit at y = %.3g (distance error %.3g m)\n", paths[k], (double)h.point[1],
            fabs((double)h.distance - 3.0));
+    lb_scene_destroy(w, sc);
     lb_world_destroy(w);
   }
 }
@@ -106,6 +107,8 @@ static void test_levels_json_and_glb_agree(void) {
            levels[l], pieces, n, agree, n - skipped, worst, hits, skipped);
     LB_CHECK(agree + skipped == n);
     LB_CHECK(worst < 1e-4);
+    lb_scene_destroy(wj, sj);
+    lb_scene_destroy(wg, sg);
     lb_world_destroy(wj);
     lb_world_destroy(wg);
   }
