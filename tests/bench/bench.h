@@ -57,6 +57,26 @@ extern const lb_bench lb_bench_world_scale_hand_100;
 extern const lb_bench lb_bench_world_scale_hand_1000;
 extern const lb_bench lb_bench_world_scale_hand_10000;
 
+/* bench_collide.c: collide.<closest|sphere_cast|ray>.<100|1000|mesh>[.brute] */
+extern const lb_bench lb_bench_collide_closest_100;
+extern const lb_bench lb_bench_collide_closest_100_brute;
+extern const lb_bench lb_bench_collide_closest_1000;
+extern const lb_bench lb_bench_collide_closest_1000_brute;
+extern const lb_bench lb_bench_collide_closest_mesh;
+extern const lb_bench lb_bench_collide_closest_mesh_brute;
+extern const lb_bench lb_bench_collide_sphere_100;
+extern const lb_bench lb_bench_collide_sphere_100_brute;
+extern const lb_bench lb_bench_collide_sphere_1000;
+extern const lb_bench lb_bench_collide_sphere_1000_brute;
+extern const lb_bench lb_bench_collide_sphere_mesh;
+extern const lb_bench lb_bench_collide_sphere_mesh_brute;
+extern const lb_bench lb_bench_collide_ray_100;
+extern const lb_bench lb_bench_collide_ray_100_brute;
+extern const lb_bench lb_bench_collide_ray_1000;
+extern const lb_bench lb_bench_collide_ray_1000_brute;
+extern const lb_bench lb_bench_collide_ray_mesh;
+extern const lb_bench lb_bench_collide_ray_mesh_brute;
+
 /* Deterministic reach path: `count` points on a Lissajous curve around `center`,
  * every one within the arm's reach (see bench_ik.c). Same formula as
  * tests/bench/three_ik.mjs. */

@@ -37,7 +37,25 @@ static const lb_bench *const lb_benches[] = {&lb_bench_ik_two_bone,
                                              &lb_bench_world_scale_hand_10,
                                              &lb_bench_world_scale_hand_100,
                                              &lb_bench_world_scale_hand_1000,
-                                             &lb_bench_world_scale_hand_10000};
+                                             &lb_bench_world_scale_hand_10000,
+                                             &lb_bench_collide_closest_100,
+                                             &lb_bench_collide_closest_100_brute,
+                                             &lb_bench_collide_closest_1000,
+                                             &lb_bench_collide_closest_1000_brute,
+                                             &lb_bench_collide_closest_mesh,
+                                             &lb_bench_collide_closest_mesh_brute,
+                                             &lb_bench_collide_sphere_100,
+                                             &lb_bench_collide_sphere_100_brute,
+                                             &lb_bench_collide_sphere_1000,
+                                             &lb_bench_collide_sphere_1000_brute,
+                                             &lb_bench_collide_sphere_mesh,
+                                             &lb_bench_collide_sphere_mesh_brute,
+                                             &lb_bench_collide_ray_100,
+                                             &lb_bench_collide_ray_100_brute,
+                                             &lb_bench_collide_ray_1000,
+                                             &lb_bench_collide_ray_1000_brute,
+                                             &lb_bench_collide_ray_mesh,
+                                             &lb_bench_collide_ray_mesh_brute};
 #define LB_BENCH_COUNT (sizeof lb_benches / sizeof lb_benches[0])
 #define LB_MAX_RUNS 1000
 #define LB_MAX_SELECTED 64 /* --bench options */

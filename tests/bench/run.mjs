@@ -52,6 +52,8 @@ const SCALE_SIZES = [10, 100, 1000, 10000]; // world.scale.<placement>.<N>, N = 
 // Benches and the targets each runs on; `baseline` names the target the ratios
 // compare against. Add a bench here (and in tests/bench/bench_main.c or a
 // baseline script) to get it into the table, the JSON and the CSV.
+const COLLIDE_QUERIES = ['closest', 'sphere_cast', 'ray'];
+const COLLIDE_SCENES = ['100', '1000', 'mesh'];
 const BENCHES = [
   { name: 'ik.two_bone', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
   { name: 'world.step_ik', targets: ['native', 'wasm-simd', 'wasm'] },
@@ -63,6 +65,12 @@ const BENCHES = [
   { name: 'anim.stage.sample', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'anim.stage.blend', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'anim.stage.model', targets: ['native', 'wasm-simd', 'wasm'] },
+  // collide.<query>.<scene>: built-in collision queries (tests/bench/bench_collide.c); the
+  // .brute twin (every collider / triangle tested) is the in-run baseline: the table adds
+  // brute / tree per target.
+  ...COLLIDE_QUERIES.flatMap((q) =>
+    COLLIDE_SCENES.flatMap((sc) => ['', '.brute'].map((b) => ({ name: `collide.${q}.${sc}${b}`, targets: ['native', 'wasm-simd', 'wasm'] }))),
+  ),
   // world.scale.<placement>.<N>: per-character cost of a step with N characters. Opt-in
   // (only with --bench world.scale or a member): today a step at N = 10000 takes 10-30 s
   // natively, so the family would make a plain `npm run bench` last most of an hour.
@@ -427,6 +435,32 @@ function printWasmSizes() {
   }
 }
 
+// collide: queries per second (from the min) and brute force / tree per query, scene and
+// target (mins): how much the hierarchies save.
+function printCollideRatios(rows) {
+  const min = new Map(rows.map((r) => [`${r.bench}|${r.target}`, r.min]));
+  const out = [];
+  for (const q of COLLIDE_QUERIES) {
+    for (const sc of COLLIDE_SCENES) {
+      for (const target of Object.keys(TARGETS)) {
+        const tree = min.get(`collide.${q}.${sc}|${target}`);
+        const brute = min.get(`collide.${q}.${sc}.brute|${target}`);
+        if (tree === undefined) continue;
+        out.push([`${q}.${sc}`, target, Math.round(1e6 / tree).toLocaleString('en-US'), brute === undefined ? '-' : Math.round(1e6 / brute).toLocaleString('en-US'), brute === undefined ? '-' : `${(brute / tree).toFixed(1)}x`]);
+      }
+    }
+  }
+  if (!out.length) return;
+  const header = ['collide query', 'target', 'tree q/s', 'brute q/s', 'brute / tree'];
+  const widths = header.map((h, i) => Math.max(h.length, ...out.map((c) => c[i].length)));
+  const line = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  console.log('');
+  console.log('collide: queries per second (min) and the brute-force baseline of the same run');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const c of out) console.log(line(c));
+}
+
 function printTable(rows, o) {
   const cpu = (os.cpus()[0]?.model ?? 'unknown CPU').trim();
   console.log(`Limber bench — ${cpu}, ${os.cpus().length} threads, node ${process.version}; ${o.runs} runs per target in ${o.rounds} rounds; min and median per op`);
@@ -454,6 +488,7 @@ function printTable(rows, o) {
   }
   printScaleRatios(rows);
   printWasmSizes();
+  printCollideRatios(rows);
   const seen = new Set();
   console.log('');
   for (const r of rows) {

@@ -17,3 +17,4 @@ export { loadRig, findClip, sampleClip } from './gltf.js';
 export type { LoadRigOptions, LoadedRig, GltfJoint, GltfClip, GltfSkin } from './gltf.js';
 export { addController, animatorParam, animatorStatus, controllerInfo, rootMotion, setAnimatorParam, setAnimatorTrigger } from './animator.js';
 export type { AnimatorParamType, AnimatorStatus, ControllerInfo, RootMotion } from './animator.js';
+export type { ClosestPointOptions, CollideHit, QueryOptions } from './collide.js';

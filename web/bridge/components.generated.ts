@@ -320,3 +320,50 @@ export interface AnimatorData {
 
 /** The Animator component: world.insert / get / update / remove / has. */
 export const Animator = component<AnimatorData>('Animator');
+
+/** Fields of the Collider component, as the core's schema declares them. */
+export interface ColliderData {
+  /**
+   * shape kind
+   * @default 'Box'
+   */
+  shape: 'Cylinder' | 'Capsule' | 'Sphere' | 'Box' | 'Mesh';
+  /**
+   * axis of a cylinder or capsule, in the entity's frame
+   * @default 'Y'
+   */
+  direction: 'X' | 'Y' | 'Z';
+  /**
+   * shape centre in the entity's frame, entity units (not used by Mesh); each in [-10000, 10000]
+   * @default [0, 0, 0]
+   */
+  center: Vec3;
+  /**
+   * sphere, capsule or cylinder radius, entity units; range [1e-5, 10000]
+   * @default 0.5
+   */
+  radius: number;
+  /**
+   * total length of a cylinder or capsule (capsule incl. caps, >= 2 radius), entity units; range [1e-5, 10000]
+   * @default 2
+   */
+  height: number;
+  /**
+   * box full extents, entity units; each in [1e-5, 10000]
+   * @default [1, 1, 1]
+   */
+  size: Vec3;
+  /**
+   * triangle mesh asset (lb_world_add_mesh) for shape Mesh; 0 = none
+   * @default 0
+   */
+  mesh: number;
+  /**
+   * layer bits; a query sees the collider when (layer & query layers) != 0; range [0, 4294967296]
+   * @default 1
+   */
+  layer: number;
+}
+
+/** The Collider component: world.insert / get / update / remove / has. */
+export const Collider = component<ColliderData>('Collider');

@@ -96,6 +96,13 @@ export interface LimberExports {
   lbw_controller_state_count(w: number, c: number): number;
   lbw_controller_state_name(w: number, c: number, i: number): number;
   lbw_controller_state_blend(w: number, c: number, i: number, out: number): number;
+  lbw_add_mesh(w: number, positions: number, vertexCount: number, indices: number, indexCount: number, out: number): number;
+  lbw_mesh_triangle_count(w: number, mesh: number): number;
+  lbw_closest_point(w: number, input: number, maxDistance: number, layers: number, exclude: number, out: number): number;
+  lbw_raycast(w: number, input: number, maxDistance: number, layers: number, exclude: number, out: number): number;
+  lbw_sphere_cast(w: number, input: number, radius: number, maxDistance: number, layers: number, exclude: number, out: number): number;
+  lbw_capsule_cast(w: number, input: number, radius: number, maxDistance: number, layers: number, exclude: number, out: number): number;
+  lbw_overlap(w: number, kind: number, input: number, layers: number, exclude: number, out: number, cap: number, count: number): number;
 }
 
 /** Where to get the module: a URL or path, raw bytes, a fetch `Response` (or a promise of

@@ -1,7 +1,8 @@
 /** The ESEngine-style world over the Limber core (WebAssembly). */
 import { setAnimatorParam, setAnimatorTrigger } from './animator.js';
+import { addMesh, capsuleCast, closestPoint, type ClosestPointOptions, type CollideHit, meshTriangleCount, overlapBox, overlapCapsule, overlapSphere, type QueryOptions, raycast, sphereCast } from './collide.js';
 import { badArgument, describe, handleArg, jsonArg, nameArg, vecArg } from './args.js';
-import type { ComponentType, Entity, Writable } from './components.js';
+import type { ComponentType, Entity, Quat, Vec3, Writable } from './components.js';
 import { LimberError } from './errors.js';
 import { type ComponentInfo, decodeComponent, encodeComponent, type NameTable, readSchema } from './schema.js';
 import { Heap, type LimberExports, type WasmSource } from './wasm.js';
@@ -504,7 +505,56 @@ export class World {
     setAnimatorTrigger(this, e, name);
   }
 
-  /** Paths of the files a scene refers to (glTF rigs), as the scene writes them: read them
+  // ---- collision queries (built-in backend, wasm/include/limber/collide.h) -----------------
+
+  /** A triangle mesh asset for Collider.mesh (positions x, y, z per vertex; 3 indices per
+   * triangle). Bad meshes (NaN, an index out of range, no triangles) throw; nothing is added. */
+  addMesh(positions: ArrayLike<number>, indices: ArrayLike<number>): number {
+    return addMesh(this, positions, indices);
+  }
+
+  /** Triangles of a mesh asset (0 for an unknown handle). */
+  meshTriangleCount(mesh: number): number {
+    return meshTriangleCount(this, mesh);
+  }
+
+  /** The collider surface point nearest to `point`, with the signed distance (negative
+   * inside) and the normal out of the collider; null when none is within maxDistance. */
+  closestPoint(point: Vec3, options?: ClosestPointOptions): CollideHit | null {
+    return closestPoint(this, point, options);
+  }
+
+  /** First collider hit by the ray, or null. A start inside a collider hits at distance 0. */
+  raycast(origin: Vec3, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null {
+    return raycast(this, origin, dir, maxDistance, options);
+  }
+
+  /** First collider a sphere touches moving from `center` along `dir`, or null. */
+  sphereCast(center: Vec3, radius: number, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null {
+    return sphereCast(this, center, radius, dir, maxDistance, options);
+  }
+
+  /** First collider a capsule (core a-b) touches moving along `dir`, or null. */
+  capsuleCast(a: Vec3, b: Vec3, radius: number, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null {
+    return capsuleCast(this, a, b, radius, dir, maxDistance, options);
+  }
+
+  /** Entities whose collider touches the sphere, in entity order. */
+  overlapSphere(center: Vec3, radius: number, options?: QueryOptions): Entity[] {
+    return overlapSphere(this, center, radius, options);
+  }
+
+  /** Entities whose collider touches the capsule (core a-b), in entity order. */
+  overlapCapsule(a: Vec3, b: Vec3, radius: number, options?: QueryOptions): Entity[] {
+    return overlapCapsule(this, a, b, radius, options);
+  }
+
+  /** Entities whose collider touches the oriented box, in entity order. */
+  overlapBox(center: Vec3, rotation: Quat, halfExtents: Vec3, options?: QueryOptions): Entity[] {
+    return overlapBox(this, center, rotation, halfExtents, options);
+  }
+
+  /** Paths of the files a scene refers to (glTF rigs, the level), as the scene writes them: read them
    * and pass them to loadScene as `files`. Malformed JSON lists none (loadScene says why). */
   sceneFiles(scene: string | object): string[] {
     const text = jsonArg(scene, 'sceneFiles', 'scene', 'a scene object or its JSON text');

@@ -33,6 +33,7 @@ typedef enum lb_component_type {
   LB_GRIP_POSE = 5,
   LB_GRIP_HOLDER = 6,
   LB_ANIMATOR = 7,
+  LB_COLLIDER = 8,
   LB_COMPONENT_TYPE_COUNT
 } lb_component_type;
 
@@ -214,6 +215,31 @@ LB_COMPONENT_STRUCT(lb_grip_holder_c, LB_GRIP_HOLDER_FIELDS);
   F(float, blend, "blend", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, LB_FIELD_READONLY,       \
     "output: cross-fade progress 0..1, 1 = settled")
 LB_COMPONENT_STRUCT(lb_animator_c, LB_ANIMATOR_FIELDS);
+
+/* ---- Collide (see collide.h for shapes, meshes and queries) --------------------------------- */
+
+/* A collision shape on the entity, placed by its world Transform (the world transform as
+ * the last step, or a write since, left it; scale applies as for GripSurface, geom.h).
+ * `shape` holds lb_collider_shape (Cylinder|Capsule|Sphere|Box as lb_shape_type, then
+ * Mesh); fields a shape does not use are only range-checked. */
+#define LB_COLLIDER_FIELDS(F)                                                                      \
+  F(uint32_t, shape, "shape", LB_FIELD_ENUM, 3, 0, 0, 0, 0, 0, "Cylinder|Capsule|Sphere|Box|Mesh", \
+    NULL, 0, "shape kind")                                                                         \
+  F(uint32_t, direction, "direction", LB_FIELD_ENUM, 1, 0, 0, 0, 0, 0, "X|Y|Z", NULL, 0,           \
+    "axis of a cylinder or capsule, in the entity's frame")                                        \
+  F(vec3, center, "center", LB_FIELD_VEC3, 0, 0, 0, 0, -1e4f, 1e4f, NULL, NULL, 0,                 \
+    "shape centre in the entity's frame, entity units (not used by Mesh)")                         \
+  F(float, radius, "radius", LB_FIELD_F32, 0.5f, 0, 0, 0, 1e-5f, 1e4f, NULL, NULL, 0,              \
+    "sphere, capsule or cylinder radius, entity units")                                            \
+  F(float, height, "height", LB_FIELD_F32, 2, 0, 0, 0, 1e-5f, 1e4f, NULL, NULL, 0,                 \
+    "total length of a cylinder or capsule (capsule incl. caps, >= 2 radius), entity units")       \
+  F(vec3, size, "size", LB_FIELD_VEC3, 1, 1, 1, 0, 1e-5f, 1e4f, NULL, NULL, 0,                     \
+    "box full extents, entity units")                                                              \
+  F(uint32_t, mesh, "mesh", LB_FIELD_ASSET, 0, 0, 0, 0, 0, 4294967295.0f, NULL, NULL, 0,           \
+    "triangle mesh asset (lb_world_add_mesh) for shape Mesh; 0 = none")                            \
+  F(uint32_t, layer, "layer", LB_FIELD_U32, 1, 0, 0, 0, 0, 4294967295.0f, NULL, NULL, 0,           \
+    "layer bits; a query sees the collider when (layer & query layers) != 0")
+LB_COMPONENT_STRUCT(lb_collider_c, LB_COLLIDER_FIELDS);
 
 /* The schema rows of a field list, for `static const lb_field rows[] =
  * {LB_<NAME>_FIELDS(LB_SCHEMA_ROW)}` with LB_SCHEMA_STRUCT defined as the struct. */

@@ -113,6 +113,15 @@ lb_result lb_shape_validate_resolved(const lb_shape *shape);
  * non-finite p (or one whose coordinates sum beyond FLT_MAX) gives NaN. */
 float lb_shape_distance(const lb_shape *shape, const vec3 p);
 
+/* The surface point nearest to p (out_point) and the unit normal there pointing out of the
+ * shape (out_normal: the depenetration direction when p is inside); returns the signed
+ * distance of lb_shape_distance (the same value). Inside, the nearest face wins (ties: a
+ * cylinder's cap before its side, a box's lower axis first); a point on the axis of a
+ * sphere, capsule or cylinder takes the shape's next axis (Y for an X axis, Z for Y, X for
+ * Z; the sphere: its Y axis) as the radial direction. Null shape or outputs: +FLT_MAX and
+ * nothing written; a non-finite p gives NaN and nothing written. */
+float lb_shape_closest(const lb_shape *shape, const vec3 p, vec3 out_point, vec3 out_normal);
+
 #ifdef __cplusplus
 }
 #endif

@@ -159,6 +159,24 @@ lb_result lb_world_add_gltf(lb_world *world, const lb_gltf_def *def, lb_gltf_add
 /* The same from an imported asset (the world copies what it keeps). */
 lb_result lb_world_add_gltf_asset(lb_world *world, const lb_gltf_asset *asset, lb_gltf_added *out);
 
+/* A mesh node added as a collision mesh asset (limber/collide.h). */
+typedef struct lb_gltf_mesh_node {
+  char name[LB_JOINT_NAME_MAX]; /* node name ('/' kept), "node<i>" if unnamed or too long */
+  uint32_t node;                /* glTF node index */
+  uint32_t mesh;                /* collision mesh asset handle (lb_world_add_mesh) */
+} lb_gltf_mesh_node;
+
+/* Every node with a mesh becomes one collision mesh asset, in node order: the triangles of
+ * all its primitives (mode TRIANGLES; POSITION float VEC3; indices optional) with the node's
+ * world transform (its parents' TRS composed, as lb_transform_mul) applied to the vertices,
+ * so the asset is in the file's world frame. Up to `cap` entries go to out; *count receives
+ * the number of mesh nodes. LB_ERR_CAPACITY when they do not fit (nothing added), the glTF
+ * codes of lb_gltf_import, LB_ERR_INVALID_ARGUMENT for a primitive that is not triangles or
+ * a file without mesh nodes, and lb_world_add_mesh's codes (naming the node). On any error
+ * the world is unchanged. The def's skin, names and cubic_tolerance are not used. */
+lb_result lb_world_add_gltf_meshes(lb_world *world, const lb_gltf_def *def, lb_gltf_mesh_node *out,
+                                   uint32_t cap, uint32_t *count);
+
 /* Clip assets (owned by the world, freed with it; handles > 0, never reused). */
 
 /* Copies `clip` (must pass lb_clip_validate; joint_count <= the skeleton's joint count) as a

@@ -4,6 +4,7 @@
 #include "limber/anim.h"
 #include "limber/animator.h"
 #include "limber/base.h"
+#include "limber/collide.h"
 #include "limber/components.h"
 #include "limber/geom.h"
 #include "limber/gltf.h"

@@ -18,6 +18,14 @@
  * caller's file table; its skeleton (skin N, default the first) and its animations as clip
  * assets); "controllers": { NAME: { "rig": RIG, ... } } (limber/animator.h). Rig and
  * controller names share one namespace.
+ *
+ * Level: "level": PATH, a level file from the caller's file table (assets/levels/): its .json
+ * (pieces { "name", "shape": "box", "center", "size", "rotation" [x, y, z, w] }) gives one
+ * box Collider per piece, its .glb (or .gltf) one mesh Collider per mesh node (the node
+ * transforms baked into the mesh: lb_world_add_gltf_meshes, limber/gltf.h). Each piece is a
+ * scene entity named by the piece, spawned after the document's entities (so a level does
+ * not move their slots), with a Transform; it is part of the all-or-nothing load, and
+ * lb_scene_unload despawns it and frees its meshes. Piece names must not repeat entity names.
  */
 #ifndef LIMBER_SCENE_H
 #define LIMBER_SCENE_H
@@ -52,9 +60,10 @@ typedef struct lb_scene_file {
  * is missing from the table). */
 lb_result lb_scene_load_files(lb_world *world, const char *json, size_t len,
                               const lb_scene_file *files, uint32_t file_count, lb_scene **out);
-/* The paths a scene refers to, each followed by '\n', NUL-terminated, into buf (cap bytes;
- * buf may be null when cap is 0); *needed receives the bytes needed including the NUL.
- * LB_ERR_CAPACITY when cap is too small, LB_ERR_PARSE for malformed JSON. */
+/* The paths a scene refers to (rig "gltf" files, then the "level"), each followed by '\n',
+ * NUL-terminated, into buf (cap bytes; buf may be null when cap is 0); *needed receives the bytes
+ * needed including the NUL. LB_ERR_CAPACITY when cap is too small, LB_ERR_PARSE for malformed JSON.
+ */
 lb_result lb_scene_files(const char *json, size_t len, char *buf, size_t cap, size_t *needed);
 /* Applies the timeline commands due at the world's current step, then steps. dt is checked
  * first; the due commands are all or nothing: each is checked before any is applied (entity

@@ -6,7 +6,7 @@
  *   2 Move        root motion moves Animator entities (applyRootMotion); nav and
  *                 controllers to come
  *   3 Model space rig local→model; entity world transforms (joint attachments
- *                 read this step's animated pose)
+ *                 read this step's animated pose); colliders refitted (collide.h)
  *   4 Reach       TwoBoneIK constraints, in entity order
  *   5 Grip        held objects, support arms, fingers (grip.h)
  *   6 Output      model-space matrices for rendering

@@ -108,6 +108,12 @@ const char *gltf_type_name(uint32_t comps);
 /* Container (GLB or JSON) → c->root, c->bin. */
 lb_result gltf_parse_container(gltf_ctx *c, const uint8_t *data, size_t size);
 
+/* gltf_skin.c: node parents (c->nodes, cycles refused) and a node's local rest TRS. */
+lb_result gltf_read_hierarchy(gltf_ctx *c);
+lb_result gltf_node_rest(gltf_ctx *c, uint32_t node, const lb_transform **out);
+/* gltf_parse.c: the def checks and the container with its tables (accessors, views,
+ * buffers), for readers other than the skeleton import (gltf_mesh.c). */
+lb_result gltf_open(gltf_ctx *c, const lb_gltf_def *def);
 /* gltf_skin.c: hierarchy, names, rest, skin → c->asset skeleton fields. */
 lb_result gltf_build_skeleton(gltf_ctx *c);
 /* gltf_anim.c: animations → c->asset clips (after the skeleton). */

@@ -366,6 +366,30 @@ static lb_result import_steps(gltf_ctx *c) {
   return r;
 }
 
+lb_result gltf_open(gltf_ctx *c, const lb_gltf_def *def) {
+  c->def = def;
+  lb_result r = check_def(c, def);
+  if (r == LB_OK) {
+    r = gltf_parse_container(c, def->data, def->size);
+  }
+  if (r == LB_OK) {
+    r = gltf_json_table(c, "accessors", &c->accessors, &c->accessor_count);
+  }
+  if (r == LB_OK) {
+    r = gltf_json_table(c, "bufferViews", &c->views, &c->view_count);
+  }
+  if (r == LB_OK) {
+    r = gltf_json_table(c, "buffers", &c->buffers, &c->buffer_count);
+  }
+  if (r == LB_OK && c->buffer_count > 0) {
+    c->buffer_state = gltf_arena_array(&c->scratch, c->buffer_count, sizeof *c->buffer_state);
+    if (!c->buffer_state) {
+      r = gltf_fail(c, LB_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+  }
+  return r;
+}
+
 lb_result lb_gltf_import(const lb_gltf_def *def, lb_gltf_asset **out, char *message,
                          size_t message_size) {
   if (message && message_size > 0) {

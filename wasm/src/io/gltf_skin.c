@@ -17,7 +17,7 @@ const char *gltf_node_label(const gltf_ctx *c, uint32_t node, char *buf, size_t 
 
 /* ---- hierarchy ----------------------------------------------------------------------------- */
 
-static lb_result read_hierarchy(gltf_ctx *c) {
+lb_result gltf_read_hierarchy(gltf_ctx *c) {
   const cJSON **table = NULL;
   lb_result r = gltf_json_table(c, "nodes", &table, &c->node_count);
   if (r != LB_OK) {
@@ -151,7 +151,7 @@ static lb_result decompose(gltf_ctx *c, const float *m, const char *label, lb_tr
   return LB_OK;
 }
 
-static lb_result node_rest(gltf_ctx *c, uint32_t i, const lb_transform **out) {
+lb_result gltf_node_rest(gltf_ctx *c, uint32_t i, const lb_transform **out) {
   gltf_node *nd = &c->nodes[i];
   *out = &nd->rest;
   if (nd->trs_done) {
@@ -418,7 +418,7 @@ static lb_result read_ibms(gltf_ctx *c, uint32_t skin, uint32_t n, mat4 *out) {
 }
 
 lb_result gltf_build_skeleton(gltf_ctx *c) {
-  lb_result r = read_hierarchy(c);
+  lb_result r = gltf_read_hierarchy(c);
   if (r != LB_OK) {
     return r;
   }
@@ -486,7 +486,7 @@ lb_result gltf_build_skeleton(gltf_ctx *c) {
     const lb_transform *x = NULL;
     r = node_name(c, node, names[j]);
     if (r == LB_OK) {
-      r = node_rest(c, node, &x);
+      r = gltf_node_rest(c, node, &x);
     }
     if (r != LB_OK) {
       return r;
@@ -510,7 +510,7 @@ lb_result gltf_build_skeleton(gltf_ctx *c) {
     }
     while (depth > 0) {
       const lb_transform *x = NULL;
-      r = node_rest(c, stack[--depth], &x);
+      r = gltf_node_rest(c, stack[--depth], &x);
       if (r != LB_OK) {
         return r;
       }

@@ -180,6 +180,38 @@ static lb_result lb_scene_assets(lb_world *w, lb_scene *sc, const cJSON *assets,
   return LB_OK;
 }
 
+lb_result lb_scene_add_entity(lb_world *w, lb_scene *sc, const char *name, lb_entity *out) {
+  if (strlen(name) >= LB_SCENE_NAME_MAX) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: entity name '%s' is longer than %d bytes", name,
+                   LB_SCENE_NAME_MAX - 1);
+  }
+  if (lb_scene_entity(sc, name)) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: entity name '%s' is used twice", name);
+  }
+  lb_named *grown = lb_alloc_array(w, (size_t)sc->entity_count + 2u, sizeof(lb_named));
+  uint32_t id = 0;
+  if (!grown || lb_names_intern(&sc->entity_names, name, strlen(name), &id) != LB_OK ||
+      id != sc->entity_count + 1u) {
+    lb_free(w, grown);
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
+  }
+  lb_entity h;
+  lb_result r = lb_world_spawn(w, &h);
+  if (r != LB_OK) {
+    lb_free(w, grown);
+    return r;
+  }
+  if (sc->entity_count) {
+    memcpy(grown, sc->entities, sc->entity_count * sizeof(lb_named));
+  }
+  lb_free(w, sc->entities);
+  sc->entities = grown;
+  strcpy(sc->entities[sc->entity_count].name, name);
+  sc->entities[sc->entity_count++].value = h;
+  *out = h;
+  return LB_OK;
+}
+
 static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents) {
   if (!cJSON_IsArray(ents)) {
     return lb_fail(w, LB_ERR_PARSE, "scene: 'entities' must be an array");
@@ -216,8 +248,9 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
   /* Insert by component type, then by entity, so a component may refer to any entity's
    * components of an earlier type: Rig first (a Transform's parentJoint is looked up in its
    * parent's Rig), then Transform, then TwoBoneIK (needs the Rig and the target's Transform). */
-  static const uint32_t order[] = {LB_RIG,          LB_TRANSFORM, LB_TWO_BONE_IK, LB_GRIP_SURFACE,
-                                   LB_GRIP_PROFILE, LB_GRIP_POSE, LB_GRIP_HOLDER, LB_ANIMATOR};
+  static const uint32_t order[] = {LB_RIG,          LB_TRANSFORM,    LB_TWO_BONE_IK,
+                                   LB_GRIP_SURFACE, LB_GRIP_PROFILE, LB_GRIP_POSE,
+                                   LB_GRIP_HOLDER,  LB_ANIMATOR,     LB_COLLIDER};
   _Static_assert(sizeof order / sizeof order[0] == LB_COMPONENT_TYPE_COUNT,
                  "every component type needs a place in the scene insert order");
   for (uint32_t k = 0; k < LB_COMPONENT_TYPE_COUNT; ++k) {
@@ -403,6 +436,11 @@ lb_result lb_scene_load_files(lb_world *w, const char *json, size_t len, const l
   }
   if (r == LB_OK) {
     r = lb_scene_entities(w, sc, cJSON_GetObjectItemCaseSensitive(root, "entities"));
+  }
+  if (r == LB_OK) {
+    /* After the scene's own entities, so that adding a level does not move them (the bone
+     * hash includes rig slots). */
+    r = lb_scene_level(w, sc, cJSON_GetObjectItemCaseSensitive(root, "level"), files, file_count);
   }
   if (r == LB_OK) {
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");

@@ -8,6 +8,15 @@ lb_result lb_component_fields_from_cjson(lb_world *w, const lb_scene *scene, uin
                                          const void *json_object, const char *where, void *inout,
                                          uint32_t *field_mask);
 
+/* Spawns an entity named `name` into the scene (unique, < 64 bytes): it is rolled back with a
+ * failed load and despawned by lb_scene_unload like the document's entities. */
+lb_result lb_scene_add_entity(lb_world *w, lb_scene *scene, const char *name, lb_entity *out);
+/* "level": PATH (a level .json of pieces or a .glb/.gltf of mesh nodes, from the caller's
+ * file table): one static collider entity per piece, named by the piece (io/scene_level.c).
+ * Null json: no level. */
+lb_result lb_scene_level(lb_world *w, lb_scene *scene, const void *json, const lb_scene_file *files,
+                         uint32_t file_count);
+
 /* Animator additions to scenes (io/scene_animator.c). */
 /* A rig asset from { "gltf": PATH, "skin": N? }: the file's skeleton and clips. */
 lb_result lb_scene_gltf_rig(lb_world *w, const char *name, const void *rig_json,

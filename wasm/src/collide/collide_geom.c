@@ -1,0 +1,171 @@
+/* Point queries on one collider: closest points and surface normals of primitives (through
+ * geom's local formulas, so distances equal lb_shape_distance) and of triangles (Ericson,
+ * Real-Time Collision Detection, 5.1.5). */
+#include "../geom/distance_internal.h"
+#include "collide_internal.h"
+
+/* x - centre in the proxy's local frame (column k of m = local axis k). */
+static void cl_to_local(const cl_proxy *p, const float *x, float *l) {
+  float d[3];
+  cl_sub(x, p->shape.center, d);
+  l[0] = cl_dot(d, p->m);
+  l[1] = cl_dot(d, p->m + 3);
+  l[2] = cl_dot(d, p->m + 6);
+}
+
+static void cl_to_world_dir(const cl_proxy *p, const float *l, float *o) {
+  for (int i = 0; i < 3; ++i) {
+    o[i] = p->m[i] * l[0] + p->m[3 + i] * l[1] + p->m[6 + i] * l[2];
+  }
+}
+
+float cl_prim_closest(const cl_proxy *p, const float *x, float *q, float *n) {
+  float l[3], lq[3], ln[3], wq[3];
+  cl_to_local(p, x, l);
+  float d = lb_shape_closest_local(p->shape.type, p->shape.radius, p->shape.half_height,
+                                   p->shape.half_extents, l, lq, ln);
+  cl_to_world_dir(p, lq, wq);
+  cl_add(p->shape.center, wq, q);
+  cl_to_world_dir(p, ln, n);
+  return d;
+}
+
+void cl_prim_normal_at(const cl_proxy *p, const float *x, float *n) {
+  float l[3], ln[3] = {0.0f, 0.0f, 0.0f};
+  cl_to_local(p, x, l);
+  const lb_shape *s = &p->shape;
+  if (s->type == LB_SHAPE_BOX) {
+    /* The face the point is most outside of (or least inside), relative to its size. */
+    int k = 0;
+    float best = 0.0f;
+    for (int j = 0; j < 3; ++j) {
+      float e = cl_absf(l[j]) - s->half_extents[j];
+      if (j == 0 || e > best) {
+        best = e;
+        k = j;
+      }
+    }
+    ln[k] = l[k] < 0.0f ? -1.0f : 1.0f;
+  } else {
+    float a = l[0];
+    if (s->type == LB_SHAPE_CAPSULE) {
+      float core = s->half_height - s->radius;
+      a = a - cl_clampf(a, -core, core);
+    } else if (s->type == LB_SHAPE_CYLINDER) {
+      float rho = cl_sqrt(l[1] * l[1] + l[2] * l[2]);
+      float da = cl_absf(l[0]) - s->half_height, dr = rho - s->radius;
+      if (da >= dr) {
+        ln[0] = l[0] < 0.0f ? -1.0f : 1.0f;
+        cl_to_world_dir(p, ln, n);
+        return;
+      }
+      a = 0.0f;
+    }
+    float v[3] = {a, l[1], l[2]}, fb[3] = {0.0f, 1.0f, 0.0f};
+    cl_normalize(v, ln, fb);
+  }
+  cl_to_world_dir(p, ln, n);
+}
+
+void cl_triangle_world(const cl_proxy *p, const cl_mesh *m, uint32_t tri, float *a, float *b,
+                       float *c) {
+  float *out[3] = {a, b, c};
+  for (int v = 0; v < 3; ++v) {
+    const float *x = m->positions + 3u * m->indices[3u * tri + (uint32_t)v];
+    for (int i = 0; i < 3; ++i) {
+      out[v][i] = p->xf.t[i] + p->m[i] * x[0] + p->m[3 + i] * x[1] + p->m[6 + i] * x[2];
+    }
+  }
+}
+
+void cl_triangle_normal(const float *a, const float *b, const float *c, float *n) {
+  float ab[3], ac[3], cr[3];
+  cl_sub(b, a, ab);
+  cl_sub(c, a, ac);
+  cl_cross(ab, ac, cr);
+  static const float up[3] = {0.0f, 1.0f, 0.0f};
+  if (cl_normalize(cr, n, up) > 0.0f) {
+    return;
+  }
+  /* Zero area: a normal across the longest edge (up when that works). */
+  float bc[3], e[3];
+  cl_sub(c, b, bc);
+  const float *l = ab;
+  if (cl_dot(ac, ac) > cl_dot(l, l)) {
+    l = ac;
+  }
+  if (cl_dot(bc, bc) > cl_dot(l, l)) {
+    l = bc;
+  }
+  float ll = cl_dot(l, l);
+  if (ll == 0.0f) {
+    cl_copy(up, n);
+    return;
+  }
+  cl_mad(up, l, -cl_dot(up, l) / ll, e);
+  static const float x[3] = {1.0f, 0.0f, 0.0f};
+  if (cl_normalize(e, n, x) == 0.0f) {
+    cl_cross(l, x, e);
+    cl_normalize(e, n, up);
+  }
+}
+
+float cl_triangle_closest(const float *p, const float *a, const float *b, const float *c,
+                          float *q) {
+  float ab[3], ac[3], ap[3], bp[3], cp[3];
+  cl_sub(b, a, ab);
+  cl_sub(c, a, ac);
+  cl_sub(p, a, ap);
+  float d1 = cl_dot(ab, ap), d2 = cl_dot(ac, ap);
+  if (d1 <= 0.0f && d2 <= 0.0f) {
+    cl_copy(a, q);
+  } else {
+    cl_sub(p, b, bp);
+    float d3 = cl_dot(ab, bp), d4 = cl_dot(ac, bp);
+    cl_sub(p, c, cp);
+    float d5 = cl_dot(ab, cp), d6 = cl_dot(ac, cp);
+    float vc = d1 * d4 - d3 * d2, vb = d5 * d2 - d1 * d6, va = d3 * d6 - d5 * d4;
+    if (d3 >= 0.0f && d4 <= d3) {
+      cl_copy(b, q);
+    } else if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
+      cl_mad(a, ab, d1 / (d1 - d3), q);
+    } else if (d6 >= 0.0f && d5 <= d6) {
+      cl_copy(c, q);
+    } else if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
+      cl_mad(a, ac, d2 / (d2 - d6), q);
+    } else if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {
+      float bc[3];
+      cl_sub(c, b, bc);
+      cl_mad(b, bc, (d4 - d3) / ((d4 - d3) + (d5 - d6)), q);
+    } else {
+      float den = va + vb + vc;
+      if (!(den > 0.0f)) { /* degenerate triangle: its longest edge's closest point */
+        float best = -1.0f, tq[3];
+        const float *ends[3][2] = {{a, b}, {a, c}, {b, c}};
+        for (int e = 0; e < 3; ++e) {
+          float ed[3], pd[3];
+          cl_sub(ends[e][1], ends[e][0], ed);
+          cl_sub(p, ends[e][0], pd);
+          float ll = cl_dot(ed, ed);
+          float t = ll > 0.0f ? cl_clampf(cl_dot(pd, ed) / ll, 0.0f, 1.0f) : 0.0f;
+          cl_mad(ends[e][0], ed, t, tq);
+          float dd[3];
+          cl_sub(p, tq, dd);
+          float d2e = cl_dot(dd, dd);
+          if (best < 0.0f || d2e < best) {
+            best = d2e;
+            cl_copy(tq, q);
+          }
+        }
+      } else {
+        float v = vb / den, w = vc / den;
+        for (int i = 0; i < 3; ++i) {
+          q[i] = a[i] + ab[i] * v + ac[i] * w;
+        }
+      }
+    }
+  }
+  float d[3];
+  cl_sub(p, q, d);
+  return cl_sqrt(cl_dot(d, d));
+}

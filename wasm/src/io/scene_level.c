@@ -1,0 +1,161 @@
+/* Levels in scenes: "level": "assets/levels/corridor.json" (pieces: boxes with centre, size
+ * and rotation) or the same level's .glb (one mesh node per piece). Each piece becomes a
+ * static collider entity named by the piece, part of the scene (rolled back with a failed
+ * load, despawned by lb_scene_unload). */
+#include "../base/json.h"
+#include "../world/world_core.h"
+#include "limber/collide.h"
+#include "limber/gltf.h"
+#include "scene_internal.h"
+#include <stdio.h>
+#include <string.h>
+
+#define LB_LEVEL_PIECES_MAX 4096
+
+static bool lv_floats(const cJSON *a, int n, float *out) {
+  if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n) {
+    return false;
+  }
+  int i = 0;
+  for (const cJSON *x = a->child; x; x = x->next, ++i) {
+    if (!cJSON_IsNumber(x)) {
+      return false;
+    }
+    out[i] = (float)x->valuedouble;
+  }
+  return true;
+}
+
+static lb_result lv_spawn(lb_world *w, lb_scene *sc, const char *name, const float *pos,
+                          const float *rot, const lb_collider_c *col, const char *path) {
+  lb_entity e;
+  lb_result r = lb_scene_add_entity(w, sc, name, &e);
+  if (r != LB_OK) {
+    return r;
+  }
+  lb_transform_c t;
+  lb_component_defaults(LB_TRANSFORM, &t);
+  memcpy(t.position, pos, sizeof t.position);
+  memcpy(t.rotation, rot, sizeof t.rotation);
+  r = lb_world_insert(w, e, LB_TRANSFORM, &t);
+  if (r == LB_OK) {
+    r = lb_world_insert(w, e, LB_COLLIDER, col);
+  }
+  if (r != LB_OK) {
+    char prefix[320];
+    snprintf(prefix, sizeof prefix, "scene: level '%s': piece '%s': ", path, name);
+    lb_diag_prefix(&w->diag, r, prefix);
+  }
+  return r;
+}
+
+static lb_result lv_json(lb_world *w, lb_scene *sc, const char *path, const lb_scene_file *f) {
+  lb_json_error jerr;
+  cJSON *root = lb_json_parse((const char *)f->bytes, f->size, &jerr);
+  if (!root) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: level '%s': %s", path, jerr.what);
+  }
+  const cJSON *pieces = cJSON_GetObjectItemCaseSensitive(root, "pieces");
+  lb_result r = LB_OK;
+  if (!cJSON_IsArray(pieces) || cJSON_GetArraySize(pieces) > LB_LEVEL_PIECES_MAX) {
+    r = lb_fail(w, LB_ERR_PARSE, "scene: level '%s': 'pieces' must be an array of at most %d", path,
+                LB_LEVEL_PIECES_MAX);
+  }
+  int i = 0;
+  for (const cJSON *p = r == LB_OK ? pieces->child : NULL; p && r == LB_OK; p = p->next, ++i) {
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name");
+    const cJSON *shape = cJSON_GetObjectItemCaseSensitive(p, "shape");
+    float center[3], size[3], rot[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    const cJSON *rj = cJSON_GetObjectItemCaseSensitive(p, "rotation");
+    if (!cJSON_IsString(name) || !name->valuestring[0]) {
+      r = lb_fail(w, LB_ERR_PARSE, "scene: level '%s': piece %d needs a 'name'", path, i);
+    } else if (!cJSON_IsString(shape) || strcmp(shape->valuestring, "box") != 0) {
+      r = lb_fail(w, LB_ERR_PARSE, "scene: level '%s': piece '%s': field 'shape' must be \"box\"",
+                  path, name->valuestring);
+    } else if (!lv_floats(cJSON_GetObjectItemCaseSensitive(p, "center"), 3, center)) {
+      r = lb_fail(w, LB_ERR_PARSE,
+                  "scene: level '%s': piece '%s': field 'center' must be 3 numbers", path,
+                  name->valuestring);
+    } else if (!lv_floats(cJSON_GetObjectItemCaseSensitive(p, "size"), 3, size)) {
+      r = lb_fail(w, LB_ERR_PARSE, "scene: level '%s': piece '%s': field 'size' must be 3 numbers",
+                  path, name->valuestring);
+    } else if (rj && !lv_floats(rj, 4, rot)) {
+      r = lb_fail(w, LB_ERR_PARSE,
+                  "scene: level '%s': piece '%s': field 'rotation' must be 4 numbers [x, y, z, w]",
+                  path, name->valuestring);
+    } else {
+      lb_collider_c c;
+      lb_component_defaults(LB_COLLIDER, &c);
+      c.shape = LB_COLLIDER_BOX;
+      memcpy(c.size, size, sizeof c.size);
+      r = lv_spawn(w, sc, name->valuestring, center, rot, &c, path);
+    }
+  }
+  cJSON_Delete(root);
+  return r;
+}
+
+static lb_result lv_gltf(lb_world *w, lb_scene *sc, const char *path, const lb_scene_file *f) {
+  lb_gltf_def def = lb_gltf_default_def();
+  def.data = f->bytes;
+  def.size = f->size;
+  uint32_t n = 0;
+  lb_gltf_mesh_node *nodes = lb_alloc_array(w, LB_LEVEL_PIECES_MAX, sizeof *nodes);
+  if (!nodes) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
+  }
+  lb_result r = lb_world_add_gltf_meshes(w, &def, nodes, LB_LEVEL_PIECES_MAX, &n);
+  if (r != LB_OK) {
+    char prefix[320];
+    snprintf(prefix, sizeof prefix, "scene: level '%s': ", path);
+    lb_diag_prefix(&w->diag, r, prefix);
+  }
+  /* The meshes are in the file's world frame: the entities stay at the origin. */
+  static const float origin[3] = {0.0f, 0.0f, 0.0f}, id[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+  for (uint32_t i = 0; r == LB_OK && i < n; ++i) {
+    lb_collider_c c;
+    lb_component_defaults(LB_COLLIDER, &c);
+    c.shape = LB_COLLIDER_MESH;
+    c.mesh = nodes[i].mesh;
+    r = lv_spawn(w, sc, nodes[i].name, origin, id, &c, path);
+  }
+  lb_free(w, nodes);
+  return r;
+}
+
+static bool lv_ends_with(const char *s, const char *tail) {
+  size_t n = strlen(s), k = strlen(tail);
+  return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
+lb_result lb_scene_level(lb_world *w, lb_scene *sc, const void *json, const lb_scene_file *files,
+                         uint32_t file_count) {
+  const cJSON *lv = json;
+  if (!lv) {
+    return LB_OK;
+  }
+  if (!cJSON_IsString(lv) || !lv->valuestring[0]) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: 'level' must be a file path (a level .json or .glb)");
+  }
+  const char *path = lv->valuestring;
+  const lb_scene_file *file = NULL;
+  for (uint32_t i = 0; i < file_count && !file; ++i) {
+    if (files[i].path && strcmp(files[i].path, path) == 0) {
+      file = &files[i];
+    }
+  }
+  if (!file || !file->bytes || file->size == 0) {
+    return lb_fail(w, LB_ERR_UNKNOWN_NAME,
+                   "scene: level file '%s' was not passed to the loader (callers read the files "
+                   "lb_scene_files lists)",
+                   path);
+  }
+  if (lv_ends_with(path, ".json")) {
+    return lv_json(w, sc, path, file);
+  }
+  if (lv_ends_with(path, ".glb") || lv_ends_with(path, ".gltf")) {
+    return lv_gltf(w, sc, path, file);
+  }
+  return lb_fail(w, LB_ERR_PARSE, "scene: level '%s': the path must end in .json, .glb or .gltf",
+                 path);
+}
