@@ -1,0 +1,68 @@
+/* Character controller (module "controller"): an upright capsule that moves its entity by
+ * collide-and-slide against the colliders of the collide module (collide.h), deterministic
+ * (single precision, + - * / and sqrt, fixed iteration counts and order).
+ *
+ * ---- The CharacterController component (limber/components.h) ---------------------------
+ * On a root entity (Transform, no parent). The capsule is centred at position + `center`
+ * (world axes, not rotated or scaled by the Transform), `height` long including its caps,
+ * `radius` wide. Colliders on the entity itself are ignored; `layers` selects the rest.
+ * Refused at write, naming the field, the world unchanged: height < 2 radius, skinWidth >=
+ * radius, stepOffset > height, non-finite or out-of-range values (schema ranges).
+ *
+ * ---- Movement requests -------------------------------------------------------------------
+ * In the Move phase every movement request for the entity goes through its controller: root
+ * motion from its Animator (anim.root_motion hands it over through the module contract's
+ * `move` hook instead of moving the Transform), and the `move` field a script writes
+ * (world.moveController(e, delta) in TypeScript). `controller.move` (Move phase, order 50)
+ * then makes one move per controller, in entity order, with the sum of the step's requests,
+ * and clears `move`. A controller with no request still runs a zero move (depenetration and
+ * ground snap), so a capsule never stays inside geometry that moved onto it.
+ *
+ * ---- One move (delta) -----------------------------------------------------------------------
+ * 1. Size: a changed height/center is taken only when the new capsule, grown by half the
+ *    skin, touches nothing (else the old one stays and it is tried again next step);
+ *    appliedHeight/appliedCenter report the size in use.
+ * 2. Depenetrate: up to 4 times, the capsule touching a collider (a zero-length capsule cast:
+ *    its depenetration point and normal) is pushed out along the normal to skinWidth clear.
+ * 3. Horizontal part, with a step (when the vertical part is not upward): the capsule is cast
+ *    up by stepOffset, slides horizontally from there, then is cast down by the raise + the
+ *    downward part + snapDistance. Slide: up to 4 capsule casts; at a contact the capsule
+ *    stops skinWidth clear of it and the rest of the motion is projected on the contact plane
+ *    (walkable contact: normal within slopeLimit of up and the contact point at most
+ *    stepOffset above the foot where the move started) or on the contact's vertical plane
+ *    (anything else: walls, steeper slopes, edges above the step height: no climbing); a
+ *    second contact against the first plane slides along their crease. The step is refused
+ *    (and the slide redone at foot level) when it lands higher than it started on ground that
+ *    is not walkable (a slope steeper than slopeLimit; a step edge counts as walkable when
+ *    the surface just inside it is).
+ * 4. Landing: ground found within snapDistance below (after the motion) is snapped to,
+ *    skinWidth clear; grounded = that ground is walkable. No ground: the capsule keeps the
+ *    requested vertical motion (gravity is the caller's: include it in the request).
+ * Outputs: grounded, velocity (displacement / dt), hitCount and the first three contacts'
+ * normals and entities (slides, then the ground).
+ */
+#ifndef LIMBER_CONTROLLER_H
+#define LIMBER_CONTROLLER_H
+
+#include "limber/base.h"
+#include "limber/math.h"
+#include "limber/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Contacts kept per move in the component's hitNormal/hitEntity outputs. */
+#define LB_CONTROLLER_HITS 3
+/* Slide iterations and depenetration passes per move. */
+#define LB_CONTROLLER_ITERATIONS 4
+
+/* Adds delta (world metres) to the entity's movement request for the next Move phase (the
+ * same as adding to its `move` field). LB_ERR_MISSING_COMPONENT without a controller,
+ * LB_ERR_NOT_FINITE / LB_ERR_OUT_OF_RANGE for a bad delta (|each| <= 1e4). */
+lb_result lb_world_controller_move(lb_world *world, lb_entity e, const vec3 delta);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
