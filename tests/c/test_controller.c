@@ -413,6 +413,68 @@ static void test_no_alloc_and_determinism(void) {
   LB_CHECK(c.allocs == c.frees);
 }
 
+/* assets/scenes/corridor-walk.json: the mannequin's walk root motion goes through its
+ * controller (Move phase hook); it never enters a wall, reaches the second leg, and its hash is
+ * the stored one (tests/expected-hashes.json), twice from scratch. */
+static void test_corridor_walk_scene(void) {
+  const char *glb = "assets/rigs/mannequin-mixamo.glb";
+  size_t len = 0, n = 0, hlen = 0;
+  char *json = lb_test_read_file("assets/scenes/corridor-walk.json", &len);
+  uint8_t *bytes = lb_test_read_file(glb, &n);
+  char *hashes = lb_test_read_file("tests/expected-hashes.json", &hlen);
+  LB_CHECK(json && bytes && hashes);
+  if (!json || !bytes || !hashes) {
+    return;
+  }
+  cJSON *exp = cJSON_Parse(hashes);
+  const cJSON *want = cJSON_GetObjectItemCaseSensitive(exp, "corridor-walk.json@840");
+  uint64_t h[2] = {0, 0};
+  for (int run = 0; run < 2; ++run) {
+    lb_world *w = NULL;
+    lb_scene *sc = NULL;
+    LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+    lb_scene_file file = {glb, bytes, n};
+    lb_result r = lb_scene_load_files(w, json, len, &file, 1, &sc);
+    if (r != LB_OK) {
+      fprintf(stderr, "corridor-walk: %s\n", lb_world_last_error(w));
+    }
+    LB_CHECK(r == LB_OK);
+    lb_entity hero = lb_scene_entity(sc, "hero");
+    g_max_pen = 0.0f;
+    uint32_t contacts = 0;
+    for (int i = 0; i < 840 && r == LB_OK; ++i) {
+      LB_CHECK(lb_scene_step(w, sc, DT) == LB_OK);
+      measure(w, hero);
+      lb_character_controller_c cc;
+      LB_CHECK(lb_world_get(w, hero, LB_CHARACTER_CONTROLLER, &cc) == LB_OK);
+      contacts += cc.hit_count > 1 ? 1u : 0u;
+    }
+    float p[3];
+    pos_of(w, hero, p);
+    if (run == 0) {
+      printf("  corridor-walk scene: walk root motion through the controller to (%.3f, %.4f, "
+             "%.3f), %u steps with wall contact, max penetration %.6f m\n",
+             (double)p[0], (double)p[1], (double)p[2], contacts, (double)g_max_pen);
+    }
+    LB_CHECK(p[0] > 6.0f && p[2] > 11.4f && p[2] < 12.6f);
+    LB_CHECK(contacts > 50);
+    LB_CHECK(g_max_pen <= 1e-3f);
+    h[run] = lb_world_hash(w);
+    lb_scene_destroy(w, sc);
+    lb_world_destroy(w);
+  }
+  char text[17];
+  snprintf(text, sizeof text, "%016llx", (unsigned long long)h[0]);
+  printf("  corridor-walk.json@840 hash %s (stored %s)\n", text,
+         cJSON_IsString(want) ? want->valuestring : "(missing)");
+  LB_CHECK(h[0] == h[1]);
+  LB_CHECK(cJSON_IsString(want) && strcmp(want->valuestring, text) == 0);
+  cJSON_Delete(exp);
+  free(hashes);
+  free(bytes);
+  free(json);
+}
+
 int main(void) {
   LB_RUN(test_corridor_walk);
   LB_RUN(test_curb_step);
@@ -421,5 +483,6 @@ int main(void) {
   LB_RUN(test_resize);
   LB_RUN(test_refused);
   LB_RUN(test_no_alloc_and_determinism);
+  LB_RUN(test_corridor_walk_scene);
   LB_TEST_MAIN_END();
 }
