@@ -411,10 +411,17 @@ export interface CharacterControllerData {
    */
   layers: number;
   /**
+   * Builtin: the Move phase moves the capsule; Host: it only reports `requested` for a host backend (limber/rapier) to move
+   * @default 'Builtin'
+   */
+  backend: 'Builtin' | 'Host';
+  /**
    * script movement request, metres; the next Move phase adds it to the root motion and clears it; each in [-10000, 10000]
    * @default [0, 0, 0]
    */
   move: Vec3;
+  /** output: the movement requested in the last Move phase, metres */
+  readonly requested: Vec3;
   /** output: standing on walkable ground after the last move */
   readonly grounded: boolean;
   /** output: displacement of the last move / dt, m/s */

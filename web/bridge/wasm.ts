@@ -78,6 +78,14 @@ export interface LimberExports {
   lbw_clip_duration(w: number, clip: number): number;
   lbw_clip_skeleton(w: number, clip: number): number;
   lbw_find_clip(w: number, skeleton: number, name: number): number;
+  lbw_closest_point(w: number, p: number, maxDistance: number, layers: number, exclude: number, out: number): number;
+  lbw_raycast(w: number, o: number, d: number, maxDistance: number, layers: number, exclude: number, out: number): number;
+  lbw_sphere_cast(w: number, c: number, radius: number, d: number, maxDistance: number, layers: number, exclude: number, out: number): number;
+  lbw_capsule_cast(w: number, a: number, b: number, radius: number, d: number, maxDistance: number, layers: number, exclude: number, out: number): number;
+  lbw_overlap_sphere(w: number, c: number, radius: number, layers: number, exclude: number, out: number, cap: number, count: number): number;
+  lbw_overlap_capsule(w: number, a: number, b: number, radius: number, layers: number, exclude: number, out: number, cap: number, count: number): number;
+  lbw_overlap_box(w: number, c: number, q: number, h: number, layers: number, exclude: number, out: number, cap: number, count: number): number;
+  lbw_controller_move(w: number, e: number, delta: number): number;
   lbw_clip_sample(w: number, clip: number, time: number, loop: number, out: number, count: number): number;
   lbw_skeleton_rest(w: number, asset: number): number;
   lbw_scene_load_files(w: number, json: number, len: number, files: number, count: number): number;

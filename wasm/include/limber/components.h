@@ -266,9 +266,14 @@ LB_COMPONENT_STRUCT(lb_collider_c, LB_COLLIDER_FIELDS);
     "ground within this distance below is snapped to, metres")                                     \
   F(uint32_t, layers, "layers", LB_FIELD_U32, 16777215.0f, 0, 0, 0, 0, 4294967295.0f, NULL, NULL,  \
     0, "collider layers it collides with (default 0xFFFFFF: layers 0-23)")                         \
+  F(uint32_t, backend, "backend", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Builtin|Host", NULL, 0,        \
+    "Builtin: the Move phase moves the capsule; Host: it only reports `requested` for a host "     \
+    "backend (limber/rapier) to move")                                                             \
   F(vec3, move, "move", LB_FIELD_VEC3, 0, 0, 0, 0, -1e4f, 1e4f, NULL, NULL, 0,                     \
     "script movement request, metres; the next Move phase adds it to the root motion and clears "  \
     "it")                                                                                          \
+  F(vec3, requested, "requested", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,              \
+    LB_FIELD_READONLY, "output: the movement requested in the last Move phase, metres")            \
   F(uint32_t, grounded, "grounded", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL,                   \
     LB_FIELD_READONLY, "output: standing on walkable ground after the last move")                  \
   F(vec3, velocity, "velocity", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,                \

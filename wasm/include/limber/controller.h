@@ -38,7 +38,7 @@
  * 4. Landing: ground found within snapDistance below (after the motion) is snapped to,
  *    skinWidth clear; grounded = that ground is walkable. No ground: the capsule keeps the
  *    requested vertical motion (gravity is the caller's: include it in the request).
- * Outputs: grounded, velocity (displacement / dt), hitCount and the first three contacts'
+ * Outputs: requested (the summed request, also with backend Host), grounded, velocity (displacement / dt), hitCount and the first three contacts'
  * normals and entities (slides, then the ground).
  */
 #ifndef LIMBER_CONTROLLER_H
@@ -51,6 +51,13 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* CharacterController.backend values. */
+typedef enum lb_controller_backend {
+  LB_CONTROLLER_BACKEND_BUILTIN = 0, /* this module moves the capsule in the Move phase */
+  LB_CONTROLLER_BACKEND_HOST = 1,    /* the Move phase only sums the requests into `requested`;
+                                        the host (limber/rapier) moves the entity */
+} lb_controller_backend;
 
 /* Contacts kept per move in the component's hitNormal/hitEntity outputs. */
 #define LB_CONTROLLER_HITS 3

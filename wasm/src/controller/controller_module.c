@@ -70,6 +70,10 @@ static void ctl_system_move(lb_world *w, float dt) {
                   st->pending[2] + c->move[2]};
     memset(st->pending, 0, sizeof st->pending);
     memset(c->move, 0, sizeof c->move);
+    memcpy(c->requested, d, sizeof d);
+    if (c->backend == LB_CONTROLLER_BACKEND_HOST) {
+      continue; /* a host backend moves it after the step */
+    }
     if (!lb_slot_has(w, s, LB_TRANSFORM)) {
       continue;
     }
