@@ -151,6 +151,7 @@ static void test_corridor_walk(void) {
   LB_CHECK(g_max_pen <= 1.0e-3f);
   LB_CHECK(contacts > 100);
   LB_CHECK(max_abs_x <= 0.3f + 1.0e-3f);
+  LB_CHECK(grounded_all);
   lb_world_destroy(w);
 }
 

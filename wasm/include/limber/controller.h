@@ -24,22 +24,28 @@
  *    appliedHeight/appliedCenter report the size in use.
  * 2. Depenetrate: up to 4 times, the capsule touching a collider (a zero-length capsule cast:
  *    its depenetration point and normal) is pushed out along the normal to skinWidth clear.
- * 3. Horizontal part, with a step (when the vertical part is not upward): the capsule is cast
- *    up by stepOffset, slides horizontally from there, then is cast down by the raise + the
- *    downward part + snapDistance. Slide: up to 4 capsule casts; at a contact the capsule
- *    stops skinWidth clear of it and the rest of the motion is projected on the contact plane
- *    (walkable contact: normal within slopeLimit of up and the contact point at most
- *    stepOffset above the foot where the move started) or on the contact's vertical plane
- *    (anything else: walls, steeper slopes, edges above the step height: no climbing); a
- *    second contact against the first plane slides along their crease. The step is refused
- *    (and the slide redone at foot level) when it lands higher than it started on ground that
- *    is not walkable (a slope steeper than slopeLimit; a step edge counts as walkable when
- *    the surface just inside it is).
+ * 3. Upward request (a jump, vertical root motion): one slide of the whole delta, no step or
+ *    snap. Otherwise the horizontal part slides at foot level, then the capsule is cast down
+ *    by the downward part + snapDistance (landing, 4.).
+ *    Slide: up to 4 capsule casts; at a contact the capsule stops skinWidth (along the
+ *    contact normal) short of it and the rest of the motion is redirected: a walkable contact
+ *    (normal within slopeLimit of up and the contact point at most stepOffset above the foot
+ *    where the move started) turns it up or down the surface at the same horizontal speed;
+ *    anything else (walls, steeper slopes, edges above the step height) removes its component
+ *    into the contact's vertical plane, so nothing steep is climbed; a contact against the
+ *    previous plane slides along the crease of both.
+ *    Step: when the foot-level slide met a contact it may not climb, the move is tried again
+ *    raised: cast up by stepOffset, the same slide, cast down by the raise + the downward
+ *    part + snapDistance. It replaces the foot-level result when it got further along the
+ *    request and its landing is allowed: not higher than it started unless the ground is
+ *    walkable (a step edge counts when the surface just beyond it is) and the contact is at
+ *    most stepOffset above the starting foot (the rounded bottom never rides up taller edges).
  * 4. Landing: ground found within snapDistance below (after the motion) is snapped to,
  *    skinWidth clear; grounded = that ground is walkable. No ground: the capsule keeps the
  *    requested vertical motion (gravity is the caller's: include it in the request).
- * Outputs: requested (the summed request, also with backend Host), grounded, velocity (displacement / dt), hitCount and the first three contacts'
- * normals and entities (slides, then the ground).
+ * Outputs: requested (the summed request, also with backend Host), grounded, velocity
+ * (displacement / dt), hitCount and the first three contacts' normals and entities (slides,
+ * then the ground) of the attempt kept.
  */
 #ifndef LIMBER_CONTROLLER_H
 #define LIMBER_CONTROLLER_H

@@ -1,6 +1,7 @@
-/* The controller's move: size change, depenetration, step-up / slide / step-down, ground
- * snap (controller.h). Every query is a collide module capsule cast or ray; the math is
- * + - * / and sqrt in a fixed order, so the same request gives the same bits everywhere. */
+/* The controller's move: size change, depenetration, slide, step, ground snap
+ * (controller.h). Every query is a collide module capsule cast or ray; the math is + - * /
+ * and sqrt in a fixed order (math/'s lb_cos once, for the slope limit), so the same request
+ * gives the same bits everywhere. */
 #include "controller_internal.h"
 
 #include <string.h>
