@@ -76,6 +76,12 @@ extern const lb_bench lb_bench_collide_ray_1000;
 extern const lb_bench lb_bench_collide_ray_1000_brute;
 extern const lb_bench lb_bench_collide_ray_mesh;
 extern const lb_bench lb_bench_collide_ray_mesh_brute;
+/* bench_controller.c: queries and controller moves on the corridor level */
+extern const lb_bench lb_bench_collide_closest;
+extern const lb_bench lb_bench_collide_ray;
+extern const lb_bench lb_bench_collide_sphere;
+extern const lb_bench lb_bench_collide_capsule;
+extern const lb_bench lb_bench_controller_move;
 
 /* Deterministic reach path: `count` points on a Lissajous curve around `center`,
  * every one within the arm's reach (see bench_ik.c). Same formula as

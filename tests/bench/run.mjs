@@ -13,7 +13,9 @@
 // slow spell of the (shared, noisy) machine hits every target rather than one. Min
 // and median over all runs are kept.
 // Baselines (e.g. three.js) are measured in the same invocation, each bench by its script
-// (THREE_SCRIPTS below: three_ik.mjs, three_anim.mjs). The emcc builds read files
+// (THREE_SCRIPTS below: three_ik.mjs, three_anim.mjs; rapier_collide.mjs for the collide.corridor.*
+// and controller.move benches: target rapier = Rapier's own queries and character controller,
+// limber-rapier = limber/rapier's adapter). The emcc builds read files
 // (assets/rigs/*.glb) from the working directory, the repo root, through -sNODERAWFS.
 //
 // --bench NAME selects one bench, or a family by its dotted prefix: --bench world.scale
@@ -71,6 +73,15 @@ const BENCHES = [
   ...COLLIDE_QUERIES.flatMap((q) =>
     COLLIDE_SCENES.flatMap((sc) => ['', '.brute'].map((b) => ({ name: `collide.${q}.${sc}${b}`, targets: ['native', 'wasm-simd', 'wasm'] }))),
   ),
+  // The corridor level's queries and controller moves (bench_controller.c) next to Rapier's
+  // own queries and KinematicCharacterController, and limber/rapier's adapter over them
+  // (rapier_collide.mjs), same inputs.
+  ...['closest_point', 'raycast', 'sphere_cast', 'capsule_cast'].map((q) => ({
+    name: `collide.corridor.${q}`,
+    targets: ['native', 'wasm-simd', 'wasm', 'rapier', 'limber-rapier'],
+    baseline: 'rapier',
+  })),
+  { name: 'controller.move', targets: ['native', 'wasm-simd', 'wasm', 'rapier', 'limber-rapier'], baseline: 'rapier' },
   // world.scale.<placement>.<N>: per-character cost of a step with N characters. Opt-in
   // (only with --bench world.scale or a member): today a step at N = 10000 takes 10-30 s
   // natively, so the family would make a plain `npm run bench` last most of an hour.
@@ -92,6 +103,14 @@ const TARGETS = {
   wasm: {
     build: () => buildWasm('bench-scalar.js', false),
     command: () => [...NODE_RUN, path.join(OUT_DIR, 'bench-scalar.js')],
+  },
+  rapier: {
+    build: () => checkRapier(false),
+    command: () => [process.execPath, path.join(BENCH_DIR, 'rapier_collide.mjs'), '--target', 'rapier'],
+  },
+  'limber-rapier': {
+    build: () => checkRapier(true),
+    command: () => [process.execPath, path.join(BENCH_DIR, 'rapier_collide.mjs'), '--target', 'limber-rapier'],
   },
   three: {
     build: () => checkThree(),
@@ -247,6 +266,15 @@ function buildWasm(outName, simd) {
     env,
     hint: `${SETUP_HINT} Then: NODE_PATH=/usr/share/nodejs emcc ${args.join(' ')}`,
   });
+}
+
+function checkRapier(adapter) {
+  if (!fs.existsSync(path.join(ROOT, 'node_modules', '@dimforge', 'rapier3d-compat', 'package.json'))) {
+    throw new BuildError('@dimforge/rapier3d-compat is not installed: run npm ci');
+  }
+  if (adapter && !fs.existsSync(path.join(ROOT, 'dist', 'web', 'rapier', 'index.js'))) {
+    throw new BuildError('dist/web/rapier is missing: run node scripts/build.mjs wasm ts');
+  }
 }
 
 function checkThree() {

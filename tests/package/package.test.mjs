@@ -73,6 +73,14 @@ test('browser entry and limber/three import no Node module; limber/three shares 
   assert.equal(pkg.exports['.'].node, './dist/web/bridge/index.js');
 });
 
+test('limber/rapier: no Node module and no runtime import of Rapier (the game passes its module); shares api.js; Rapier is an optional peer', () => {
+  const rapier = importGraph(pkg.exports['./rapier'].default);
+  assert.deepEqual([...rapier.bare], [], `limber/rapier imports ${[...rapier.bare]}`);
+  assert.ok(rapier.modules.has('dist/web/bridge/api.js') && !rapier.modules.has('dist/web/bridge/index.js'));
+  assert.equal(pkg.peerDependenciesMeta?.['@dimforge/rapier3d-compat']?.optional, true);
+  assert.ok(pkg.devDependencies?.['@dimforge/rapier3d-compat'], 'a devDependency for the tests');
+});
+
 let app;
 before(() => {
   app = installApp(null);

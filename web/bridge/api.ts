@@ -15,6 +15,7 @@ export { captureFingerPose, registerFingerPose, gripPoseStatus, registerGripPose
 export type { FingerPose, FingerShape, GripDriver, GripPoseDef, HandGripStatus } from './grip.js';
 export { loadRig, findClip, sampleClip } from './gltf.js';
 export type { LoadRigOptions, LoadedRig, GltfJoint, GltfClip, GltfSkin } from './gltf.js';
+export { builtinQueries } from './collide.js';
 export { addController, animatorParam, animatorStatus, controllerInfo, rootMotion, setAnimatorParam, setAnimatorTrigger } from './animator.js';
 export type { AnimatorParamType, AnimatorStatus, ControllerInfo, RootMotion } from './animator.js';
-export type { ClosestPointOptions, CollideHit, QueryOptions } from './collide.js';
+export type { ClosestPointOptions, CollideHit, CollisionQueries, QueryOptions } from './collide.js';

@@ -179,3 +179,32 @@ export function meshTriangleCount(world: World, mesh: number): number {
   handleArg(mesh, 'meshTriangleCount', 'mesh', 'a mesh handle');
   return world.native(({ ex, w }) => ex.lbw_mesh_triangle_count(w, mesh) >>> 0);
 }
+
+/** The query layer as a table of functions, the same signatures as the World methods above.
+ * `world.queries` is the built-in backend (deterministic, the core's own colliders);
+ * limber/rapier's rapierQueries() answers the same table from a Rapier world the game owns.
+ * Misses are null / []. */
+export interface CollisionQueries {
+  closestPoint(point: Vec3, options?: ClosestPointOptions): CollideHit | null;
+  raycast(origin: Vec3, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null;
+  sphereCast(center: Vec3, radius: number, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null;
+  /** capsule with core segment a-b */
+  capsuleCast(a: Vec3, b: Vec3, radius: number, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null;
+  /** entities in entity order */
+  overlapSphere(center: Vec3, radius: number, options?: QueryOptions): Entity[];
+  overlapCapsule(a: Vec3, b: Vec3, radius: number, options?: QueryOptions): Entity[];
+  overlapBox(center: Vec3, rotation: Quat, halfExtents: Vec3, options?: QueryOptions): Entity[];
+}
+
+/** The built-in backend of `world` as a CollisionQueries table. */
+export function builtinQueries(world: World): CollisionQueries {
+  return {
+    closestPoint: (point, options) => closestPoint(world, point, options),
+    raycast: (origin, dir, maxDistance, options) => raycast(world, origin, dir, maxDistance, options),
+    sphereCast: (center, radius, dir, maxDistance, options) => sphereCast(world, center, radius, dir, maxDistance, options),
+    capsuleCast: (a, b, radius, dir, maxDistance, options) => capsuleCast(world, a, b, radius, dir, maxDistance, options),
+    overlapSphere: (center, radius, options) => overlapSphere(world, center, radius, options),
+    overlapCapsule: (a, b, radius, options) => overlapCapsule(world, a, b, radius, options),
+    overlapBox: (center, rotation, halfExtents, options) => overlapBox(world, center, rotation, halfExtents, options),
+  };
+}

@@ -367,3 +367,84 @@ export interface ColliderData {
 
 /** The Collider component: world.insert / get / update / remove / has. */
 export const Collider = component<ColliderData>('Collider');
+
+/** Fields of the CharacterController component, as the core's schema declares them. */
+export interface CharacterControllerData {
+  /**
+   * capsule radius, metres; range [0.001, 100]
+   * @default 0.3
+   */
+  radius: number;
+  /**
+   * capsule length including the caps (>= 2 radius), metres; changes wait until there is room; range [0.002, 1000]
+   * @default 1.8
+   */
+  height: number;
+  /**
+   * capsule centre from the position, world axes, metres; changes wait until there is room; each in [-1000, 1000]
+   * @default [0, 0.9, 0]
+   */
+  center: Vec3;
+  /**
+   * highest step climbed, metres (<= height); range [0, 1000]
+   * @default 0.3
+   */
+  stepOffset: number;
+  /**
+   * steepest walkable slope, degrees; range [0, 89]
+   * @default 45
+   */
+  slopeLimit: number;
+  /**
+   * gap kept between the capsule and colliders, metres (< radius); range [1e-4, 1]
+   * @default 0.01
+   */
+  skinWidth: number;
+  /**
+   * ground within this distance below is snapped to, metres; range [0, 100]
+   * @default 0.3
+   */
+  snapDistance: number;
+  /**
+   * collider layers it collides with (default 0xFFFFFF: layers 0-23); range [0, 4294967296]
+   * @default 16777215
+   */
+  layers: number;
+  /**
+   * Builtin: the Move phase moves the capsule; Host: it only reports `requested` for a host backend (limber/rapier) to move
+   * @default 'Builtin'
+   */
+  backend: 'Builtin' | 'Host';
+  /**
+   * script movement request, metres; the next Move phase adds it to the root motion and clears it; each in [-10000, 10000]
+   * @default [0, 0, 0]
+   */
+  move: Vec3;
+  /** output: the movement requested in the last Move phase, metres */
+  readonly requested: Vec3;
+  /** output: standing on walkable ground after the last move */
+  readonly grounded: boolean;
+  /** output: displacement of the last move / dt, m/s */
+  readonly velocity: Vec3;
+  /** output: contacts of the last move (slides, steps, ground) */
+  readonly hitCount: number;
+  /** output: first contact's normal (unit, out of the collider) */
+  readonly hitNormal0: Vec3;
+  /** output: second contact's normal */
+  readonly hitNormal1: Vec3;
+  /** output: third contact's normal */
+  readonly hitNormal2: Vec3;
+  /** output: first contact's collider entity */
+  readonly hitEntity0: Entity;
+  /** output: second contact's collider entity */
+  readonly hitEntity1: Entity;
+  /** output: third contact's collider entity */
+  readonly hitEntity2: Entity;
+  /** output: the capsule length in use (height once there was room) */
+  readonly appliedHeight: number;
+  /** output: the capsule centre in use */
+  readonly appliedCenter: Vec3;
+}
+
+/** The CharacterController component: world.insert / get / update / remove / has. */
+export const CharacterController = component<CharacterControllerData>('CharacterController');

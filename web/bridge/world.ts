@@ -1,6 +1,6 @@
 /** The ESEngine-style world over the Limber core (WebAssembly). */
 import { setAnimatorParam, setAnimatorTrigger } from './animator.js';
-import { addMesh, capsuleCast, closestPoint, type ClosestPointOptions, type CollideHit, meshTriangleCount, overlapBox, overlapCapsule, overlapSphere, type QueryOptions, raycast, sphereCast } from './collide.js';
+import { addMesh, builtinQueries, capsuleCast, closestPoint, type ClosestPointOptions, type CollideHit, type CollisionQueries, meshTriangleCount, overlapBox, overlapCapsule, overlapSphere, type QueryOptions, raycast, sphereCast } from './collide.js';
 import { badArgument, describe, handleArg, jsonArg, nameArg, vecArg } from './args.js';
 import type { ComponentType, Entity, Quat, Vec3, Writable } from './components.js';
 import { LimberError } from './errors.js';
@@ -482,6 +482,27 @@ export class World {
       if (code !== 0 && this.heap.cstring(this.ex.lbw_result_name(code)) === 'LB_ERR_MISSING_COMPONENT') return null;
       this.check(code, { entity: h, component: 'GripHolder', fn: 'gripAnchor' });
       return this.readPose(p, 1)[0];
+    });
+  }
+
+  /** The built-in collision query backend (collide.h): closest point, ray, sphere and capsule
+   * casts, overlaps. limber/rapier's rapierQueries() answers the same table over Rapier. */
+  get queries(): CollisionQueries {
+    if (!this._queries) this._queries = builtinQueries(this);
+    return this._queries;
+  }
+  private _queries: CollisionQueries | null = null;
+
+  /** Adds `delta` (world metres) to the entity's CharacterController movement request: the
+   * next step's Move phase moves it by the sum of its requests (root motion, scripts) with
+   * collide-and-slide (controller.h). Throws LB_ERR_MISSING_COMPONENT without a controller. */
+  moveController(e: Entity, delta: Vec3): void {
+    const h = this.entity(e, 'moveController');
+    const d = vecArg(delta, 3, 'moveController', 'delta', h);
+    this.heap.scratch(12, (p) => {
+      const f = this.heap.f32;
+      for (let i = 0; i < 3; i++) f[(p >> 2) + i] = d[i];
+      this.check(this.ex.lbw_controller_move(this.w, h, p), { entity: h, fn: 'moveController' });
     });
   }
 

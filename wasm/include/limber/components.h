@@ -34,6 +34,7 @@ typedef enum lb_component_type {
   LB_GRIP_HOLDER = 6,
   LB_ANIMATOR = 7,
   LB_COLLIDER = 8,
+  LB_CHARACTER_CONTROLLER = 9,
   LB_COMPONENT_TYPE_COUNT
 } lb_component_type;
 
@@ -240,6 +241,62 @@ LB_COMPONENT_STRUCT(lb_animator_c, LB_ANIMATOR_FIELDS);
   F(uint32_t, layer, "layer", LB_FIELD_U32, 1, 0, 0, 0, 0, 4294967295.0f, NULL, NULL, 0,           \
     "layer bits; a query sees the collider when (layer & query layers) != 0")
 LB_COMPONENT_STRUCT(lb_collider_c, LB_COLLIDER_FIELDS);
+
+/* ---- CharacterController (see controller.h for the move, steps, slopes and sizes) ----------- */
+
+/* An upright capsule that moves the entity (a root with a Transform, no parent) by
+ * collide-and-slide against the colliders (collide.h). The Move phase sends the entity's
+ * movement requests through it: root motion from its Animator and the `move` field. The
+ * capsule is centred at position + `center` (world axes, unscaled), `height` long including
+ * its caps. */
+#define LB_CHARACTER_CONTROLLER_FIELDS(F)                                                          \
+  F(float, radius, "radius", LB_FIELD_F32, 0.3f, 0, 0, 0, 1e-3f, 100, NULL, NULL, 0,               \
+    "capsule radius, metres")                                                                      \
+  F(float, height, "height", LB_FIELD_F32, 1.8f, 0, 0, 0, 2e-3f, 1000, NULL, NULL, 0,              \
+    "capsule length including the caps (>= 2 radius), metres; changes wait until there is room")   \
+  F(vec3, center, "center", LB_FIELD_VEC3, 0, 0.9f, 0, 0, -1000, 1000, NULL, NULL, 0,              \
+    "capsule centre from the position, world axes, metres; changes wait until there is room")      \
+  F(float, step_offset, "stepOffset", LB_FIELD_F32, 0.3f, 0, 0, 0, 0, 1000, NULL, NULL, 0,         \
+    "highest step climbed, metres (<= height)")                                                    \
+  F(float, slope_limit, "slopeLimit", LB_FIELD_F32, 45, 0, 0, 0, 0, 89, NULL, NULL, 0,             \
+    "steepest walkable slope, degrees")                                                            \
+  F(float, skin_width, "skinWidth", LB_FIELD_F32, 0.01f, 0, 0, 0, 1e-4f, 1, NULL, NULL, 0,         \
+    "gap kept between the capsule and colliders, metres (< radius)")                               \
+  F(float, snap_distance, "snapDistance", LB_FIELD_F32, 0.3f, 0, 0, 0, 0, 100, NULL, NULL, 0,      \
+    "ground within this distance below is snapped to, metres")                                     \
+  F(uint32_t, layers, "layers", LB_FIELD_U32, 16777215.0f, 0, 0, 0, 0, 4294967295.0f, NULL, NULL,  \
+    0, "collider layers it collides with (default 0xFFFFFF: layers 0-23)")                         \
+  F(uint32_t, backend, "backend", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Builtin|Host", NULL, 0,        \
+    "Builtin: the Move phase moves the capsule; Host: it only reports `requested` for a host "     \
+    "backend (limber/rapier) to move")                                                             \
+  F(vec3, move, "move", LB_FIELD_VEC3, 0, 0, 0, 0, -1e4f, 1e4f, NULL, NULL, 0,                     \
+    "script movement request, metres; the next Move phase adds it to the root motion and clears "  \
+    "it")                                                                                          \
+  F(vec3, requested, "requested", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,              \
+    LB_FIELD_READONLY, "output: the movement requested in the last Move phase, metres")            \
+  F(uint32_t, grounded, "grounded", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL,                   \
+    LB_FIELD_READONLY, "output: standing on walkable ground after the last move")                  \
+  F(vec3, velocity, "velocity", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,                \
+    LB_FIELD_READONLY, "output: displacement of the last move / dt, m/s")                          \
+  F(uint32_t, hit_count, "hitCount", LB_FIELD_U32, 0, 0, 0, 0, 0, 4294967295.0f, NULL, NULL,       \
+    LB_FIELD_READONLY, "output: contacts of the last move (slides, steps, ground)")                \
+  F(vec3, hit_normal0, "hitNormal0", LB_FIELD_VEC3, 0, 0, 0, 0, -1, 1, NULL, NULL,                 \
+    LB_FIELD_READONLY, "output: first contact's normal (unit, out of the collider)")               \
+  F(vec3, hit_normal1, "hitNormal1", LB_FIELD_VEC3, 0, 0, 0, 0, -1, 1, NULL, NULL,                 \
+    LB_FIELD_READONLY, "output: second contact's normal")                                          \
+  F(vec3, hit_normal2, "hitNormal2", LB_FIELD_VEC3, 0, 0, 0, 0, -1, 1, NULL, NULL,                 \
+    LB_FIELD_READONLY, "output: third contact's normal")                                           \
+  F(lb_entity, hit_entity0, "hitEntity0", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL,           \
+    LB_FIELD_READONLY, "output: first contact's collider entity")                                  \
+  F(lb_entity, hit_entity1, "hitEntity1", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL,           \
+    LB_FIELD_READONLY, "output: second contact's collider entity")                                 \
+  F(lb_entity, hit_entity2, "hitEntity2", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL,           \
+    LB_FIELD_READONLY, "output: third contact's collider entity")                                  \
+  F(float, applied_height, "appliedHeight", LB_FIELD_F32, 0, 0, 0, 0, 0, 1000, NULL, NULL,         \
+    LB_FIELD_READONLY, "output: the capsule length in use (height once there was room)")           \
+  F(vec3, applied_center, "appliedCenter", LB_FIELD_VEC3, 0, 0, 0, 0, -1000, 1000, NULL, NULL,     \
+    LB_FIELD_READONLY, "output: the capsule centre in use")
+LB_COMPONENT_STRUCT(lb_character_controller_c, LB_CHARACTER_CONTROLLER_FIELDS);
 
 /* The schema rows of a field list, for `static const lb_field rows[] =
  * {LB_<NAME>_FIELDS(LB_SCHEMA_ROW)}` with LB_SCHEMA_STRUCT defined as the struct. */

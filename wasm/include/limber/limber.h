@@ -6,6 +6,7 @@
 #include "limber/base.h"
 #include "limber/collide.h"
 #include "limber/components.h"
+#include "limber/controller.h"
 #include "limber/geom.h"
 #include "limber/gltf.h"
 #include "limber/grip.h"

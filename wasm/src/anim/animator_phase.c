@@ -361,8 +361,11 @@ void lb_system_root_motion(lb_world *w, float dt) {
                   inst->motion.translation[2] * t->scale[2]};
     vec3 moved;
     lb_quat_rotate(t->rotation, local, moved);
-    for (int a = 0; a < 3; ++a) {
-      t->position[a] = clamp_position(t->position[a] + moved[a]);
+    /* A character controller (or another mover) takes the request when the entity has one. */
+    if (!lb_world_move_request(w, s, moved)) {
+      for (int a = 0; a < 3; ++a) {
+        t->position[a] = clamp_position(t->position[a] + moved[a]);
+      }
     }
     if (inst->motion.yaw != 0.0f) {
       vec3 up = {0.0f, 1.0f, 0.0f};

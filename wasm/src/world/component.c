@@ -273,3 +273,13 @@ void lb_world_changed(lb_world *w, uint32_t type, uint32_t slot) {
     }
   }
 }
+
+bool lb_world_move_request(lb_world *w, uint32_t slot, const float delta[3]) {
+  for (uint32_t m = 0; m < lb_registry_module_count(); ++m) {
+    const lb_module_def *md = lb_registry_module(m);
+    if (md->move && md->move(w, slot, delta)) {
+      return true;
+    }
+  }
+  return false;
+}

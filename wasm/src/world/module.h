@@ -98,6 +98,11 @@ typedef struct lb_module_def {
   /* Optional: told after any component of any module was written or removed on `slot`
    * (e.g. the grip module re-finds hands when a Rig changes skeleton). Cannot fail. */
   void (*changed)(lb_world *w, uint32_t type, uint32_t slot);
+  /* Optional: takes an entity's movement request in the Move phase (root motion, an agent,
+   * a script): returns true when this module moves the entity by it (the controller module
+   * when the entity has a CharacterController), false to leave it to the next module.
+   * Requests nobody takes move the Transform directly (lb_world_move_request). */
+  bool (*move)(lb_world *w, uint32_t slot, const float delta[3]);
   /* Optional: folds this module's state into the world hash. */
   uint64_t (*hash)(const lb_world *w, uint64_t h);
 } lb_module_def;

@@ -135,6 +135,11 @@ lb_result lb_world_check_fields(lb_world *w, uint32_t type, const void *data, ui
 lb_result lb_store_reserve(lb_world *w, uint32_t type, uint32_t slot);
 void *lb_store_attach(lb_world *w, uint32_t type, uint32_t slot); /* after reserve; zeroed */
 void lb_store_detach(lb_world *w, uint32_t type, uint32_t slot);  /* runs the remove hook */
+/* A movement request (world-space metres) for `slot` in the Move phase: offered to the
+ * modules' `move` hooks in list order; returns true when one took it, false when the caller
+ * moves the Transform itself. */
+bool lb_world_move_request(lb_world *w, uint32_t slot, const float delta[3]);
+
 /* Tells every module's `changed` hook that `type` was written or removed on `slot`. */
 void lb_world_changed(lb_world *w, uint32_t type, uint32_t slot);
 

@@ -1,0 +1,330 @@
+/* The controller's move: size change, depenetration, slide, step, ground snap
+ * (controller.h). Every query is a collide module capsule cast or ray; the math is + - * /
+ * and sqrt in a fixed order (math/'s lb_cos once, for the slope limit), so the same request
+ * gives the same bits everywhere. */
+#include "controller_internal.h"
+
+#include <string.h>
+
+#define CTL_EPS 1.0e-6f /* shorter motions are not cast */
+
+typedef struct ctl_ctx {
+  lb_world *w;
+  lb_collide_filter filter;
+  float r, half; /* radius, core half-length (height / 2 - radius) */
+  float c[3];    /* capsule centre from the position */
+  float foot;    /* foot (capsule bottom) below the position: c.y - height / 2 */
+  float skin, step, cos_slope, snap;
+  float ground_foot;  /* foot height where the move started (step rule) */
+  bool blocked;       /* the slide met a contact it may not climb */
+  uint32_t hit_count; /* contacts this attempt */
+  float normals[LB_CONTROLLER_HITS][3];
+  lb_entity entities[LB_CONTROLLER_HITS];
+} ctl_ctx;
+
+static float v_dot(const float *a, const float *b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static float v_sqrt(float x) {
+  return lb_sqrt(x);
+}
+
+static void core_of(const ctl_ctx *cx, const float *p, float *a, float *b) {
+  for (int i = 0; i < 3; ++i) {
+    a[i] = b[i] = p[i] + cx->c[i];
+  }
+  a[1] -= cx->half;
+  b[1] += cx->half;
+}
+
+static bool cast(ctl_ctx *cx, const float *p, const float *dir, float dist, lb_collide_hit *h) {
+  float a[3], b[3];
+  core_of(cx, p, a, b);
+  if (lb_world_capsule_cast(cx->w, a, b, cx->r, dir, dist, &cx->filter, h) != LB_OK) {
+    h->entity = LB_NULL_ENTITY; /* inputs beyond the query limits: nothing is hit */
+  }
+  return h->entity != LB_NULL_ENTITY;
+}
+
+static void record(ctl_ctx *cx, const lb_collide_hit *h) {
+  if (cx->hit_count < LB_CONTROLLER_HITS) {
+    memcpy(cx->normals[cx->hit_count], h->normal, sizeof(float) * 3);
+    cx->entities[cx->hit_count] = h->entity;
+  }
+  cx->hit_count++;
+}
+
+/* Signed clearance of the capsule core from a contact (point q, normal n): how far the core
+ * point nearest q lies out along n. The capsule is clear by that minus the radius. */
+static float core_clearance(const ctl_ctx *cx, const float *p, const lb_collide_hit *h) {
+  float a[3], b[3];
+  core_of(cx, p, a, b);
+  float y = h->point[1] < a[1] ? a[1] : (h->point[1] > b[1] ? b[1] : h->point[1]);
+  float d[3] = {a[0] - h->point[0], y - h->point[1], a[2] - h->point[2]};
+  return v_dot(d, h->normal);
+}
+
+/* Pushes the capsule out of whatever it touches, skin clear (fixed passes). */
+static void depenetrate(ctl_ctx *cx, float *p) {
+  static const float up[3] = {0.0f, 1.0f, 0.0f};
+  for (int i = 0; i < LB_CONTROLLER_ITERATIONS; ++i) {
+    lb_collide_hit h;
+    if (!cast(cx, p, up, 0.0f, &h)) {
+      return;
+    }
+    float push = cx->r + cx->skin - core_clearance(cx, p, &h);
+    if (!(push > 0.0f)) {
+      push = cx->skin;
+    }
+    for (int k = 0; k < 3; ++k) {
+      p[k] += h.normal[k] * push;
+    }
+  }
+}
+
+static bool walkable(const ctl_ctx *cx, const lb_collide_hit *h) {
+  return h->normal[1] >= cx->cos_slope && h->point[1] <= cx->ground_foot + cx->step;
+}
+
+/* The plane a contact blocks: its normal when walkable, else its horizontal part (a wall for
+ * the slide: no climbing). Returns false for a horizontal-less non-walkable contact, which
+ * then blocks along its own normal. */
+static void blocking_plane(const ctl_ctx *cx, const lb_collide_hit *h, float *n) {
+  if (walkable(cx, h)) {
+    memcpy(n, h->normal, sizeof(float) * 3);
+    return;
+  }
+  float hx = h->normal[0], hz = h->normal[2];
+  float l = v_sqrt(hx * hx + hz * hz);
+  if (l > 1.0e-4f) {
+    n[0] = hx / l;
+    n[1] = 0.0f;
+    n[2] = hz / l;
+  } else {
+    memcpy(n, h->normal, sizeof(float) * 3);
+  }
+}
+
+/* Collide-and-slide of p by m (fixed iterations). */
+static void slide(ctl_ctx *cx, float *p, const float *m) {
+  float rem[3] = {m[0], m[1], m[2]};
+  float prev[3] = {0.0f, 0.0f, 0.0f};
+  bool have_prev = false;
+  for (int i = 0; i < LB_CONTROLLER_ITERATIONS; ++i) {
+    float len = v_sqrt(v_dot(rem, rem));
+    if (!(len > CTL_EPS)) {
+      return;
+    }
+    float dir[3] = {rem[0] / len, rem[1] / len, rem[2] / len};
+    lb_collide_hit h;
+    if (!cast(cx, p, dir, len, &h)) {
+      for (int k = 0; k < 3; ++k) {
+        p[k] += rem[k];
+      }
+      return;
+    }
+    record(cx, &h);
+    float n[3];
+    if (!walkable(cx, &h)) {
+      cx->blocked = true;
+    }
+    blocking_plane(cx, &h, n);
+    /* Up to skinWidth (along the contact normal) short of the contact: no push back, so
+     * slopes are walked at the projected speed. */
+    float c = -v_dot(dir, h.normal);
+    float go = h.distance;
+    if (c > 0.0f) {
+      go = h.distance - cx->skin / c;
+      go = go < 0.0f ? 0.0f : go;
+    }
+    for (int k = 0; k < 3; ++k) {
+      p[k] += dir[k] * go;
+    }
+    float left = len - go;
+    float r2[3] = {dir[0] * left, dir[1] * left, dir[2] * left};
+    float into = v_dot(r2, n);
+    if (into < 0.0f) {
+      if (walkable(cx, &h)) {
+        /* Walkable ground ahead: up (or down) it at the same horizontal speed. */
+        r2[1] = -(n[0] * r2[0] + n[2] * r2[2]) / n[1];
+      } else {
+        for (int k = 0; k < 3; ++k) {
+          r2[k] -= n[k] * into;
+        }
+      }
+    }
+    if (have_prev && v_dot(r2, prev) < 0.0f) {
+      /* Against the previous plane too: along the crease of both. */
+      float cr[3] = {prev[1] * n[2] - prev[2] * n[1], prev[2] * n[0] - prev[0] * n[2],
+                     prev[0] * n[1] - prev[1] * n[0]};
+      float cl = v_sqrt(v_dot(cr, cr));
+      if (cl > 1.0e-4f) {
+        for (int k = 0; k < 3; ++k) {
+          cr[k] /= cl;
+        }
+        float s = v_dot(r2, cr);
+        for (int k = 0; k < 3; ++k) {
+          r2[k] = cr[k] * s;
+        }
+      } else {
+        return; /* opposite planes: stuck */
+      }
+    }
+    memcpy(rem, r2, sizeof rem);
+    memcpy(prev, n, sizeof prev);
+    have_prev = true;
+  }
+}
+
+/* A step edge: the surface just beyond the contact (away from the capsule's axis, on the step)
+ * is walkable. */
+static bool edge_walkable(ctl_ctx *cx, const float *p, const lb_collide_hit *h) {
+  float dx = p[0] + cx->c[0] - h->point[0], dz = p[2] + cx->c[2] - h->point[2];
+  float l = v_sqrt(dx * dx + dz * dz);
+  if (!(l > 1.0e-4f)) {
+    return false;
+  }
+  float inset = cx->skin + 0.01f;
+  float o[3] = {h->point[0] - dx / l * inset, h->point[1] + 0.05f, h->point[2] - dz / l * inset};
+  static const float down[3] = {0.0f, -1.0f, 0.0f};
+  lb_collide_hit g;
+  if (lb_world_raycast(cx->w, o, down, 0.1f, &cx->filter, &g) != LB_OK ||
+      g.entity == LB_NULL_ENTITY) {
+    return false;
+  }
+  return g.normal[1] >= cx->cos_slope;
+}
+
+typedef struct ctl_land {
+  bool hit, walkable, too_high;
+  float rise; /* foot height after - before */
+} ctl_land;
+
+/* Casts down by dist and lands skin clear of what it hits, or moves down by fall (<= dist)
+ * when nothing is within dist. */
+static ctl_land land(ctl_ctx *cx, float *p, float dist, float fall, float start_y) {
+  static const float down[3] = {0.0f, -1.0f, 0.0f};
+  ctl_land out = {false, false, false, 0.0f};
+  lb_collide_hit h;
+  if (dist > 0.0f && cast(cx, p, down, dist, &h)) {
+    float ny = h.normal[1] > 0.2f ? h.normal[1] : 0.2f;
+    p[1] += -h.distance + cx->skin / ny;
+    out.hit = true;
+    /* Ground whose contact is higher than a step above the start is never stood on: the
+     * capsule's rounded bottom would otherwise ride up edges taller than stepOffset. */
+    out.too_high = h.point[1] > cx->ground_foot + cx->step;
+    out.walkable = h.normal[1] >= cx->cos_slope || edge_walkable(cx, p, &h);
+    record(cx, &h);
+  } else {
+    p[1] -= fall;
+  }
+  out.rise = p[1] - start_y;
+  return out;
+}
+
+void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
+  lb_character_controller_c *cc = lb_component_ptr(w, slot, LB_CHARACTER_CONTROLLER);
+  ctl_state *st = ctl_state_of(w, slot);
+  lb_transform_c *t = lb_component_ptr(w, slot, LB_TRANSFORM);
+  ctl_ctx cx;
+  memset(&cx, 0, sizeof cx);
+  cx.w = w;
+  cx.filter = lb_collide_default_filter();
+  cx.filter.layers = cc->layers;
+  cx.filter.exclude = lb_entity_of_slot(w, slot);
+  cx.r = cc->radius;
+  cx.skin = cc->skin_width;
+  cx.step = cc->step_offset;
+  cx.snap = cc->snap_distance;
+  cx.cos_slope = lb_cos(cc->slope_limit * 0.017453292519943295f);
+  float p[3] = {t->position[0], t->position[1], t->position[2]};
+  const float start[3] = {p[0], p[1], p[2]};
+
+  /* 1. size: the requested one when it has room */
+  if (cc->height != st->applied_height || memcmp(cc->center, st->applied_center, 12) != 0) {
+    ctl_ctx probe = cx;
+    probe.half = cc->height * 0.5f - cc->radius;
+    memcpy(probe.c, cc->center, sizeof probe.c);
+    probe.r = cc->radius + 0.5f * cc->skin_width;
+    static const float up[3] = {0.0f, 1.0f, 0.0f};
+    lb_collide_hit h;
+    if (!cast(&probe, p, up, 0.0f, &h)) {
+      st->applied_height = cc->height;
+      memcpy(st->applied_center, cc->center, sizeof st->applied_center);
+    }
+  }
+  cx.half = st->applied_height * 0.5f - cx.r;
+  if (cx.half < 0.0f) {
+    cx.half = 0.0f; /* radius grew past the applied height: a sphere until the height fits */
+  }
+  memcpy(cx.c, st->applied_center, sizeof cx.c);
+  cx.foot = cx.c[1] - (cx.half + cx.r);
+
+  /* 2. out of anything that moved onto the capsule */
+  depenetrate(&cx, p);
+  cx.hit_count = 0;
+
+  float horiz[3] = {delta[0], 0.0f, delta[2]};
+  float vy = delta[1];
+  cx.ground_foot = p[1] + cx.foot;
+  float before[3] = {p[0], p[1], p[2]};
+  bool grounded = false;
+  if (vy > 0.0f) {
+    /* Upward (a jump, vertical root motion): a plain slide, no step or snap. */
+    slide(&cx, p, delta);
+  } else {
+    /* 3a. at foot level: across, then down to the ground */
+    float fall = -vy;
+    cx.blocked = false;
+    slide(&cx, p, horiz);
+    ctl_land l = land(&cx, p, fall + cx.snap, fall, before[1]);
+    if (cx.blocked && cx.step > 0.0f) {
+      /* 3b. blocked by something not walkable: try it with a step (up, across, down) and keep
+       * that when it is allowed and gets further along the request. */
+      ctl_ctx foot_cx = cx;
+      float foot_p[3] = {p[0], p[1], p[2]};
+      float q[3] = {before[0], before[1], before[2]};
+      cx.hit_count = 0;
+      static const float up[3] = {0.0f, 1.0f, 0.0f};
+      lb_collide_hit h;
+      float raise = cx.step;
+      if (cast(&cx, q, up, raise, &h)) {
+        raise = h.distance - cx.skin > 0.0f ? h.distance - cx.skin : 0.0f;
+      }
+      q[1] += raise;
+      slide(&cx, q, horiz);
+      ctl_land ls = land(&cx, q, raise + fall + cx.snap, raise + fall, before[1]);
+      bool allowed = !(ls.hit && ls.rise > 1.0e-4f && (!ls.walkable || ls.too_high));
+      float gain_step = (q[0] - before[0]) * horiz[0] + (q[2] - before[2]) * horiz[2];
+      float gain_foot = (foot_p[0] - before[0]) * horiz[0] + (foot_p[2] - before[2]) * horiz[2];
+      if (allowed && raise > 0.0f && gain_step > gain_foot + 1.0e-10f) {
+        memcpy(p, q, sizeof q);
+        l = ls;
+      } else {
+        cx = foot_cx;
+      }
+    }
+    grounded = l.hit && l.walkable;
+  }
+  /* 4. outputs */
+  for (int k = 0; k < 3; ++k) {
+    float v = p[k];
+    t->position[k] = v < -1e6f ? -1e6f : (v > 1e6f ? 1e6f : v);
+  }
+  cc->grounded = grounded ? 1u : 0u;
+  for (int k = 0; k < 3; ++k) {
+    cc->velocity[k] = dt > 0.0f ? (t->position[k] - start[k]) / dt : 0.0f;
+  }
+  cc->hit_count = cx.hit_count;
+  float(*normals[LB_CONTROLLER_HITS])[3] = {&cc->hit_normal0, &cc->hit_normal1, &cc->hit_normal2};
+  lb_entity *ents[LB_CONTROLLER_HITS] = {&cc->hit_entity0, &cc->hit_entity1, &cc->hit_entity2};
+  for (uint32_t i = 0; i < LB_CONTROLLER_HITS; ++i) {
+    bool have = i < cx.hit_count;
+    for (int k = 0; k < 3; ++k) {
+      (*normals[i])[k] = have ? cx.normals[i][k] : 0.0f;
+    }
+    *ents[i] = have ? cx.entities[i] : LB_NULL_ENTITY;
+  }
+  cc->applied_height = st->applied_height;
+  memcpy(cc->applied_center, st->applied_center, sizeof cc->applied_center);
+}
