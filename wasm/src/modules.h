@@ -7,11 +7,12 @@
 #include "world/module.h"
 
 #define LB_MODULE_LIST(X)                                                                          \
-  X(rig)     /* Rig: skeleton instances, pose buffers, local->model, output matrices */            \
-  X(anim)    /* Animator: controllers, clips, root motion */                                       \
-  X(ik)      /* TwoBoneIK constraints */                                                           \
-  X(grip)    /* GripPose, GripHolder, GripProfile, GripSurface */                                  \
-  X(collide) /* Collider: shapes, mesh assets, the collider hierarchy and queries */
+  X(rig)      /* Rig: skeleton instances, pose buffers, local->model, output matrices */           \
+  X(anim)     /* Animator: controllers, clips, root motion */                                      \
+  X(ik)       /* TwoBoneIK constraints */                                                          \
+  X(grip)     /* GripPose, GripHolder, GripProfile, GripSurface */                                 \
+  X(collide)  /* Collider: shapes, mesh assets, the collider hierarchy and queries */              \
+  X(interact) /* EnvironmentInteraction: a hand on nearby walls */
 
 enum {
   LB_MODULE_CORE = 0,

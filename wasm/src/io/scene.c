@@ -180,12 +180,44 @@ static lb_result lb_scene_assets(lb_world *w, lb_scene *sc, const cJSON *assets,
   return LB_OK;
 }
 
-static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents) {
+/* The level's pieces as named entities after the scene's own (their names must not repeat
+ * an entity's), each a Transform and a box Collider. */
+static lb_result lb_scene_level_entities(lb_world *w, lb_scene *sc, const lb_scene_level *level) {
+  for (uint32_t i = 0; i < level->count; ++i) {
+    const lb_scene_level_piece *pc = &level->pieces[i];
+    if (lb_scene_entity(sc, pc->name)) {
+      return lb_fail(w, LB_ERR_PARSE, "scene: level piece '%s' has the name of another entity",
+                     pc->name);
+    }
+    uint32_t id = 0;
+    if (lb_names_intern(&sc->entity_names, pc->name, strlen(pc->name), &id) != LB_OK ||
+        id != sc->entity_count + 1u) {
+      return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
+    }
+    lb_entity h;
+    lb_result r = lb_world_spawn(w, &h);
+    if (r != LB_OK) {
+      return r;
+    }
+    strcpy(sc->entities[sc->entity_count].name, pc->name);
+    sc->entities[sc->entity_count++].value = h;
+    r = lb_scene_level_piece_insert(w, h, pc);
+    if (r != LB_OK) {
+      char prefix[160];
+      snprintf(prefix, sizeof prefix, "scene: level piece '%s': ", pc->name);
+      return lb_diag_prefix(&w->diag, r, prefix);
+    }
+  }
+  return LB_OK;
+}
+
+static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents,
+                                   const lb_scene_level *level) {
   if (!cJSON_IsArray(ents)) {
     return lb_fail(w, LB_ERR_PARSE, "scene: 'entities' must be an array");
   }
   int n = cJSON_GetArraySize(ents);
-  sc->entities = lb_alloc_array(w, (size_t)n + 1u, sizeof(lb_named));
+  sc->entities = lb_alloc_array(w, (size_t)n + level->count + 1u, sizeof(lb_named));
   if (!sc->entities) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
   }
@@ -216,9 +248,9 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
   /* Insert by component type, then by entity, so a component may refer to any entity's
    * components of an earlier type: Rig first (a Transform's parentJoint is looked up in its
    * parent's Rig), then Transform, then TwoBoneIK (needs the Rig and the target's Transform). */
-  static const uint32_t order[] = {LB_RIG,          LB_TRANSFORM,    LB_TWO_BONE_IK,
-                                   LB_GRIP_SURFACE, LB_GRIP_PROFILE, LB_GRIP_POSE,
-                                   LB_GRIP_HOLDER,  LB_ANIMATOR,     LB_COLLIDER};
+  static const uint32_t order[] = {
+      LB_RIG,       LB_TRANSFORM,   LB_TWO_BONE_IK, LB_GRIP_SURFACE, LB_GRIP_PROFILE,
+      LB_GRIP_POSE, LB_GRIP_HOLDER, LB_ANIMATOR,    LB_COLLIDER,     LB_ENV_INTERACTION};
   _Static_assert(sizeof order / sizeof order[0] == LB_COMPONENT_TYPE_COUNT,
                  "every component type needs a place in the scene insert order");
   for (uint32_t k = 0; k < LB_COMPONENT_TYPE_COUNT; ++k) {
@@ -261,7 +293,7 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
       }
     }
   }
-  return LB_OK;
+  return lb_scene_level_entities(w, sc, level);
 }
 
 static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
@@ -402,9 +434,15 @@ lb_result lb_scene_load_files(lb_world *w, const char *json, size_t len, const l
   if (r == LB_OK) {
     r = lb_scene_assets(w, sc, cJSON_GetObjectItemCaseSensitive(root, "assets"), files, file_count);
   }
-  if (r == LB_OK) {
-    r = lb_scene_entities(w, sc, cJSON_GetObjectItemCaseSensitive(root, "entities"));
+  lb_scene_level level = {0};
+  const cJSON *level_json = cJSON_GetObjectItemCaseSensitive(root, "level");
+  if (r == LB_OK && level_json) {
+    r = lb_scene_level_load(w, level_json, files, file_count, &level);
   }
+  if (r == LB_OK) {
+    r = lb_scene_entities(w, sc, cJSON_GetObjectItemCaseSensitive(root, "entities"), &level);
+  }
+  lb_free(w, level.pieces);
   if (r == LB_OK) {
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
     snprintf(sc->name, sizeof sc->name, "%s",

@@ -28,4 +28,22 @@ lb_result lb_scene_param_check(lb_world *w, lb_entity e, const char *name, bool 
                                float *old_value, uint32_t *old_type);
 /* Puts back a value read by lb_scene_param_check (undo of a failed step). */
 void lb_scene_param_restore(lb_world *w, lb_entity e, const char *name, float value, uint32_t type);
+
+/* Levels (io/scene_level.c): a generated level file's box pieces. */
+typedef struct lb_scene_level_piece {
+  char name[64];
+  float center[3], size[3], rotation[4];
+  uint32_t layer;
+} lb_scene_level_piece;
+typedef struct lb_scene_level {
+  lb_scene_level_piece *pieces; /* allocated; lb_free */
+  uint32_t count;
+} lb_scene_level;
+/* The level file path of a scene's "level" value, or null. */
+const char *lb_scene_level_path(const void *level_json);
+/* Parses the level file named by the scene's "level" value into pieces. */
+lb_result lb_scene_level_load(lb_world *w, const void *level_json, const lb_scene_file *files,
+                              uint32_t file_count, lb_scene_level *out);
+/* Transform + box Collider of a piece on entity e. */
+lb_result lb_scene_level_piece_insert(lb_world *w, lb_entity e, const lb_scene_level_piece *pc);
 #endif
