@@ -27,6 +27,9 @@ export class ColliderView implements WorldView {
       if (!world.has(e, Collider)) continue;
       const c = world.get(e, Collider);
       if (c.shape !== 'Box') continue;
+      // A floor slab whose top is the playground's floor plane (y = 0) is left to that plane.
+      const xf = world.worldTransform(e);
+      if ((c.layer & wallLayers) === 0 && Math.abs(xf.t[1] + c.center[1] + c.size[1] / 2) < 1e-3) continue;
       const mesh = new THREE.Mesh(new THREE.BoxGeometry(c.size[0], c.size[1], c.size[2]), (c.layer & wallLayers) !== 0 ? wall : other);
       mesh.position.set(c.center[0], c.center[1], c.center[2]);
       const holder = new THREE.Group();

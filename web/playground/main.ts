@@ -324,6 +324,11 @@ async function main(): Promise<void> {
     if (animated.length > 0) {
       box.setFromCenterAndSize(new THREE.Vector3(...world.worldTransform(animated[0]).t).add(new THREE.Vector3(0, 0.9, 0)), new THREE.Vector3(1, 1.95, 1));
       dir.set(1, 0.3, 0.7);
+      if (interactor !== undefined) {
+        // Between walls: from behind and above, so the walls do not hide the character.
+        box.setFromCenterAndSize(new THREE.Vector3(...world.worldTransform(interactor).t).add(new THREE.Vector3(0, 1.0, 0)), new THREE.Vector3(1.6, 2.2, 1.6));
+        dir.set(-0.35, 1.25, -1);
+      }
     } else if (holders.length > 0) {
       gripView.object.updateMatrixWorld(true);
       box.setFromObject(gripView.object);
