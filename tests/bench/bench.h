@@ -54,6 +54,10 @@ extern const lb_bench lb_bench_world_scale_hand_100;
 extern const lb_bench lb_bench_world_scale_hand_1000;
 extern const lb_bench lb_bench_world_scale_hand_10000;
 
+/* bench_interact.c: interact.character.<N colliders> */
+extern const lb_bench lb_bench_interact_character_100;
+extern const lb_bench lb_bench_interact_character_1000;
+
 /* Deterministic reach path: `count` points on a Lissajous curve around `center`,
  * every one within the arm's reach (see bench_ik.c). Same formula as
  * tests/bench/three_ik.mjs. */

@@ -59,6 +59,9 @@ const BENCHES = [
   { name: 'grip.character', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'anim.character', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
   { name: 'anim.character_unreal', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
+  // interact.character.<N>: one character's EnvironmentInteraction (queries + arm IK) among N colliders.
+  { name: 'interact.character.100', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'interact.character.1000', targets: ['native', 'wasm-simd', 'wasm'] },
   // world.scale.<placement>.<N>: per-character cost of a step with N characters. Opt-in
   // (only with --bench world.scale or a member): today a step at N = 10000 takes 10-30 s
   // natively, so the family would make a plain `npm run bench` last most of an hour.
