@@ -1,8 +1,8 @@
 /** The corridor scene in Chromium: the mannequin walks the generated corridor level with an
  * EnvironmentInteraction. Stepping one step at a time, the reported states run through
  * Search → Approach → Rise → Touch → Reset cycles; mid-touch (step 100) the palm centre is
- * on the wall (0..2 cm), which the screenshot shows; after the walk the hash equals the stored,
- * native and Node hashes. */
+ * on the wall (0..2 cm), which the screenshot shows, and the hash equals the stored one; after
+ * the walk the hash equals the stored, native and Node hashes. */
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,6 +51,10 @@ test('corridor: state sequence, palm on the wall mid-touch, hash equals the stor
   expect(palm).toBeGreaterThanOrEqual(0);
   expect(palm).toBeLessThanOrEqual(0.02);
   await expect(page.locator('#interaction-state')).toContainText('Touch');
+  // Mid-touch (the arm on the wall by IK, fingers opened) the bones hash as stored.
+  const expected = JSON.parse(readFileSync(join(root, 'tests/expected-hashes.json'), 'utf8')) as Record<string, string>;
+  const midHash = await page.evaluate(() => (window.limber as unknown as CorridorApi).hash());
+  expect(midHash, `tests/expected-hashes.json "corridor.json@${MID_TOUCH}"`).toBe(expected[`corridor.json@${MID_TOUCH}`]);
   await page.waitForTimeout(250);
   const png = await page.screenshot();
   writeFileSync(testInfo.outputPath('corridor-touch.png'), png);
@@ -72,7 +76,6 @@ test('corridor: state sequence, palm on the wall mid-touch, hash equals the stor
   expect(hi).toBeLessThanOrEqual(0.02);
 
   const hash = await page.evaluate(() => (window.limber as unknown as CorridorApi).hash());
-  const expected = JSON.parse(readFileSync(join(root, 'tests/expected-hashes.json'), 'utf8')) as Record<string, string>;
   expect(hash, `tests/expected-hashes.json "corridor.json@${STEPS}"`).toBe(expected[`corridor.json@${STEPS}`]);
   expect(cliHash(join(root, 'build/native/limber'), ['hash', SCENE, '--steps', String(STEPS)]), 'native CLI').toBe(hash);
   expect(cliHash(process.execPath, [join(root, 'dist/web/cli/limber.js'), 'hash', SCENE, '--steps', String(STEPS)]), 'Node CLI').toBe(hash);

@@ -20,7 +20,9 @@
  *  - Target: the wall point closest to the probe pushed back toward the shoulder by
  *    `handOffset`; the palm centre is sent there with the palm facing the wall (palm +Y = -normal,
  *    fingers up and forward along the wall), by the core's two-bone arm IK (the grip module's
- *    arm reach, one TwoBoneIK job per step).
+ *    arm reach, one TwoBoneIK job per step). The touching hand's fingers open flat (toward the
+ *    rig's rest pose, by the arm's weight) unless the character has a GripPose, which then
+ *    shapes both hands in the Grip phase.
  *
  * States (lb_interact_state):
  *  Search   no wall. Engages (-> Approach) when a counted wall's target is within

@@ -279,6 +279,24 @@ static bool lb_wall_target(const lb_world *w, uint32_t wall_slot, const float *p
   return true;
 }
 
+/* The touching hand's fingers toward the rest pose (open, flat: the rigs' bind pose) by the
+ * arm's weight, when no GripPose shapes the hand (the grip phase then does, after Reach). */
+static void lb_open_fingers(const lb_skeleton *sk, lb_rig_instance *inst, const lb_grip_hand *h,
+                            float weight) {
+  uint32_t first = lb_grip_blend_arm_count(h);
+  const lb_grip_hand_def *d = h->def;
+  if (first >= d->blend_count) {
+    return;
+  }
+  for (uint32_t k = first; k < d->blend_count; ++k) {
+    int j = d->blend_joints[k];
+    versor out;
+    lb_quat_nlerp(inst->local[j].r, sk->rest[j].r, weight, out);
+    memcpy(inst->local[j].r, out, sizeof out);
+  }
+  lb_grip_refresh_joints(sk, inst, &d->blend_joints[first], d->blend_count - first);
+}
+
 static void lb_interact_one(lb_world *w, uint32_t s, float dt) {
   lb_env_interaction_c *c = lb_component_ptr(w, s, LB_ENV_INTERACTION);
   lb_interact_inst *st = lb_component_state(w, s, LB_ENV_INTERACTION);
@@ -507,6 +525,9 @@ static void lb_interact_one(lb_world *w, uint32_t s, float dt) {
   lb_transform_inverse_mul(root, &anchor_w, &anchor_m);
   lb_grip_hand hand = {.def = st->def[arm], .arm_length = st->arm_length[arm]};
   lb_grip_arm_reach(sk, inst, &hand, &anchor_m, *weight, 0.0f, false);
+  if (!lb_slot_has(w, s, LB_GRIP_POSE)) {
+    lb_open_fingers(sk, inst, &hand, *weight);
+  }
   /* Palm to wall, after the solve. */
   lb_transform palm_m;
   lb_grip_palm_model(&hand, inst, &palm_m);
