@@ -306,9 +306,44 @@ static void test_bad_input(void) {
   lb_world_destroy(w);
 }
 
+/* The touched wall despawned mid-touch: the hand lets go (Reset, then Search), nothing breaks. */
+static void test_wall_despawned(void) {
+  lb_world *w = NULL;
+  lb_scene *sc = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  LB_CHECK(load_corridor(w, &sc) == LB_OK);
+  if (!sc) {
+    lb_world_destroy(w);
+    return;
+  }
+  lb_entity hero = lb_scene_entity(sc, "hero");
+  lb_env_interaction_c ei;
+  for (int i = 0; i < 100; ++i) {
+    LB_CHECK(lb_scene_step(w, sc, DT) == LB_OK);
+  }
+  LB_CHECK(lb_world_get(w, hero, LB_ENV_INTERACTION, &ei) == LB_OK);
+  LB_CHECK(ei.state == 3 && ei.wall == lb_scene_entity(sc, "wall_left_01"));
+  LB_CHECK(lb_world_despawn(w, ei.wall) == LB_OK);
+  LB_CHECK(lb_scene_step(w, sc, DT) == LB_OK);
+  LB_CHECK(lb_world_get(w, hero, LB_ENV_INTERACTION, &ei) == LB_OK);
+  uint32_t after_one = ei.state;
+  int steps = 1;
+  while (ei.state != 0 && steps < 60) {
+    LB_CHECK(lb_scene_step(w, sc, DT) == LB_OK);
+    LB_CHECK(lb_world_get(w, hero, LB_ENV_INTERACTION, &ei) == LB_OK);
+    steps++;
+  }
+  printf("  wall despawned mid-touch: %s after one step, Search after %d steps\n",
+         state_names[after_one], steps);
+  LB_CHECK(after_one == 4 && ei.state == 0 && ei.left_weight == 0.0f);
+  lb_scene_destroy(w, sc);
+  lb_world_destroy(w);
+}
+
 int main(void) {
   LB_RUN(test_corridor_walk);
   LB_RUN(test_no_allocation_and_hash);
   LB_RUN(test_bad_input);
+  LB_RUN(test_wall_despawned);
   LB_TEST_MAIN_END();
 }

@@ -381,7 +381,7 @@ static void lb_interact_one(lb_world *w, uint32_t s, float dt) {
       memcpy(normal, n, sizeof n);
       have_point = true;
     }
-  } else if (wall_slot >= 0) {
+  } else if (wall_slot >= 0 && arm >= 0) {
     vec3 t;
     have_point = lb_wall_target(w, (uint32_t)wall_slot, probe, shoulders[arm], c->hand_offset,
                                 point, normal, t);
@@ -447,8 +447,8 @@ static void lb_interact_one(lb_world *w, uint32_t s, float dt) {
     float h = st->hip_h + (st->shoulder_h - st->hip_h) * f_ease(c->rise);
     vec3 low_probe = {probe[0], root->t[1] + h * scale_y, probe[2]};
     vec3 q, n;
-    if (!lb_wall_target(w, (uint32_t)wall_slot, low_probe, shoulders[arm], c->hand_offset, q, n,
-                        goal)) {
+    if (wall_slot < 0 || !lb_wall_target(w, (uint32_t)wall_slot, low_probe, shoulders[arm],
+                                         c->hand_offset, q, n, goal)) {
       memcpy(goal, ideal, sizeof goal);
     }
     if (c->state == LB_INTERACT_APPROACH && *weight >= 1.0f &&
@@ -534,7 +534,7 @@ static void lb_interact_one(lb_world *w, uint32_t s, float dt) {
   vec3 palm_w, q, n;
   float d;
   lb_transform_point(root, palm_m.t, palm_w);
-  if (lb_wall_closest(w, (uint32_t)wall_slot, palm_w, q, n, &d)) {
+  if (wall_slot >= 0 && lb_wall_closest(w, (uint32_t)wall_slot, palm_w, q, n, &d)) {
     c->palm_distance = d;
   }
 }
