@@ -82,6 +82,9 @@ extern const lb_bench lb_bench_collide_ray;
 extern const lb_bench lb_bench_collide_sphere;
 extern const lb_bench lb_bench_collide_capsule;
 extern const lb_bench lb_bench_controller_move;
+/* bench_interact.c: interact.character.<N colliders> */
+extern const lb_bench lb_bench_interact_character_100;
+extern const lb_bench lb_bench_interact_character_1000;
 
 /* Deterministic reach path: `count` points on a Lissajous curve around `center`,
  * every one within the arm's reach (see bench_ik.c). Same formula as

@@ -82,6 +82,9 @@ const BENCHES = [
     baseline: 'rapier',
   })),
   { name: 'controller.move', targets: ['native', 'wasm-simd', 'wasm', 'rapier', 'limber-rapier'], baseline: 'rapier' },
+  // interact.character.<N>: one character's EnvironmentInteraction (queries + arm IK) among N colliders.
+  { name: 'interact.character.100', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'interact.character.1000', targets: ['native', 'wasm-simd', 'wasm'] },
   // world.scale.<placement>.<N>: per-character cost of a step with N characters. Opt-in
   // (only with --bench world.scale or a member): today a step at N = 10000 takes 10-30 s
   // natively, so the family would make a plain `npm run bench` last most of an hour.

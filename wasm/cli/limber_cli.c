@@ -223,6 +223,16 @@ int main(int argc, char **argv) {
       if (lb_world_get(world, e, LB_TWO_BONE_IK, &ik) == LB_OK) {
         printf("  TwoBoneIK reached=%u distance=%.6f m", ik.reached, (double)ik.distance);
       }
+      lb_env_interaction_c ei;
+      if (lb_world_get(world, e, LB_ENV_INTERACTION, &ei) == LB_OK) {
+        static const char *const states[] = {"Search", "Approach", "Rise", "Touch", "Reset"};
+        static const char *const sides[] = {"None", "Right", "Left"};
+        printf(
+            "  EnvironmentInteraction state=%s side=%s weights R%.3f L%.3f rise=%.3f palm=%.4f m "
+            "plants=%u",
+            states[ei.state % 5u], sides[ei.side % 3u], (double)ei.right_weight,
+            (double)ei.left_weight, (double)ei.rise, (double)ei.palm_distance, ei.plants);
+      }
       printf("\n");
     }
   }

@@ -12,7 +12,8 @@
   X(ik)         /* TwoBoneIK constraints */                                                        \
   X(grip)       /* GripPose, GripHolder, GripProfile, GripSurface */                               \
   X(collide)    /* Collider: shapes, mesh assets, the collider hierarchy and queries */            \
-  X(controller) /* CharacterController: collide-and-slide moves in the Move phase */
+  X(controller) /* CharacterController: collide-and-slide moves in the Move phase */               \
+  X(interact)   /* EnvironmentInteraction: a hand on nearby walls */
 
 enum {
   LB_MODULE_CORE = 0,

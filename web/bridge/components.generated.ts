@@ -448,3 +448,128 @@ export interface CharacterControllerData {
 
 /** The CharacterController component: world.insert / get / update / remove / has. */
 export const CharacterController = component<CharacterControllerData>('CharacterController');
+
+/** Fields of the EnvironmentInteraction component, as the core's schema declares them. */
+export interface EnvironmentInteractionData {
+  /**
+   * 0 = let go (Reset) and stop searching
+   * @default true
+   */
+  enabled: boolean;
+  /**
+   * collider layer bits that count as walls (default bit 1, 'Interactable'); range [0, 4294967296]
+   * @default 2
+   */
+  interactableLayers: number;
+  /**
+   * character height, metres: the detection box side (a CharacterController's height wins); range [0.3, 5]
+   * @default 1.8
+   */
+  height: number;
+  /**
+   * detection box full extents override, metres; 0,0,0 = a cube of side height; each in [0, 100]
+   * @default [0, 0, 0]
+   */
+  boxSize: Vec3;
+  /**
+   * box centre above the character's middle (height / 2), share of the side; range [-2, 2]
+   * @default 0.25
+   */
+  boxRaise: number;
+  /**
+   * box centre ahead of the root, share of the side; range [-2, 2]
+   * @default 0.5
+   */
+  boxForward: number;
+  /**
+   * palm centre kept this far from the wall point, toward the shoulder (hand thickness), m; range [0, 0.5]
+   * @default 0.05
+   */
+  handOffset: number;
+  /**
+   * engage when the target is within this share of the arm's length from the shoulder; range [0.1, 2]
+   * @default 0.9
+   */
+  engageReach: number;
+  /**
+   * release beyond this share of the arm's length (> engageReach); range [0.1, 3]
+   * @default 1
+   */
+  releaseReach: number;
+  /**
+   * least time in a state before a chosen switch (releases are at once); range [0, 10]
+   * @default 0.3
+   */
+  minSwitchSeconds: number;
+  /**
+   * weights change by at most dt / blendSeconds per step; range [0.02, 10]
+   * @default 0.25
+   */
+  blendSeconds: number;
+  /**
+   * the target moves at most maxHandSpeed * dt per step, m/s; range [0.05, 100]
+   * @default 3
+   */
+  maxHandSpeed: number;
+  /**
+   * Touch: the planted hand slides after the character at most this fast, m/s; range [0, 100]
+   * @default 0.6
+   */
+  slideSpeed: number;
+  /**
+   * Touch: re-plant when the hand is beyond this share of the arm's length; range [0.3, 2]
+   * @default 0.97
+   */
+  stretchLimit: number;
+  /**
+   * Touch: re-plant when the hand lags this far behind the shoulder, m; range [0, 5]
+   * @default 0.2
+   */
+  lagLimit: number;
+  /**
+   * Touch: a re-plant goes this far ahead of the shoulder's wall point, m; range [0, 5]
+   * @default 0.15
+   */
+  replantAhead: number;
+  /**
+   * right hand joint path; '' = by name
+   * @default ''
+   */
+  rightHand: string;
+  /**
+   * left hand joint path; '' = by name
+   * @default ''
+   */
+  leftHand: string;
+  /** output: interaction state */
+  readonly state: 'Search' | 'Approach' | 'Rise' | 'Touch' | 'Reset';
+  /** output: the active arm */
+  readonly side: 'None' | 'Right' | 'Left';
+  /** output: the collider touched or approached, null in Search */
+  readonly wall: Entity;
+  /** output: seconds in the current state */
+  readonly stateTime: number;
+  /** output: right arm IK weight 0..1 */
+  readonly rightWeight: number;
+  /** output: left arm IK weight 0..1 */
+  readonly leftWeight: number;
+  /** output: hand height, 0 = hip, 1 = shoulder */
+  readonly rise: number;
+  /** output: detection box centre (rotation: the root's) */
+  readonly boxCenter: Vec3;
+  /** output: detection box half extents */
+  readonly boxHalfExtents: Vec3;
+  /** output: wall point closest to (root x, shoulder height, root z) */
+  readonly closestPoint: Vec3;
+  /** output: wall normal there (out of the wall) */
+  readonly normal: Vec3;
+  /** output: where the palm centre is sent (smoothed) */
+  readonly target: Vec3;
+  /** output: signed metres from the active palm centre to the wall, 0 = none */
+  readonly palmDistance: number;
+  /** output: hand plants so far (Touch entries and re-plants) */
+  readonly plants: number;
+}
+
+/** The EnvironmentInteraction component: world.insert / get / update / remove / has. */
+export const EnvironmentInteraction = component<EnvironmentInteractionData>('EnvironmentInteraction');

@@ -16,14 +16,18 @@
  *
  * Scenes with an Animator get a speed slider (#speed) on the first blend-space parameter, a
  * button per trigger and the current state (#anim-state); the camera follows the character.
+ *
+ * Scenes on a level ("level" in the scene: box colliders) draw it solid; characters with an
+ * EnvironmentInteraction get its debug layers and weight plot (interaction.ts).
  */
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { Animator, animatorParam, controllerInfo, createWorld, GripHolder, GripProfile, Rig, Transform, TwoBoneIK, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
+import { Animator, animatorParam, Collider, controllerInfo, createWorld, EnvironmentInteraction, GripHolder, GripProfile, Rig, Transform, TwoBoneIK, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
 import { EntityMarker, GripView, RigMeshView, SkeletonView, jointWorldPosition, parentFrame, setWorldPosition, type WorldView } from '../three/index.js';
 import { Floor } from './floor.js';
+import { ColliderView, InteractionPanel, InteractionView } from './interaction.js';
 import wasmUrl from '../../build/wasm/limber.wasm?url';
 
 const DT = 1 / 60;
@@ -31,13 +35,13 @@ const MAX_STEPS_PER_FRAME = 8;
 
 const sceneFiles = import.meta.glob<string>('../../assets/scenes/*.json', { query: '?raw', import: 'default' });
 /** Files scenes may refer to (glTF rigs), as URLs; scenes name them repository-relative. */
-const rigFiles = import.meta.glob<string>('../../assets/rigs/*.{glb,gltf}', { query: '?url', import: 'default' });
+const rigFiles = import.meta.glob<string>(['../../assets/rigs/*.{glb,gltf}', '../../assets/levels/*.json'], { query: '?url', import: 'default' });
 
 async function fetchSceneFiles(world: World, text: string): Promise<Record<string, Uint8Array>> {
   const files: Record<string, Uint8Array> = {};
   for (const path of world.sceneFiles(text)) {
     const url = rigFiles[`../../${path}`];
-    if (!url) throw new Error(`the scene refers to '${path}', which is not under assets/rigs/`);
+    if (!url) throw new Error(`the scene refers to '${path}', which is not under assets/rigs/ or assets/levels/`);
     const res = await fetch(await url());
     if (!res.ok) throw new Error(`cannot load ${path}: HTTP ${res.status}`);
     files[path] = new Uint8Array(await res.arrayBuffer());
@@ -113,6 +117,8 @@ export interface PlaygroundApi {
   showcase(): ShowcaseReport;
   /** Shows or hides the skeleton overlay. */
   showSkeleton(on: boolean): void;
+  /** The first EnvironmentInteraction character's outputs, and the states seen since load. */
+  interaction(): { state: string; side: string; rightWeight: number; leftWeight: number; rise: number; palmDistance: number; plants: number; target: Vec3; closestPoint: Vec3; states: string[] } | null;
 }
 
 declare global {
@@ -284,6 +290,16 @@ async function main(): Promise<void> {
   el('grip').hidden = holders.length === 0;
   el('ik').hidden = arms.length === 0;
   el<HTMLButtonElement>('switch-hand').hidden = holders.length === 0;
+  // A level's colliders (solid) and environment interaction debug layers.
+  const colliderView = entities.some((e) => world.has(e, Collider)) ? new ColliderView(world, entities) : null;
+  if (colliderView) views.push(colliderView);
+  const interactor = entities.find((e) => world.has(e, EnvironmentInteraction));
+  const interactionView = interactor !== undefined ? new InteractionView(world, interactor) : null;
+  const interactionPanel = interactionView ? new InteractionPanel(interactionView, colliderView, () => invalidate()) : null;
+  if (interactionView && interactionPanel) {
+    views.push(interactionView);
+    el('hud').appendChild(interactionPanel.element);
+  }
   for (const v of views) three.add(v.object);
 
   // Camera framing per scene, from the front-right and a little above, turned with the first
@@ -308,6 +324,11 @@ async function main(): Promise<void> {
     if (animated.length > 0) {
       box.setFromCenterAndSize(new THREE.Vector3(...world.worldTransform(animated[0]).t).add(new THREE.Vector3(0, 0.9, 0)), new THREE.Vector3(1, 1.95, 1));
       dir.set(1, 0.3, 0.7);
+      if (interactor !== undefined) {
+        // Between walls: from behind and above, so the walls do not hide the character.
+        box.setFromCenterAndSize(new THREE.Vector3(...world.worldTransform(interactor).t).add(new THREE.Vector3(0, 1.0, 0)), new THREE.Vector3(1.6, 2.2, 1.6));
+        dir.set(-0.35, 1.25, -1);
+      }
     } else if (holders.length > 0) {
       gripView.object.updateMatrixWorld(true);
       box.setFromObject(gripView.object);
@@ -471,6 +492,7 @@ async function main(): Promise<void> {
   /** One scene step (timeline included); the user's slider value is re-applied after it. */
   function sceneStep(): void {
     scene.step(DT);
+    interactionPanel?.record();
     if (hero !== null && blend !== null && userSpeed !== null) world.setAnimatorParam(hero, blend.parameter, userSpeed);
   }
 
@@ -615,6 +637,11 @@ async function main(): Promise<void> {
     },
     showcase,
     showSkeleton,
+    interaction() {
+      if (!interactionView || !interactionPanel) return null;
+      const d = interactionView.data();
+      return { state: d.state, side: d.side, rightWeight: d.rightWeight, leftWeight: d.leftWeight, rise: d.rise, palmDistance: d.palmDistance, plants: d.plants, target: d.target, closestPoint: d.closestPoint, states: [...interactionPanel.states] };
+    },
   };
 
   // --- loop: fixed steps from an accumulator --------------------------------

@@ -35,6 +35,7 @@ typedef enum lb_component_type {
   LB_ANIMATOR = 7,
   LB_COLLIDER = 8,
   LB_CHARACTER_CONTROLLER = 9,
+  LB_ENV_INTERACTION = 10,
   LB_COMPONENT_TYPE_COUNT
 } lb_component_type;
 
@@ -297,6 +298,78 @@ LB_COMPONENT_STRUCT(lb_collider_c, LB_COLLIDER_FIELDS);
   F(vec3, applied_center, "appliedCenter", LB_FIELD_VEC3, 0, 0, 0, 0, -1000, 1000, NULL, NULL,     \
     LB_FIELD_READONLY, "output: the capsule centre in use")
 LB_COMPONENT_STRUCT(lb_character_controller_c, LB_CHARACTER_CONTROLLER_FIELDS);
+
+/* ---- Interact (see interact.h for the states, the rules and the per-step bounds) ---------- */
+
+/* On a character (with Rig): a hand reaches out and rests on nearby walls (colliders on
+ * `interactableLayers`) as it walks. `state` holds lb_interact_state, `side` lb_interact_side.
+ * Box, targets and outputs are in world space, metres. */
+#define LB_ENV_INTERACTION_FIELDS(F)                                                               \
+  F(uint32_t, enabled, "enabled", LB_FIELD_BOOL, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,                  \
+    "0 = let go (Reset) and stop searching")                                                       \
+  F(uint32_t, layers, "interactableLayers", LB_FIELD_U32, 2, 0, 0, 0, 0, 4294967295.0f, NULL,      \
+    NULL, 0, "collider layer bits that count as walls (default bit 1, 'Interactable')")            \
+  F(float, height, "height", LB_FIELD_F32, 1.8f, 0, 0, 0, 0.3f, 5, NULL, NULL, 0,                  \
+    "character height, metres: the detection box side (a CharacterController's height wins)")      \
+  F(vec3, box_size, "boxSize", LB_FIELD_VEC3, 0, 0, 0, 0, 0, 100, NULL, NULL, 0,                   \
+    "detection box full extents override, metres; 0,0,0 = a cube of side height")                  \
+  F(float, box_raise, "boxRaise", LB_FIELD_F32, 0.25f, 0, 0, 0, -2, 2, NULL, NULL, 0,              \
+    "box centre above the character's middle (height / 2), share of the side")                     \
+  F(float, box_forward, "boxForward", LB_FIELD_F32, 0.5f, 0, 0, 0, -2, 2, NULL, NULL, 0,           \
+    "box centre ahead of the root, share of the side")                                             \
+  F(float, hand_offset, "handOffset", LB_FIELD_F32, 0.05f, 0, 0, 0, 0, 0.5f, NULL, NULL, 0,        \
+    "palm centre kept this far from the wall point, toward the shoulder (hand thickness), m")      \
+  F(float, engage_reach, "engageReach", LB_FIELD_F32, 0.9f, 0, 0, 0, 0.1f, 2, NULL, NULL, 0,       \
+    "engage when the target is within this share of the arm's length from the shoulder")           \
+  F(float, release_reach, "releaseReach", LB_FIELD_F32, 1.0f, 0, 0, 0, 0.1f, 3, NULL, NULL, 0,     \
+    "release beyond this share of the arm's length (> engageReach)")                               \
+  F(float, min_switch_seconds, "minSwitchSeconds", LB_FIELD_F32, 0.3f, 0, 0, 0, 0, 10, NULL, NULL, \
+    0, "least time in a state before a chosen switch (releases are at once)")                      \
+  F(float, blend_seconds, "blendSeconds", LB_FIELD_F32, 0.25f, 0, 0, 0, 0.02f, 10, NULL, NULL, 0,  \
+    "weights change by at most dt / blendSeconds per step")                                        \
+  F(float, max_hand_speed, "maxHandSpeed", LB_FIELD_F32, 3, 0, 0, 0, 0.05f, 100, NULL, NULL, 0,    \
+    "the target moves at most maxHandSpeed * dt per step, m/s")                                    \
+  F(float, slide_speed, "slideSpeed", LB_FIELD_F32, 0.6f, 0, 0, 0, 0, 100, NULL, NULL, 0,          \
+    "Touch: the planted hand slides after the character at most this fast, m/s")                   \
+  F(float, stretch_limit, "stretchLimit", LB_FIELD_F32, 0.97f, 0, 0, 0, 0.3f, 2, NULL, NULL, 0,    \
+    "Touch: re-plant when the hand is beyond this share of the arm's length")                      \
+  F(float, lag_limit, "lagLimit", LB_FIELD_F32, 0.2f, 0, 0, 0, 0, 5, NULL, NULL, 0,                \
+    "Touch: re-plant when the hand lags this far behind the shoulder, m")                          \
+  F(float, replant_ahead, "replantAhead", LB_FIELD_F32, 0.15f, 0, 0, 0, 0, 5, NULL, NULL, 0,       \
+    "Touch: a re-plant goes this far ahead of the shoulder's wall point, m")                       \
+  F(lb_name, right_hand, "rightHand", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                \
+    "right hand joint path; '' = by name")                                                         \
+  F(lb_name, left_hand, "leftHand", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                  \
+    "left hand joint path; '' = by name")                                                          \
+  F(uint32_t, state, "state", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Search|Approach|Rise|Touch|Reset", \
+    NULL, LB_FIELD_READONLY, "output: interaction state")                                          \
+  F(uint32_t, side, "side", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "None|Right|Left", NULL,              \
+    LB_FIELD_READONLY, "output: the active arm")                                                   \
+  F(lb_entity, wall, "wall", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, LB_FIELD_READONLY,     \
+    "output: the collider touched or approached, null in Search")                                  \
+  F(float, state_time, "stateTime", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,                 \
+    LB_FIELD_READONLY, "output: seconds in the current state")                                     \
+  F(float, right_weight, "rightWeight", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL,                \
+    LB_FIELD_READONLY, "output: right arm IK weight 0..1")                                         \
+  F(float, left_weight, "leftWeight", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL,                  \
+    LB_FIELD_READONLY, "output: left arm IK weight 0..1")                                          \
+  F(float, rise, "rise", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL, LB_FIELD_READONLY,            \
+    "output: hand height, 0 = hip, 1 = shoulder")                                                  \
+  F(vec3, box_center, "boxCenter", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,             \
+    LB_FIELD_READONLY, "output: detection box centre (rotation: the root's)")                      \
+  F(vec3, box_half, "boxHalfExtents", LB_FIELD_VEC3, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,              \
+    LB_FIELD_READONLY, "output: detection box half extents")                                       \
+  F(vec3, closest, "closestPoint", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,             \
+    LB_FIELD_READONLY, "output: wall point closest to (root x, shoulder height, root z)")          \
+  F(vec3, normal, "normal", LB_FIELD_VEC3, 0, 0, 0, 0, -1, 1, NULL, NULL, LB_FIELD_READONLY,       \
+    "output: wall normal there (out of the wall)")                                                 \
+  F(vec3, target, "target", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL, LB_FIELD_READONLY, \
+    "output: where the palm centre is sent (smoothed)")                                            \
+  F(float, palm_distance, "palmDistance", LB_FIELD_F32, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,       \
+    LB_FIELD_READONLY, "output: signed metres from the active palm centre to the wall, 0 = none")  \
+  F(uint32_t, plants, "plants", LB_FIELD_U32, 0, 0, 0, 0, 0, 4294967295.0f, NULL, NULL,            \
+    LB_FIELD_READONLY, "output: hand plants so far (Touch entries and re-plants)")
+LB_COMPONENT_STRUCT(lb_env_interaction_c, LB_ENV_INTERACTION_FIELDS);
 
 /* The schema rows of a field list, for `static const lb_field rows[] =
  * {LB_<NAME>_FIELDS(LB_SCHEMA_ROW)}` with LB_SCHEMA_STRUCT defined as the struct. */

@@ -192,11 +192,11 @@ lb_result lb_scene_files(const char *json, size_t len, char *buf, size_t cap, si
     }
     n += k + 1u;
   }
-  const cJSON *level = cJSON_GetObjectItemCaseSensitive(root, "level");
-  if (cJSON_IsString(level) && level->valuestring[0]) {
-    size_t k = strlen(level->valuestring);
+  const char *level = lb_scene_level_path(cJSON_GetObjectItemCaseSensitive(root, "level"));
+  if (level) {
+    size_t k = strlen(level);
     if (n + k + 1u <= cap) {
-      memcpy(buf + n - 1u, level->valuestring, k);
+      memcpy(buf + n - 1u, level, k);
       buf[n - 1u + k] = '\n';
     }
     n += k + 1u;

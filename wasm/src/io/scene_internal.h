@@ -12,10 +12,12 @@ lb_result lb_component_fields_from_cjson(lb_world *w, const lb_scene *scene, uin
  * failed load and despawned by lb_scene_unload like the document's entities. */
 lb_result lb_scene_add_entity(lb_world *w, lb_scene *scene, const char *name, lb_entity *out);
 /* "level": PATH (a level .json of pieces or a .glb/.gltf of mesh nodes, from the caller's
- * file table): one static collider entity per piece, named by the piece (io/scene_level.c).
- * Null json: no level. */
+ * file table) or { "file": PATH, "layers": { KIND: BITS } }: one static collider entity per
+ * piece, named by the piece (io/scene_level.c). Null json: no level. */
 lb_result lb_scene_level(lb_world *w, lb_scene *scene, const void *json, const lb_scene_file *files,
                          uint32_t file_count);
+/* The level file path of a scene's "level" value, or null. */
+const char *lb_scene_level_path(const void *json);
 
 /* Animator additions to scenes (io/scene_animator.c). */
 /* A rig asset from { "gltf": PATH, "skin": N? }: the file's skeleton and clips. */
@@ -37,4 +39,5 @@ lb_result lb_scene_param_check(lb_world *w, lb_entity e, const char *name, bool 
                                float *old_value, uint32_t *old_type);
 /* Puts back a value read by lb_scene_param_check (undo of a failed step). */
 void lb_scene_param_restore(lb_world *w, lb_entity e, const char *name, float value, uint32_t type);
+
 #endif

@@ -1,7 +1,10 @@
 /* Levels in scenes: "level": "assets/levels/corridor.json" (pieces: boxes with centre, size
- * and rotation) or the same level's .glb (one mesh node per piece). Each piece becomes a
- * static collider entity named by the piece, part of the scene (rolled back with a failed
- * load, despawned by lb_scene_unload). */
+ * and rotation) or the same level's .glb (one mesh node per piece), or
+ * { "file": PATH, "layers": { KIND: BITS } } to put pieces of a kind on collider layers (a
+ * piece's kind: its "kind" field in a .json, the node name up to the first '_' in a .glb;
+ * kinds not listed keep the Collider default layer). Each piece becomes a static collider
+ * entity named by the piece, part of the scene (rolled back with a failed load, despawned by
+ * lb_scene_unload). */
 #include "../base/json.h"
 #include "../world/world_core.h"
 #include "limber/collide.h"
@@ -24,6 +27,16 @@ static bool lv_floats(const cJSON *a, int n, float *out) {
     out[i] = (float)x->valuedouble;
   }
   return true;
+}
+
+/* The layer bits for a piece of `kind` (len bytes), or the collider's default. */
+static uint32_t lv_layer(const cJSON *layers, const char *kind, size_t len, uint32_t fallback) {
+  for (const cJSON *l = layers ? layers->child : NULL; l; l = l->next) {
+    if (strlen(l->string) == len && strncmp(l->string, kind, len) == 0) {
+      return (uint32_t)l->valuedouble;
+    }
+  }
+  return fallback;
 }
 
 static lb_result lv_spawn(lb_world *w, lb_scene *sc, const char *name, const float *pos,
@@ -49,7 +62,8 @@ static lb_result lv_spawn(lb_world *w, lb_scene *sc, const char *name, const flo
   return r;
 }
 
-static lb_result lv_json(lb_world *w, lb_scene *sc, const char *path, const lb_scene_file *f) {
+static lb_result lv_json(lb_world *w, lb_scene *sc, const char *path, const lb_scene_file *f,
+                         const cJSON *layers) {
   lb_json_error jerr;
   cJSON *root = lb_json_parse((const char *)f->bytes, f->size, &jerr);
   if (!root) {
@@ -88,6 +102,10 @@ static lb_result lv_json(lb_world *w, lb_scene *sc, const char *path, const lb_s
       lb_component_defaults(LB_COLLIDER, &c);
       c.shape = LB_COLLIDER_BOX;
       memcpy(c.size, size, sizeof c.size);
+      const cJSON *kind = cJSON_GetObjectItemCaseSensitive(p, "kind");
+      if (cJSON_IsString(kind)) {
+        c.layer = lv_layer(layers, kind->valuestring, strlen(kind->valuestring), c.layer);
+      }
       r = lv_spawn(w, sc, name->valuestring, center, rot, &c, path);
     }
   }
@@ -95,7 +113,8 @@ static lb_result lv_json(lb_world *w, lb_scene *sc, const char *path, const lb_s
   return r;
 }
 
-static lb_result lv_gltf(lb_world *w, lb_scene *sc, const char *path, const lb_scene_file *f) {
+static lb_result lv_gltf(lb_world *w, lb_scene *sc, const char *path, const lb_scene_file *f,
+                         const cJSON *layers) {
   lb_gltf_def def = lb_gltf_default_def();
   def.data = f->bytes;
   def.size = f->size;
@@ -117,6 +136,7 @@ static lb_result lv_gltf(lb_world *w, lb_scene *sc, const char *path, const lb_s
     lb_component_defaults(LB_COLLIDER, &c);
     c.shape = LB_COLLIDER_MESH;
     c.mesh = nodes[i].mesh;
+    c.layer = lv_layer(layers, nodes[i].name, strcspn(nodes[i].name, "_"), c.layer);
     r = lv_spawn(w, sc, nodes[i].name, origin, id, &c, path);
   }
   lb_free(w, nodes);
@@ -128,16 +148,47 @@ static bool lv_ends_with(const char *s, const char *tail) {
   return n >= k && strcmp(s + n - k, tail) == 0;
 }
 
+const char *lb_scene_level_path(const void *json) {
+  const cJSON *lv = json;
+  if (cJSON_IsString(lv)) {
+    return lv->valuestring;
+  }
+  const cJSON *file = cJSON_GetObjectItemCaseSensitive(lv, "file");
+  return cJSON_IsString(file) ? file->valuestring : NULL;
+}
+
 lb_result lb_scene_level(lb_world *w, lb_scene *sc, const void *json, const lb_scene_file *files,
                          uint32_t file_count) {
   const cJSON *lv = json;
   if (!lv) {
     return LB_OK;
   }
-  if (!cJSON_IsString(lv) || !lv->valuestring[0]) {
-    return lb_fail(w, LB_ERR_PARSE, "scene: 'level' must be a file path (a level .json or .glb)");
+  const char *path = lb_scene_level_path(lv);
+  if (!path || !path[0]) {
+    return lb_fail(
+        w, LB_ERR_PARSE,
+        "scene: 'level' must be a file path (a level .json or .glb) or { \"file\": PATH, "
+        "\"layers\": { KIND: BITS } }");
   }
-  const char *path = lv->valuestring;
+  const cJSON *layers = NULL;
+  for (const cJSON *it = cJSON_IsObject(lv) ? lv->child : NULL; it; it = it->next) {
+    if (strcmp(it->string, "layers") == 0) {
+      layers = it;
+    } else if (strcmp(it->string, "file") != 0) {
+      return lb_fail(w, LB_ERR_PARSE, "scene: 'level': unknown key '%s' (file, layers)",
+                     it->string);
+    }
+  }
+  if (layers && !cJSON_IsObject(layers)) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: 'level.layers' must be an object of kind: bits");
+  }
+  for (const cJSON *l = layers ? layers->child : NULL; l; l = l->next) {
+    if (!cJSON_IsNumber(l) || l->valuedouble < 0 || l->valuedouble > 4294967295.0 ||
+        l->valuedouble != (double)(uint32_t)l->valuedouble) {
+      return lb_fail(w, LB_ERR_PARSE, "scene: 'level.layers.%s' must be an integer in [0, 2^32)",
+                     l->string);
+    }
+  }
   const lb_scene_file *file = NULL;
   for (uint32_t i = 0; i < file_count && !file; ++i) {
     if (files[i].path && strcmp(files[i].path, path) == 0) {
@@ -151,10 +202,10 @@ lb_result lb_scene_level(lb_world *w, lb_scene *sc, const void *json, const lb_s
                    path);
   }
   if (lv_ends_with(path, ".json")) {
-    return lv_json(w, sc, path, file);
+    return lv_json(w, sc, path, file, layers);
   }
   if (lv_ends_with(path, ".glb") || lv_ends_with(path, ".gltf")) {
-    return lv_gltf(w, sc, path, file);
+    return lv_gltf(w, sc, path, file, layers);
   }
   return lb_fail(w, LB_ERR_PARSE, "scene: level '%s': the path must end in .json, .glb or .gltf",
                  path);

@@ -1,0 +1,573 @@
+/* The interact module: the EnvironmentInteraction component (limber/interact.h) and its
+ * Reach system. Joints come from the grip module's hand finding (resolved on write and when
+ * the Rig changes skeleton); walls from the collide module's box overlap and per-collider
+ * closest points; the arm moves by the grip module's arm reach (one two-bone IK job). */
+#include "../collide/collide_internal.h"
+#include "../grip/grip_internal.h"
+#include "limber/collide.h"
+#include "limber/interact.h"
+#include <string.h>
+
+#define LB_SCHEMA_STRUCT lb_env_interaction_c
+LB_COMPONENT_INFO(lb_env_interaction_info, "EnvironmentInteraction", LB_ENV_INTERACTION_FIELDS);
+#undef LB_SCHEMA_STRUCT
+
+/* Private per-instance state. */
+typedef struct lb_interact_state_s {
+  uint32_t asset;                 /* skeleton the hands were found on */
+  const lb_grip_hand_def *def[2]; /* lb_hand_side: 0 right, 1 left; null = not found */
+  bool measured;                  /* shoulder and hip heights, arm lengths taken */
+  float shoulder_h, hip_h;        /* model-space heights above the root, first step */
+  float arm_length[2];            /* upper arm + forearm, metres */
+  float switch_wait;              /* seconds since the last transition */
+  vec3 planted;                   /* Touch: wall point the hand is planted at (+ offset) */
+  vec3 replant_goal;              /* Touch: where a re-plant goes */
+  bool replanting;
+  bool target_valid; /* target holds a position (else it starts at the palm) */
+} lb_interact_inst;
+
+/* ---- small vector helpers (+ - * / sqrt only) ---------------------------------------------- */
+static inline void v3_sub(const float *a, const float *b, float *o) {
+  o[0] = a[0] - b[0];
+  o[1] = a[1] - b[1];
+  o[2] = a[2] - b[2];
+}
+static inline float v3_dot(const float *a, const float *b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static inline void v3_cross(const float *a, const float *b, float *o) {
+  vec3 c = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+  memcpy(o, c, sizeof c);
+}
+static inline float v3_dist(const float *a, const float *b) {
+  vec3 d;
+  v3_sub(a, b, d);
+  return lb_vec3_length(d);
+}
+/* Moves `cur` toward `goal` by at most `step`. */
+static void v3_step_toward(float *cur, const float *goal, float step) {
+  vec3 d;
+  v3_sub(goal, cur, d);
+  float len = lb_vec3_length(d);
+  if (len <= step || len <= 0.0f) {
+    memcpy(cur, goal, sizeof(vec3));
+    return;
+  }
+  float k = step / len;
+  cur[0] += d[0] * k;
+  cur[1] += d[1] * k;
+  cur[2] += d[2] * k;
+}
+static float f_step_toward(float cur, float goal, float step) {
+  if (goal > cur + step) {
+    return cur + step;
+  }
+  if (goal < cur - step) {
+    return cur - step;
+  }
+  return goal;
+}
+/* 0..1 ease (smoothstep). */
+static float f_ease(float t) {
+  t = lb_clamp(t, 0.0f, 1.0f);
+  return t * t * (3.0f - 2.0f * t);
+}
+
+/* Rotation quaternion (w >= 0) whose matrix has the unit columns x, y, z. */
+static void quat_from_basis(const vec3 x, const vec3 y, const vec3 z, versor q) {
+  float m00 = x[0], m01 = y[0], m02 = z[0];
+  float m10 = x[1], m11 = y[1], m12 = z[1];
+  float m20 = x[2], m21 = y[2], m22 = z[2];
+  float trace = m00 + m11 + m22;
+  if (trace > 0.0f) {
+    float s = lb_sqrt(trace + 1.0f) * 2.0f;
+    q[3] = 0.25f * s;
+    q[0] = (m21 - m12) / s;
+    q[1] = (m02 - m20) / s;
+    q[2] = (m10 - m01) / s;
+  } else if (m00 > m11 && m00 > m22) {
+    float s = lb_sqrt(1.0f + m00 - m11 - m22) * 2.0f;
+    q[3] = (m21 - m12) / s;
+    q[0] = 0.25f * s;
+    q[1] = (m01 + m10) / s;
+    q[2] = (m02 + m20) / s;
+  } else if (m11 > m22) {
+    float s = lb_sqrt(1.0f + m11 - m00 - m22) * 2.0f;
+    q[3] = (m02 - m20) / s;
+    q[0] = (m01 + m10) / s;
+    q[1] = 0.25f * s;
+    q[2] = (m12 + m21) / s;
+  } else {
+    float s = lb_sqrt(1.0f + m22 - m00 - m11) * 2.0f;
+    q[3] = (m10 - m01) / s;
+    q[0] = (m02 + m20) / s;
+    q[1] = (m12 + m21) / s;
+    q[2] = 0.25f * s;
+  }
+  lb_quat_normalize(q);
+}
+
+/* ---- walls ------------------------------------------------------------------------------------
+ */
+
+/* Closest surface point of one collider (slot) to x: signed distance (meshes unsigned),
+ * point and unit normal out of the collider. False when it has no usable collider. */
+static bool lb_wall_closest(const lb_world *w, uint32_t slot, const float *x, float *q, float *n,
+                            float *dist) {
+  if (!lb_slot_has(w, slot, LB_COLLIDER)) {
+    return false;
+  }
+  const cl_proxy *p = cl_proxy_of(w, slot);
+  if (!p->valid) {
+    return false;
+  }
+  if (p->kind != LB_COLLIDER_MESH) {
+    *dist = cl_prim_closest(p, x, q, n);
+    return true;
+  }
+  const cl_mesh *m = cl_mesh_get(cl_state(w), p->mesh);
+  if (!m) {
+    return false;
+  }
+  float best = 3.0e38f;
+  for (uint32_t t = 0; t < m->triangle_count; ++t) {
+    vec3 a, b, c, qq;
+    cl_triangle_world(p, m, t, a, b, c);
+    float d = cl_triangle_closest(x, a, b, c, qq);
+    if (d < best) {
+      best = d;
+      memcpy(q, qq, sizeof qq);
+      vec3 dir;
+      v3_sub(x, qq, dir);
+      if (lb_vec3_normalize_to(dir, n) < 1e-7f) {
+        cl_triangle_normal(a, b, c, n);
+      }
+    }
+  }
+  *dist = best;
+  return best < 3.0e38f;
+}
+
+/* ---- writes ------------------------------------------------------------------------------------
+ */
+
+static lb_result lb_interact_find(lb_world *w, const char *where, const lb_env_interaction_c *c,
+                                  uint32_t asset, lb_interact_inst *out) {
+  out->asset = asset;
+  for (int side = 0; side < 2; ++side) {
+    lb_name path = side ? c->left_hand : c->right_hand;
+    const lb_grip_hand_def *d = lb_grip_hand_def_get(w, asset, (lb_hand_side)side, path, 0);
+    if (!d) {
+      return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+    }
+    if (d->found != LB_OK || d->upper < 0 || d->lower < 0) {
+      return lb_fail(w, LB_ERR_JOINT_NOT_FOUND,
+                     "%s: field '%s': no %s arm (upper arm, forearm, hand) found in the rig%s%s",
+                     where, side ? "leftHand" : "rightHand", side ? "left" : "right",
+                     d->info.report && d->info.report[0] ? ": " : "",
+                     d->info.report ? d->info.report : "");
+    }
+    out->def[side] = d;
+  }
+  return LB_OK;
+}
+
+static lb_result lb_interact_stage(lb_write *wr) {
+  lb_world *w = wr->world;
+  const lb_env_interaction_c *c = wr->value;
+  const lb_rig_instance *inst = lb_rig_of_slot(w, wr->slot);
+  if (!inst) {
+    return lb_fail(w, LB_ERR_MISSING_COMPONENT, "%s: the entity has no Rig (insert a Rig first)",
+                   wr->where);
+  }
+  if (!(c->release_reach > c->engage_reach)) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE,
+                   "%s: field 'releaseReach' (%g) must be greater than 'engageReach' (%g): the "
+                   "release distance is longer than the engage distance",
+                   wr->where, (double)c->release_reach, (double)c->engage_reach);
+  }
+  const lb_env_interaction_c *cur = wr->current;
+  const lb_interact_inst *st = wr->state;
+  lb_interact_inst *prep = (lb_interact_inst *)wr->prep;
+  _Static_assert(sizeof(lb_interact_inst) <= LB_WRITE_PREP_BYTES, "prep holds the state");
+  if (wr->had && st && st->asset == inst->asset && cur->right_hand == c->right_hand &&
+      cur->left_hand == c->left_hand) {
+    memcpy(prep, st, sizeof *prep);
+    return LB_OK;
+  }
+  return lb_interact_find(w, wr->where, c, inst->asset, prep);
+}
+
+static void lb_interact_commit(lb_write *wr, void *state) {
+  lb_interact_inst *st = state;
+  const lb_interact_inst *prep = (const lb_interact_inst *)wr->prep;
+  if (wr->had && st->asset == prep->asset && st->def[0] == prep->def[0] &&
+      st->def[1] == prep->def[1]) {
+    return; /* settings changed only: keep the runtime state */
+  }
+  memset(st, 0, sizeof *st);
+  st->asset = prep->asset;
+  st->def[0] = prep->def[0];
+  st->def[1] = prep->def[1];
+}
+
+/* A Rig that changed skeleton: find the arms again (an arm the new skeleton lacks idles). */
+static void lb_interact_changed(lb_world *w, uint32_t type, uint32_t slot) {
+  if (type != LB_RIG || !lb_slot_has(w, slot, LB_ENV_INTERACTION)) {
+    return;
+  }
+  const lb_rig_instance *inst = lb_rig_of_slot(w, slot);
+  lb_interact_inst *st = lb_component_state(w, slot, LB_ENV_INTERACTION);
+  if (!inst || st->asset == inst->asset) {
+    return;
+  }
+  const lb_env_interaction_c *c = lb_component_ptr(w, slot, LB_ENV_INTERACTION);
+  memset(st, 0, sizeof *st);
+  st->asset = inst->asset;
+  for (int side = 0; side < 2; ++side) {
+    const lb_grip_hand_def *d = lb_grip_hand_def_get(w, inst->asset, (lb_hand_side)side,
+                                                     side ? c->left_hand : c->right_hand, 0);
+    st->def[side] = d && d->found == LB_OK && d->upper >= 0 && d->lower >= 0 ? d : NULL;
+  }
+}
+
+/* ---- the Reach system ----------------------------------------------------------------------- */
+
+/* True when the character holds something with this hand (GripHolder). */
+static bool lb_hand_busy(const lb_world *w, uint32_t slot, int side) {
+  const lb_grip_holder_c *gh = lb_component_try(w, slot, LB_GRIP_HOLDER);
+  if (!gh || gh->held == LB_NULL_ENTITY || lb_slot_of(w, gh->held) < 0) {
+    return false;
+  }
+  if ((int)gh->main_hand == side) {
+    return true;
+  }
+  int os = lb_slot_of(w, gh->held);
+  const lb_grip_profile_c *gp = lb_component_try(w, (uint32_t)os, LB_GRIP_PROFILE);
+  return gp && gp->support_anchor != LB_NULL_ENTITY && gh->support_weight > 0.0f;
+}
+
+static void lb_enter(lb_env_interaction_c *c, lb_interact_inst *st, lb_interact_state s) {
+  c->state = s;
+  c->state_time = 0.0f;
+  st->switch_wait = 0.0f;
+  st->replanting = false;
+}
+
+/* Shoulder world position of a side. */
+static void lb_shoulder_world(const lb_transform *root, const lb_rig_instance *inst,
+                              const lb_grip_hand_def *d, vec3 out) {
+  lb_transform_point(root, inst->model[d->upper].t, out);
+}
+
+/* The wall point for a probe, pushed toward the shoulder by the hand offset. */
+static bool lb_wall_target(const lb_world *w, uint32_t wall_slot, const float *probe,
+                           const float *shoulder, float offset, float *point, float *normal,
+                           float *target) {
+  float dist;
+  if (!lb_wall_closest(w, wall_slot, probe, point, normal, &dist)) {
+    return false;
+  }
+  vec3 u;
+  v3_sub(shoulder, point, u);
+  if (lb_vec3_normalize_to(u, u) < 1e-6f) {
+    memcpy(u, normal, sizeof u);
+  }
+  for (int i = 0; i < 3; ++i) {
+    target[i] = point[i] + u[i] * offset;
+  }
+  return true;
+}
+
+/* The touching hand's fingers toward the rest pose (open, flat: the rigs' bind pose) by the
+ * arm's weight, when no GripPose shapes the hand (the grip phase then does, after Reach). */
+static void lb_open_fingers(const lb_skeleton *sk, lb_rig_instance *inst, const lb_grip_hand *h,
+                            float weight) {
+  uint32_t first = lb_grip_blend_arm_count(h);
+  const lb_grip_hand_def *d = h->def;
+  if (first >= d->blend_count) {
+    return;
+  }
+  for (uint32_t k = first; k < d->blend_count; ++k) {
+    int j = d->blend_joints[k];
+    versor out;
+    lb_quat_nlerp(inst->local[j].r, sk->rest[j].r, weight, out);
+    memcpy(inst->local[j].r, out, sizeof out);
+  }
+  lb_grip_refresh_joints(sk, inst, &d->blend_joints[first], d->blend_count - first);
+}
+
+static void lb_interact_one(lb_world *w, uint32_t s, float dt) {
+  lb_env_interaction_c *c = lb_component_ptr(w, s, LB_ENV_INTERACTION);
+  lb_interact_inst *st = lb_component_state(w, s, LB_ENV_INTERACTION);
+  lb_rig_instance *inst = lb_rig_of_slot(w, s);
+  c->palm_distance = 0.0f;
+  if (!inst || inst->asset != st->asset || !st->def[0] || !st->def[1]) {
+    return; /* arms not found on this skeleton: idle */
+  }
+  const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
+  const lb_transform *root = &w->world_xf[s];
+  if (!st->measured) {
+    for (int side = 0; side < 2; ++side) {
+      const lb_grip_hand_def *d = st->def[side];
+      st->arm_length[side] = v3_dist(inst->model[d->upper].t, inst->model[d->lower].t) +
+                             v3_dist(inst->model[d->lower].t, inst->model[d->info.hand].t);
+    }
+    st->shoulder_h =
+        (inst->model[st->def[0]->upper].t[1] + inst->model[st->def[1]->upper].t[1]) * 0.5f;
+    st->hip_h = inst->model[0].t[1];
+    st->measured = true;
+  }
+  c->state_time += dt;
+  st->switch_wait += dt;
+  const float scale_y = root->s[1];
+  const float wstep = dt / c->blend_seconds;
+  const float hand_step = c->max_hand_speed * dt;
+
+  /* Detection box on the root; a CharacterController's capsule is the character's height. */
+  float side_len = c->height;
+  const lb_character_controller_c *cc = lb_component_try(w, s, LB_CHARACTER_CONTROLLER);
+  if (cc) {
+    side_len = cc->applied_height > 0.0f ? cc->applied_height : cc->height;
+  }
+  vec3 half = {side_len * 0.5f, side_len * 0.5f, side_len * 0.5f};
+  if (c->box_size[0] > 0.0f && c->box_size[1] > 0.0f && c->box_size[2] > 0.0f) {
+    half[0] = c->box_size[0] * 0.5f;
+    half[1] = c->box_size[1] * 0.5f;
+    half[2] = c->box_size[2] * 0.5f;
+  }
+  vec3 local_c = {0.0f, side_len * 0.5f + c->box_raise * side_len, c->box_forward * side_len};
+  lb_quat_rotate(root->r, local_c, c->box_center);
+  for (int i = 0; i < 3; ++i) {
+    c->box_center[i] += root->t[i];
+  }
+  memcpy(c->box_half, half, sizeof half);
+  lb_entity found[LB_INTERACT_MAX_CANDIDATES];
+  uint32_t count = 0;
+  lb_collide_filter filter = lb_collide_default_filter();
+  filter.layers = c->layers;
+  filter.exclude = lb_entity_of_slot(w, s);
+  if (c->layers == 0 || lb_world_overlap_box(w, c->box_center, root->r, half, &filter, found,
+                                             LB_INTERACT_MAX_CANDIDATES, &count) != LB_OK) {
+    count = 0;
+  }
+  if (count > LB_INTERACT_MAX_CANDIDATES) {
+    count = LB_INTERACT_MAX_CANDIDATES;
+  }
+  vec3 probe = {root->t[0], root->t[1] + st->shoulder_h * scale_y, root->t[2]};
+  vec3 shoulders[2];
+  lb_shoulder_world(root, inst, st->def[0], shoulders[0]);
+  lb_shoulder_world(root, inst, st->def[1], shoulders[1]);
+  vec3 fwd = {0.0f, 0.0f, 1.0f};
+  lb_quat_rotate(root->r, fwd, fwd);
+
+  /* The current wall's point, or Search's nearest candidate. */
+  int arm = c->side == LB_INTERACT_SIDE_LEFT ? 1 : c->side == LB_INTERACT_SIDE_RIGHT ? 0 : -1;
+  bool wall_in_box = false;
+  int wall_slot = c->wall != LB_NULL_ENTITY ? lb_slot_of(w, c->wall) : -1;
+  for (uint32_t i = 0; i < count && wall_slot >= 0; ++i) {
+    wall_in_box = wall_in_box || found[i] == c->wall;
+  }
+  vec3 point = {0, 0, 0}, normal = {0, 0, 0}, ideal = {0, 0, 0};
+  bool have_point = false;
+  if (c->state == LB_INTERACT_SEARCH) {
+    float best = 3.0e38f;
+    for (uint32_t i = 0; i < count; ++i) {
+      int fs = lb_slot_of(w, found[i]);
+      vec3 q, n;
+      float d;
+      if (fs < 0 || !lb_wall_closest(w, (uint32_t)fs, probe, q, n, &d) || !(d < best)) {
+        continue;
+      }
+      best = d;
+      wall_slot = fs;
+      memcpy(point, q, sizeof q);
+      memcpy(normal, n, sizeof n);
+      have_point = true;
+    }
+  } else if (wall_slot >= 0 && arm >= 0) {
+    vec3 t;
+    have_point = lb_wall_target(w, (uint32_t)wall_slot, probe, shoulders[arm], c->hand_offset,
+                                point, normal, t);
+    memcpy(ideal, t, sizeof t);
+  }
+  if (have_point) {
+    memcpy(c->closest, point, sizeof point);
+    memcpy(c->normal, normal, sizeof normal);
+  }
+
+  /* Transitions. */
+  if (c->state == LB_INTERACT_SEARCH) {
+    if (have_point && c->enabled && st->switch_wait >= c->min_switch_seconds) {
+      int nearer = v3_dist(point, shoulders[1]) < v3_dist(point, shoulders[0]) ? 1 : 0;
+      vec3 q, n, t;
+      if (!lb_hand_busy(w, s, nearer) &&
+          lb_wall_target(w, (uint32_t)wall_slot, probe, shoulders[nearer], c->hand_offset, q, n,
+                         t) &&
+          v3_dist(t, shoulders[nearer]) <= c->engage_reach * st->arm_length[nearer]) {
+        arm = nearer;
+        c->side = nearer ? LB_INTERACT_SIDE_LEFT : LB_INTERACT_SIDE_RIGHT;
+        c->wall = lb_entity_of_slot(w, (uint32_t)wall_slot);
+        memcpy(ideal, t, sizeof t);
+        lb_enter(c, st, LB_INTERACT_APPROACH);
+        /* The target starts at the palm as animated: the hand leaves from where it is. */
+        lb_transform palm_m;
+        lb_grip_hand hh = {.def = st->def[arm]};
+        lb_grip_palm_model(&hh, inst, &palm_m);
+        lb_transform_point(root, palm_m.t, c->target);
+        st->target_valid = true;
+      }
+    }
+  } else if (c->state != LB_INTERACT_RESET) {
+    bool release = !c->enabled || !wall_in_box || !have_point || arm < 0 ||
+                   lb_hand_busy(w, s, arm) ||
+                   v3_dist(ideal, shoulders[arm]) > c->release_reach * st->arm_length[arm];
+    if (release) {
+      lb_enter(c, st, LB_INTERACT_RESET);
+    }
+  }
+  if (arm < 0) {
+    c->right_weight = f_step_toward(c->right_weight, 0.0f, wstep);
+    c->left_weight = f_step_toward(c->left_weight, 0.0f, wstep);
+    c->rise = f_step_toward(c->rise, 0.0f, wstep);
+    return;
+  }
+  float *weight = arm ? &c->left_weight : &c->right_weight;
+  float *other = arm ? &c->right_weight : &c->left_weight;
+  *other = f_step_toward(*other, 0.0f, wstep);
+  vec3 goal;
+  memcpy(goal, c->target, sizeof goal);
+  switch ((lb_interact_state)c->state) {
+  case LB_INTERACT_APPROACH:
+  case LB_INTERACT_RISE: {
+    float d = v3_dist(ideal, shoulders[arm]);
+    float span = (c->release_reach - c->engage_reach) * st->arm_length[arm];
+    float near = lb_clamp((c->release_reach * st->arm_length[arm] - d) / span, 0.0f, 1.0f);
+    *weight = f_step_toward(*weight, c->state == LB_INTERACT_RISE ? 1.0f : near, wstep);
+    if (c->state == LB_INTERACT_RISE) {
+      c->rise = f_step_toward(c->rise, 1.0f, wstep);
+    }
+    /* The hand's height on the wall: hip (rise 0) to shoulder (rise 1). */
+    float h = st->hip_h + (st->shoulder_h - st->hip_h) * f_ease(c->rise);
+    vec3 low_probe = {probe[0], root->t[1] + h * scale_y, probe[2]};
+    vec3 q, n;
+    if (wall_slot < 0 || !lb_wall_target(w, (uint32_t)wall_slot, low_probe, shoulders[arm],
+                                         c->hand_offset, q, n, goal)) {
+      memcpy(goal, ideal, sizeof goal);
+    }
+    if (c->state == LB_INTERACT_APPROACH && *weight >= 1.0f &&
+        st->switch_wait >= c->min_switch_seconds) {
+      lb_enter(c, st, LB_INTERACT_RISE);
+    } else if (c->state == LB_INTERACT_RISE && c->rise >= 1.0f) {
+      lb_enter(c, st, LB_INTERACT_TOUCH);
+      memcpy(st->planted, ideal, sizeof(vec3));
+      c->plants++;
+    }
+    break;
+  }
+  case LB_INTERACT_TOUCH: {
+    *weight = f_step_toward(*weight, 1.0f, wstep);
+    c->rise = f_step_toward(c->rise, 1.0f, wstep);
+    if (st->replanting) {
+      v3_step_toward(st->planted, st->replant_goal, hand_step);
+      st->replanting = v3_dist(st->planted, st->replant_goal) > 0.0f;
+    } else {
+      v3_step_toward(st->planted, ideal, c->slide_speed * dt);
+      /* Stretch from the shoulder; lag = how far the hand is behind it along the walk. */
+      vec3 back;
+      v3_sub(shoulders[arm], st->planted, back);
+      float lag = v3_dot(back, fwd);
+      float stretch = lb_vec3_length(back);
+      if (stretch > c->stretch_limit * st->arm_length[arm] || lag > c->lag_limit) {
+        vec3 ahead = {probe[0] + fwd[0] * c->replant_ahead, probe[1],
+                      probe[2] + fwd[2] * c->replant_ahead};
+        vec3 q, n;
+        if (lb_wall_target(w, (uint32_t)wall_slot, ahead, shoulders[arm], c->hand_offset, q, n,
+                           st->replant_goal)) {
+          st->replanting = true;
+          c->plants++;
+        }
+      }
+    }
+    memcpy(goal, st->planted, sizeof goal);
+    break;
+  }
+  case LB_INTERACT_RESET:
+    *weight = f_step_toward(*weight, 0.0f, wstep);
+    c->rise = f_step_toward(c->rise, 0.0f, wstep);
+    if (*weight <= 0.0f && *other <= 0.0f && c->rise <= 0.0f) {
+      c->side = LB_INTERACT_SIDE_NONE;
+      c->wall = LB_NULL_ENTITY;
+      lb_enter(c, st, LB_INTERACT_SEARCH);
+      return;
+    }
+    break;
+  default:
+    break;
+  }
+  v3_step_toward(c->target, goal, hand_step);
+
+  /* The arm: palm centre to the target, palm facing the wall, fingers up and forward. */
+  if (*weight <= 0.0f) {
+    return;
+  }
+  vec3 y = {-c->normal[0], -c->normal[1], -c->normal[2]};
+  vec3 up = {0.0f, 1.0f, 0.0f}, z, x;
+  vec3 along = {up[0] + fwd[0], up[1] + fwd[1], up[2] + fwd[2]};
+  float k = v3_dot(along, y);
+  for (int i = 0; i < 3; ++i) {
+    z[i] = along[i] - y[i] * k;
+  }
+  if (lb_vec3_normalize_to(z, z) < 1e-6f) {
+    lb_vec3_any_perpendicular(y, z);
+  }
+  v3_cross(y, z, x);
+  lb_transform anchor_w, anchor_m;
+  lb_transform_identity(&anchor_w);
+  memcpy(anchor_w.t, c->target, sizeof(vec3));
+  quat_from_basis(x, y, z, anchor_w.r);
+  lb_transform_inverse_mul(root, &anchor_w, &anchor_m);
+  lb_grip_hand hand = {.def = st->def[arm], .arm_length = st->arm_length[arm]};
+  lb_grip_arm_reach(sk, inst, &hand, &anchor_m, *weight, 0.0f, false);
+  if (!lb_slot_has(w, s, LB_GRIP_POSE)) {
+    lb_open_fingers(sk, inst, &hand, *weight);
+  }
+  /* Palm to wall, after the solve. */
+  lb_transform palm_m;
+  lb_grip_palm_model(&hand, inst, &palm_m);
+  vec3 palm_w, q, n;
+  float d;
+  lb_transform_point(root, palm_m.t, palm_w);
+  if (wall_slot >= 0 && lb_wall_closest(w, (uint32_t)wall_slot, palm_w, q, n, &d)) {
+    c->palm_distance = d;
+  }
+}
+
+/* 4 Reach: every EnvironmentInteraction in entity order. */
+static void lb_system_interact(lb_world *w, float dt) {
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_ENV_INTERACTION); lb_each_next(&it, &s);) {
+    lb_interact_one(w, s, dt);
+  }
+}
+
+static const lb_component_def lb_interact_components[] = {
+    {.type = LB_ENV_INTERACTION,
+     .info = &lb_env_interaction_info,
+     .state_size = sizeof(lb_interact_inst),
+     .stage = lb_interact_stage,
+     .commit = lb_interact_commit},
+};
+
+static const lb_system_def lb_interact_systems[] = {
+    {LB_PHASE_REACH, 10, "interact.reach", lb_system_interact},
+};
+
+const lb_module_def lb_module_interact = {
+    .name = "interact",
+    .components = lb_interact_components,
+    .component_count = 1,
+    .systems = lb_interact_systems,
+    .system_count = 1,
+    .changed = lb_interact_changed,
+};
