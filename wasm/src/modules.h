@@ -10,7 +10,8 @@
   X(rig)  /* Rig: skeleton instances, pose buffers, local->model, output matrices */               \
   X(anim) /* Animator: controllers, clips, root motion */                                          \
   X(ik)   /* TwoBoneIK constraints */                                                              \
-  X(grip) /* GripPose, GripHolder, GripProfile, GripSurface */
+  X(grip) /* GripPose, GripHolder, GripProfile, GripSurface */                                     \
+  X(nav)  /* navmesh assets and queries */
 
 enum {
   LB_MODULE_CORE = 0,

@@ -12,6 +12,7 @@
 #include "limber/grip_wrap.h"
 #include "limber/ik.h"
 #include "limber/math.h"
+#include "limber/nav.h"
 #include "limber/rig.h"
 #include "limber/scene.h"
 #include "limber/schema.h"
