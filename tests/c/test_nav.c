@@ -4,6 +4,7 @@
 #include "limber/limber.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../wasm/src/world/world_core.h" /* asset marks */
@@ -314,6 +315,68 @@ static void test_rollback_and_memory(void) {
   LB_CHECK(cnt.live == 0);
 }
 
+/* Scenes declare navmeshes from the caller's file table; a failing load keeps none. */
+static void test_scene_assets(void) {
+  size_t len = 0;
+  char *arena = lb_test_read_file("assets/levels/nav-arena.navmesh.json", &len);
+  LB_CHECK(arena != NULL);
+  if (!arena) {
+    return;
+  }
+  static const char scene[] =
+      "{\"assets\": {\"navmeshes\": {\"arena\": {\"file\": \"levels/nav-arena.navmesh.json\"}}},"
+      " \"entities\": [{\"name\": \"a\", \"components\": {\"Transform\": {}}}]}";
+  char list[256];
+  size_t need = 0;
+  LB_CHECK(lb_scene_files(scene, strlen(scene), list, sizeof list, &need) == LB_OK);
+  LB_CHECK(strcmp(list, "levels/nav-arena.navmesh.json\n") == 0);
+  lb_scene_file file = {"levels/nav-arena.navmesh.json", (const uint8_t *)arena, len};
+  lb_world *w = new_world();
+  lb_scene *sc = NULL;
+  LB_CHECK(lb_scene_load_files(w, scene, strlen(scene), &file, 1, &sc) == LB_OK);
+  uint32_t m = lb_world_navmesh_find(w, "arena");
+  LB_CHECK(m == 1);
+  lb_navmesh_info info;
+  LB_CHECK(lb_world_navmesh_info(w, m, &info) == LB_OK && info.polygon_count == 60);
+  lb_nav_path path = {0};
+  LB_CHECK(lb_nav_find_path(w, m, (float[3]){0, 0, -8}, (float[3]){7.5f, 0, 7.5f}, &path) == LB_OK);
+  LB_CHECK(path.status == LB_NAV_PATH_COMPLETE);
+  printf("  nav-arena from a scene: spawn -> room_a %.4f m, %u corners\n", (double)path.length,
+         path.corner_count);
+  lb_scene_destroy(w, sc);
+  lb_world_destroy(w);
+
+  /* the same scene with a broken entity after the navmesh: nothing stays */
+  static const char broken[] =
+      "{\"assets\": {\"navmeshes\": {\"arena\": {\"file\": \"levels/nav-arena.navmesh.json\"}}},"
+      " \"entities\": [{\"name\": \"a\", \"components\": {\"Nope\": {}}}]}";
+  w = new_world();
+  LB_CHECK(lb_scene_load_files(w, broken, strlen(broken), &file, 1, &sc) != LB_OK && sc == NULL);
+  LB_CHECK(lb_world_navmesh_find(w, "arena") == 0);
+  LB_CHECK(lb_world_navmesh_info(w, 1, &info) == LB_ERR_INVALID_ARGUMENT);
+  /* a bad navmesh file: refused with the asset named */
+  char *bad = malloc(len + 1);
+  memcpy(bad, arena, len + 1);
+  char *at = strstr(bad, "\"neighbours\": [");
+  at = at ? strchr(at + 16, '[') : NULL; /* the first polygon's list */
+  LB_CHECK(at != NULL);
+  if (at) {
+    at = strchr(at, '-'); /* its first wall (-1) becomes a neighbour 9 */
+    at[0] = ' ';
+    at[1] = '9';
+  }
+  lb_scene_file badfile = {"levels/nav-arena.navmesh.json", (const uint8_t *)bad, len};
+  lb_result r = lb_scene_load_files(w, scene, strlen(scene), &badfile, 1, &sc);
+  LB_CHECK(r != LB_OK && strstr(lb_world_last_error(w), "navmesh asset 'arena'") != NULL);
+  printf("  bad navmesh in a scene: %s\n", lb_world_last_error(w));
+  LB_CHECK(lb_world_navmesh_find(w, "arena") == 0);
+  lb_scene_file none = {"other.json", (const uint8_t *)arena, len};
+  LB_CHECK(lb_scene_load_files(w, scene, strlen(scene), &none, 1, &sc) == LB_ERR_UNKNOWN_NAME);
+  lb_world_destroy(w);
+  free(bad);
+  free(arena);
+}
+
 int main(void) {
   LB_RUN(test_nearest);
   LB_RUN(test_path);
@@ -321,5 +384,6 @@ int main(void) {
   LB_RUN(test_bad_meshes);
   LB_RUN(test_json);
   LB_RUN(test_rollback_and_memory);
+  LB_RUN(test_scene_assets);
   LB_TEST_MAIN_END();
 }
