@@ -44,6 +44,8 @@ extern const lb_bench lb_bench_grip_character;
 /* bench_anim.c */
 extern const lb_bench lb_bench_anim_character;
 extern const lb_bench lb_bench_anim_character_unreal;
+/* bench_nav.c */
+extern const lb_bench lb_bench_nav_path;
 /* bench_scale.c: world.scale.<object|hand>.<N> */
 extern const lb_bench lb_bench_world_scale_object_10;
 extern const lb_bench lb_bench_world_scale_object_100;

@@ -13,7 +13,8 @@
 // slow spell of the (shared, noisy) machine hits every target rather than one. Min
 // and median over all runs are kept.
 // Baselines (e.g. three.js) are measured in the same invocation, each bench by its script
-// (THREE_SCRIPTS below: three_ik.mjs, three_anim.mjs). The emcc builds read files
+// (THREE_SCRIPTS below: three_ik.mjs, three_anim.mjs; DETOUR_SCRIPTS: detour_nav.mjs, Detour's
+// computePath for nav.path, whose mesh and pairs nav_field.mjs writes before any target runs). The emcc builds read files
 // (assets/rigs/*.glb) from the working directory, the repo root, through -sNODERAWFS.
 //
 // --bench NAME selects one bench, or a family by its dotted prefix: --bench world.scale
@@ -39,6 +40,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prepareNavField } from './nav_field.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BENCH_DIR = path.join(ROOT, 'tests', 'bench');
@@ -59,6 +61,9 @@ const BENCHES = [
   { name: 'grip.character', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'anim.character', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
   { name: 'anim.character_unreal', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
+  // nav.path: one path query on a 2,000+ polygon Recast bake (nav_field.mjs writes the mesh and
+  // the pairs first); Detour's computePath on the same mesh and pairs is the baseline.
+  { name: 'nav.path', targets: ['native', 'wasm-simd', 'wasm', 'detour'], baseline: 'detour', prepare: prepareNavField },
   // world.scale.<placement>.<N>: per-character cost of a step with N characters. Opt-in
   // (only with --bench world.scale or a member): today a step at N = 10000 takes 10-30 s
   // natively, so the family would make a plain `npm run bench` last most of an hour.
@@ -69,6 +74,8 @@ const BENCHES = [
 // three.js baseline script per bench (default three_ik.mjs); benches with different
 // scripts run in separate processes.
 const THREE_SCRIPTS = { 'anim.character': 'three_anim.mjs', 'anim.character_unreal': 'three_anim.mjs' };
+// Detour (@recast-navigation/core) baseline per bench.
+const DETOUR_SCRIPTS = { 'nav.path': 'detour_nav.mjs' };
 
 const NODE_RUN = [process.execPath, '--no-experimental-fetch'];
 const TARGETS = {
@@ -80,6 +87,10 @@ const TARGETS = {
   wasm: {
     build: () => buildWasm('bench-scalar.js', false),
     command: () => [...NODE_RUN, path.join(OUT_DIR, 'bench-scalar.js')],
+  },
+  detour: {
+    build: () => checkDetour(),
+    command: (bench) => [process.execPath, path.join(BENCH_DIR, DETOUR_SCRIPTS[bench] ?? 'detour_nav.mjs')],
   },
   three: {
     build: () => checkThree(),
@@ -237,6 +248,12 @@ function buildWasm(outName, simd) {
   });
 }
 
+function checkDetour() {
+  if (!fs.existsSync(path.join(ROOT, 'node_modules', '@recast-navigation', 'core', 'package.json'))) {
+    throw new BuildError('@recast-navigation/core is not installed: run npm ci');
+  }
+}
+
 function checkThree() {
   if (!fs.existsSync(path.join(ROOT, 'node_modules', 'three', 'examples', 'jsm', 'animation', 'CCDIKSolver.js'))) {
     throw new BuildError('three is not installed: run npm ci');
@@ -304,7 +321,7 @@ function pool(rs) {
 const sig = (x) => Number(Number(x).toPrecision(6));
 const fmt = (x) => (x >= 100 ? x.toFixed(1) : x >= 10 ? x.toFixed(2) : x.toFixed(3));
 
-function main() {
+async function main() {
   const o = parseArgs(process.argv.slice(2));
   const benches = BENCHES.filter((b) => (o.benches.length ? o.benches.some((x) => selects(x, b.name)) : !b.optIn)).map((b) => ({
     ...b,
@@ -315,6 +332,10 @@ function main() {
   for (const b of benches) for (const t of b.targets) plan.set(t, [...(plan.get(t) ?? []), b.name]);
 
   let status = 0;
+  // Inputs some benches read (the nav field's mesh and pairs), written once per invocation.
+  for (const b of benches) {
+    if (b.prepare && b.targets.length) await b.prepare();
+  }
   const usable = new Set();
   for (const t of plan.keys()) {
     try {
@@ -447,4 +468,7 @@ function printTable(rows, o) {
   console.log(`CSV: ${path.relative(ROOT, path.join(OUT_DIR, 'results.csv'))}`);
 }
 
-main();
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
