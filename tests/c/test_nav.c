@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../wasm/src/world/world_core.h" /* asset marks */
+#include "../../wasm/src/nav/nav_internal.h" /* asset marks, the scan for the grid */
 #include "test.h"
 
 #define TOL 1e-5
@@ -377,6 +377,37 @@ static void test_scene_assets(void) {
   free(arena);
 }
 
+/* The grid search gives exactly the answer of trying every polygon, inside and outside the
+ * mesh's bounds, on the baked arena. */
+static void test_nearest_grid(void) {
+  size_t len = 0;
+  char *json = lb_test_read_file("assets/levels/nav-arena.navmesh.json", &len);
+  LB_CHECK(json != NULL);
+  if (!json) {
+    return;
+  }
+  lb_world *w = new_world();
+  uint32_t id = 0;
+  LB_CHECK(lb_world_add_navmesh_json(w, "arena", json, len, &id) == LB_OK);
+  const lb_navmesh *m = lb_navmesh_get(w, id);
+  rng r = {777u};
+  int same = 0, n = 20000;
+  for (int i = 0; i < n; ++i) {
+    float p[3] = {(float)(rng_u32(&r) % 30000) / 1000.0f - 15.0f,
+                  (float)(rng_u32(&r) % 4000) / 1000.0f - 1.0f,
+                  (float)(rng_u32(&r) % 30000) / 1000.0f - 15.0f};
+    lb_nav_point a, b;
+    LB_CHECK(lb_nav_nearest(w, id, p, &a) == LB_OK);
+    lb_nav_nearest_scan(m, p, &b);
+    same += a.polygon == b.polygon && memcmp(a.position, b.position, sizeof a.position) == 0;
+  }
+  printf("  nearest: grid == scan for %d of %d points (grid %ux%u cells of %.3f m)\n", same, n,
+         m->grid_nx, m->grid_nz, (double)m->grid_cell);
+  LB_CHECK(same == n);
+  lb_world_destroy(w);
+  free(json);
+}
+
 int main(void) {
   LB_RUN(test_nearest);
   LB_RUN(test_path);
@@ -385,5 +416,6 @@ int main(void) {
   LB_RUN(test_json);
   LB_RUN(test_rollback_and_memory);
   LB_RUN(test_scene_assets);
+  LB_RUN(test_nearest_grid);
   LB_TEST_MAIN_END();
 }

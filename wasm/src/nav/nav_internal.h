@@ -20,6 +20,11 @@ typedef struct lb_navmesh {
   uint32_t *indices;
   int32_t *neighbours;
   float *poly_min, *poly_max; /* per polygon XZ bounds (2 floats each) for quick rejects */
+  /* A uniform XZ grid for nearest-polygon searches: cell (i, j) lists, in ascending order, the
+   * polygons whose XZ bounds overlap it: grid_items[grid_start[c] .. grid_start[c + 1]). */
+  float grid_origin[2], grid_cell;
+  uint32_t grid_nx, grid_nz;
+  uint32_t *grid_start, *grid_items; /* one allocation of its own (grid_start first) */
   /* query scratch, one entry per polygon: A* nodes (valid when stamp == query stamp), the
    * open list (binary heap of polygon indices) and the corridor / search queue */
   uint32_t stamp;
@@ -46,5 +51,8 @@ static inline lb_nav_world *lb_nav_world_of(const lb_world *w) {
 lb_navmesh *lb_navmesh_get(const lb_world *w, uint32_t mesh);
 /* Frees meshes beyond the first `keep` (0: all, and the table). */
 void lb_navmeshes_release(lb_world *w, uint32_t keep);
+
+/* Nearest point by trying every polygon (what the grid search must equal; for tests). */
+void lb_nav_nearest_scan(const lb_navmesh *m, const float *p, lb_nav_point *out);
 
 #endif

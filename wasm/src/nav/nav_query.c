@@ -140,26 +140,75 @@ static lb_result query_args(lb_world *w, const char *fn, uint32_t mesh, const fl
   return LB_OK;
 }
 
+/* Polygon q as a candidate for the nearest point to p (ties: lower polygon index). */
+static void nearest_try(const lb_navmesh *m, uint32_t q, const float *p, float *best,
+                        lb_nav_point *out) {
+  /* a polygon whose XZ box is farther than the best distance cannot be nearer */
+  const float *lo = m->poly_min + 2u * q, *hi = m->poly_max + 2u * q;
+  float dx = p[0] < lo[0] ? lo[0] - p[0] : p[0] > hi[0] ? p[0] - hi[0] : 0.0f;
+  float dz = p[2] < lo[1] ? lo[1] - p[2] : p[2] > hi[1] ? p[2] - hi[1] : 0.0f;
+  if (dx * dx + dz * dz > *best) {
+    return;
+  }
+  float c[3];
+  closest_on_poly(m, q, p, c);
+  float ex = c[0] - p[0], ey = c[1] - p[1], ez = c[2] - p[2];
+  float d = ex * ex + ey * ey + ez * ez;
+  if (d < *best || (d == *best && q < out->polygon)) {
+    *best = d;
+    memcpy(out->position, c, sizeof c);
+    out->polygon = q;
+  }
+}
+
+static uint32_t cell_of(float x, float origin, float cell, uint32_t n) {
+  float f = (x - origin) / cell;
+  if (!(f > 0.0f)) {
+    return 0;
+  }
+  return f >= (float)n ? n - 1u : (uint32_t)f;
+}
+
+/* The same answer as trying every polygon: rings of grid cells around p's (clamped) cell until
+ * the ring is farther than the best distance. A cell in ring r is at least (r - 1) cells from
+ * p in XZ (also when p is outside the grid: projecting onto a convex set only shortens). */
 static void nearest(const lb_navmesh *m, const float *p, lb_nav_point *out) {
   float best = NAV_FLT_MAX;
   out->polygon = LB_NAV_NO_POLYGON;
+  int64_t cx = cell_of(p[0], m->grid_origin[0], m->grid_cell, m->grid_nx);
+  int64_t cz = cell_of(p[2], m->grid_origin[1], m->grid_cell, m->grid_nz);
+  int64_t nx = m->grid_nx, nz = m->grid_nz;
+  int64_t rmax = nx > nz ? nx : nz;
+  for (int64_t r = 0; r <= rmax; ++r) {
+    if (r >= 2) {
+      float reach = (float)(r - 1) * m->grid_cell;
+      if (reach * reach > best) {
+        break;
+      }
+    }
+    for (int64_t z = cz - r; z <= cz + r; ++z) {
+      if (z < 0 || z >= nz) {
+        continue;
+      }
+      bool edge_row = z == cz - r || z == cz + r;
+      for (int64_t x = cx - r; x <= cx + r; x += edge_row || r == 0 ? 1 : 2 * r) {
+        if (x < 0 || x >= nx) {
+          continue;
+        }
+        size_t c = (size_t)z * (size_t)nx + (size_t)x;
+        for (uint32_t k = m->grid_start[c]; k < m->grid_start[c + 1u]; ++k) {
+          nearest_try(m, m->grid_items[k], p, &best, out);
+        }
+      }
+    }
+  }
+}
+
+void lb_nav_nearest_scan(const lb_navmesh *m, const float *p, lb_nav_point *out) {
+  float best = NAV_FLT_MAX;
+  out->polygon = LB_NAV_NO_POLYGON;
   for (uint32_t q = 0; q < m->polygon_count; ++q) {
-    /* a polygon whose XZ box is farther than the best distance cannot be nearer */
-    const float *lo = m->poly_min + 2u * q, *hi = m->poly_max + 2u * q;
-    float dx = p[0] < lo[0] ? lo[0] - p[0] : p[0] > hi[0] ? p[0] - hi[0] : 0.0f;
-    float dz = p[2] < lo[1] ? lo[1] - p[2] : p[2] > hi[1] ? p[2] - hi[1] : 0.0f;
-    if (dx * dx + dz * dz > best) {
-      continue;
-    }
-    float c[3];
-    closest_on_poly(m, q, p, c);
-    float ex = c[0] - p[0], ey = c[1] - p[1], ez = c[2] - p[2];
-    float d = ex * ex + ey * ey + ez * ez;
-    if (d < best) {
-      best = d;
-      memcpy(out->position, c, sizeof c);
-      out->polygon = q;
-    }
+    nearest_try(m, q, p, &best, out);
   }
 }
 

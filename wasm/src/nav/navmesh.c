@@ -20,7 +20,9 @@ lb_navmesh *lb_navmesh_get(const lb_world *w, uint32_t mesh) {
 void lb_navmeshes_release(lb_world *w, uint32_t keep) {
   lb_nav_world *nw = lb_nav_world_of(w);
   while (nw->mesh_count > keep) {
-    lb_free(w, nw->meshes[--nw->mesh_count]);
+    lb_navmesh *m = nw->meshes[--nw->mesh_count];
+    lb_free(w, m->grid_start);
+    lb_free(w, m);
   }
   if (keep == 0) {
     lb_free(w, nw->meshes);
@@ -175,6 +177,78 @@ static lb_result nav_check_adjacency(lb_world *w, const char *name, const lb_nav
   return LB_OK;
 }
 
+static uint32_t grid_cell_of(float x, float origin, float cell, uint32_t n) {
+  float f = (x - origin) / cell;
+  if (!(f > 0.0f)) {
+    return 0;
+  }
+  return f >= (float)n ? n - 1u : (uint32_t)f;
+}
+
+/* The nearest-polygon grid: about one cell per polygon, square cells over the XZ bounds. */
+static bool grid_build(lb_world *w, lb_navmesh *m) {
+  float sx = m->bounds_max[0] - m->bounds_min[0], sz = m->bounds_max[2] - m->bounds_min[2];
+  float cell = lb_sqrt((sx * sz) / (float)m->polygon_count);
+  float side = sx > sz ? sx : sz;
+  if (!(cell > side / 1024.0f)) {
+    cell = side / 1024.0f; /* at most 1024 cells a side */
+  }
+  if (!(cell > 0.0f)) {
+    cell = 1.0f;
+  }
+  m->grid_cell = cell;
+  m->grid_origin[0] = m->bounds_min[0];
+  m->grid_origin[1] = m->bounds_min[2];
+  m->grid_nx = (uint32_t)(sx / cell) + 1u;
+  m->grid_nz = (uint32_t)(sz / cell) + 1u;
+  size_t cells = (size_t)m->grid_nx * m->grid_nz, refs = 0;
+  for (uint32_t p = 0; p < m->polygon_count; ++p) {
+    const float *lo = m->poly_min + 2u * p, *hi = m->poly_max + 2u * p;
+    size_t nx = grid_cell_of(hi[0], m->grid_origin[0], cell, m->grid_nx) -
+                grid_cell_of(lo[0], m->grid_origin[0], cell, m->grid_nx) + 1u;
+    size_t nz = grid_cell_of(hi[1], m->grid_origin[1], cell, m->grid_nz) -
+                grid_cell_of(lo[1], m->grid_origin[1], cell, m->grid_nz) + 1u;
+    refs += nx * nz;
+  }
+  m->grid_start = lb_alloc_array(w, cells + 1u + refs, sizeof(uint32_t));
+  if (!m->grid_start) {
+    return false;
+  }
+  m->grid_items = m->grid_start + cells + 1u;
+  /* count per cell, prefix sums, then fill in polygon order (each cell's list ascends) */
+  for (int pass = 0; pass < 2; ++pass) {
+    for (uint32_t p = 0; p < m->polygon_count; ++p) {
+      const float *lo = m->poly_min + 2u * p, *hi = m->poly_max + 2u * p;
+      uint32_t x0 = grid_cell_of(lo[0], m->grid_origin[0], cell, m->grid_nx);
+      uint32_t x1 = grid_cell_of(hi[0], m->grid_origin[0], cell, m->grid_nx);
+      uint32_t z0 = grid_cell_of(lo[1], m->grid_origin[1], cell, m->grid_nz);
+      uint32_t z1 = grid_cell_of(hi[1], m->grid_origin[1], cell, m->grid_nz);
+      for (uint32_t z = z0; z <= z1; ++z) {
+        for (uint32_t x = x0; x <= x1; ++x) {
+          size_t c = (size_t)z * m->grid_nx + x;
+          if (pass == 0) {
+            m->grid_start[c + 1u]++;
+          } else {
+            m->grid_items[m->grid_start[c]++] = p;
+          }
+        }
+      }
+    }
+    if (pass == 0) {
+      for (size_t c = 0; c < cells; ++c) {
+        m->grid_start[c + 1u] += m->grid_start[c];
+      }
+    } else {
+      /* filling advanced each start to the next cell's: shift back */
+      for (size_t c = cells; c > 0; --c) {
+        m->grid_start[c] = m->grid_start[c - 1u];
+      }
+      m->grid_start[0] = 0;
+    }
+  }
+  return true;
+}
+
 /* Bytes of one part of the block, rounded to 16 so every array stays aligned. */
 static size_t part(size_t count, size_t size) {
   return (count * size + 15u) & ~(size_t)15u;
@@ -269,6 +343,10 @@ lb_result lb_world_add_navmesh(lb_world *w, const char *name, const lb_navmesh_d
       m->portal_count += m->neighbours[e + k] >= 0 ? 1u : 0u;
     }
     e += m->counts[p];
+  }
+  if (!grid_build(w, m)) {
+    lb_free(w, block);
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_navmesh '%s': out of memory (search grid)", name);
   }
   nw->meshes[nw->mesh_count++] = m;
   *out_mesh = nw->mesh_count;
