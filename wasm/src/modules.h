@@ -11,7 +11,7 @@
   X(anim) /* Animator: controllers, clips, root motion */                                          \
   X(ik)   /* TwoBoneIK constraints */                                                              \
   X(grip) /* GripPose, GripHolder, GripProfile, GripSurface */                                     \
-  X(nav)  /* navmesh assets and queries */
+  X(nav)  /* navmesh assets and queries, NavAgent */
 
 enum {
   LB_MODULE_CORE = 0,

@@ -3,7 +3,8 @@
  * (nearest point, path, move along the surface, raycast). Rules and limits:
  * wasm/include/limber/nav.h. */
 import { badArgument, describe, handleArg, jsonArg, nameArg } from './args.js';
-import type { Vec3 } from './components.js';
+import type { Entity, Vec3 } from './components.js';
+import { NavAgent } from './components.generated.js';
 import { LimberError } from './errors.js';
 import type { World } from './world.js';
 
@@ -532,4 +533,25 @@ export function navRaycast(world: World, mesh: number, from: NavPoint, to: Vec3)
       } satisfies NavHit;
     }, fn),
   );
+}
+
+/* ---- NavAgent -------------------------------------------------------------------------------- */
+
+/** Sends the agent to `destination` (world space): it heads there from the next step, also
+ * right after stopNavAgent (no frame of delay). */
+export function setNavDestination(world: World, entity: Entity, destination: Vec3): void {
+  const fn = 'setNavDestination';
+  const p = vec3Arg(destination, fn, 'destination');
+  world.update(entity, NavAgent, (a) => {
+    a.destination = p;
+    a.hasDestination = true;
+    a.stopped = false;
+  });
+}
+
+/** Holds the agent still where it is (its destination is kept; setNavDestination resumes). */
+export function stopNavAgent(world: World, entity: Entity): void {
+  world.update(entity, NavAgent, (a) => {
+    a.stopped = true;
+  });
 }

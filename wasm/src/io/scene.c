@@ -234,8 +234,9 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
   /* Insert by component type, then by entity, so a component may refer to any entity's
    * components of an earlier type: Rig first (a Transform's parentJoint is looked up in its
    * parent's Rig), then Transform, then TwoBoneIK (needs the Rig and the target's Transform). */
-  static const uint32_t order[] = {LB_RIG,          LB_TRANSFORM, LB_TWO_BONE_IK, LB_GRIP_SURFACE,
-                                   LB_GRIP_PROFILE, LB_GRIP_POSE, LB_GRIP_HOLDER, LB_ANIMATOR};
+  static const uint32_t order[] = {LB_RIG,          LB_TRANSFORM,    LB_TWO_BONE_IK,
+                                   LB_GRIP_SURFACE, LB_GRIP_PROFILE, LB_GRIP_POSE,
+                                   LB_GRIP_HOLDER,  LB_ANIMATOR,     LB_NAV_AGENT};
   _Static_assert(sizeof order / sizeof order[0] == LB_COMPONENT_TYPE_COUNT,
                  "every component type needs a place in the scene insert order");
   for (uint32_t k = 0; k < LB_COMPONENT_TYPE_COUNT; ++k) {

@@ -52,6 +52,16 @@ lb_navmesh *lb_navmesh_get(const lb_world *w, uint32_t mesh);
 /* Frees meshes beyond the first `keep` (0: all, and the table). */
 void lb_navmeshes_release(lb_world *w, uint32_t keep);
 
+/* The NavAgent component and its Move system (nav_agent.c). */
+#define LB_NAV_COMPONENT_COUNT 1
+#define LB_NAV_SYSTEM_COUNT 1
+extern const lb_component_def lb_nav_components[LB_NAV_COMPONENT_COUNT];
+extern const lb_system_def lb_nav_systems[LB_NAV_SYSTEM_COUNT];
+/* The module's `changed` hook: a written Transform places its agent again. */
+void lb_nav_changed(lb_world *w, uint32_t type, uint32_t slot);
+/* True when an agent names a mesh handle >= first_mesh. */
+bool lb_nav_agents_use(const lb_world *w, uint32_t first_mesh);
+
 /* Nearest point by trying every polygon (what the grid search must equal; for tests). */
 void lb_nav_nearest_scan(const lb_navmesh *m, const float *p, lb_nav_point *out);
 
