@@ -30,14 +30,17 @@ const DT = 1 / 60;
 const MAX_STEPS_PER_FRAME = 8;
 
 const sceneFiles = import.meta.glob<string>('../../assets/scenes/*.json', { query: '?raw', import: 'default' });
-/** Files scenes may refer to (glTF rigs), as URLs; scenes name them repository-relative. */
-const rigFiles = import.meta.glob<string>('../../assets/rigs/*.{glb,gltf}', { query: '?url', import: 'default' });
+/** Files scenes may refer to (glTF rigs, navmeshes), as URLs; scenes name them repository-relative. */
+const rigFiles = {
+  ...import.meta.glob<string>('../../assets/rigs/*.{glb,gltf}', { query: '?url', import: 'default' }),
+  ...import.meta.glob<string>('../../assets/levels/*.navmesh.json', { query: '?url', import: 'default' }),
+};
 
 async function fetchSceneFiles(world: World, text: string): Promise<Record<string, Uint8Array>> {
   const files: Record<string, Uint8Array> = {};
   for (const path of world.sceneFiles(text)) {
     const url = rigFiles[`../../${path}`];
-    if (!url) throw new Error(`the scene refers to '${path}', which is not under assets/rigs/`);
+    if (!url) throw new Error(`the scene refers to '${path}', which is neither under assets/rigs/ nor an assets/levels/*.navmesh.json`);
     const res = await fetch(await url());
     if (!res.ok) throw new Error(`cannot load ${path}: HTTP ${res.status}`);
     files[path] = new Uint8Array(await res.arrayBuffer());
