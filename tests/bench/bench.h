@@ -46,6 +46,8 @@ extern const lb_bench lb_bench_anim_character;
 extern const lb_bench lb_bench_anim_character_unreal;
 /* bench_nav.c */
 extern const lb_bench lb_bench_nav_path;
+extern const lb_bench lb_bench_nav_agents_100;
+extern const lb_bench lb_bench_nav_agents_1000;
 /* bench_scale.c: world.scale.<object|hand>.<N> */
 extern const lb_bench lb_bench_world_scale_object_10;
 extern const lb_bench lb_bench_world_scale_object_100;

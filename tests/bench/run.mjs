@@ -64,6 +64,9 @@ const BENCHES = [
   // nav.path: one path query on a 2,000+ polygon Recast bake (nav_field.mjs writes the mesh and
   // the pairs first); Detour's computePath on the same mesh and pairs is the baseline.
   { name: 'nav.path', targets: ['native', 'wasm-simd', 'wasm', 'detour'], baseline: 'detour', prepare: prepareNavField },
+  // nav.agents.<N>: one NavAgent's share of the Move phase with N agents on the nav arena.
+  { name: 'nav.agents.100', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'nav.agents.1000', targets: ['native', 'wasm-simd', 'wasm'] },
   // world.scale.<placement>.<N>: per-character cost of a step with N characters. Opt-in
   // (only with --bench world.scale or a member): today a step at N = 10000 takes 10-30 s
   // natively, so the family would make a plain `npm run bench` last most of an hour.

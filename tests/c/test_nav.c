@@ -408,6 +408,81 @@ static void test_nearest_grid(void) {
   free(json);
 }
 
+/* NavAgent (NavDestination, no Animator) on the L: around the corner to the goal, on the
+ * mesh every step, no allocation in steps, stop holds, a new destination moves it in the very
+ * next step, a bad mesh handle is refused. */
+static void test_agent(void) {
+  lb_test_counter cnt;
+  memset(&cnt, 0, sizeof cnt);
+  lb_world_def d = lb_test_counting_def(&cnt);
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(&d, &w) == LB_OK);
+  uint32_t m = add_l(w);
+  lb_entity e = 0;
+  LB_CHECK(lb_world_spawn(w, &e) == LB_OK);
+  lb_transform_c t;
+  lb_component_defaults(LB_TRANSFORM, &t);
+  t.position[0] = 0.5f;
+  t.position[2] = 0.5f;
+  LB_CHECK(lb_world_insert(w, e, LB_TRANSFORM, &t) == LB_OK);
+  lb_nav_agent_c a;
+  lb_component_defaults(LB_NAV_AGENT, &a);
+  a.nav_mesh = 7;
+  LB_CHECK(lb_world_insert(w, e, LB_NAV_AGENT, &a) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(strstr(lb_world_last_error(w), "'navMesh'") != NULL);
+  a.nav_mesh = m;
+  a.destination[0] = 2.5f;
+  a.destination[2] = 2.5f;
+  a.has_destination = 1;
+  a.movement_speed = 1.0f;
+  a.stopping_distance = 0.01f;
+  LB_CHECK(lb_world_insert(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  const float dt = 1.0f / 60.0f;
+  LB_CHECK(lb_world_step(w, dt) == LB_OK);
+  size_t allocs = cnt.allocs;
+  double travelled = 0.0, off_max = 0.0;
+  int steps = 1;
+  float prev[3] = {0.5f, 0.0f, 0.5f};
+  for (; steps < 600; ++steps) {
+    LB_CHECK(lb_world_get(w, e, LB_NAV_AGENT, &a) == LB_OK);
+    if (a.arrived) {
+      break;
+    }
+    LB_CHECK(lb_world_step(w, dt) == LB_OK);
+    LB_CHECK(lb_world_get(w, e, LB_TRANSFORM, &t) == LB_OK);
+    lb_nav_point near;
+    lb_nav_nearest(w, m, t.position, &near);
+    double off = hypot(near.position[0] - t.position[0], near.position[2] - t.position[2]);
+    off_max = off > off_max ? off : off_max;
+    travelled += hypot(t.position[0] - prev[0], t.position[2] - prev[2]);
+    memcpy(prev, t.position, sizeof prev);
+  }
+  printf("  agent: arrived after %d steps, %.4f m travelled (path %.4f m), off the mesh <= %.2g "
+         "m, %zu allocations in steps\n",
+         steps, travelled, 2.0 * sqrt(2.5), off_max, cnt.allocs - allocs);
+  LB_CHECK(a.arrived && a.path_status == 1);
+  LB_CHECK(cnt.allocs == allocs);
+  LB_CHECK(off_max < 1e-6);
+  LB_CHECK(fabs(travelled + a.remaining_distance - 2.0 * sqrt(2.5)) < 0.02);
+  LB_CHECK(hypot(t.position[0] - 2.5, t.position[2] - 2.5) <= 0.011);
+  /* stop, then a new destination: moving in the very next step */
+  a.stopped = 1;
+  LB_CHECK(lb_world_set(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  LB_CHECK(lb_world_step(w, dt) == LB_OK);
+  LB_CHECK(lb_world_get(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  LB_CHECK(a.velocity[0] == 0.0f && a.velocity[2] == 0.0f);
+  a.destination[0] = 0.5f;
+  a.destination[2] = 2.5f; /* stopped stays 1 in what is written: the new destination clears it */
+  LB_CHECK(lb_world_set(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  LB_CHECK(lb_world_get(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  LB_CHECK(a.stopped == 0 && a.has_destination == 1);
+  LB_CHECK(lb_world_step(w, dt) == LB_OK);
+  LB_CHECK(lb_world_get(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  LB_CHECK_NEAR(hypot(a.velocity[0], a.velocity[2]), 1.0, 1e-3);
+  lb_world_destroy(w);
+  LB_CHECK(cnt.live == 0);
+}
+
 int main(void) {
   LB_RUN(test_nearest);
   LB_RUN(test_path);
@@ -417,5 +492,6 @@ int main(void) {
   LB_RUN(test_rollback_and_memory);
   LB_RUN(test_scene_assets);
   LB_RUN(test_nearest_grid);
+  LB_RUN(test_agent);
   LB_TEST_MAIN_END();
 }
