@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { addNavMesh, bakeNavMesh, bakeNavMeshData, createWorld, findNavMesh, LimberError, levelTriangles, navFindPath, navMeshInfo, navMoveAlongSurface, navNearest, navRaycast } from '../../dist/web/bridge/index.js';
+import { useRecast, addNavMesh, bakeNavMesh, bakeNavMeshData, createWorld, findNavMesh, LimberError, levelTriangles, navFindPath, navMeshInfo, navMoveAlongSurface, navNearest, navRaycast } from '../../dist/web/bridge/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const read = (rel) => readFileSync(join(root, rel), 'utf8');
@@ -136,6 +136,10 @@ test('nav: query and bake arguments are checked', async () => {
   await assert.rejects(bakeNavMesh(world, arena, { agentRadius: NaN }), (e) => e.code === 'LB_ERR_NOT_FINITE');
   await assert.rejects(bakeNavMesh(world, arena, { cellsize: 0.1 }), (e) => /not a bake setting/.test(e.message));
   await assert.rejects(bakeNavMesh(world, { pieces: [{ center: [0, 0, 0], size: [1, -1, 1] }] }), (e) => /pieces\[0\]\.size/.test(e.message));
+  // useRecast (the browser's way to hand over the Recast modules) checks what it gets, and works.
+  assert.throws(() => useRecast({ core: {}, generators: {} }), (e) => e.code === 'LB_ERR_INVALID_ARGUMENT' && /modules\.core/.test(e.message));
+  useRecast({ core: await import('@recast-navigation/core'), generators: await import('@recast-navigation/generators') });
+  assert.equal(navMeshInfo(world, await bakeNavMesh(world, arena)).polygonCount, navMeshInfo(world, mesh).polygonCount);
   // Paths cut at maxPoints still report the whole length.
   const full = navFindPath(world, mesh, arena.spawn.position, arena.destinations[0].position);
   const cut = navFindPath(world, mesh, arena.spawn.position, arena.destinations[0].position, { maxPoints: 1 });

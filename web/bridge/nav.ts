@@ -1,5 +1,5 @@
-/** Navigation meshes: baking with Recast (@recast-navigation, an optional peer dependency loaded
- * only by the bake functions), Limber's navmesh format, and the core's deterministic queries
+/** Navigation meshes: baking with Recast (@recast-navigation, an optional peer dependency: the
+ * Node entry imports it on the first bake, a browser page passes it with useRecast), Limber's navmesh format, and the core's deterministic queries
  * (nearest point, path, move along the surface, raycast). Rules and limits:
  * wasm/include/limber/nav.h. */
 import { badArgument, describe, handleArg, jsonArg, nameArg } from './args.js';
@@ -123,13 +123,41 @@ interface RecastCore {
 interface RecastGenerators {
   generateSoloNavMesh(positions: ArrayLike<number>, indices: ArrayLike<number>, config: Record<string, number>): { success: true; navMesh: DetourNavMesh } | { success: false; error: string };
 }
+/** Where the Recast modules come from: the Node entry (index.ts) imports the installed
+ * packages; in a browser the page hands them over with useRecast (the browser entry imports no
+ * package, so bundles without navmesh baking stay free of Recast). */
+let recastLoader: (() => Promise<{ core: unknown; generators: unknown }>) | null = null;
 let recast: Promise<{ core: RecastCore; gen: RecastGenerators }> | null = null;
 
+/** @internal The Node entry's loader of @recast-navigation/core and /generators. */
+export function setRecastLoader(loader: () => Promise<{ core: unknown; generators: unknown }>): void {
+  recastLoader = loader;
+  recast = null;
+}
+
+/** Hands the bake functions the Recast modules (needed in a browser; in Node they are imported
+ * from the installed packages): `useRecast({ core, generators })` with the module namespaces of
+ * @recast-navigation/core and @recast-navigation/generators. */
+export function useRecast(modules: { core: unknown; generators: unknown }): void {
+  const fn = 'useRecast';
+  if (modules === null || typeof modules !== 'object') throw badArgument(fn, 'modules', `must be { core, generators }, got ${describe(modules)}`);
+  const core = modules.core as Partial<RecastCore> | null;
+  const generators = modules.generators as Partial<RecastGenerators> | null;
+  if (!core || typeof core.init !== 'function') throw badArgument(fn, 'modules.core', 'must be the @recast-navigation/core module (it has init)');
+  if (!generators || typeof generators.generateSoloNavMesh !== 'function') throw badArgument(fn, 'modules.generators', 'must be the @recast-navigation/generators module (it has generateSoloNavMesh)');
+  setRecastLoader(async () => ({ core, generators }));
+}
+
 async function loadRecast(fn: string): Promise<{ core: RecastCore; gen: RecastGenerators }> {
+  if (!recastLoader) {
+    throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: ${fn}: baking needs @recast-navigation/core and @recast-navigation/generators; in a browser pass them with useRecast({ core, generators }) first`);
+  }
   if (!recast) {
+    const load = recastLoader;
     recast = (async () => {
-      const core = (await import('@recast-navigation/core')) as unknown as RecastCore;
-      const gen = (await import('@recast-navigation/generators')) as unknown as RecastGenerators;
+      const m = await load();
+      const core = m.core as RecastCore;
+      const gen = m.generators as RecastGenerators;
       await core.init();
       return { core, gen };
     })();
