@@ -75,6 +75,8 @@ static void test_nearest(void) {
   LB_CHECK(lb_nav_nearest(w, m, (float[3]){5.5f, 0, 0.5f}, &p) == LB_OK);
   LB_CHECK(p.polygon == 3);
   LB_CHECK(lb_nav_nearest(w, m, (float[3]){NAN, 0, 0}, &p) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_nav_nearest(w, m, (float[3]){1e8f, 0, 0}, &p) == LB_ERR_OUT_OF_RANGE);
+  LB_CHECK(lb_nav_nearest(w, m, (float[3]){-9e6f, 5, 9e6f}, &p) == LB_OK && p.polygon == 1);
   LB_CHECK(lb_nav_nearest(w, 7, (float[3]){0, 0, 0}, &p) == LB_ERR_INVALID_ARGUMENT);
   lb_navmesh_info info;
   LB_CHECK(lb_world_navmesh_info(w, m, &info) == LB_OK);

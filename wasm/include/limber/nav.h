@@ -37,7 +37,8 @@ typedef struct lb_world lb_world;
 #define LB_NAV_MAX_POLYGONS 1000000u /* polygons per mesh */
 #define LB_NAV_NO_NEIGHBOUR (-1)     /* an edge that is a wall */
 #define LB_NAV_NO_POLYGON UINT32_MAX /* "not on the mesh" */
-#define LB_NAV_COORD_MAX 1.0e6f      /* |coordinate| limit, metres */
+#define LB_NAV_COORD_MAX 1.0e6f      /* |coordinate| limit of mesh vertices, metres */
+#define LB_NAV_QUERY_MAX 1.0e7f      /* |coordinate| limit of query points (LB_ERR_OUT_OF_RANGE) */
 
 /* A mesh as data (zero-init, then fill). Edge k of a polygon runs from its vertex k to
  * vertex k+1 (the last back to the first); neighbours[k] is the polygon across that edge or

@@ -128,6 +128,16 @@ static bool finite3(const float *p) {
   return true;
 }
 
+/* Within LB_NAV_QUERY_MAX: squared distances stay finite. */
+static bool in_range3(const float *p) {
+  for (int c = 0; c < 3; ++c) {
+    if (p[c] > LB_NAV_QUERY_MAX || p[c] < -LB_NAV_QUERY_MAX) {
+      return false;
+    }
+  }
+  return true;
+}
+
 static lb_result query_args(lb_world *w, const char *fn, uint32_t mesh, const float *a,
                             const float *b, lb_navmesh **out) {
   *out = lb_navmesh_get(w, mesh);
@@ -136,6 +146,10 @@ static lb_result query_args(lb_world *w, const char *fn, uint32_t mesh, const fl
   }
   if ((a && !finite3(a)) || (b && !finite3(b))) {
     return lb_fail(w, LB_ERR_NOT_FINITE, "%s: a point is not finite", fn);
+  }
+  if ((a && !in_range3(a)) || (b && !in_range3(b))) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: a point is beyond %g m", fn,
+                   (double)LB_NAV_QUERY_MAX);
   }
   return LB_OK;
 }
@@ -522,6 +536,10 @@ static lb_result point_arg(lb_world *w, const char *fn, const lb_navmesh *m,
   }
   if (!finite3(from->position)) {
     return lb_fail(w, LB_ERR_NOT_FINITE, "%s: the start point is not finite", fn);
+  }
+  if (!in_range3(from->position)) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: the start point is beyond %g m", fn,
+                   (double)LB_NAV_QUERY_MAX);
   }
   return LB_OK;
 }

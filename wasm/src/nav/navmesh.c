@@ -188,27 +188,40 @@ static uint32_t grid_cell_of(float x, float origin, float cell, uint32_t n) {
 /* The nearest-polygon grid: about one cell per polygon, square cells over the XZ bounds. */
 static bool grid_build(lb_world *w, lb_navmesh *m) {
   float sx = m->bounds_max[0] - m->bounds_min[0], sz = m->bounds_max[2] - m->bounds_min[2];
-  float cell = lb_sqrt((sx * sz) / (float)m->polygon_count);
   float side = sx > sz ? sx : sz;
+  float cell = lb_sqrt((sx * sz) / (float)m->polygon_count);
+  if (!(cell < side)) {
+    cell = side > 0.0f ? side : 1.0f;
+  }
   if (!(cell > side / 1024.0f)) {
     cell = side / 1024.0f; /* at most 1024 cells a side */
   }
   if (!(cell > 0.0f)) {
     cell = 1.0f;
   }
-  m->grid_cell = cell;
   m->grid_origin[0] = m->bounds_min[0];
   m->grid_origin[1] = m->bounds_min[2];
-  m->grid_nx = (uint32_t)(sx / cell) + 1u;
-  m->grid_nz = (uint32_t)(sz / cell) + 1u;
-  size_t cells = (size_t)m->grid_nx * m->grid_nz, refs = 0;
-  for (uint32_t p = 0; p < m->polygon_count; ++p) {
-    const float *lo = m->poly_min + 2u * p, *hi = m->poly_max + 2u * p;
-    size_t nx = grid_cell_of(hi[0], m->grid_origin[0], cell, m->grid_nx) -
-                grid_cell_of(lo[0], m->grid_origin[0], cell, m->grid_nx) + 1u;
-    size_t nz = grid_cell_of(hi[1], m->grid_origin[1], cell, m->grid_nz) -
-                grid_cell_of(lo[1], m->grid_origin[1], cell, m->grid_nz) + 1u;
-    refs += nx * nz;
+  size_t cells = 0, refs = 0;
+  /* Coarser cells while big polygons over many small cells would make the lists much longer
+   * than the mesh (a few large floor polygons among many small ones). */
+  for (;;) {
+    m->grid_cell = cell;
+    m->grid_nx = (uint32_t)(sx / cell) + 1u;
+    m->grid_nz = (uint32_t)(sz / cell) + 1u;
+    cells = (size_t)m->grid_nx * m->grid_nz;
+    refs = 0;
+    for (uint32_t p = 0; p < m->polygon_count; ++p) {
+      const float *lo = m->poly_min + 2u * p, *hi = m->poly_max + 2u * p;
+      size_t nx = grid_cell_of(hi[0], m->grid_origin[0], cell, m->grid_nx) -
+                  grid_cell_of(lo[0], m->grid_origin[0], cell, m->grid_nx) + 1u;
+      size_t nz = grid_cell_of(hi[1], m->grid_origin[1], cell, m->grid_nz) -
+                  grid_cell_of(lo[1], m->grid_origin[1], cell, m->grid_nz) + 1u;
+      refs += nx * nz;
+    }
+    if (refs <= 8u * ((size_t)m->polygon_count + cells) || cells == 1u) {
+      break;
+    }
+    cell *= 2.0f;
   }
   m->grid_start = lb_alloc_array(w, cells + 1u + refs, sizeof(uint32_t));
   if (!m->grid_start) {
