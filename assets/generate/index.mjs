@@ -12,7 +12,9 @@
 //     GripProfile anchors and GripSurface shapes;
 //   assets/levels/{corridor,vault-course,nav-arena}.{glb,json} — level pieces as
 //     meshes (one node per piece) and as data (boxes, spawn, and per level the
-//     touch-wall hints, vaultability or nav destinations; levels.mjs).
+//     touch-wall hints, vaultability or nav destinations; levels.mjs);
+//   assets/levels/<level>.navmesh.json — each level's navmesh baked with Recast
+//     (@recast-navigation through the bridge's bakeNavMeshData), in Limber's format.
 // Skeletons come from the core itself through the wasm bridge (built first unless
 // --no-build). Mixamo names are plain ("Hips", no "mixamorig:" prefix), as the core
 // names them; three.js strips ':' and '.' from node names anyway.
@@ -28,7 +30,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Body } from './body.mjs';
 import { FPS, sampleClip } from './clips.mjs';
 import { CLIPS } from './motion.mjs';
-import { levelFiles, referenceCharacter } from './levels.mjs';
+import { levelFiles, levelNavMesh, referenceCharacter } from './levels.mjs';
 import { propFiles } from './props.mjs';
 import { rigGlb } from './rig-glb.mjs';
 import { conventionRigs } from './conventions.mjs';
@@ -56,7 +58,12 @@ export async function generate({ bridge } = {}) {
     files.push([`rigs/convention-${rig.naming}.glb`, rigGlb(rig, canon, CLIPS, keys, meta)]);
   }
   for (const [name, text] of propFiles()) files.push([`props/${name}.json`, new TextEncoder().encode(text)]);
-  files.push(...levelFiles(referenceCharacter(canon)));
+  const levels = levelFiles(referenceCharacter(canon));
+  for (const [rel, bytes] of levels) {
+    files.push([rel, bytes]);
+    // Each level's navmesh, baked with Recast (@recast-navigation) through the bridge.
+    if (rel.endsWith('.json')) files.push([rel.replace(/\.json$/, '.navmesh.json'), new TextEncoder().encode(await levelNavMesh(b, new TextDecoder().decode(bytes)))]);
+  }
   return { files, rigs, clips: CLIPS };
 }
 
@@ -74,7 +81,7 @@ async function main(argv) {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, bytes);
     const rig = rigs.find((r) => rel.endsWith(`-${r.naming}.glb`));
-    const what = rig ? `${rig.names.length} joints, ${clips.length} clips (${clips.map((c) => c.name).join(', ')})` : rel.startsWith('rigs/') ? 'convention rig' : rel.startsWith('levels/') ? 'level' : 'prop';
+    const what = rig ? `${rig.names.length} joints, ${clips.length} clips (${clips.map((c) => c.name).join(', ')})` : rel.endsWith('.navmesh.json') ? 'navmesh' : rel.startsWith('rigs/') ? 'convention rig' : rel.startsWith('levels/') ? 'level' : 'prop';
     process.stdout.write(`${relative(process.cwd(), path) || path}  ${bytes.byteLength} bytes  ${what}\n`);
   }
 }

@@ -391,6 +391,40 @@ function levelGlb(level) {
 
 export const LEVELS = ['corridor', 'vault-course', 'nav-arena'];
 
+/** Shortest decimal that reads back as the same float32 (Recast's vertices are float32). */
+function f32(x) {
+  for (let p = 1; p < 10; p++) {
+    const y = Number(x.toPrecision(p));
+    if (Math.fround(y) === x) return y + 0;
+  }
+  return x + 0;
+}
+
+/**
+ * A level's navmesh, baked with Recast through the bridge (bakeNavMeshData), in Limber's
+ * format: one vertex, polygon or neighbour list per line, fixed key order.
+ */
+export async function levelNavMesh(bridge, levelText) {
+  const level = JSON.parse(levelText);
+  const mesh = await bridge.bakeNavMeshData(level);
+  const line = (a) => `[${a.join(', ')}]`;
+  const block = (rows) => `[\n${rows.map((r) => `    ${r}`).join(',\n')}\n  ]`;
+  const settings = Object.entries(mesh.settings).map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(', ');
+  return [
+    '{',
+    `  "format": "limber-navmesh",`,
+    `  "version": 1,`,
+    `  "source": { "level": ${JSON.stringify(level.name)}, "baker": ${JSON.stringify(mesh.source.baker)} },`,
+    `  "settings": { ${settings} },`,
+    `  "bounds": [${mesh.bounds.map((b) => line(b.map((x) => f32(Math.fround(x))))).join(', ')}],`,
+    `  "vertices": ${block(mesh.vertices.map((v) => line(v.map((x) => f32(Math.fround(x))))))},`,
+    `  "polygons": ${block(mesh.polygons.map(line))},`,
+    `  "neighbours": ${block(mesh.neighbours.map(line))}`,
+    '}',
+    '',
+  ].join('\n');
+}
+
 /** The level files for the reference character (see referenceCharacter): [relative path, bytes]. */
 export function levelFiles(ref) {
   const levels = [corridor(ref), vaultCourse(), navArena()];

@@ -47,6 +47,10 @@ extern const lb_bench lb_bench_anim_character_unreal;
 extern const lb_bench lb_bench_anim_stage_sample;
 extern const lb_bench lb_bench_anim_stage_blend;
 extern const lb_bench lb_bench_anim_stage_model;
+/* bench_nav.c */
+extern const lb_bench lb_bench_nav_path;
+extern const lb_bench lb_bench_nav_agents_100;
+extern const lb_bench lb_bench_nav_agents_1000;
 /* bench_scale.c: world.scale.<object|hand>.<N> */
 extern const lb_bench lb_bench_world_scale_object_10;
 extern const lb_bench lb_bench_world_scale_object_100;

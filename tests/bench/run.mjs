@@ -15,7 +15,9 @@
 // Baselines (e.g. three.js) are measured in the same invocation, each bench by its script
 // (THREE_SCRIPTS below: three_ik.mjs, three_anim.mjs; rapier_collide.mjs for the collide.corridor.*
 // and controller.move benches: target rapier = Rapier's own queries and character controller,
-// limber-rapier = limber/rapier's adapter). The emcc builds read files
+// limber-rapier = limber/rapier's adapter; DETOUR_SCRIPTS: detour_nav.mjs, Detour's computePath
+// for nav.path, whose mesh and pairs nav_field.mjs writes before any target runs). The emcc
+// builds read files
 // (assets/rigs/*.glb) from the working directory, the repo root, through -sNODERAWFS.
 //
 // --bench NAME selects one bench, or a family by its dotted prefix: --bench world.scale
@@ -41,6 +43,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prepareNavField } from './nav_field.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BENCH_DIR = path.join(ROOT, 'tests', 'bench');
@@ -85,6 +88,12 @@ const BENCHES = [
   // interact.character.<N>: one character's EnvironmentInteraction (queries + arm IK) among N colliders.
   { name: 'interact.character.100', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'interact.character.1000', targets: ['native', 'wasm-simd', 'wasm'] },
+  // nav.path: one path query on a 2,000+ polygon Recast bake (nav_field.mjs writes the mesh and
+  // the pairs first); Detour's computePath on the same mesh and pairs is the baseline.
+  { name: 'nav.path', targets: ['native', 'wasm-simd', 'wasm', 'detour'], baseline: 'detour', prepare: prepareNavField },
+  // nav.agents.<N>: one NavAgent's share of the Move phase with N agents on the nav arena.
+  { name: 'nav.agents.100', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'nav.agents.1000', targets: ['native', 'wasm-simd', 'wasm'] },
   // world.scale.<placement>.<N>: per-character cost of a step with N characters. Opt-in
   // (only with --bench world.scale or a member): today a step at N = 10000 takes 10-30 s
   // natively, so the family would make a plain `npm run bench` last most of an hour.
@@ -95,6 +104,8 @@ const BENCHES = [
 // three.js baseline script per bench (default three_ik.mjs); benches with different
 // scripts run in separate processes.
 const THREE_SCRIPTS = { 'anim.character': 'three_anim.mjs', 'anim.character_unreal': 'three_anim.mjs' };
+// Detour (@recast-navigation/core) baseline per bench.
+const DETOUR_SCRIPTS = { 'nav.path': 'detour_nav.mjs' };
 
 const NODE_RUN = [process.execPath, '--no-experimental-fetch'];
 const TARGETS = {
@@ -114,6 +125,10 @@ const TARGETS = {
   'limber-rapier': {
     build: () => checkRapier(true),
     command: () => [process.execPath, path.join(BENCH_DIR, 'rapier_collide.mjs'), '--target', 'limber-rapier'],
+  },
+  detour: {
+    build: () => checkDetour(),
+    command: (bench) => [process.execPath, path.join(BENCH_DIR, DETOUR_SCRIPTS[bench] ?? 'detour_nav.mjs')],
   },
   three: {
     build: () => checkThree(),
@@ -280,6 +295,12 @@ function checkRapier(adapter) {
   }
 }
 
+function checkDetour() {
+  if (!fs.existsSync(path.join(ROOT, 'node_modules', '@recast-navigation', 'core', 'package.json'))) {
+    throw new BuildError('@recast-navigation/core is not installed: run npm ci');
+  }
+}
+
 function checkThree() {
   if (!fs.existsSync(path.join(ROOT, 'node_modules', 'three', 'examples', 'jsm', 'animation', 'CCDIKSolver.js'))) {
     throw new BuildError('three is not installed: run npm ci');
@@ -347,7 +368,7 @@ function pool(rs) {
 const sig = (x) => Number(Number(x).toPrecision(6));
 const fmt = (x) => (x >= 100 ? x.toFixed(1) : x >= 10 ? x.toFixed(2) : x.toFixed(3));
 
-function main() {
+async function main() {
   const o = parseArgs(process.argv.slice(2));
   const benches = BENCHES.filter((b) => (o.benches.length ? o.benches.some((x) => selects(x, b.name)) : !b.optIn)).map((b) => ({
     ...b,
@@ -358,6 +379,10 @@ function main() {
   for (const b of benches) for (const t of b.targets) plan.set(t, [...(plan.get(t) ?? []), b.name]);
 
   let status = 0;
+  // Inputs some benches read (the nav field's mesh and pairs), written once per invocation.
+  for (const b of benches) {
+    if (b.prepare && b.targets.length) await b.prepare();
+  }
   const usable = new Set();
   for (const t of plan.keys()) {
     try {
@@ -532,4 +557,7 @@ function printTable(rows, o) {
   console.log(`CSV: ${path.relative(ROOT, path.join(OUT_DIR, 'results.csv'))}`);
 }
 
-main();
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -2,7 +2,8 @@
 // three.js GLTFLoader reads, skeletons identical to the core's humanoid, the same
 // motion in every convention, clip timing and root motion, props that load, and
 // level scenes whose data (json) is their meshes (glb) and holds up: touch hints
-// against the mannequin's reach, vaultability by the rule, nav reachability.
+// against the mannequin's reach, vaultability by the rule, nav reachability; each level's
+// navmesh (baked with Recast) is pinned with them.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -21,7 +22,7 @@ const NAMINGS = ['mixamo', 'unreal', 'blender', 'digits'];
 const PROPS = ['rifle', 'pistol', 'hammer', 'cup', 'ball'];
 const LEVELS = ['corridor', 'vault-course', 'nav-arena'];
 const CONVENTIONS = ['vrm', 'biped', 'daz4'];
-const FILES = [...NAMINGS.map((n) => `rigs/mannequin-${n}.glb`), ...CONVENTIONS.map((n) => `rigs/convention-${n}.glb`), ...PROPS.map((p) => `props/${p}.json`), ...LEVELS.flatMap((l) => [`levels/${l}.glb`, `levels/${l}.json`])];
+const FILES = [...NAMINGS.map((n) => `rigs/mannequin-${n}.glb`), ...CONVENTIONS.map((n) => `rigs/convention-${n}.glb`), ...PROPS.map((p) => `props/${p}.json`), ...LEVELS.flatMap((l) => [`levels/${l}.glb`, `levels/${l}.json`, `levels/${l}.navmesh.json`])];
 const CLIPS = { idle: 2, walk: 1, run: 0.7, vault: 1.2, reach: 1.2 };
 
 // Pinned output: regenerate with `npm run assets`, check the change, then update these.
@@ -40,10 +41,13 @@ const SHA256 = {
   'props/ball.json': '131f108179bd3f1eac25b889ee8a053f20d1dfbfe681c9fcec35e4cedce9bb6b',
   'levels/corridor.glb': 'cb7d0f5284d4d64faa8ea7c15be5aa1d6e010509a20b10d083e614467143e83f',
   'levels/corridor.json': '140584d6f60e3ab82eb8d5365b952790391221d5883325b7de86f5438d44c416',
+  'levels/corridor.navmesh.json': '7ac36cb1087499d963293f7ea5db04cdd3ffc1b9e9484a9543316c6eae700a75',
   'levels/vault-course.glb': '6bb43262212b4f82fd7919806eb7234d3149964db9d5f4dd31b00da4f75de4f2',
   'levels/vault-course.json': 'fc893bb30bfe8bf718db068c76c8ee3b8605207936a9e023a3c1680118f0e329',
+  'levels/vault-course.navmesh.json': '08d3d4c251178dab7352e00c289c712342f67df48b33b595b7b1b9936310a392',
   'levels/nav-arena.glb': 'be9f5148686838d441005eb48ccfb514d39082f97c20f2d3f016703a241dbfd7',
   'levels/nav-arena.json': 'b4da411f1001990c451f86a6726fc60becc02b850126c294047af807fafe4ef9',
+  'levels/nav-arena.navmesh.json': '96e70c7b533851966c9f054244159d15d6a752913585eb7db7b7adb9366bf09e',
 };
 
 const sha256 = (b) => createHash('sha256').update(b).digest('hex');

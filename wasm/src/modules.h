@@ -12,6 +12,7 @@
   X(ik)         /* TwoBoneIK constraints */                                                        \
   X(grip)       /* GripPose, GripHolder, GripProfile, GripSurface */                               \
   X(collide)    /* Collider: shapes, mesh assets, the collider hierarchy and queries */            \
+  X(nav)        /* navmesh assets and queries, NavAgent */                                         \
   X(controller) /* CharacterController: collide-and-slide moves in the Move phase */               \
   X(interact)   /* EnvironmentInteraction: a hand on nearby walls */
 

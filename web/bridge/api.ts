@@ -19,3 +19,5 @@ export { builtinQueries } from './collide.js';
 export { addController, animatorParam, animatorStatus, controllerInfo, rootMotion, setAnimatorParam, setAnimatorTrigger } from './animator.js';
 export type { AnimatorParamType, AnimatorStatus, ControllerInfo, RootMotion } from './animator.js';
 export type { ClosestPointOptions, CollideHit, CollisionQueries, QueryOptions } from './collide.js';
+export { addNavMesh, bakeDetourNavMesh, bakeNavMesh, bakeNavMeshData, findNavMesh, levelTriangles, navBakeSettings, navFindPath, navMeshInfo, navMoveAlongSurface, navNearest, navRaycast, setNavDestination, stopNavAgent, useRecast } from './nav.js';
+export type { DetourBake, DetourNavMesh, NavBakeSettings, NavHit, NavLevel, NavMeshData, NavMeshInfo, NavPath, NavPathStatus, NavPoint } from './nav.js';

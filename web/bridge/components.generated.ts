@@ -573,3 +573,83 @@ export interface EnvironmentInteractionData {
 
 /** The EnvironmentInteraction component: world.insert / get / update / remove / has. */
 export const EnvironmentInteraction = component<EnvironmentInteractionData>('EnvironmentInteraction');
+
+/** Fields of the NavAgent component, as the core's schema declares them. */
+export interface NavAgentData {
+  /** navmesh asset handle (scenes: its name); required */
+  navMesh: number;
+  /**
+   * who moves the character (see nav.h)
+   * @default 'NavDestination'
+   */
+  driveMode: 'NavDestination' | 'RootMotion' | 'Both';
+  /**
+   * metres, world space; a new value also sets hasDestination and clears stopped; each in [-1e6, 1e6]
+   * @default [0, 0, 0]
+   */
+  destination: Vec3;
+  /**
+   * the agent heads for destination
+   * @default false
+   */
+  hasDestination: boolean;
+  /**
+   * holds still (stop()); a new destination clears it
+   * @default false
+   */
+  stopped: boolean;
+  /**
+   * degrees per second toward the steering target, never past it; range [0, 3600]
+   * @default 720
+   */
+  turningSpeed: number;
+  /**
+   * metres per second (NavDestination); range [0, 1000]
+   * @default 1.4
+   */
+  movementSpeed: number;
+  /**
+   * metres from the goal counted as arrived; range [0, 100]
+   * @default 0.05
+   */
+  stoppingDistance: number;
+  /**
+   * metres; the Both mode's near-goal attenuation starts within it; range [0.01, 10]
+   * @default 0.35
+   */
+  radius: number;
+  /**
+   * metres from the mesh surface to the Transform (Recast meshes sit a cell above the floor); range [-10, 10]
+   * @default 0
+   */
+  baseOffset: number;
+  /**
+   * locomotion parameter value at full speed; range [0, 1000]
+   * @default 1
+   */
+  baseLocomotionParam: number;
+  /**
+   * Animator float parameter written each step; '' = none
+   * @default 'MoveSpeed'
+   */
+  locomotionParam: string;
+  /** output: the next corner of the path */
+  readonly steeringTarget: Vec3;
+  /** output: metres along the path to its end */
+  readonly remainingDistance: number;
+  /** output: metres per second over the last step */
+  readonly velocity: Vec3;
+  /** output: the agent's point on the mesh */
+  readonly nextPosition: Vec3;
+  /** output: Partial = the goal is unreachable, the path ends nearest it */
+  readonly pathStatus: 'None' | 'Complete' | 'Partial';
+  /** output: within stoppingDistance of the path's end */
+  readonly arrived: boolean;
+  /** output: the locomotion parameter value of the last step */
+  readonly locomotionValue: number;
+  /** output: degrees from facing to the steering target before the turn */
+  readonly turnAngle: number;
+}
+
+/** The NavAgent component: world.insert / get / update / remove / has. */
+export const NavAgent = component<NavAgentData>('NavAgent');

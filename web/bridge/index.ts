@@ -7,8 +7,12 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { fetchWasm, instantiateLimber, type WasmFetcher } from './wasm.js';
 import { type CreateWorldOptions, World } from './world.js';
 import { LimberError } from './errors.js';
+import { setRecastLoader } from './nav.js';
 
 export * from './api.js';
+
+// Navmesh baking (bakeNavMesh): the optional peer packages, imported on the first bake.
+setRecastLoader(async () => ({ core: await import('@recast-navigation/core'), generators: await import('@recast-navigation/generators') }));
 
 const readNode: WasmFetcher = async (url) => {
   if (url.protocol !== 'file:') return fetchWasm(url);

@@ -104,6 +104,14 @@ export interface LimberExports {
   lbw_sphere_cast(w: number, input: number, radius: number, maxDistance: number, layers: number, exclude: number, out: number): number;
   lbw_capsule_cast(w: number, input: number, radius: number, maxDistance: number, layers: number, exclude: number, out: number): number;
   lbw_overlap(w: number, kind: number, input: number, layers: number, exclude: number, out: number, cap: number, count: number): number;
+  lbw_add_navmesh(w: number, name: number, vertices: number, vertexCount: number, counts: number, indices: number, neighbours: number, polygonCount: number, out: number): number;
+  lbw_add_navmesh_json(w: number, name: number, json: number, len: number, out: number): number;
+  lbw_navmesh_find(w: number, name: number): number;
+  lbw_navmesh_info(w: number, mesh: number, out: number): number;
+  lbw_nav_nearest(w: number, mesh: number, p: number, out: number): number;
+  lbw_nav_find_path(w: number, mesh: number, start: number, goal: number, points: number, capacity: number, out: number): number;
+  lbw_nav_move_along_surface(w: number, mesh: number, from: number, to: number, out: number): number;
+  lbw_nav_raycast(w: number, mesh: number, from: number, to: number, out: number): number;
 }
 
 /** Where to get the module: a URL or path, raw bytes, a fetch `Response` (or a promise of

@@ -34,8 +34,8 @@ const DT = 1 / 60;
 const MAX_STEPS_PER_FRAME = 8;
 
 const sceneFiles = import.meta.glob<string>('../../assets/scenes/*.json', { query: '?raw', import: 'default' });
-/** Files scenes may refer to (glTF rigs), as URLs; scenes name them repository-relative. */
-const rigFiles = import.meta.glob<string>(['../../assets/rigs/*.{glb,gltf}', '../../assets/levels/*.json'], { query: '?url', import: 'default' });
+/** Files scenes may refer to (glTF rigs, levels and their navmeshes), as URLs; scenes name them repository-relative. */
+const rigFiles = import.meta.glob<string>(['../../assets/rigs/*.{glb,gltf}', '../../assets/levels/*.{json,glb}'], { query: '?url', import: 'default' });
 
 async function fetchSceneFiles(world: World, text: string): Promise<Record<string, Uint8Array>> {
   const files: Record<string, Uint8Array> = {};

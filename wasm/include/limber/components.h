@@ -36,6 +36,7 @@ typedef enum lb_component_type {
   LB_COLLIDER = 8,
   LB_CHARACTER_CONTROLLER = 9,
   LB_ENV_INTERACTION = 10,
+  LB_NAV_AGENT = 11,
   LB_COMPONENT_TYPE_COUNT
 } lb_component_type;
 
@@ -370,6 +371,74 @@ LB_COMPONENT_STRUCT(lb_character_controller_c, LB_CHARACTER_CONTROLLER_FIELDS);
   F(uint32_t, plants, "plants", LB_FIELD_U32, 0, 0, 0, 0, 0, 4294967295.0f, NULL, NULL,            \
     LB_FIELD_READONLY, "output: hand plants so far (Touch entries and re-plants)")
 LB_COMPONENT_STRUCT(lb_env_interaction_c, LB_ENV_INTERACTION_FIELDS);
+
+/* ---- NavAgent (see nav.h for the mesh and the queries) ------------------------------------- */
+
+/* An agent on a navmesh, coupled to the entity's Transform (a root Transform: agents with a
+ * parent are skipped) and, when present, its Animator. Runs in the Move phase after root
+ * motion (nav.agents, order 10). Drive modes:
+ *   NavDestination: the agent moves the Transform along the path at movementSpeed (root
+ *     motion of the step is discarded) and turns it; the locomotion parameter =
+ *     baseLocomotionParam * speed / movementSpeed.
+ *   RootMotion: root motion moves the Transform; the agent only clamps it onto the mesh (and
+ *     turns nothing; facing is the game's).
+ *   Both: the path steers (the agent turns the Transform toward the steering target), root
+ *     motion moves it, the agent clamps it to the mesh; velocity from that displacement; the
+ *     locomotion parameter attenuates with the turn angle: beyond `radius` from the goal
+ *     base * (1 - (angle/180)^3), within it base * remaining/radius * 2^(10 (1 - angle/180) - 10)
+ *     (0 facing straight away), so a goal right behind is reached without circling.
+ * A new destination (different from the stored one) clears `stopped` in the same write, and
+ * takes effect in the next step. Turning: toward the steering target at turningSpeed, never
+ * past it. Positions on the mesh: the Transform's y is the mesh height + baseOffset. */
+#define LB_NAV_AGENT_FIELDS(F)                                                                     \
+  F(uint32_t, nav_mesh, "navMesh", LB_FIELD_ASSET, 0, 0, 0, 0, 1, 4294967295.0f, NULL, NULL, 0,    \
+    "navmesh asset handle (scenes: its name)")                                                     \
+  F(uint32_t, drive_mode, "driveMode", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0,                            \
+    "NavDestination|RootMotion|Both", NULL, 0, "who moves the character (see nav.h)")              \
+  F(vec3, destination, "destination", LB_FIELD_VEC3, 0, 0, 0, 0, -1e6f, 1e6f, NULL, NULL, 0,       \
+    "metres, world space; a new value also sets hasDestination and clears stopped")                \
+  F(uint32_t, has_destination, "hasDestination", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,   \
+    "the agent heads for destination")                                                             \
+  F(uint32_t, stopped, "stopped", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,                  \
+    "holds still (stop()); a new destination clears it")                                           \
+  F(float, turning_speed, "turningSpeed", LB_FIELD_F32, 720, 0, 0, 0, 0, 3600, NULL, NULL, 0,      \
+    "degrees per second toward the steering target, never past it")                                \
+  F(float, movement_speed, "movementSpeed", LB_FIELD_F32, 1.4f, 0, 0, 0, 0, 1000, NULL, NULL, 0,   \
+    "metres per second (NavDestination)")                                                          \
+  F(float, stopping_distance, "stoppingDistance", LB_FIELD_F32, 0.05f, 0, 0, 0, 0, 100, NULL,      \
+    NULL, 0, "metres from the goal counted as arrived")                                            \
+  F(float, radius, "radius", LB_FIELD_F32, 0.35f, 0, 0, 0, 0.01f, 10, NULL, NULL, 0,               \
+    "metres; the Both mode's near-goal attenuation starts within it")                              \
+  F(float, base_offset, "baseOffset", LB_FIELD_F32, 0, 0, 0, 0, -10, 10, NULL, NULL, 0,            \
+    "metres from the mesh surface to the Transform (Recast meshes sit a cell above the floor)")    \
+  F(float, base_locomotion_param, "baseLocomotionParam", LB_FIELD_F32, 1, 0, 0, 0, 0, 1000, NULL,  \
+    NULL, 0, "locomotion parameter value at full speed")                                           \
+  F(lb_name, locomotion_param, "locomotionParam", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL,           \
+    "MoveSpeed", 0, "Animator float parameter written each step; '' = none")                       \
+  F(vec3, steering_target, "steeringTarget", LB_FIELD_VEC3, 0, 0, 0, 0, -1e6f, 1e6f, NULL, NULL,   \
+    LB_FIELD_READONLY, "output: the next corner of the path")                                      \
+  F(float, remaining_distance, "remainingDistance", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, \
+    LB_FIELD_READONLY, "output: metres along the path to its end")                                 \
+  F(vec3, velocity, "velocity", LB_FIELD_VEC3, 0, 0, 0, 0, -1e6f, 1e6f, NULL, NULL,                \
+    LB_FIELD_READONLY, "output: metres per second over the last step")                             \
+  F(vec3, next_position, "nextPosition", LB_FIELD_VEC3, 0, 0, 0, 0, -1e6f, 1e6f, NULL, NULL,       \
+    LB_FIELD_READONLY, "output: the agent's point on the mesh")                                    \
+  F(uint32_t, path_status, "pathStatus", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "None|Complete|Partial", \
+    NULL, LB_FIELD_READONLY,                                                                       \
+    "output: Partial = the goal is unreachable, the path ends nearest it")                         \
+  F(uint32_t, arrived, "arrived", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL, LB_FIELD_READONLY,  \
+    "output: within stoppingDistance of the path's end")                                           \
+  F(float, locomotion_value, "locomotionValue", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,     \
+    LB_FIELD_READONLY, "output: the locomotion parameter value of the last step")                  \
+  F(float, turn_angle, "turnAngle", LB_FIELD_F32, 0, 0, 0, 0, -180, 180, NULL, NULL,               \
+    LB_FIELD_READONLY, "output: degrees from facing to the steering target before the turn")
+LB_COMPONENT_STRUCT(lb_nav_agent_c, LB_NAV_AGENT_FIELDS);
+
+typedef enum lb_nav_drive_mode {
+  LB_NAV_DRIVE_DESTINATION = 0,
+  LB_NAV_DRIVE_ROOT_MOTION = 1,
+  LB_NAV_DRIVE_BOTH = 2
+} lb_nav_drive_mode;
 
 /* The schema rows of a field list, for `static const lb_field rows[] =
  * {LB_<NAME>_FIELDS(LB_SCHEMA_ROW)}` with LB_SCHEMA_STRUCT defined as the struct. */

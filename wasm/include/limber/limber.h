@@ -15,6 +15,7 @@
 #include "limber/ik.h"
 #include "limber/interact.h"
 #include "limber/math.h"
+#include "limber/nav.h"
 #include "limber/rig.h"
 #include "limber/scene.h"
 #include "limber/schema.h"

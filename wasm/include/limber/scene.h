@@ -16,8 +16,9 @@
  * Assets: "rigs": { NAME: { "builtin": "humanoid", "height": 1.8 } } or
  * { NAME: { "gltf": PATH, "skin": N } } (a .glb, or a .gltf with embedded buffers, from the
  * caller's file table; its skeleton (skin N, default the first) and its animations as clip
- * assets); "controllers": { NAME: { "rig": RIG, ... } } (limber/animator.h). Rig and
- * controller names share one namespace.
+ * assets); "controllers": { NAME: { "rig": RIG, ... } } (limber/animator.h);
+ * "navmeshes": { NAME: { "file": PATH } } (Limber's navmesh JSON from the caller's file
+ * table, limber/nav.h). Rig, controller and navmesh names share one namespace.
  *
  * Level: "level": PATH, a level file from the caller's file table (assets/levels/): its .json
  * (pieces { "name", "shape": "box", "center", "size", "rotation" [x, y, z, w] }) gives one
@@ -50,7 +51,8 @@ void lb_scene_destroy(lb_world *world, lb_scene *scene);
  * that are shared or followed by later ones stay. */
 void lb_scene_unload(lb_world *world, lb_scene *scene);
 
-/* A file a scene refers to (a rig's "gltf"), read by the caller: the core reads no files. */
+/* A file a scene refers to (a rig's "gltf", a navmesh's "file"), read by the caller: the
+ * core reads no files. */
 typedef struct lb_scene_file {
   const char *path; /* as the scene writes it */
   const uint8_t *bytes;

@@ -3,8 +3,9 @@
  * lb_world_step(dt) runs, in this order and one way only:
  *   1 Animate     local pose = the Animator's clips (animator.h), else the
  *                 host-supplied animation pose (or rest)
- *   2 Move        root motion moves Animator entities (applyRootMotion); nav and
- *                 controllers to come
+ *   2 Move        root motion moves Animator entities (applyRootMotion); NavAgents
+ *                 move or clamp their Transform on a navmesh (components.h, nav.h);
+ *                 character controllers to come
  *   3 Model space rig local→model; entity world transforms (joint attachments
  *                 read this step's animated pose); colliders refitted (collide.h)
  *   4 Reach       TwoBoneIK constraints, in entity order

@@ -109,6 +109,7 @@ static lb_result lb_scene_assets(lb_world *w, lb_scene *sc, const cJSON *assets,
                                  const lb_scene_file *files, uint32_t file_count) {
   const cJSON *rigs = cJSON_GetObjectItemCaseSensitive(assets, "rigs");
   const cJSON *controllers = cJSON_GetObjectItemCaseSensitive(assets, "controllers");
+  const cJSON *navmeshes = cJSON_GetObjectItemCaseSensitive(assets, "navmeshes");
   if (assets && !cJSON_IsObject(assets)) {
     return lb_fail(w, LB_ERR_PARSE, "scene: 'assets' must be an object");
   }
@@ -118,8 +119,12 @@ static lb_result lb_scene_assets(lb_world *w, lb_scene *sc, const cJSON *assets,
   if (controllers && !cJSON_IsObject(controllers)) {
     return lb_fail(w, LB_ERR_PARSE, "scene: 'assets.controllers' must be an object");
   }
-  int n =
-      (rigs ? cJSON_GetArraySize(rigs) : 0) + (controllers ? cJSON_GetArraySize(controllers) : 0);
+  if (navmeshes && !cJSON_IsObject(navmeshes)) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: 'assets.navmeshes' must be an object");
+  }
+  int n = (rigs ? cJSON_GetArraySize(rigs) : 0) +
+          (controllers ? cJSON_GetArraySize(controllers) : 0) +
+          (navmeshes ? cJSON_GetArraySize(navmeshes) : 0);
   sc->assets = lb_alloc_array(w, (size_t)n + 1u, sizeof(lb_named));
   if (!sc->assets) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
@@ -175,6 +180,19 @@ static lb_result lb_scene_assets(lb_world *w, lb_scene *sc, const cJSON *assets,
       return res;
     }
     strcpy(sc->assets[sc->asset_count].name, c->string);
+    sc->assets[sc->asset_count++].value = handle;
+  }
+  for (const cJSON *m = navmeshes ? navmeshes->child : NULL; m; m = m->next) {
+    if (strlen(m->string) >= LB_SCENE_NAME_MAX || lb_scene_asset(sc, m->string)) {
+      return lb_fail(w, LB_ERR_PARSE, "scene: asset name '%s' is too long or used twice",
+                     m->string);
+    }
+    uint32_t handle = 0;
+    lb_result res = lb_scene_navmesh(w, m->string, m, files, file_count, &handle);
+    if (res != LB_OK) {
+      return res;
+    }
+    strcpy(sc->assets[sc->asset_count].name, m->string);
     sc->assets[sc->asset_count++].value = handle;
   }
   return LB_OK;
@@ -258,7 +276,8 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
                                    LB_ANIMATOR,
                                    LB_COLLIDER,
                                    LB_CHARACTER_CONTROLLER,
-                                   LB_ENV_INTERACTION};
+                                   LB_ENV_INTERACTION,
+                                   LB_NAV_AGENT};
   _Static_assert(sizeof order / sizeof order[0] == LB_COMPONENT_TYPE_COUNT,
                  "every component type needs a place in the scene insert order");
   for (uint32_t k = 0; k < LB_COMPONENT_TYPE_COUNT; ++k) {

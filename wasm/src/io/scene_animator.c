@@ -179,18 +179,23 @@ lb_result lb_scene_files(const char *json, size_t len, char *buf, size_t cap, si
   }
   const cJSON *assets = cJSON_GetObjectItemCaseSensitive(root, "assets");
   const cJSON *rigs = cJSON_GetObjectItemCaseSensitive(assets, "rigs");
+  const cJSON *navmeshes = cJSON_GetObjectItemCaseSensitive(assets, "navmeshes");
   size_t n = 1; /* NUL */
-  for (const cJSON *r = cJSON_IsObject(rigs) ? rigs->child : NULL; r; r = r->next) {
-    const cJSON *path = cJSON_GetObjectItemCaseSensitive(r, "gltf");
-    if (!cJSON_IsString(path)) {
-      continue;
+  /* rigs' "gltf" files, then navmeshes' "file"s */
+  for (int kind = 0; kind < 2; ++kind) {
+    const cJSON *group = kind == 0 ? rigs : navmeshes;
+    for (const cJSON *r = cJSON_IsObject(group) ? group->child : NULL; r; r = r->next) {
+      const cJSON *path = cJSON_GetObjectItemCaseSensitive(r, kind == 0 ? "gltf" : "file");
+      if (!cJSON_IsString(path)) {
+        continue;
+      }
+      size_t k = strlen(path->valuestring);
+      if (n + k + 1u <= cap) {
+        memcpy(buf + n - 1u, path->valuestring, k);
+        buf[n - 1u + k] = '\n';
+      }
+      n += k + 1u;
     }
-    size_t k = strlen(path->valuestring);
-    if (n + k + 1u <= cap) {
-      memcpy(buf + n - 1u, path->valuestring, k);
-      buf[n - 1u + k] = '\n';
-    }
-    n += k + 1u;
   }
   const char *level = lb_scene_level_path(cJSON_GetObjectItemCaseSensitive(root, "level"));
   if (level) {

@@ -39,5 +39,7 @@ lb_result lb_scene_param_check(lb_world *w, lb_entity e, const char *name, bool 
                                float *old_value, uint32_t *old_type);
 /* Puts back a value read by lb_scene_param_check (undo of a failed step). */
 void lb_scene_param_restore(lb_world *w, lb_entity e, const char *name, float value, uint32_t type);
-
+/* Nav additions (io/scene_nav.c): a navmesh asset from { "file": PATH }. */
+lb_result lb_scene_navmesh(lb_world *w, const char *name, const void *json,
+                           const lb_scene_file *files, uint32_t file_count, uint32_t *out);
 #endif

@@ -1,0 +1,145 @@
+/* Navigation meshes and deterministic queries on them (module "nav").
+ *
+ * A navmesh is what Detour runs on: vertices and convex polygons, each polygon edge either
+ * a wall or a portal to exactly one neighbour polygon that names the same edge back. Meshes
+ * are baked elsewhere (Recast, through @recast-navigation in the asset generator and the
+ * bridge's bakeNavMesh) and handed to the core as data; the core checks them and answers
+ * queries:
+ *   - nearest point on the mesh (lb_nav_nearest),
+ *   - path: A* over polygons (costs between portal midpoints, as Detour's findPath) and
+ *     string pulling through the portals (as Detour's findStraightPath) (lb_nav_find_path),
+ *   - move along the surface with clamping at walls (Detour's moveAlongSurface semantics)
+ *     (lb_nav_move_along_surface),
+ *   - raycast along the surface to the first wall (Detour's raycast) (lb_nav_raycast).
+ *
+ * Frame: +Y up, metres. Polygons are tested in the XZ plane (as Detour does); heights come
+ * from the polygon's own vertices (a fan from its first vertex).
+ *
+ * Determinism: queries use only + - * / and sqrt in float, visit polygons in a fixed order
+ * and break ties by the lower polygon index. Nothing allocates in a query: every buffer a
+ * query needs (A* nodes, open list, search queue) is sized to the mesh when the mesh is
+ * added. A mesh's queries share that scratch, so one mesh is not queried from two threads.
+ */
+#ifndef LIMBER_NAV_H
+#define LIMBER_NAV_H
+
+#include "limber/base.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lb_world lb_world;
+
+#define LB_NAV_MAX_POLY_VERTS 6u     /* vertices per polygon, as Detour's DT_VERTS_PER_POLYGON */
+#define LB_NAV_MAX_POLYGONS 1000000u /* polygons per mesh */
+#define LB_NAV_NO_NEIGHBOUR (-1)     /* an edge that is a wall */
+#define LB_NAV_NO_POLYGON UINT32_MAX /* "not on the mesh" */
+#define LB_NAV_COORD_MAX 1.0e6f      /* |coordinate| limit of mesh vertices, metres */
+#define LB_NAV_QUERY_MAX 1.0e7f      /* |coordinate| limit of query points (LB_ERR_OUT_OF_RANGE) */
+
+/* A mesh as data (zero-init, then fill). Edge k of a polygon runs from its vertex k to
+ * vertex k+1 (the last back to the first); neighbours[k] is the polygon across that edge or
+ * LB_NAV_NO_NEIGHBOUR. Polygons wind as Recast/Detour write them: counter-clockwise seen
+ * from above (+Y looking down, +X right), i.e. for consecutive vertices a, b, c
+ * (c.x - a.x) * (b.z - a.z) - (b.x - a.x) * (c.z - a.z) >= 0 (Detour's dtTriArea2D).
+ * Checked on add, refused with LB_ERR_* and a message naming the polygon/edge:
+ *   LB_ERR_NOT_FINITE      a vertex coordinate is NaN or +-Inf;
+ *   LB_ERR_OUT_OF_RANGE    |coordinate| > LB_NAV_COORD_MAX, a vertex index >= vertex_count,
+ *                          a neighbour index >= polygon_count, a polygon with fewer than 3
+ *                          or more than LB_NAV_MAX_POLY_VERTS vertices, zero polygons;
+ *   LB_ERR_DEGENERATE      a repeated vertex in a polygon, a zero-length edge, zero area,
+ *                          a polygon that is not convex (or winds the other way);
+ *   LB_ERR_INVALID_ARGUMENT broken adjacency: a polygon its own neighbour, a neighbour that
+ *                          does not share the edge's two vertices, or does not name this
+ *                          polygon back across that edge (asymmetric). */
+typedef struct lb_navmesh_def {
+  const float *vertices;     /* vertex_count * 3 floats (x, y, z), metres */
+  uint32_t vertex_count;     /* >= 3 */
+  const uint8_t *counts;     /* polygon_count entries: vertices of each polygon, 3..6 */
+  const uint32_t *indices;   /* the polygons' vertex indices, concatenated (sum of counts) */
+  const int32_t *neighbours; /* one per polygon edge, same layout as indices */
+  uint32_t polygon_count;    /* 1..LB_NAV_MAX_POLYGONS */
+} lb_navmesh_def;
+
+/* Adds a mesh (copied) and its query scratch. *out_mesh = handle (>= 1). The name (1..63
+ * bytes) is for messages and lb_world_navmesh_find. Part of lb_world_assets_mark/rollback. */
+lb_result lb_world_add_navmesh(lb_world *world, const char *name, const lb_navmesh_def *def,
+                               uint32_t *out_mesh);
+
+/* The same from Limber's navmesh JSON:
+ *   { "format": "limber-navmesh", "version": 1,
+ *     "vertices": [[x, y, z], ...],
+ *     "polygons": [[i0, i1, i2, ...], ...],
+ *     "neighbours": [[n0, n1, n2, ...], ...],     -1 = wall; one per edge of each polygon
+ *     ... any other keys ("source", "settings", "bounds") are ignored }
+ * Malformed JSON or a wrong shape: LB_ERR_PARSE naming the key and index. */
+lb_result lb_world_add_navmesh_json(lb_world *world, const char *name, const char *json, size_t len,
+                                    uint32_t *out_mesh);
+
+/* Handle of a mesh by name, or 0. */
+uint32_t lb_world_navmesh_find(const lb_world *world, const char *name);
+
+typedef struct lb_navmesh_info {
+  uint32_t vertex_count, polygon_count, edge_count, portal_count;
+  float bounds_min[3], bounds_max[3];
+} lb_navmesh_info;
+lb_result lb_world_navmesh_info(const lb_world *world, uint32_t mesh, lb_navmesh_info *out);
+
+/* A point on the mesh and the polygon it lies on. */
+typedef struct lb_nav_point {
+  float position[3];
+  uint32_t polygon; /* LB_NAV_NO_POLYGON when not on the mesh */
+} lb_nav_point;
+
+/* Nearest point of the mesh to `p` (3D distance; ties: lower polygon index). */
+lb_result lb_nav_nearest(lb_world *world, uint32_t mesh, const float p[3], lb_nav_point *out);
+
+typedef enum lb_nav_path_status {
+  LB_NAV_PATH_NONE = 0,     /* no path (not set by a successful query) */
+  LB_NAV_PATH_COMPLETE = 1, /* ends at the goal's nearest mesh point */
+  LB_NAV_PATH_PARTIAL = 2   /* goal unreachable: ends at the reachable point nearest the goal */
+} lb_nav_path_status;
+
+/* A path query's answer. The caller owns `points` (point_capacity * 3 floats; may be null
+ * with capacity 0 when only the length and status are wanted). */
+typedef struct lb_nav_path {
+  float *points;           /* in: buffer; out: corners start..end, x y z each */
+  uint32_t point_capacity; /* in */
+  uint32_t point_count;    /* out: corners written (<= point_capacity) */
+  uint32_t corner_count;   /* out: corners of the whole path (> point_count: truncated) */
+  uint32_t polygon_count;  /* out: polygons in the corridor */
+  float length;            /* out: metres along the whole path (3D) */
+  lb_nav_path_status status;
+  lb_nav_point start, end; /* out: where the path starts and ends on the mesh */
+} lb_nav_path;
+
+/* Path from the mesh point nearest `start` to the one nearest `goal`. */
+lb_result lb_nav_find_path(lb_world *world, uint32_t mesh, const float start[3],
+                           const float goal[3], lb_nav_path *path);
+
+/* Moves from `from` (a point on polygon from->polygon) toward `to` along the surface:
+ * the polygons reachable within the circle through both points are searched; the result is
+ * `to` when it is over one of them, else the closest point to `to` on their walls. The
+ * height is the result polygon's. */
+lb_result lb_nav_move_along_surface(lb_world *world, uint32_t mesh, const lb_nav_point *from,
+                                    const float to[3], lb_nav_point *out);
+
+typedef struct lb_nav_hit {
+  bool hit;          /* a wall stopped the ray before `to` */
+  float t;           /* fraction of from->to travelled (1 when no hit) */
+  float position[3]; /* where the ray stopped, on the mesh */
+  float normal[3];  /* the wall's normal in XZ (unit, pointing back into the mesh); 0 without hit */
+  uint32_t polygon; /* polygon the ray stopped in */
+} lb_nav_hit;
+
+/* Casts along the surface from `from` toward `to` (XZ), through portals, to the first wall. */
+lb_result lb_nav_raycast(lb_world *world, uint32_t mesh, const lb_nav_point *from,
+                         const float to[3], lb_nav_hit *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,271 @@
+/* The NavAgent component: an agent on a navmesh that moves or clamps its entity's Transform in
+ * the Move phase (after root motion) and drives the Animator's locomotion parameter. The
+ * three drive modes, turning and the speed attenuation follow the seed
+ * (navigation-root-motion); see LB_NAV_AGENT_FIELDS in limber/components.h. */
+#include "../anim/animator_internal.h"
+#include "nav_internal.h"
+#include <string.h>
+
+#define NAV_AGENT_CORNERS 8u /* corners read per step: the walk of one step never needs more */
+#define NAV_DEG LB_RAD2DEG
+
+/* Private per-agent state. */
+typedef struct lb_nav_agent_state {
+  lb_nav_point point; /* where the agent is on the mesh */
+  versor rotation;    /* the Transform rotation the agent left (NavDestination starts there) */
+  uint32_t mesh;      /* mesh `point` is on; 0 = not placed yet (or the Transform was written) */
+  /* the locomotion parameter's index in the Animator's controller, cached per (controller,
+   * name) so no step compares strings */
+  uint32_t param_controller;
+  lb_name param_name;
+  int32_t param_index;
+} lb_nav_agent_state;
+
+#define LB_SCHEMA_STRUCT lb_nav_agent_c
+LB_COMPONENT_INFO(lb_nav_agent_info, "NavAgent", LB_NAV_AGENT_FIELDS);
+#undef LB_SCHEMA_STRUCT
+
+static lb_result lb_nav_agent_stage(lb_write *wr) {
+  lb_nav_agent_c *v = wr->value;
+  if (!lb_navmesh_get(wr->world, v->nav_mesh)) {
+    return lb_fail(wr->world, LB_ERR_INVALID_ARGUMENT,
+                   "%s: field 'navMesh' = %u is not a navmesh asset of this world", wr->where,
+                   v->nav_mesh);
+  }
+  /* A new destination starts the agent in this very write: no frame of delay after stop. */
+  const lb_nav_agent_c *cur = wr->current;
+  if (cur && memcmp(cur->destination, v->destination, sizeof(vec3)) != 0) {
+    v->has_destination = 1;
+    v->stopped = 0;
+  }
+  return LB_OK;
+}
+
+static void lb_nav_agent_commit(lb_write *wr, void *state) {
+  lb_nav_agent_state *st = state;
+  const lb_nav_agent_c *cur = wr->current;
+  const lb_nav_agent_c *v = wr->value;
+  if (!wr->had || cur->nav_mesh != v->nav_mesh) {
+    st->mesh = 0; /* placed again on the next step */
+  }
+}
+
+/* Told after any component write: a written Transform places the agent again (a teleport is
+ * not clamped through walls). Root motion writes the Transform directly, not through here. */
+void lb_nav_changed(lb_world *w, uint32_t type, uint32_t slot) {
+  if (type == LB_TRANSFORM && lb_slot_has(w, slot, LB_NAV_AGENT)) {
+    lb_nav_agent_state *st = lb_component_state(w, slot, LB_NAV_AGENT);
+    st->mesh = 0;
+  }
+}
+
+bool lb_nav_agents_use(const lb_world *w, uint32_t first_mesh) {
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_NAV_AGENT); lb_each_next(&it, &s);) {
+    const lb_nav_agent_c *a = lb_component_ptr(w, s, LB_NAV_AGENT);
+    if (a->nav_mesh >= first_mesh) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Yaw of the rotation's +Z axis about +Y (radians, atan2(x, z)). */
+static float facing_yaw(const versor q) {
+  vec3 z = {0.0f, 0.0f, 1.0f}, f;
+  lb_quat_rotate(q, z, f);
+  return lb_atan2(f[0], f[2]);
+}
+
+static float wrap_pi(float a) {
+  while (a > LB_PI) {
+    a -= 2.0f * LB_PI;
+  }
+  while (a <= -LB_PI) {
+    a += 2.0f * LB_PI;
+  }
+  return a;
+}
+
+/* The point `dist` metres along the corners from corner 0 (the last corner when shorter). */
+static void along(const float *pts, uint32_t count, float dist, float *out) {
+  memcpy(out, pts, 3 * sizeof(float));
+  for (uint32_t k = 1; k < count; ++k) {
+    const float *a = pts + 3u * (k - 1u), *b = pts + 3u * k;
+    float dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+    float len = lb_sqrt(dx * dx + dy * dy + dz * dz);
+    if (len >= dist && len > 0.0f) {
+      float t = dist / len;
+      out[0] = a[0] + dx * t;
+      out[1] = a[1] + dy * t;
+      out[2] = a[2] + dz * t;
+      return;
+    }
+    dist -= len;
+    memcpy(out, b, 3 * sizeof(float));
+  }
+}
+
+/* The Animator float parameter named by the agent, or null (no Animator, no such float). */
+static float *locomotion_param(lb_world *w, uint32_t slot, const lb_nav_agent_c *a,
+                               lb_nav_agent_state *st) {
+  if (a->locomotion_param == 0) {
+    return NULL;
+  }
+  lb_animator_instance *inst = lb_animator_of_slot(w, slot);
+  if (!inst) {
+    return NULL;
+  }
+  if (st->param_controller != inst->controller || st->param_name != a->locomotion_param) {
+    const lb_animator_controller *c = lb_controller_get(w, inst->controller);
+    int i = c ? lb_controller_find_param(c, lb_world_name_text(w, a->locomotion_param)) : -1;
+    st->param_index = i >= 0 && c->params[i].type == LB_ANIM_PARAM_FLOAT ? i : -1;
+    st->param_controller = inst->controller;
+    st->param_name = a->locomotion_param;
+  }
+  return st->param_index >= 0 ? &inst->params[st->param_index] : NULL;
+}
+
+/* The seed's attenuation for Both: slower the more the agent must turn, and near the goal
+ * nothing at all when it faces away (no circling round a goal behind it). */
+static float both_param(const lb_nav_agent_c *a, float remaining, float angle_deg) {
+  float x = angle_deg / 180.0f;
+  if (remaining > a->radius) {
+    return a->base_locomotion_param * (1.0f - x * x * x);
+  }
+  if (180.0f - angle_deg < 1e-6f) {
+    return 0.0f;
+  }
+  /* 2^(10 (1 - x) - 10) */
+  float p = lb_exp((10.0f * (1.0f - x) - 10.0f) * 0.69314718f);
+  return a->base_locomotion_param * remaining / a->radius * p;
+}
+
+static void agent_step(lb_world *w, uint32_t slot, float dt) {
+  lb_nav_agent_c *a = lb_component_ptr(w, slot, LB_NAV_AGENT);
+  lb_nav_agent_state *st = lb_component_state(w, slot, LB_NAV_AGENT);
+  lb_transform_c *t = lb_component_try(w, slot, LB_TRANSFORM);
+  lb_navmesh *m = lb_navmesh_get(w, a->nav_mesh);
+  if (!t || t->parent != LB_NULL_ENTITY || !m) {
+    return;
+  }
+  float off = a->base_offset;
+  float here[3] = {t->position[0], t->position[1] - off, t->position[2]};
+  lb_nav_point prev;
+  if (st->mesh != a->nav_mesh || st->point.polygon >= m->polygon_count) {
+    /* placed (or placed again after a Transform write): the nearest point, no velocity */
+    lb_nav_nearest(w, a->nav_mesh, here, &st->point);
+    memcpy(st->rotation, t->rotation, sizeof(versor));
+    st->mesh = a->nav_mesh;
+    prev = st->point;
+  } else {
+    prev = st->point;
+  }
+  versor rot;
+  lb_nav_point now = prev;
+  if (a->drive_mode == LB_NAV_DRIVE_DESTINATION) {
+    /* the agent alone moves the character: this step's root motion is discarded */
+    memcpy(rot, st->rotation, sizeof(versor));
+  } else {
+    /* root motion moved the Transform: keep it on the mesh (the seed's nextPosition) */
+    memcpy(rot, t->rotation, sizeof(versor));
+    lb_nav_move_along_surface(w, a->nav_mesh, &prev, here, &now);
+  }
+
+  /* the path from where the agent is */
+  float corners[3 * NAV_AGENT_CORNERS];
+  lb_nav_path path = {.points = corners, .point_capacity = NAV_AGENT_CORNERS};
+  bool going = a->has_destination && !a->stopped;
+  a->path_status = 0;
+  a->arrived = 0;
+  a->remaining_distance = 0.0f;
+  memcpy(a->steering_target, now.position, sizeof(vec3));
+  if (going) {
+    lb_nav_find_path(w, a->nav_mesh, now.position, a->destination, &path);
+    a->path_status = path.status == LB_NAV_PATH_COMPLETE ? 1u : 2u;
+    a->remaining_distance = path.length;
+    memcpy(a->steering_target, path.point_count > 1 ? corners + 3 : path.end.position,
+           sizeof(vec3));
+    if (path.length <= a->stopping_distance) {
+      a->arrived = 1;
+      going = false;
+    }
+  }
+
+  /* turning toward the steering target: at turningSpeed, never past it (no Lerp/Slerp) */
+  float angle = 0.0f;
+  if (going && a->drive_mode != LB_NAV_DRIVE_ROOT_MOTION) {
+    float dx = a->steering_target[0] - now.position[0];
+    float dz = a->steering_target[2] - now.position[2];
+    if (dx * dx + dz * dz > 1e-12f) {
+      float delta = wrap_pi(lb_atan2(dx, dz) - facing_yaw(rot));
+      angle = delta * NAV_DEG;
+      float max = a->turning_speed / NAV_DEG * dt;
+      float turn = delta > max ? max : delta < -max ? -max : delta;
+      if (turn != 0.0f) {
+        vec3 up = {0.0f, 1.0f, 0.0f};
+        versor q, r;
+        lb_quat_from_axis_angle(up, turn, q);
+        lb_quat_mul(q, rot, r);
+        lb_quat_normalize(r);
+        memcpy(rot, r, sizeof(versor));
+      }
+    }
+  }
+  a->turn_angle = angle < -180.0f ? -180.0f : angle > 180.0f ? 180.0f : angle;
+
+  /* moving */
+  float value = 0.0f;
+  if (a->drive_mode == LB_NAV_DRIVE_DESTINATION) {
+    if (going) {
+      float step = a->movement_speed * dt;
+      float target[3];
+      along(corners, path.point_count, step < path.length ? step : path.length, target);
+      lb_nav_point moved;
+      lb_nav_move_along_surface(w, a->nav_mesh, &now, target, &moved);
+      now = moved;
+    }
+  }
+  float inv_dt = dt > 0.0f ? 1.0f / dt : 0.0f;
+  for (int c = 0; c < 3; ++c) {
+    a->velocity[c] = (now.position[c] - prev.position[c]) * inv_dt;
+  }
+  if (a->drive_mode == LB_NAV_DRIVE_DESTINATION) {
+    float speed = lb_vec3_length(a->velocity);
+    value = a->movement_speed > 0.0f ? a->base_locomotion_param * speed / a->movement_speed : 0.0f;
+  } else if (a->drive_mode == LB_NAV_DRIVE_BOTH && going) {
+    value = both_param(a, a->remaining_distance, angle < 0.0f ? -angle : angle);
+  }
+  a->locomotion_value = value;
+  if (a->drive_mode != LB_NAV_DRIVE_ROOT_MOTION) {
+    float *p = locomotion_param(w, slot, a, st);
+    if (p) {
+      *p = value;
+    }
+  }
+
+  st->point = now;
+  memcpy(st->rotation, rot, sizeof(versor));
+  memcpy(a->next_position, now.position, sizeof(vec3));
+  t->position[0] = now.position[0];
+  t->position[1] = now.position[1] + off;
+  t->position[2] = now.position[2];
+  memcpy(t->rotation, rot, sizeof(versor));
+}
+
+static void lb_system_nav_agents(lb_world *w, float dt) {
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_NAV_AGENT); lb_each_next(&it, &s);) {
+    agent_step(w, s, dt);
+  }
+}
+
+const lb_component_def lb_nav_components[LB_NAV_COMPONENT_COUNT] = {
+    {.type = LB_NAV_AGENT,
+     .info = &lb_nav_agent_info,
+     .state_size = sizeof(lb_nav_agent_state),
+     .stage = lb_nav_agent_stage,
+     .commit = lb_nav_agent_commit}};
+
+const lb_system_def lb_nav_systems[LB_NAV_SYSTEM_COUNT] = {
+    {LB_PHASE_MOVE, 10, "nav.agents", lb_system_nav_agents}};

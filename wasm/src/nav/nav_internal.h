@@ -1,0 +1,68 @@
+/* Nav module internals: the mesh asset with its query scratch. Not installed. */
+#ifndef LIMBER_NAV_INTERNAL_H
+#define LIMBER_NAV_INTERNAL_H
+
+#include "../modules.h"
+#include "../world/world_core.h"
+#include "limber/nav.h"
+
+#define LB_NAV_NAME_MAX 64
+
+/* One mesh in one allocation (this header, then the arrays). Polygon p's vertices are
+ * indices[first[p] .. first[p] + counts[p]), edge k's neighbour neighbours[first[p] + k]. */
+typedef struct lb_navmesh {
+  char name[LB_NAV_NAME_MAX];
+  uint32_t vertex_count, polygon_count, edge_count, portal_count;
+  float bounds_min[3], bounds_max[3];
+  float *vertices; /* vertex_count * 3 */
+  uint8_t *counts;
+  uint32_t *first;
+  uint32_t *indices;
+  int32_t *neighbours;
+  float *poly_min, *poly_max; /* per polygon XZ bounds (2 floats each) for quick rejects */
+  /* A uniform XZ grid for nearest-polygon searches: cell (i, j) lists, in ascending order, the
+   * polygons whose XZ bounds overlap it: grid_items[grid_start[c] .. grid_start[c + 1]). */
+  float grid_origin[2], grid_cell;
+  uint32_t grid_nx, grid_nz;
+  uint32_t *grid_start, *grid_items; /* one allocation of its own (grid_start first) */
+  /* query scratch, one entry per polygon: A* nodes (valid when stamp == query stamp), the
+   * open list (binary heap of polygon indices) and the corridor / search queue */
+  uint32_t stamp;
+  uint32_t *node_stamp;
+  uint8_t *node_flags; /* 1 open, 2 closed */
+  uint32_t *node_parent;
+  uint32_t *node_heap; /* position in the heap while open */
+  float *node_g, *node_f, *node_pos;
+  uint32_t *heap;
+  uint32_t heap_count;
+  uint32_t *corridor;
+} lb_navmesh;
+
+typedef struct lb_nav_world {
+  lb_navmesh **meshes; /* handle = index + 1 */
+  uint32_t mesh_count, mesh_capacity;
+} lb_nav_world;
+
+static inline lb_nav_world *lb_nav_world_of(const lb_world *w) {
+  return (lb_nav_world *)lb_world_module_state(w, LB_MODULE_nav);
+}
+
+/* The mesh of a handle, or null. */
+lb_navmesh *lb_navmesh_get(const lb_world *w, uint32_t mesh);
+/* Frees meshes beyond the first `keep` (0: all, and the table). */
+void lb_navmeshes_release(lb_world *w, uint32_t keep);
+
+/* The NavAgent component and its Move system (nav_agent.c). */
+#define LB_NAV_COMPONENT_COUNT 1
+#define LB_NAV_SYSTEM_COUNT 1
+extern const lb_component_def lb_nav_components[LB_NAV_COMPONENT_COUNT];
+extern const lb_system_def lb_nav_systems[LB_NAV_SYSTEM_COUNT];
+/* The module's `changed` hook: a written Transform places its agent again. */
+void lb_nav_changed(lb_world *w, uint32_t type, uint32_t slot);
+/* True when an agent names a mesh handle >= first_mesh. */
+bool lb_nav_agents_use(const lb_world *w, uint32_t first_mesh);
+
+/* Nearest point by trying every polygon (what the grid search must equal; for tests). */
+void lb_nav_nearest_scan(const lb_navmesh *m, const float *p, lb_nav_point *out);
+
+#endif
