@@ -104,7 +104,10 @@ function shapeOf(def: GripPoseDef, f: FingerName, create = false): FingerShape |
   return def[f] ?? null;
 }
 
+// Grip poses and finger poses are looked up by one name, grip poses first: a captured pose
+// gets its own name so that a per-joint pose registered earlier does not hide it.
 const POSE_NAME: Record<Role, string> = { main: 'editor.main', support: 'editor.support' };
+const poseName = (role: Role, p: PoseDoc): string => (p.kind === 'def' ? POSE_NAME[role] : `${POSE_NAME[role]}.captured`);
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 const round = (x: number, digits = 6): number => Number(x.toFixed(digits));
 
@@ -235,8 +238,8 @@ export class GripEditor {
     const object = this.host.scene.entity(d.object);
     for (const role of ['main', 'support'] as const) {
       const p = d.poses[role];
-      if (p.kind === 'def') registerGripPose(w, POSE_NAME[role], p.def);
-      else registerFingerPose(w, POSE_NAME[role], p.pose);
+      if (p.kind === 'def') registerGripPose(w, poseName(role, p), p.def);
+      else registerFingerPose(w, poseName(role, p), p.pose);
     }
     const profile = w.get(object, GripProfile);
     for (const role of ['main', 'support'] as const) {
@@ -251,8 +254,8 @@ export class GripEditor {
     }
     w.update(object, GripProfile, (g) => {
       g.wrap = d.wrap;
-      g.mainPose = POSE_NAME.main;
-      g.supportPose = POSE_NAME.support;
+      g.mainPose = poseName('main', d.poses.main);
+      g.supportPose = poseName('support', d.poses.support);
     });
     // Surfaces: the object's own and the ones made here, by name.
     const wanted = new Set(d.surfaces.map((s) => s.name));
@@ -543,7 +546,9 @@ export class GripEditor {
   // --- export / import --------------------------------------------------------
 
   /** The finger pose of the edited hand as captureFingerPose JSON, taken without wrap (so
-   * the game's wrap starts from the authored pose, as here). */
+   * the game's wrap starts from the authored pose). From then on the hand holds that captured
+   * pose, so the editor shows exactly what a game that registers the export will show
+   * (one undo step: Ctrl+Z goes back to the per-joint pose). */
   exportPose(): FingerPose {
     if (!this.doc || !this.previewing) throw new Error('export needs the preview on');
     const wrap = this.doc.wrap;
@@ -551,8 +556,11 @@ export class GripEditor {
     this.apply();
     const side = this.editedSide();
     const st = gripPoseStatus(this.world, this.holderEntity())[side === 'Right' ? 'right' : 'left'];
-    const pose = captureFingerPose(this.world, this.holderEntity(), st.hand ?? `${side}Hand`);
+    const pose = JSON.parse(JSON.stringify(captureFingerPose(this.world, this.holderEntity(), st.hand ?? `${side}Hand`))) as FingerPose;
     this.doc.wrap = wrap;
+    const d = this.doc;
+    if (d.poses[this.editRole].kind === 'def') this.pushUndo();
+    d.poses[this.editRole] = { kind: 'captured', name: `${d.object}.${this.editRole}`, pose };
     this.apply();
     return pose;
   }
