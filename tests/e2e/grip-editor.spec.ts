@@ -245,3 +245,31 @@ test('playground: debug layers toggle, the plot panel samples chosen values', as
   await page.screenshot({ path: join(SHOTS, 'layers-plot.png') });
   expect(errors).toEqual([]);
 });
+
+test('grip editor: a clip of the character scrubs and plays under the grip', async ({ page }) => {
+  const errors = await open(page, '?scene=grip-clips.json&paused=1&editor=1');
+  await preview(page);
+  await expect(page.locator('#ed-anim')).toBeVisible();
+  const rest = await ed(page, (e) => e.localPose());
+  await page.selectOption('#ed-clip', 'idle');
+  const t0 = await ed(page, (e) => e.localPose());
+  await page.locator('#ed-time').fill('0.5');
+  await expect(page.locator('#ed-time-value')).toHaveText('1.00 s');
+  const t1 = await ed(page, (e) => e.localPose());
+  expect(t1).not.toBe(t0);
+  expect(t0).not.toBe(rest);
+  const st = await api(page);
+  expect(st.mainDistance, 'the grip holds while the clip plays').toBeLessThanOrEqual(5e-4);
+  expect(st.supportDistance).toBeLessThanOrEqual(5e-4);
+  // scrubbing back gives the same pose again; play advances the time
+  await page.locator('#ed-time').fill('0');
+  expect(await ed(page, (e) => e.localPose())).toBe(t0);
+  await page.click('#ed-play');
+  await expect.poll(() => ed(page, (e) => e.document()!.time), { timeout: 10_000 }).toBeGreaterThan(0.05);
+  await page.click('#ed-play');
+  await page.screenshot({ path: join(SHOTS, 'clip.png') });
+  // back to the rest pose: the first preview pose exactly
+  await page.selectOption('#ed-clip', '');
+  expect(await ed(page, (e) => e.localPose())).toBe(rest);
+  expect(errors).toEqual([]);
+});

@@ -384,7 +384,7 @@ async function main(): Promise<void> {
     const fov = THREE.MathUtils.degToRad(camera.fov);
     const hfov = 2 * Math.atan(Math.tan(fov / 2) * free);
     // The editor works on the hands: closer in.
-    const dist = (Math.max(sphere.radius, 0.25) / Math.sin(Math.min(fov, hfov) / 2)) * (params.editor && holders.length > 0 ? 0.5 : 0.84);
+    const dist = (Math.max(sphere.radius, 0.25) / Math.sin(Math.min(fov, hfov) / 2)) * (params.editor && holders.length > 0 ? 0.62 : 0.84);
     camera.position.copy(sphere.center).addScaledVector(dir, dist);
     camera.lookAt(sphere.center);
     camera.near = dist / 100;

@@ -1,12 +1,14 @@
 /** The grip editor (playground `?editor=1`): author a hold live, without "play".
  *
  * Preview gives the chosen character a GripHolder on the chosen object (Object placement,
- * blendSeconds 0, so what is drawn is a pure function of what was authored); leaving
- * preview puts the world back as it was (World.restore of a snapshot taken on entry, so the
- * hash is the one before). What is authored is one document (`GripDoc`): anchors, main hand,
- * wrap, surfaces, both hands' finger poses (per-joint GripPoseDefs, or a captured finger
- * pose) and the clip under the grip. Every edit is: push the document on the undo stack,
- * change it, write it to the world, step once. One drag is one undo step.
+ * blendSeconds 0). What is authored is one document (`GripDoc`): anchors, main hand, wrap,
+ * surfaces, both hands' finger poses (per-joint GripPoseDefs, or a captured finger pose) and
+ * the clip under the grip. The world shown is a pure function of the document: every change
+ * restores the snapshot taken when preview began (World.snapshot/restore), writes the
+ * document into it and steps once. So undo gives back the exact pose, the same document in
+ * a fresh page gives the same hash, and leaving preview (restore, no step) gives the scene's
+ * hash from before. Every edit is: push the document on the undo stack, change it, apply.
+ * One drag is one undo step.
  *
  * Pieces: anchors move and turn with the page's TransformControls; finger handles
  * (finger-handles.ts) bend a joint by dragging up and down; numeric fields for every bend
@@ -148,6 +150,8 @@ export class GripEditor {
   private snapshot: WorldSnapshot | null = null;
   private wasPaused = false;
   private surfaceEntities = new Map<string, Entity>();
+  /** The object's surfaces in the snapshot, by name. */
+  private baseSurfaces = new Map<string, Entity>();
   private editRole: Role = 'main';
   private gizmoRole: Role | null = null;
   private gizmoFrame: THREE.Matrix4 | null = null;
@@ -232,8 +236,10 @@ export class GripEditor {
   /** Writes the document into the world and steps once. */
   private apply(): void {
     const d = this.doc;
-    if (!d || !this.previewing) return;
+    if (!d || !this.snapshot) return;
     const w = this.world;
+    w.restore(this.snapshot);
+    this.surfaceEntities = new Map(this.baseSurfaces);
     const holder = this.host.scene.entity(d.holder);
     const object = this.host.scene.entity(d.object);
     for (const role of ['main', 'support'] as const) {
@@ -351,6 +357,7 @@ export class GripEditor {
       const n = this.host.nameOf.get(e);
       if (n !== undefined && this.world.alive(e) && this.world.has(e, GripSurface) && this.world.get(e, Transform).parent === object) this.surfaceEntities.set(n, e);
     }
+    this.baseSurfaces = new Map(this.surfaceEntities);
     this.loadClips(holder);
     el<HTMLInputElement>('ed-preview').checked = true;
     this.panel.classList.add('previewing');
@@ -930,14 +937,27 @@ export class GripEditor {
         return x;
       };
       box.append(sel('shape', ['Cylinder', 'Capsule', 'Sphere', 'Box']), sel('direction', ['X', 'Y', 'Z']));
-      const num = (label: string, get: (x: SurfaceDoc) => number, set: (x: SurfaceDoc, v: number) => void): void => {
-        const l = document.createElement('label');
-        l.append(` ${label} `, numberInput(`ed-surface-${s.name}-${label}`, get(s), 0.001, (v) => this.edit((dd) => set(dd.surfaces[i], v))));
-        box.append(l);
+      // one row per quantity, metres (position: in the object's frame)
+      let row = box;
+      const line = (label: string): void => {
+        row = document.createElement('div');
+        const l = document.createElement('span');
+        l.className = 'field';
+        l.textContent = label;
+        row.append(l);
+        box.append(row);
       };
+      const num = (id: string, get: (x: SurfaceDoc) => number, set: (x: SurfaceDoc, v: number) => void): void => {
+        const input = numberInput(`ed-surface-${s.name}-${id}`, get(s), 0.001, (v) => this.edit((dd) => set(dd.surfaces[i], v)));
+        input.title = `${s.name} ${id} (m)`;
+        row.append(input);
+      };
+      line('radius, height');
       num('radius', (x) => x.data.radius, (x, v) => void (x.data.radius = v));
       num('height', (x) => x.data.height, (x, v) => void (x.data.height = v));
+      line('box size');
       for (const [k, axis] of ['x', 'y', 'z'].entries()) num(`size.${axis}`, (x) => x.data.size[k], (x, v) => void (x.data.size[k] = v));
+      line('position');
       for (const [k, axis] of ['x', 'y', 'z'].entries()) num(`pos.${axis}`, (x) => x.position[k], (x, v) => void (x.position[k] = v));
       items.push(box);
     });
