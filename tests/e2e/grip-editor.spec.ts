@@ -84,6 +84,15 @@ test('grip editor: dragging the main anchor with the gizmo moves the palm with i
   await page.click('#ed-undo');
   expect(dist((await ed(page, (e) => e.gizmoPosition()))!, start)).toBeLessThan(1e-6);
   await page.screenshot({ path: join(SHOTS, 'anchor-drag.png') });
+  // far out of reach: the remaining distance is shown
+  const grab2 = await findAxis(page, c, [tip[0] - c[0], tip[1] - c[1]]);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) await page.mouse.move(grab2[0] - 40 * i, grab2[1]);
+  await page.mouse.up();
+  const far = await api(page);
+  expect(far.mainDistance, 'the palm cannot reach the anchor').toBeGreaterThan(0.01);
+  await expect(page.locator('#ed-reach')).toHaveText(/^cannot reach: \d+\.\d\d mm short$/);
+  await page.screenshot({ path: join(SHOTS, 'out-of-reach.png') });
   expect(errors).toEqual([]);
 });
 

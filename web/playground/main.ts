@@ -595,6 +595,7 @@ async function main(): Promise<void> {
     const d = down;
     down = null;
     if (!d || d.onGizmo || Math.hypot(ev.clientX - d.x, ev.clientY - d.y) > 4) return;
+    if (editor?.previewing) return; // the editor owns the gizmo while it previews
     const rect = renderer.domElement.getBoundingClientRect();
     ndc.set(((ev.clientX - rect.left) / rect.width) * 2 - 1, -((ev.clientY - rect.top) / rect.height) * 2 + 1);
     raycaster.setFromCamera(ndc, camera);
