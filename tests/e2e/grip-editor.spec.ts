@@ -4,7 +4,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { dist, open, root, type Vec3 } from './helpers.js';
+import { cliHash, dist, open, root, type Vec3 } from './helpers.js';
 
 const URL = '?scene=grip-lab.json&paused=1&editor=1';
 const SHOTS = join(root, 'test-results', 'grip-editor');
@@ -218,6 +218,10 @@ test('grip editor: export, then import into a fresh page gives the same hash; le
   const saved = JSON.parse(await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8')) as { entities: { name: string; components: Record<string, unknown> }[] };
   expect(saved.entities.find((e) => e.name === 'surface1')).toBeTruthy();
   expect(saved.entities.find((e) => e.name === 'rifle')?.components.GripProfile).toBeTruthy();
+  // the saved scene loads and runs in the CLI
+  const savedPath = join(SHOTS, 'saved-scene.json');
+  await download.saveAs(savedPath);
+  expect(cliHash(process.execPath, [join(root, 'dist/web/cli/limber.js'), 'hash', savedPath, '--steps', '30'])).toMatch(/^[0-9a-f]{16}$/);
 
   const fresh = await context.newPage();
   const errors2 = await open(fresh, URL);

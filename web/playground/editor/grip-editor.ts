@@ -661,9 +661,11 @@ export class GripEditor {
     this.apply();
   }
 
-  /** The scene file with the document written in. */
+  /** The scene file with the document written in. A scene cannot register poses, so the
+   * profile keeps pose names every world knows (the named pose a hand started from, or the
+   * scene's own); the description says which exported pose to register instead. */
   sceneWithDoc(): string {
-    const doc = JSON.parse(this.host.sceneText) as { entities?: { name?: string; components?: Record<string, Record<string, unknown>> }[] };
+    const doc = JSON.parse(this.host.sceneText) as { description?: string; entities?: { name?: string; components?: Record<string, Record<string, unknown>> }[] };
     const d = this.doc;
     if (!d) return JSON.stringify(doc, null, 2);
     const frag = this.exportFragment();
@@ -679,6 +681,22 @@ export class GripEditor {
       if (at) at.components = { ...(at.components ?? {}), ...(f.components as Record<string, Record<string, unknown>>) };
       else ents.push(f as { name: string; components: Record<string, Record<string, unknown>> });
     }
+    const original = JSON.parse(this.host.sceneText) as typeof doc;
+    const oldProfile = original.entities?.find((e) => e.name === object)?.components?.GripProfile ?? {};
+    const profile = ents.find((e) => e.name === object)?.components?.GripProfile;
+    const notes: string[] = [];
+    if (profile) {
+      for (const role of ['main', 'support'] as const) {
+        const key = role === 'main' ? 'mainPose' : 'supportPose';
+        const p = d.poses[role];
+        const exported = profile[key];
+        const known = p.kind === 'def' ? p.base : oldProfile[key];
+        if (typeof known === 'string' && known !== '') profile[key] = known;
+        else delete profile[key];
+        if (exported !== profile[key]) notes.push(`register the exported ${role}-hand pose as '${String(exported)}' (registerFingerPose) and set GripProfile.${key} to it`);
+      }
+    }
+    if (notes.length > 0) doc.description = `${doc.description ?? ''} Grip editor: ${notes.join('; ')}.`.trim();
     const holder = ents.find((e) => e.name === d.holder);
     if (holder) {
       holder.components ??= {};
