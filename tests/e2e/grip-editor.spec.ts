@@ -111,6 +111,7 @@ test('grip editor: dragging a finger handle bends that joint; Ctrl+Z restores th
   const errors = await open(page, URL);
   await preview(page);
   await page.click('#ed-anchor-main'); // gizmo off: the handles are free
+  await page.click('#ed-focus-hand'); // the camera close to the hand: handles apart
   const [key, at] = await lonelyHandle(page, ['middle:1', 'ring:1', 'index:0', 'pinky:1']);
   const [finger, joint] = [key.split(':')[0], Number(key.split(':')[1])];
   const bend0 = await page.evaluate(([f, j]) => (window.limber as unknown as Api).editor!.bend(f as string, j as number), [finger, joint]);

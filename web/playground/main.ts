@@ -727,6 +727,7 @@ async function main(): Promise<void> {
 
   function editorApi(ed: GripEditor): EditorApi {
     const screen = (p: Vec3): [number, number] => {
+      camera.updateMatrixWorld();
       const v = new THREE.Vector3(...p).project(camera);
       const rect = renderer.domElement.getBoundingClientRect();
       return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];

@@ -64,7 +64,7 @@ export class FingerHandles {
         }
         jointWorldPosition(w, holder, joints[k], m.position);
         m.scale.setScalar(this.hovered === key || this.drag?.key === key ? 1.6 : 1);
-        m.visible = editable;
+        m.visible = editable && this.cb.current(f, k) !== null; // the thumb has no bends to drag
         seen.add(key);
       }
     }
@@ -89,6 +89,7 @@ export class FingerHandles {
     if (!this.object.visible) return null;
     const rect = this.host.renderer.domElement.getBoundingClientRect();
     const ndc = new THREE.Vector2(((ev.clientX - rect.left) / rect.width) * 2 - 1, -((ev.clientY - rect.top) / rect.height) * 2 + 1);
+    this.host.camera.updateMatrixWorld();
     this.raycaster.setFromCamera(ndc, this.host.camera);
     this.object.updateMatrixWorld(true);
     // Handles are tiny: pick the nearest within a few pixels of the pointer, in screen space.

@@ -473,6 +473,24 @@ export class GripEditor {
     });
   }
 
+  /** Turns the camera onto the edited hand's palm, 0.5 m away, keeping the viewing direction. */
+  focusHand(): void {
+    if (!this.doc || !this.previewing) return;
+    const holder = this.holderEntity();
+    const anchor = this.world.gripAnchor(holder, this.editRole);
+    if (!anchor) return;
+    const palm = new THREE.Vector3(...anchor.t);
+    const { camera, orbit } = this.host;
+    const dir = camera.position.clone().sub(orbit.target).normalize();
+    orbit.target.copy(palm);
+    camera.position.copy(palm).addScaledVector(dir, 0.5);
+    camera.near = 0.01;
+    camera.updateProjectionMatrix();
+    orbit.update();
+    camera.updateMatrixWorld();
+    this.host.invalidate();
+  }
+
   resetPose(): void {
     this.edit((d) => {
       const p = d.poses[this.editRole];
@@ -787,6 +805,7 @@ export class GripEditor {
       button('ed-undo', 'undo', 'Ctrl+Z', () => this.undo()),
       button('ed-redo', 'redo', 'Ctrl+Shift+Z', () => this.redo()),
       button('ed-reset', 'reset to pose', 'back to the named pose this hand started from', () => this.resetPose()),
+      button('ed-focus-hand', 'focus hand', 'turn the camera onto the edited hand', () => this.focusHand()),
     );
     el<HTMLInputElement>('ed-wrap').addEventListener('change', (ev) => {
       const on = (ev.target as HTMLInputElement).checked;
