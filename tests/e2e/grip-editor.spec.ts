@@ -92,6 +92,10 @@ test('grip editor: dragging the main anchor with the gizmo moves the palm with i
   const far = await api(page);
   expect(far.mainDistance, 'the palm cannot reach the anchor').toBeGreaterThan(0.01);
   await expect(page.locator('#ed-reach')).toHaveText(/^cannot reach: \d+\.\d\d mm short$/);
+  // a red line joins the palm to its anchor, as long as the distance reported
+  const gaps = await ed(page, (e) => (e as unknown as { gapLines(): [Vec3, Vec3][] }).gapLines());
+  expect(gaps.length).toBe(1);
+  expect(Math.abs(dist(gaps[0][0], gaps[0][1]) - far.mainDistance), 'the drawn gap is the reported distance').toBeLessThan(1e-3);
   await page.screenshot({ path: join(SHOTS, 'out-of-reach.png') });
   expect(errors).toEqual([]);
 });

@@ -138,6 +138,8 @@ export interface EditorApi {
   /** The local pose of the holder (for exact comparisons). */
   localPose(): string;
   editRole(): Role;
+  /** Lines drawn from palms that cannot reach to their anchors. */
+  gapLines(): [Vec3, Vec3][];
   /** World position of the gizmo (the selected anchor), or null. */
   gizmoPosition(): Vec3 | null;
   /** The scene file with the authored grip, as "save scene" downloads it. */
@@ -741,6 +743,7 @@ async function main(): Promise<void> {
       editRole: () => ed.status().editRole,
       gizmoPosition: () => (gizmo.object ? (gizmo.object.getWorldPosition(new THREE.Vector3()).toArray() as Vec3) : null),
       sceneText: () => ed.sceneWithDoc(),
+      gapLines: () => ed.gapLines(),
     };
   }
 

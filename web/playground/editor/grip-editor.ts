@@ -157,6 +157,8 @@ export class GripEditor {
   private gizmoFrame: THREE.Matrix4 | null = null;
   private readonly proxy = new THREE.Object3D();
   private readonly mirrorPlane: THREE.Mesh;
+  /** Red lines from each palm that cannot reach to its anchor (the remaining distance). */
+  private readonly gaps: THREE.LineSegments;
   readonly handles: FingerHandles;
   private playing = false;
   private lastPlay = 0;
@@ -178,6 +180,11 @@ export class GripEditor {
     this.mirrorPlane.visible = false;
     this.mirrorPlane.matrixAutoUpdate = false;
     host.three.add(this.mirrorPlane);
+    this.gaps = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({ color: 0xff5252, depthTest: false, transparent: true }));
+    this.gaps.name = 'reach-gaps';
+    this.gaps.renderOrder = 15;
+    this.gaps.frustumCulled = false;
+    host.three.add(this.gaps);
     this.handles = new FingerHandles(host, {
       begin: () => this.pushUndo(),
       bend: (finger, joint, deg) => this.setBend(finger, joint, deg),
@@ -375,6 +382,7 @@ export class GripEditor {
     el<HTMLInputElement>('ed-preview').checked = false;
     this.panel.classList.remove('previewing');
     this.mirrorPlane.visible = false;
+    this.gaps.visible = false;
     this.handles.clear();
     this.host.setPaused(this.wasPaused);
     this.host.refresh();
@@ -796,7 +804,13 @@ export class GripEditor {
     });
     const start = el<HTMLSelectElement>('ed-start');
     start.add(new Option('start from pose…', ''));
-    for (const p of BUILTIN_POSES) start.add(new Option(p, p));
+    const names = new Set<string>(BUILTIN_POSES);
+    for (const [, e] of ents) {
+      if (!w.has(e, GripProfile)) continue;
+      const g = w.get(e, GripProfile);
+      for (const n of [g.mainPose, g.supportPose]) if (n) names.add(n);
+    }
+    for (const p of names) start.add(new Option(p, p));
     start.addEventListener('change', () => {
       if (start.value) this.startFrom(start.value);
       start.value = '';
@@ -892,6 +906,7 @@ export class GripEditor {
     const short = Math.max(st.mainDistance, st.supportDistance);
     el('ed-reach').textContent = short > 5e-4 ? `cannot reach: ${mm(short)} short` : 'both palms on their anchors';
     el('ed-reach').className = short > 5e-4 ? 'no' : 'yes';
+    this.drawGaps();
     el('ed-main-hand').textContent = d.mainHand;
     el<HTMLInputElement>('ed-wrap').checked = d.wrap;
     el('ed-contacts').textContent = `main: ${st.contacts.main.join(', ') || '—'} · support: ${st.contacts.support.join(', ') || '—'}`;
@@ -1005,6 +1020,39 @@ export class GripEditor {
     el<HTMLInputElement>('ed-time').value = String(dur > 0 ? d.time / dur : 0);
     el('ed-time-value').textContent = `${d.time.toFixed(2)} s`;
     this.handles.show(this.holderEntity(), this.editedSide(), p.kind === 'def');
+  }
+
+  /** The palm centre (midpoint of the hand joint and the middle finger's root, as the core
+   * defines it) of each hand that is more than 0.5 mm from its anchor, joined to the anchor. */
+  private drawGaps(): void {
+    const d = this.doc;
+    const pts: number[] = [];
+    if (d) {
+      const holder = this.host.scene.entity(d.holder);
+      const h = this.world.get(holder, GripHolder);
+      const st = gripPoseStatus(this.world, holder);
+      for (const role of ['main', 'support'] as const) {
+        const gap = role === 'main' ? h.mainDistance : h.supportDistance;
+        const anchor = this.world.gripAnchor(holder, role);
+        const right = (role === 'main') === (d.mainHand === 'Right');
+        const hand = right ? st.right : st.left;
+        const root = hand.fingers.middle?.[0];
+        if (gap <= 5e-4 || !anchor || !hand.hand || !root) continue;
+        const palm = jointWorldPosition(this.world, holder, hand.hand).add(jointWorldPosition(this.world, holder, root)).multiplyScalar(0.5);
+        pts.push(palm.x, palm.y, palm.z, ...anchor.t);
+      }
+    }
+    this.gaps.geometry.setAttribute('position', new THREE.Float32BufferAttribute(pts, 3));
+    this.gaps.visible = pts.length > 0;
+  }
+
+  /** Segments drawn from palms that cannot reach to their anchors, as [from, to] pairs. */
+  gapLines(): [Vec3, Vec3][] {
+    if (!this.gaps.visible) return [];
+    const a = this.gaps.geometry.getAttribute('position');
+    const out: [Vec3, Vec3][] = [];
+    for (let i = 0; i + 1 < a.count; i += 2) out.push([[a.getX(i), a.getY(i), a.getZ(i)], [a.getX(i + 1), a.getY(i + 1), a.getZ(i + 1)]]);
+    return out;
   }
 
   private setBendQuiet(finger: FingerName, joint: number, deg: number): void {
