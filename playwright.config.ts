@@ -1,5 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
+/** LIMBER_E2E_PORT moves the page's server (several checkouts on one machine). */
+const port = Number(process.env.LIMBER_E2E_PORT ?? 5199);
+
 /** End-to-end tests of the playground with Debian's Chromium (software WebGL2).
  * The browser is Debian's chromium; Playwright never downloads one. */
 export default defineConfig({
@@ -9,7 +12,7 @@ export default defineConfig({
   reporter: 'list',
   timeout: 60_000,
   use: {
-    baseURL: 'http://127.0.0.1:5199',
+    baseURL: `http://127.0.0.1:${port}`,
     headless: true,
     viewport: { width: 1280, height: 720 },
     launchOptions: {
@@ -26,8 +29,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npx vite --config web/playground/vite.config.ts --port 5199 --strictPort',
-    url: 'http://127.0.0.1:5199',
+    command: `npx vite --config web/playground/vite.config.ts --port ${port} --strictPort`,
+    url: `http://127.0.0.1:${port}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
     stdout: 'ignore',

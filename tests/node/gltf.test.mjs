@@ -421,3 +421,17 @@ test('gltf: bad files throw a LimberError naming the problem and change nothing'
   assert.throws(() => sampleClip(world, 1, NaN), (e) => e.code === 'LB_ERR_NOT_FINITE' && /'Walk'/.test(e.message));
   world.destroy();
 });
+
+test('listClips: every clip of a skeleton, with names and durations', async () => {
+  const world = await createWorld();
+  const bytes = new Uint8Array(readFileSync('assets/rigs/mannequin-mixamo.glb'));
+  const rig = loadRig(world, bytes);
+  const other = loadRig(world, bytes);
+  const { listClips } = await import('../../dist/web/bridge/index.js');
+  assert.deepEqual(listClips(world, rig.asset), rig.clips);
+  assert.deepEqual(listClips(world, other.asset), other.clips);
+  assert.equal(listClips(world).length, rig.clips.length + other.clips.length);
+  assert.deepEqual(listClips(world, rig.asset).map((c) => c.name), ['idle', 'walk', 'run', 'vault', 'reach']);
+  assert.deepEqual(listClips(world, 12345), []);
+  world.destroy();
+});

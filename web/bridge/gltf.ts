@@ -183,6 +183,22 @@ export function findClip(world: World, name: string, skeleton = 0): number {
   }
 }
 
+/** Every clip asset of the world (in add order) that animates `skeleton` (0 = any):
+ * handle, name and duration in seconds. */
+export function listClips(world: World, skeleton = 0): GltfClip[] {
+  const i = internals(world);
+  handleArg(skeleton, 'listClips', 'skeleton', 'a skeleton asset handle');
+  const out: GltfClip[] = [];
+  const count = i.ex.lbw_clip_count(i.w);
+  // Clip handles are 1-based add-order indices; a freed clip reads as skeleton 0.
+  for (let h = 1; h <= count; h++) {
+    const s = i.ex.lbw_clip_skeleton(i.w, h);
+    if (s === 0 || (skeleton !== 0 && s !== skeleton)) continue;
+    out.push({ handle: h, name: i.heap.cstring(i.ex.lbw_clip_name(i.w, h)), duration: i.ex.lbw_clip_duration(i.w, h) });
+  }
+  return out;
+}
+
 /**
  * Samples a clip asset over its skeleton's rest pose at `time` seconds (the core's sampling
  * job): local transforms, depth-first. Without `loop` the time is clamped to the clip.

@@ -98,6 +98,12 @@ export interface Where {
   fn?: string;
 }
 
+/** What World.snapshot() returns: opaque. */
+export interface WorldSnapshot {
+  readonly world: number;
+  readonly bytes: Uint8Array;
+}
+
 export class World {
   /** Dropped by destroy(): a destroyed world keeps no reference to its instance, so its
    * memory goes with the instance once the module is unreachable. */
@@ -312,6 +318,28 @@ export class World {
 
   get stepCount(): number {
     return this.ex.lbw_step_count(this.w);
+  }
+
+  /** A copy of everything this world holds (entities, components, assets, registered poses,
+   * the step count, loaded scenes' timelines): the whole memory of its own instance of the
+   * core. `restore(snapshot)` puts it back bit for bit, so the bone hash and every later step
+   * are as if nothing had happened since. Take and restore between calls (never from inside
+   * a callback); handles taken before the snapshot stay valid after a restore, handles of
+   * entities spawned after it are stale. The playground's editor leaves its preview this way. */
+  snapshot(): WorldSnapshot {
+    const buffer = this.ex.memory.buffer;
+    return { world: this.w, bytes: new Uint8Array(buffer.slice(0)) };
+  }
+
+  /** Puts back a snapshot() of this world (see there). */
+  restore(snapshot: WorldSnapshot): void {
+    if (snapshot === null || typeof snapshot !== 'object' || !(snapshot.bytes instanceof Uint8Array) || snapshot.world !== this.w) {
+      throw badArgument('restore', 'snapshot', `must be a snapshot() of this world, got ${describe(snapshot)}`);
+    }
+    const mem = this.heap.u8;
+    if (snapshot.bytes.length > mem.length) throw badArgument('restore', 'snapshot', 'is larger than the world\'s memory');
+    mem.set(snapshot.bytes);
+    mem.fill(0, snapshot.bytes.length); // memory grown since: unused again
   }
 
   /** The 64-bit bone hash as 16 hex digits (same value natively and in wasm). */

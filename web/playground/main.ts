@@ -8,6 +8,8 @@
  *                    limber.dragTarget, the Step button) advance one step each
  *   select=NAME      the entity the gizmo starts on (default: the first IK target)
  *   skeleton=1       start with the skeleton overlay on (the #show-skeleton checkbox)
+ *   layers=a,b       debug layers shown (ids: skeleton, ik, palms, surfaces, contacts)
+ *   editor=1         the grip editor panel (editor/grip-editor.ts)
  *
  * Characters are drawn as bodies (RigMeshView): a glTF rig's own skinned mesh, or a body
  * generated from the skeleton for a builtin rig; the skeleton is an optional overlay. Held
@@ -26,6 +28,10 @@ import { TransformControls } from 'three/examples/jsm/controls/TransformControls
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { Animator, animatorParam, Collider, controllerInfo, createWorld, EnvironmentInteraction, GripHolder, GripProfile, Rig, Transform, TwoBoneIK, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
 import { EntityMarker, GripView, RigMeshView, SkeletonView, jointWorldPosition, parentFrame, setWorldPosition, type WorldView } from '../three/index.js';
+import { ContactsView } from './editor/contacts-view.js';
+import { GripEditor, type GripDoc, type Role } from './editor/grip-editor.js';
+import { DebugLayers } from './editor/layers.js';
+import { PlotPanel } from './editor/plot.js';
 import { Floor } from './floor.js';
 import { ColliderView, InteractionPanel, InteractionView } from './interaction.js';
 import wasmUrl from '../../build/wasm/limber.wasm?url';
@@ -119,6 +125,31 @@ export interface PlaygroundApi {
   showSkeleton(on: boolean): void;
   /** The first EnvironmentInteraction character's outputs, and the states seen since load. */
   interaction(): { state: string; side: string; rightWeight: number; leftWeight: number; rise: number; palmDistance: number; plants: number; target: Vec3; closestPoint: Vec3; states: string[] } | null;
+  /** Debug layers: ids, shown or not, show/hide. */
+  layers: { ids(): string[]; visible(id: string): boolean; show(id: string, on: boolean): void };
+  /** The plot panel: plottable keys ("entity.Component.field"), add one, read its samples. */
+  plot: { keys(): string[]; add(key: string): void; plotted(): string[]; values(key: string): { step: number; v: number }[] };
+  /** The grip editor (with ?editor=1), else null. */
+  editor: EditorApi | null;
+}
+
+/** What the grip editor exposes to tests (state only; actions go through the page's UI). */
+export interface EditorApi {
+  status(): ReturnType<GripEditor['status']>;
+  document(): GripDoc | null;
+  /** Viewport positions of the edited hand's finger handles, by "finger:joint". */
+  handles(): Record<string, [number, number]>;
+  /** The bend (degrees) of a finger joint of the edited hand, null for a captured pose. */
+  bend(finger: string, joint: number): number | null;
+  /** The local pose of the holder (for exact comparisons). */
+  localPose(): string;
+  editRole(): Role;
+  /** Lines drawn from palms that cannot reach to their anchors. */
+  gapLines(): [Vec3, Vec3][];
+  /** World position of the gizmo (the selected anchor), or null. */
+  gizmoPosition(): Vec3 | null;
+  /** The scene file with the authored grip, as "save scene" downloads it. */
+  sceneText(): string;
 }
 
 declare global {
@@ -133,6 +164,8 @@ interface Params {
   paused: boolean;
   select: string | null;
   skeleton: boolean;
+  layers: Set<string> | null;
+  editor: boolean;
 }
 
 function readParams(): Params {
@@ -145,6 +178,8 @@ function readParams(): Params {
     paused: q.get('paused') === '1',
     select: q.get('select'),
     skeleton: q.get('skeleton') === '1',
+    layers: q.has('layers') ? new Set((q.get('layers') ?? '').split(',').filter((x) => x)) : null,
+    editor: q.get('editor') === '1',
   };
 }
 
@@ -224,10 +259,12 @@ async function main(): Promise<void> {
     }),
   );
   for (const b of bodies) views.push(b);
-  // The skeleton: an overlay drawn through the body, off unless asked for.
+  // The skeleton: an overlay drawn through the body, off unless asked for (a debug layer).
   const skeletons = rigs.map((e) => new SkeletonView(world, e, { jointRadius: 0.009 }));
+  const skeletonLayer = new THREE.Group();
+  skeletonLayer.name = 'layer:skeleton';
   for (const s of skeletons) {
-    views.push(s);
+    skeletonLayer.add(s.object);
     s.object.traverse((o) => {
       o.renderOrder = 5;
       const m = (o as THREE.Mesh).material;
@@ -238,9 +275,7 @@ async function main(): Promise<void> {
     });
   }
   function showSkeleton(on: boolean): void {
-    for (const s of skeletons) s.object.visible = on;
-    invalidate();
-    el<HTMLInputElement>('show-skeleton').checked = on;
+    layers.show('skeleton', on);
   }
 
   // IK targets (draggable, orange) and hints (violet); the arm table.
@@ -278,8 +313,14 @@ async function main(): Promise<void> {
     markers.set(e, marker);
     views.push(marker);
   }
-  const gripView = new GripView(world, entities, { solid: true });
+  // Everything the grip views draw; the editor adds the surfaces it makes.
+  const drawn: Entity[] = [...entities];
+  // The held prop, solid; palms and green surface wireframes are debug layers.
+  const gripView = new GripView(world, drawn, { solid: true, palms: false });
   views.push(gripView);
+  const palmsView = new GripView(world, drawn, { surfaces: false });
+  const surfacesView = new GripView(world, drawn, { palms: false });
+  const contactsView = new ContactsView(world, holders);
   const gripBody = el<HTMLTableElement>('grip').tBodies[0];
   const gripRows = holders.map((e) => {
     const row = gripBody.insertRow();
@@ -301,12 +342,26 @@ async function main(): Promise<void> {
     el('hud').appendChild(interactionPanel.element);
   }
   for (const v of views) three.add(v.object);
+  // Debug layers (editor/layers.ts): each module's view registers one; #layers has the toggles.
+  const ikLayer = new THREE.Group();
+  ikLayer.name = 'layer:ik';
+  for (const [e, m] of markers) if (!world.has(e, GripProfile)) ikLayer.add(m.object);
+  for (const o of [skeletonLayer, ikLayer, palmsView.object, surfacesView.object, contactsView.object]) three.add(o);
+  const layers = new DebugLayers(el('layers'), invalidate, params.layers);
+  layers.register({ id: 'skeleton', label: 'skeleton', object: skeletonLayer, update: () => skeletons.forEach((s) => s.update()), on: params.skeleton });
+  layers.register({ id: 'ik', label: 'IK targets and hints', object: ikLayer });
+  layers.register({ id: 'palms', label: 'anchors and palms', object: palmsView.object, update: () => palmsView.update() });
+  layers.register({ id: 'surfaces', label: 'grip surfaces', object: surfacesView.object, update: () => surfacesView.update(), on: params.editor });
+  layers.register({ id: 'contacts', label: 'finger contacts', object: contactsView.object, update: () => contactsView.update(), on: params.editor });
 
   // Camera framing per scene, from the front-right and a little above, turned with the first
   // character: a grip frames the hands and the held object; a walker gets a standing-height
   // box around it, seen more from the side; otherwise the characters and their targets.
   // The HUD covers the left of the page: the picture is centred in the space beside it.
   const hud = el('hud');
+  // The grip editor's panel covers the right of the page.
+  el('editor').hidden = !params.editor;
+  const rightPanel = (): number => (params.editor ? el('editor').getBoundingClientRect().width + 12 : 0);
   const hudShift = (): number => {
     const right = hud.getBoundingClientRect().right + 12;
     return right < window.innerWidth * 0.45 ? right : 0;
@@ -314,7 +369,7 @@ async function main(): Promise<void> {
   function applyViewOffset(): void {
     const w = window.innerWidth, h = window.innerHeight;
     camera.aspect = w / h;
-    camera.setViewOffset(w, h, -hudShift() / 2, 0, w, h);
+    camera.setViewOffset(w, h, -(hudShift() - rightPanel()) / 2, 0, w, h);
     camera.updateProjectionMatrix();
   }
   const orbitTarget = new THREE.Vector3();
@@ -348,10 +403,11 @@ async function main(): Promise<void> {
       const r = world.worldTransform(rigs[0]).r;
       dir = dir.applyQuaternion(new THREE.Quaternion(r[0], r[1], r[2], r[3]));
     }
-    const free = Math.max(window.innerWidth - hudShift(), 1) / window.innerHeight;
+    const free = Math.max(window.innerWidth - hudShift() - rightPanel(), 1) / window.innerHeight;
     const fov = THREE.MathUtils.degToRad(camera.fov);
     const hfov = 2 * Math.atan(Math.tan(fov / 2) * free);
-    const dist = (Math.max(sphere.radius, 0.25) / Math.sin(Math.min(fov, hfov) / 2)) * 0.84;
+    // The editor works on the hands: closer in.
+    const dist = (Math.max(sphere.radius, 0.25) / Math.sin(Math.min(fov, hfov) / 2)) * (params.editor && holders.length > 0 ? 0.62 : 0.84);
     camera.position.copy(sphere.center).addScaledVector(dir, dist);
     camera.lookAt(sphere.center);
     camera.near = dist / 100;
@@ -390,6 +446,8 @@ async function main(): Promise<void> {
 
   // The scene's own description, and help for what this scene has.
   el('description').textContent = (JSON.parse(text) as { description?: string }).description ?? '';
+  el('description').hidden = params.editor;
+  el('help').hidden = params.editor;
   const help: string[] = [];
   if (markers.size > 0) help.push('Drag the gizmo to move the selected target; click a sphere (orange: target, violet: hint, teal: held object) to select it.');
   if (holders.length > 0) help.push('Grip: the held prop is drawn solid; palms yellow (main) and blue (support). "Switch hand" mirrors the hold.');
@@ -442,8 +500,12 @@ async function main(): Promise<void> {
     }
     hashEl.textContent = world.hash();
     stepsEl.textContent = String(world.stepCount);
-    modeEl.textContent = paused ? '(paused)' : '';
+    modeEl.textContent = editor?.previewing ? '(grip preview)' : paused ? '(paused)' : '';
     pauseBtn.textContent = paused ? 'Play' : 'Pause';
+    // the preview is authored, not played: the scene's timeline waits until it is left
+    pauseBtn.disabled = editor?.previewing === true;
+    el<HTMLButtonElement>('step').disabled = editor?.previewing === true;
+    el<HTMLButtonElement>('switch-hand').disabled = editor?.previewing === true;
     for (const arm of arms) {
       const ik = world.get(arm.entity, TwoBoneIK);
       arm.reached.textContent = ik.reached ? 'yes' : 'no';
@@ -459,6 +521,17 @@ async function main(): Promise<void> {
     }
   }
 
+  // The plot panel: chosen numeric fields over the last 5 s of steps.
+  const plot = new PlotPanel(world, scene.entities, el('plot'));
+  for (const [name, e] of scene.entities) {
+    if (world.has(e, GripHolder)) plot.add(`${name}.GripHolder.mainDistance`);
+    else if (world.has(e, TwoBoneIK)) plot.add(`${name}.TwoBoneIK.distance`);
+    if (plot.plotted().length > 0) break;
+  }
+  const openEditor = el<HTMLAnchorElement>('open-editor');
+  openEditor.hidden = params.editor || !entities.some((e) => world.has(e, GripProfile));
+  openEditor.href = `?scene=${encodeURIComponent(params.scene)}&editor=1`;
+
   // --- stepping -------------------------------------------------------------
   let selected: EntityMarker | null = null;
   let dragFrame: THREE.Matrix4 | null = null;
@@ -473,6 +546,8 @@ async function main(): Promise<void> {
   function refresh(): void {
     if (selected && !gizmo.dragging && selected.hold && world.stepCount > releaseAfterStep) selected.hold = false;
     for (const v of views) v.update();
+    layers.update();
+    plot.sample();
     if (hero !== null && followed !== null) {
       const now = new THREE.Vector3(...world.worldTransform(hero).t);
       const delta = now.clone().sub(followed);
@@ -544,6 +619,7 @@ async function main(): Promise<void> {
     const d = down;
     down = null;
     if (!d || d.onGizmo || Math.hypot(ev.clientX - d.x, ev.clientY - d.y) > 4) return;
+    if (editor?.previewing) return; // the editor owns the gizmo while it previews
     const rect = renderer.domElement.getBoundingClientRect();
     ndc.set(((ev.clientX - rect.left) / rect.width) * 2 - 1, -((ev.clientY - rect.top) / rect.height) * 2 + 1);
     raycaster.setFromCamera(ndc, camera);
@@ -575,6 +651,37 @@ async function main(): Promise<void> {
     renderer.setSize(window.innerWidth, window.innerHeight);
     invalidate();
   });
+
+  // The grip editor (?editor=1).
+  let editor: GripEditor | null = null;
+  if (params.editor) {
+    editor = new GripEditor({
+      world,
+      scene,
+      sceneName: params.scene,
+      sceneText: text,
+      three,
+      camera,
+      renderer,
+      gizmo,
+      orbit,
+      nameOf,
+      drawn,
+      step: () => {
+        world.step(DT);
+        refresh();
+      },
+      refresh,
+      setPaused: (p) => {
+        paused = p;
+        acc = 0;
+        refreshHud();
+      },
+      paused: () => paused,
+      deselect: () => select(null),
+      invalidate,
+    });
+  }
 
   // Initial selection: ?select=NAME, else the first IK target.
   const first = params.select !== null ? markers.get(scene.entity(params.select)) : markers.values().next().value;
@@ -619,7 +726,7 @@ async function main(): Promise<void> {
       const e = scene.entity(name);
       const h = world.get(e, GripHolder);
       const palm = (role: 'main' | 'support'): Vec3 | null => {
-        const g = gripView.palm(e, role);
+        const g = palmsView.palm(e, role);
         return g ? (new THREE.Vector3().setFromMatrixPosition(g.matrix).toArray() as Vec3) : null;
       };
       return { mainHand: h.mainHand, mainDistance: h.mainDistance, supportDistance: h.supportDistance, palms: { main: palm('main'), support: palm('support') } };
@@ -642,7 +749,30 @@ async function main(): Promise<void> {
       const d = interactionView.data();
       return { state: d.state, side: d.side, rightWeight: d.rightWeight, leftWeight: d.leftWeight, rise: d.rise, palmDistance: d.palmDistance, plants: d.plants, target: d.target, closestPoint: d.closestPoint, states: [...interactionPanel.states] };
     },
+    layers: { ids: () => layers.ids(), visible: (id) => layers.visible(id), show: (id, on) => layers.show(id, on) },
+    plot: { keys: () => plot.keys(), add: (k) => plot.add(k), plotted: () => plot.plotted(), values: (k) => plot.values(k) },
+    editor: editor === null ? null : editorApi(editor),
   };
+
+  function editorApi(ed: GripEditor): EditorApi {
+    const screen = (p: Vec3): [number, number] => {
+      camera.updateMatrixWorld();
+      const v = new THREE.Vector3(...p).project(camera);
+      const rect = renderer.domElement.getBoundingClientRect();
+      return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
+    };
+    return {
+      status: () => ed.status(),
+      document: () => ed.document(),
+      handles: () => Object.fromEntries(Object.entries(ed.handlePositions()).map(([k, p]) => [k, screen(p)])),
+      bend: (f, k) => ed.bend(f as never, k),
+      localPose: () => JSON.stringify(world.localPose(scene.entity(ed.document()?.holder ?? ''))),
+      editRole: () => ed.status().editRole,
+      gizmoPosition: () => (gizmo.object ? (gizmo.object.getWorldPosition(new THREE.Vector3()).toArray() as Vec3) : null),
+      sceneText: () => ed.sceneWithDoc(),
+      gapLines: () => ed.gapLines(),
+    };
+  }
 
   // --- loop: fixed steps from an accumulator --------------------------------
   // --- mask renders for the showcase test ----------------------------------
@@ -704,6 +834,7 @@ async function main(): Promise<void> {
   }
 
   function frame(now: number): void {
+    editor?.tick(now);
     const elapsed = Math.min(Math.max(0, (now - last) / 1000), 0.25);
     last = now;
     if (!paused) {
@@ -724,8 +855,6 @@ async function main(): Promise<void> {
     }
     requestAnimationFrame(frame);
   }
-  el<HTMLInputElement>('show-skeleton').addEventListener('change', (ev) => showSkeleton((ev.target as HTMLInputElement).checked));
-  showSkeleton(params.skeleton);
   refresh();
   floor.follow(orbit.target);
   renderer.render(three, camera);

@@ -61,6 +61,8 @@ export interface GripViewOptions {
   color?: number;
   /** Draw the palm markers. Default true. */
   palms?: boolean;
+  /** Draw the GripSurface shapes. Default true (false: palms only). */
+  surfaces?: boolean;
 }
 
 export class GripView implements WorldView {
@@ -71,6 +73,7 @@ export class GripView implements WorldView {
   private readonly m = new THREE.Matrix4();
   private readonly solid: boolean;
   private readonly showPalms: boolean;
+  private readonly showSurfaces: boolean;
 
   /** `entities`: the world entities to look at (e.g. a loaded scene's). */
   constructor(
@@ -81,6 +84,7 @@ export class GripView implements WorldView {
     this.object.name = 'grip';
     this.solid = options.solid ?? false;
     this.showPalms = options.palms ?? true;
+    this.showSurfaces = options.surfaces ?? true;
     this.surfaceMaterial = this.solid
       ? new THREE.MeshStandardMaterial({ color: options.color ?? 0x3b4048, roughness: 0.55, metalness: 0.35 })
       : new THREE.LineBasicMaterial({ color: GRIP_COLORS.surface });
@@ -95,7 +99,7 @@ export class GripView implements WorldView {
   update(): void {
     const w = this.world;
     for (const e of this.entities) {
-      if (!w.alive(e) || !w.has(e, GripSurface)) {
+      if (!this.showSurfaces || !w.alive(e) || !w.has(e, GripSurface)) {
         this.dropSurface(e);
         continue;
       }

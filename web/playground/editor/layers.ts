@@ -1,0 +1,73 @@
+/** Debug layers: named groups of three.js objects drawn over the scene, each with a checkbox
+ * in the page's #layers panel. The playground registers its own (skeleton, IK targets and
+ * hints, anchors and palms, surfaces, contacts); a later module (colliders, casts, navmesh,
+ * paths) adds its layer the same way:
+ *
+ *   layers.register({ id: 'colliders', label: 'colliders', object: view.object, update: () => view.update() });
+ *
+ * The checkbox is `#show-<id>`; `?layers=a,b` in the URL turns exactly those layers on. */
+import type * as THREE from 'three';
+
+export interface DebugLayerDef {
+  /** Short identifier: the checkbox id is `show-<id>`. */
+  id: string;
+  /** What the checkbox says. */
+  label: string;
+  /** Shown while the layer is on (added to the scene by whoever owns it). */
+  object: THREE.Object3D;
+  /** Called after every world step while the layer is on. */
+  update?: () => void;
+  /** Default true. */
+  on?: boolean;
+}
+
+interface Layer extends DebugLayerDef {
+  box: HTMLInputElement;
+}
+
+export class DebugLayers {
+  private readonly layers = new Map<string, Layer>();
+
+  /** `panel`: where the checkboxes go; `changed`: called when a layer is shown or hidden. */
+  constructor(
+    private readonly panel: HTMLElement,
+    private readonly changed: () => void,
+    private readonly only: ReadonlySet<string> | null = null,
+  ) {}
+
+  register(def: DebugLayerDef): void {
+    if (this.layers.has(def.id)) throw new Error(`debug layer '${def.id}' is registered twice`);
+    const label = document.createElement('label');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.id = `show-${def.id}`;
+    label.append(box, ` ${def.label}`);
+    this.panel.append(label);
+    const layer: Layer = { ...def, box };
+    this.layers.set(def.id, layer);
+    box.addEventListener('change', () => this.show(def.id, box.checked));
+    this.show(def.id, this.only ? this.only.has(def.id) : (def.on ?? true));
+  }
+
+  show(id: string, on: boolean): void {
+    const l = this.layers.get(id);
+    if (!l) throw new Error(`no debug layer '${id}'; have ${[...this.layers.keys()].join(', ')}`);
+    l.box.checked = on;
+    l.object.visible = on;
+    if (on) l.update?.();
+    this.changed();
+  }
+
+  visible(id: string): boolean {
+    return this.layers.get(id)?.object.visible ?? false;
+  }
+
+  ids(): string[] {
+    return [...this.layers.keys()];
+  }
+
+  /** After a world step: refresh the layers that are on. */
+  update(): void {
+    for (const l of this.layers.values()) if (l.object.visible) l.update?.();
+  }
+}
