@@ -43,7 +43,8 @@ export function rigLocal(rig, canonIndex, key) {
       while (rig.roles[a] === null) a = rig.parents[a];
       d = key.rot[canonIndex.get(rig.roles[a])];
     }
-    model[j] = qmul(d, rig.rot[j]);
+    // A rig posed otherwise at rest (an A-pose) gives its T-pose frames as motionRot.
+    model[j] = qmul(d, (rig.motionRot ?? rig.rot)[j]);
     local.push(p < 0 ? model[j] : qmul(qconj(model[p]), model[j]));
   });
   return local;

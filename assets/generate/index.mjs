@@ -5,6 +5,9 @@
 //     humanoid (1.8 m, 65 joints; Unreal 73 with metacarpals) in four naming and
 //     bone-axis conventions, a skinned low-poly mannequin and the clips idle, walk,
 //     run, vault, reach (30 Hz LINEAR, root motion on the Hips translation);
+//   assets/rigs/convention-{vrm,biped,daz4}.glb — the same body and hand geometry in
+//     VRM 1.0, 3ds Max Biped (Z-up centimetre armature) and Daz-style four-fingered A-pose
+//     conventions (conventions.mjs), for the grip's convention checks;
 //   assets/props/{rifle,pistol,hammer,cup,ball}.json — scene-entity fragments with
 //     GripProfile anchors and GripSurface shapes;
 //   assets/levels/{corridor,vault-course,nav-arena}.{glb,json} — level pieces as
@@ -28,6 +31,7 @@ import { CLIPS } from './motion.mjs';
 import { levelFiles, referenceCharacter } from './levels.mjs';
 import { propFiles } from './props.mjs';
 import { rigGlb } from './rig-glb.mjs';
+import { conventionRigs } from './conventions.mjs';
 import { readRigs } from './skeleton.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -43,6 +47,13 @@ export async function generate({ bridge } = {}) {
   for (const rig of rigs) {
     const meta = { naming: rig.naming, height: HEIGHT, up: '+Y', forward: '+Z', left: '+X', fps: FPS };
     files.push([`rigs/mannequin-${rig.naming}.glb`, rigGlb(rig, canon, CLIPS, keys, meta)]);
+  }
+  // Rigs in other tools' conventions, for the grip's convention checks (conventions.mjs).
+  for (const rig of conventionRigs(canon)) {
+    const meta = { naming: rig.naming, height: HEIGHT, up: '+Y', forward: '+Z', left: '+X', fps: FPS, test: 'convention rig: same hand geometry as the mannequins' };
+    if (rig.armature) meta.armature = 'Z-up centimetres under a node turned -90 degrees about X, scaled 0.01';
+    if (rig.motionRot) meta.restPose = 'A-pose (arms 45 degrees down); clips are written for the T-pose';
+    files.push([`rigs/convention-${rig.naming}.glb`, rigGlb(rig, canon, CLIPS, keys, meta)]);
   }
   for (const [name, text] of propFiles()) files.push([`props/${name}.json`, new TextEncoder().encode(text)]);
   files.push(...levelFiles(referenceCharacter(canon)));
@@ -63,7 +74,7 @@ async function main(argv) {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, bytes);
     const rig = rigs.find((r) => rel.endsWith(`-${r.naming}.glb`));
-    const what = rig ? `${rig.names.length} joints, ${clips.length} clips (${clips.map((c) => c.name).join(', ')})` : rel.startsWith('levels/') ? 'level' : 'prop';
+    const what = rig ? `${rig.names.length} joints, ${clips.length} clips (${clips.map((c) => c.name).join(', ')})` : rel.startsWith('rigs/') ? 'convention rig' : rel.startsWith('levels/') ? 'level' : 'prop';
     process.stdout.write(`${relative(process.cwd(), path) || path}  ${bytes.byteLength} bytes  ${what}\n`);
   }
 }

@@ -3,7 +3,7 @@
 // mannequin mesh, a material and the baked clips.
 import { bakeClip } from './clips.mjs';
 import { GltfBuilder, TARGET } from './gltf-writer.mjs';
-import { qconj, qrot } from './math.mjs';
+import { qconj, qmul, qrot } from './math.mjs';
 import { buildMesh } from './mesh.mjs';
 
 /** Column-major 4x4 inverse of a rigid transform (rotation q, translation p). */
@@ -41,16 +41,38 @@ export function rigGlb(rig, canon, clips, clipKeys, meta) {
   const canonIndex = new Map(canon.names.map((n, j) => [n, j]));
   const children = rig.names.map(() => []);
   rig.parents.forEach((p, j) => p >= 0 && children[p].push(j));
+  // An armature node (rotation A, uniform scale k) above the root: joint values are given
+  // in its space, so model-space values map by A⁻¹/k (translations) and A⁻¹ (root rotation).
+  const arm = rig.armature;
+  const inArm = (t, root) => {
+    if (!arm) return t;
+    return (root ? qrot(qconj(arm.rotation), t) : t).map((v) => v / arm.scale);
+  };
+  const rootRot = (r) => (arm ? qmul(qconj(arm.rotation), r) : r);
   const nodes = rig.names.map((name, j) => {
-    const node = { name, translation: Array.from(rig.rest[j].t, Math.fround), rotation: Array.from(rig.rest[j].r, Math.fround) };
+    const root = rig.parents[j] < 0;
+    const t = inArm(rig.rest[j].t, root);
+    const r = root ? rootRot(rig.rest[j].r) : rig.rest[j].r;
+    const node = { name, translation: Array.from(t, Math.fround), rotation: Array.from(r, Math.fround) };
     if (children[j].length) node.children = children[j];
     return node;
   });
   const meshNode = nodes.length;
   nodes.push({ name: 'Mannequin', mesh: 0, skin: 0 });
+  const sceneRoots = [0, meshNode];
+  if (arm) {
+    sceneRoots[0] = nodes.length;
+    nodes.push({ name: 'Armature', rotation: Array.from(arm.rotation, Math.fround), scale: [arm.scale, arm.scale, arm.scale].map(Math.fround), children: [0] });
+  }
 
+  // Inverse bind = inverse of the joint's scene-space matrix (which carries the armature's scale).
   const ibm = new Float32Array(16 * count);
-  rig.pos.forEach((p, j) => ibm.set(inverseRigid(rig.rot[j], p), 16 * j));
+  const bind = rig.bind ?? rig;
+  bind.pos.forEach((p, j) => {
+    const m = inverseRigid(bind.rot[j], p);
+    if (arm) for (let c = 0; c < 4; c++) for (let r = 0; r < 3; r++) m[4 * c + r] /= arm.scale;
+    ibm.set(m, 16 * j);
+  });
   const skin = { name: 'Armature', joints: rig.names.map((_, j) => j), skeleton: 0, inverseBindMatrices: g.accessor(ibm, 'MAT4') };
 
   const mesh = buildMesh(canon, (role) => rig.jointOf.get(role), count);
@@ -73,6 +95,11 @@ export function rigGlb(rig, canon, clips, clipKeys, meta) {
     const input = g.accessor(baked.times, 'SCALAR', { minmax: true });
     const samplers = [];
     const channels = [];
+    if (arm) {
+      const root = baked.rotations[0];
+      for (let k = 0; k < root.length; k += 4) root.set(rootRot(Array.from(root.subarray(k, k + 4))).map(Math.fround), k);
+      for (let k = 0; k < baked.translation.length; k += 3) baked.translation.set(inArm(Array.from(baked.translation.subarray(k, k + 3)), true).map(Math.fround), k);
+    }
     baked.rotations.forEach((data, j) => {
       samplers.push({ input, output: g.accessor(data, 'VEC4'), interpolation: 'LINEAR' });
       channels.push({ sampler: samplers.length - 1, target: { node: j, path: 'rotation' } });
@@ -93,7 +120,7 @@ export function rigGlb(rig, canon, clips, clipKeys, meta) {
   return g.glb({
     asset: { version: '2.0', generator: 'limber assets/generate', extras: meta },
     scene: 0,
-    scenes: [{ name: `mannequin-${rig.naming}`, nodes: [0, meshNode] }],
+    scenes: [{ name: `mannequin-${rig.naming}`, nodes: sceneRoots }],
     nodes,
     skins: [skin],
     meshes: [{ name: 'Mannequin', primitives: [primitive] }],

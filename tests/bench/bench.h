@@ -44,6 +44,9 @@ extern const lb_bench lb_bench_grip_character;
 /* bench_anim.c */
 extern const lb_bench lb_bench_anim_character;
 extern const lb_bench lb_bench_anim_character_unreal;
+extern const lb_bench lb_bench_anim_stage_sample;
+extern const lb_bench lb_bench_anim_stage_blend;
+extern const lb_bench lb_bench_anim_stage_model;
 /* bench_scale.c: world.scale.<object|hand>.<N> */
 extern const lb_bench lb_bench_world_scale_object_10;
 extern const lb_bench lb_bench_world_scale_object_100;

@@ -10,9 +10,13 @@
  * own phase (character i starts i * 0.173 s into the clips).
  *
  * One operation = one character for one step:
- *   lb_sample_job_run for idle, walk and run (looping, with the character's cursors) at the
- *   character's time, lb_blend_job_run of the three (weights 0.2 / 0.5 / 0.3) into its local
- *   pose, lb_rig_local_to_model over every joint into its model pose.
+ *   lb_sample_job_run for idle, walk and run (looping, with the character's cursors and the
+ *   clips' four-wide frames, lb_clip_frames) at the character's time, lb_blend_job_run of
+ *   the three (weights 0.2 / 0.5 / 0.3) into its local pose, lb_rig_local_to_model over
+ *   every joint into its model pose, and the 4x4 model matrices skinning needs
+ *   (lb_rig_model_matrices, what the Output phase runs).
+ * The stage benches (anim.stage.sample / blend / model) run one stage of the same op on the
+ * same data, so the split shows where the time goes.
  * Characters are visited in order; after the 100th the clock advances by 1/60 s. This is
  * the counterpart of three.js AnimationMixer.update + updateMatrixWorld on 100
  * SkeletonUtils clones (tests/bench/three_anim.mjs). No error is measured (0). */
@@ -35,13 +39,18 @@ static const float lb_anim_weights[LB_ANIM_CLIPS] = {0.2f, 0.5f, 0.3f};
 typedef struct lb_anim_character {
   lb_transform *local;
   lb_transform *model;
+  mat4 *matrices;
   uint32_t *keys[LB_ANIM_CLIPS]; /* cursor storage, one per clip */
   float phase;
 } lb_anim_character;
 
+enum { LB_ANIM_STAGE_ALL = 0, LB_ANIM_STAGE_SAMPLE, LB_ANIM_STAGE_BLEND, LB_ANIM_STAGE_MODEL };
+
 typedef struct lb_anim_state {
   lb_gltf_asset *asset;
   const lb_clip *clips[LB_ANIM_CLIPS];
+  lb_clip_frames *frames[LB_ANIM_CLIPS];
+  int stage;
   lb_skeleton skeleton; /* parents only: what lb_rig_local_to_model reads */
   uint32_t joint_count;
   uint32_t track_count;
@@ -101,19 +110,21 @@ static void lb_anim_teardown(void *p) {
     lb_anim_character *c = &s->characters[i];
     free(c->local);
     free(c->model);
+    free(c->matrices);
     for (uint32_t k = 0; k < LB_ANIM_CLIPS; ++k) {
       free(c->keys[k]);
     }
   }
   for (uint32_t k = 0; k < LB_ANIM_CLIPS; ++k) {
     free(s->sampled[k]);
+    lb_clip_frames_destroy(s->frames[k]);
   }
   free(s->skeleton.parents);
   lb_gltf_free(s->asset);
   free(s);
 }
 
-static void *lb_anim_setup(const char *file) {
+static void *lb_anim_setup(const char *file, int stage) {
   lb_anim_state *s = calloc(1, sizeof *s);
   size_t size = 0;
   uint8_t *bytes = s ? lb_read_rig(file, &size) : NULL;
@@ -147,6 +158,14 @@ static void *lb_anim_setup(const char *file) {
       return NULL;
     }
   }
+  s->stage = stage;
+  for (uint32_t k = 0; k < LB_ANIM_CLIPS; ++k) {
+    if (lb_clip_frames_create(s->clips[k], NULL, &s->frames[k]) != LB_OK) {
+      fprintf(stderr, "limber_bench: %s: clip '%s' has no frames\n", file, lb_anim_clip_names[k]);
+      lb_anim_teardown(s);
+      return NULL;
+    }
+  }
   s->track_count = lb_clip_track_count(s->clips[0]);
   s->skeleton.joint_count = n;
   s->skeleton.parents = malloc(n * sizeof(int16_t));
@@ -162,12 +181,43 @@ static void *lb_anim_setup(const char *file) {
     lb_anim_character *c = &s->characters[i];
     c->local = malloc(n * sizeof(lb_transform));
     c->model = malloc(n * sizeof(lb_transform));
-    ok = c->local && c->model;
+    c->matrices = malloc(n * sizeof(mat4));
+    ok = c->local && c->model && c->matrices;
     for (uint32_t k = 0; ok && k < LB_ANIM_CLIPS; ++k) {
       c->keys[k] = calloc(s->track_count, sizeof(uint32_t));
       ok = c->keys[k] != NULL;
     }
     c->phase = (float)i * LB_ANIM_PHASE;
+  }
+  if (!ok) {
+    lb_anim_teardown(s);
+    return NULL;
+  }
+  /* The stage benches read what the earlier stages would have written: real poses. */
+  for (uint32_t k = 0; k < LB_ANIM_CLIPS; ++k) {
+    lb_sample_job job = {0};
+    job.clip = s->clips[k];
+    job.time = 0.5f;
+    job.loop = true;
+    job.rest = sk->rest;
+    job.joint_count = n;
+    job.output = s->sampled[k];
+    ok = ok && lb_sample_job_run(&job) == LB_OK;
+  }
+  for (uint32_t i = 0; ok && i < LB_ANIM_CHARACTERS; ++i) {
+    lb_blend_layer layers[LB_ANIM_CLIPS];
+    for (uint32_t k = 0; k < LB_ANIM_CLIPS; ++k) {
+      layers[k].pose = s->sampled[k];
+      layers[k].weight = lb_anim_weights[k];
+      layers[k].joint_weights = NULL;
+    }
+    lb_blend_job blend = lb_blend_default_job();
+    blend.layers = layers;
+    blend.layer_count = LB_ANIM_CLIPS;
+    blend.rest = sk->rest;
+    blend.joint_count = n;
+    blend.output = s->characters[i].local;
+    ok = lb_blend_job_run(&blend) == LB_OK;
   }
   if (!ok) {
     lb_anim_teardown(s);
@@ -186,9 +236,16 @@ static void lb_anim_run(void *p, uint32_t iters, lb_bench_stats *st) {
     int failed = 0;
     lb_blend_layer layers[LB_ANIM_CLIPS];
     for (uint32_t k = 0; k < LB_ANIM_CLIPS; ++k) {
+      layers[k].pose = s->sampled[k];
+      layers[k].weight = lb_anim_weights[k];
+      layers[k].joint_weights = NULL;
+      if (s->stage != LB_ANIM_STAGE_ALL && s->stage != LB_ANIM_STAGE_SAMPLE) {
+        continue;
+      }
       lb_sample_cursor cursor = {c->keys[k], s->track_count};
       lb_sample_job job = {0};
       job.clip = s->clips[k];
+      job.frames = s->frames[k];
       job.time = t;
       job.loop = true;
       job.cursor = &cursor;
@@ -196,9 +253,6 @@ static void lb_anim_run(void *p, uint32_t iters, lb_bench_stats *st) {
       job.joint_count = n;
       job.output = s->sampled[k];
       failed |= lb_sample_job_run(&job) != LB_OK;
-      layers[k].pose = s->sampled[k];
-      layers[k].weight = lb_anim_weights[k];
-      layers[k].joint_weights = NULL;
     }
     lb_blend_job blend = lb_blend_default_job();
     blend.layers = layers;
@@ -206,13 +260,19 @@ static void lb_anim_run(void *p, uint32_t iters, lb_bench_stats *st) {
     blend.rest = rest;
     blend.joint_count = n;
     blend.output = c->local;
-    failed |= lb_blend_job_run(&blend) != LB_OK;
-    lb_rig_instance inst;
-    memset(&inst, 0, sizeof inst);
-    inst.joint_count = n;
-    inst.local = c->local;
-    inst.model = c->model;
-    lb_rig_local_to_model(&s->skeleton, &inst, 0, n);
+    if (s->stage == LB_ANIM_STAGE_ALL || s->stage == LB_ANIM_STAGE_BLEND) {
+      failed |= lb_blend_job_run(&blend) != LB_OK;
+    }
+    if (s->stage == LB_ANIM_STAGE_ALL || s->stage == LB_ANIM_STAGE_MODEL) {
+      lb_rig_instance inst;
+      memset(&inst, 0, sizeof inst);
+      inst.joint_count = n;
+      inst.local = c->local;
+      inst.model = c->model;
+      inst.matrices = c->matrices;
+      lb_rig_local_to_model(&s->skeleton, &inst, 0, n);
+      lb_rig_write_matrices(&inst, 0, n);
+    }
     st->failures += (uint64_t)failed;
     if (++s->next == LB_ANIM_CHARACTERS) {
       s->next = 0;
@@ -223,18 +283,30 @@ static void lb_anim_run(void *p, uint32_t iters, lb_bench_stats *st) {
 }
 
 static void *lb_anim_setup_mixamo(void) {
-  return lb_anim_setup("mannequin-mixamo.glb");
+  return lb_anim_setup("mannequin-mixamo.glb", LB_ANIM_STAGE_ALL);
 }
 
 static void *lb_anim_setup_unreal(void) {
-  return lb_anim_setup("mannequin-unreal.glb");
+  return lb_anim_setup("mannequin-unreal.glb", LB_ANIM_STAGE_ALL);
+}
+
+static void *lb_anim_setup_sample(void) {
+  return lb_anim_setup("mannequin-mixamo.glb", LB_ANIM_STAGE_SAMPLE);
+}
+
+static void *lb_anim_setup_blend(void) {
+  return lb_anim_setup("mannequin-mixamo.glb", LB_ANIM_STAGE_BLEND);
+}
+
+static void *lb_anim_setup_model(void) {
+  return lb_anim_setup("mannequin-mixamo.glb", LB_ANIM_STAGE_MODEL);
 }
 
 const lb_bench lb_bench_anim_character = {
     "anim.character",
     "us",
-    "per character (65 joints, fingers): sample idle+walk+run (cursors) + blend 0.2/0.5/0.3 + "
-    "local->model",
+    "per character (65 joints, fingers): sample idle+walk+run (cursors, frames) + blend "
+    "0.2/0.5/0.3 + local->model + 4x4 matrices",
     20000,
     lb_anim_setup_mixamo,
     lb_anim_run,
@@ -243,9 +315,36 @@ const lb_bench lb_bench_anim_character = {
 const lb_bench lb_bench_anim_character_unreal = {
     "anim.character_unreal",
     "us",
-    "per character (73 joints, Unreal fingers): sample idle+walk+run (cursors) + blend "
-    "0.2/0.5/0.3 + local->model",
+    "per character (73 joints, Unreal fingers): sample idle+walk+run (cursors, frames) + blend "
+    "0.2/0.5/0.3 + local->model + 4x4 matrices",
     20000,
     lb_anim_setup_unreal,
+    lb_anim_run,
+    lb_anim_teardown};
+
+const lb_bench lb_bench_anim_stage_sample = {
+    "anim.stage.sample",
+    "us",
+    "anim.character's sampling only: idle+walk+run (cursors, frames), 65 joints",
+    20000,
+    lb_anim_setup_sample,
+    lb_anim_run,
+    lb_anim_teardown};
+
+const lb_bench lb_bench_anim_stage_blend = {
+    "anim.stage.blend",
+    "us",
+    "anim.character's blend only: 3 poses 0.2/0.5/0.3, 65 joints",
+    20000,
+    lb_anim_setup_blend,
+    lb_anim_run,
+    lb_anim_teardown};
+
+const lb_bench lb_bench_anim_stage_model = {
+    "anim.stage.model",
+    "us",
+    "anim.character's local->model + 4x4 model matrices only, 65 joints",
+    20000,
+    lb_anim_setup_model,
     lb_anim_run,
     lb_anim_teardown};

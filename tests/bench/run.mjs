@@ -59,6 +59,10 @@ const BENCHES = [
   { name: 'grip.character', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'anim.character', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
   { name: 'anim.character_unreal', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
+  // The stages of anim.character on the same data: where its time goes.
+  { name: 'anim.stage.sample', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'anim.stage.blend', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'anim.stage.model', targets: ['native', 'wasm-simd', 'wasm'] },
   // world.scale.<placement>.<N>: per-character cost of a step with N characters. Opt-in
   // (only with --bench world.scale or a member): today a step at N = 10000 takes 10-30 s
   // natively, so the family would make a plain `npm run bench` last most of an hour.

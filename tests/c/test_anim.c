@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../wasm/src/math/simd4.h"
 #include "test.h"
+
+#define LB_TEST_SIMD_NAME LB_SIMD4_NAME
 
 #define TOL_LERP 1e-6      /* translation / scale / blended components */
 #define TOL_ANGLE_DEG 0.01 /* rotation against the analytic slerp */
@@ -835,6 +838,194 @@ static void test_nlerp_mannequin(void) {
   lb_gltf_free(asset);
 }
 
+/* ---- four-wide sampling (lb_clip_frames) ---------------------------------------------------- */
+
+/* Every float of the transforms (not the padding) has the same bits. */
+static bool same_pose_bits(const lb_transform *a, const lb_transform *b, uint32_t n) {
+  for (uint32_t j = 0; j < n; ++j) {
+    if (memcmp(a[j].t, b[j].t, sizeof a[j].t) || memcmp(a[j].r, b[j].r, sizeof a[j].r) ||
+        memcmp(a[j].s, b[j].s, sizeof a[j].s)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Samples `clip` at many times (before, on and between keys, wrapping, clamped) with and
+ * without frames, with and without cursors: every output bit must agree. Returns the
+ * number of poses compared. */
+static uint32_t frames_compare(const lb_clip *clip, const lb_clip_frames *fr,
+                               const lb_transform *rest, uint32_t n) {
+  lb_transform *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+  uint32_t tracks = lb_clip_track_count(clip);
+  uint32_t *ka = calloc(tracks, sizeof *ka), *kb = calloc(tracks, sizeof *kb);
+  uint32_t poses = 0;
+  LB_CHECK(a && b && ka && kb);
+  for (int loop = 0; a && b && ka && kb && loop < 2; ++loop) {
+    for (int cur = 0; cur < 2; ++cur) {
+      lb_sample_cursor ca = {ka, tracks}, cb = {kb, tracks};
+      for (int i = -40; i < 400; ++i) {
+        float t = (float)i * clip->duration / 157.0f;
+        if (i % 37 == 0) {
+          t = clip->duration; /* the end exactly */
+        }
+        lb_sample_job j1 = {0}, j2 = {0};
+        j1.clip = j2.clip = clip;
+        j2.frames = fr;
+        j1.time = j2.time = t;
+        j1.loop = j2.loop = loop != 0;
+        j1.cursor = cur ? &ca : NULL;
+        j2.cursor = cur ? &cb : NULL;
+        j1.rest = j2.rest = rest;
+        j1.joint_count = j2.joint_count = n;
+        j1.output = a;
+        j2.output = b;
+        LB_CHECK(lb_sample_job_run(&j1) == LB_OK && lb_sample_job_run(&j2) == LB_OK);
+        if (!same_pose_bits(a, b, n)) {
+          LB_CHECK(!"frames change the sampled bits");
+          printf("  differs at t = %.9g loop %d cursor %d\n", (double)t, loop, cur);
+          goto done;
+        }
+        ++poses;
+      }
+    }
+  }
+done:
+  free(a);
+  free(b);
+  free(ka);
+  free(kb);
+  return poses;
+}
+
+/* The generated rigs' clips (glTF, one 30 Hz grid), and a synthetic clip with keys far apart
+ * (slerp lanes), hemisphere flips, a joint without a rotation track and a lane count that is
+ * not a multiple of four. */
+static void test_frames_bit_identical(void) {
+  static const char *files[] = {"mannequin-mixamo", "mannequin-unreal", "mannequin-blender",
+                                "convention-vrm",   "convention-biped", "convention-daz4"};
+  uint32_t poses = 0, clips = 0;
+  for (size_t fi = 0; fi < sizeof files / sizeof files[0]; ++fi) {
+    char path[128];
+    snprintf(path, sizeof path, "assets/rigs/%s.glb", files[fi]);
+    size_t size = 0;
+    uint8_t *bytes = lb_test_read_file(path, &size);
+    LB_CHECK(bytes != NULL);
+    if (!bytes) {
+      continue;
+    }
+    lb_gltf_def def = lb_gltf_default_def();
+    def.data = bytes;
+    def.size = size;
+    lb_gltf_asset *asset = NULL;
+    char msg[LB_GLTF_MESSAGE_MAX];
+    LB_CHECK(lb_gltf_import(&def, &asset, msg, sizeof msg) == LB_OK);
+    free(bytes);
+    for (uint32_t c = 0; asset && c < asset->clip_count; ++c) {
+      lb_clip_frames *fr = NULL;
+      LB_CHECK(lb_clip_frames_create(&asset->clips[c].clip, NULL, &fr) == LB_OK);
+      poses += frames_compare(&asset->clips[c].clip, fr, asset->skeleton.rest,
+                              asset->skeleton.joint_count);
+      ++clips;
+      lb_clip_frames_destroy(fr);
+    }
+    lb_gltf_free(asset);
+  }
+  /* Synthetic: 7 joints, joint 3 without rotation, keys 25 degrees apart on joint 0, a sign
+   * flip on joint 5. */
+  enum { J = 7, K = 5 };
+  static float times[K] = {0.0f, 0.25f, 0.5f, 0.9f, 1.0f};
+  static float q[J][K][4];
+  lb_joint_tracks tracks[J];
+  memset(tracks, 0, sizeof tracks);
+  lb_transform rest[J];
+  for (int j = 0; j < J; ++j) {
+    lb_transform_identity(&rest[j]);
+    for (int k = 0; k < K; ++k) {
+      float deg = (j == 0 ? 25.0f : 3.0f + (float)j) * (float)k;
+      float h = deg * 0.5f * 3.14159265f / 180.0f;
+      float s = sinf(h), co = cosf(h);
+      float ax[3] = {0.3f * (float)j, 1.0f, 0.2f};
+      float l = sqrtf(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+      float sign = (j == 5 && k % 2) ? -1.0f : 1.0f;
+      q[j][k][0] = sign * s * ax[0] / l;
+      q[j][k][1] = sign * s * ax[1] / l;
+      q[j][k][2] = sign * s * ax[2] / l;
+      q[j][k][3] = sign * co;
+    }
+    if (j != 3) {
+      tracks[j].rotation.count = K;
+      tracks[j].rotation.times = times;
+      tracks[j].rotation.values = &q[j][0][0];
+    }
+  }
+  lb_clip clip = {1.2f, J, tracks};
+  LB_CHECK(lb_clip_validate(&clip) == LB_OK);
+  lb_clip_frames *fr = NULL;
+  LB_CHECK(lb_clip_frames_create(&clip, NULL, &fr) == LB_OK);
+  poses += frames_compare(&clip, fr, rest, J);
+  lb_clip_frames_destroy(fr);
+  /* Another key grid on one track, or STEP: no frames (the caller samples without). */
+  static float other[K] = {0.0f, 0.2f, 0.5f, 0.9f, 1.0f};
+  tracks[6].rotation.times = other;
+  LB_CHECK(lb_clip_frames_create(&clip, NULL, &fr) == LB_ERR_INVALID_ARGUMENT && fr == NULL);
+  tracks[6].rotation.times = times;
+  tracks[6].rotation.interp = LB_INTERP_STEP;
+  LB_CHECK(lb_clip_frames_create(&clip, NULL, &fr) == LB_ERR_INVALID_ARGUMENT && fr == NULL);
+  printf("frames (%s): %u clips, %u poses sampled with and without frames, bit-identical\n",
+         LB_TEST_SIMD_NAME, clips + 1u, poses);
+}
+
+/* The uniform blend (four joints per lane group) against the per-joint path (joint weights of
+ * 1, which multiply exactly): same bits, on random poses with opposite hemispheres, 3 layers,
+ * joint counts that are not multiples of four. */
+static void test_blend_uniform_bits(void) {
+  rng r = {0x2545f491u};
+  uint32_t differ = 0, joints_total = 0;
+  for (uint32_t round = 0; round < 200; ++round) {
+    uint32_t n = 1u + round % 23u;
+    lb_transform pose[3][23], rest[23], a[23], b[23];
+    float ones[23];
+    for (uint32_t j = 0; j < n; ++j) {
+      ones[j] = 1.0f;
+      lb_transform_identity(&rest[j]);
+      for (int l = 0; l < 3; ++l) {
+        lb_transform *x = &pose[l][j];
+        for (int c = 0; c < 3; ++c) {
+          x->t[c] = (float)(int32_t)(rng_u32(&r) % 2001u - 1000u) * 1e-3f;
+          x->s[c] = 0.5f + (float)(rng_u32(&r) % 1000u) * 1e-3f;
+        }
+        for (int c = 0; c < 4; ++c) {
+          x->r[c] = (float)(int32_t)(rng_u32(&r) % 2001u - 1000u) * 1e-3f;
+        }
+        lb_quat_normalize(x->r);
+      }
+    }
+    const float w[3] = {0.2f, 0.5f, 0.3f};
+    lb_blend_layer la[3], lb[3];
+    for (int l = 0; l < 3; ++l) {
+      la[l].pose = lb[l].pose = pose[l];
+      la[l].weight = lb[l].weight = w[l] * (float)(1u + round % 3u);
+      la[l].joint_weights = NULL;
+      lb[l].joint_weights = ones;
+    }
+    lb_blend_job ja = lb_blend_default_job(), jb = lb_blend_default_job();
+    ja.layers = la;
+    jb.layers = lb;
+    ja.layer_count = jb.layer_count = 3;
+    ja.rest = jb.rest = rest;
+    ja.joint_count = jb.joint_count = n;
+    ja.output = a;
+    jb.output = b;
+    LB_CHECK(lb_blend_job_run(&ja) == LB_OK && lb_blend_job_run(&jb) == LB_OK);
+    differ += same_pose_bits(a, b, n) ? 0u : 1u;
+    joints_total += n;
+  }
+  printf("blend (%s): 200 blends, %u joints, uniform vs per-joint path: %u differ\n",
+         LB_TEST_SIMD_NAME, joints_total, differ);
+  LB_CHECK(differ == 0);
+}
+
 int main(void) {
   LB_RUN(test_validate);
   LB_RUN(test_exact_keys);
@@ -847,5 +1038,7 @@ int main(void) {
   LB_RUN(test_root_motion_walk);
   LB_RUN(test_root_motion_turn);
   LB_RUN(test_nlerp_mannequin);
+  LB_RUN(test_frames_bit_identical);
+  LB_RUN(test_blend_uniform_bits);
   LB_TEST_MAIN_END();
 }

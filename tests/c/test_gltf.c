@@ -292,6 +292,22 @@ static bool same_bits(const float *a, const float *b, int n) {
 
 /* ---- tests --------------------------------------------------------------------------------- */
 
+/* The fixture's Armature node (above the skeleton root): 90 degrees about X, scale 0.01. */
+static lb_transform armature(void) {
+  lb_transform p;
+  lb_transform_identity(&p);
+  p.r[0] = 0.70710677f;
+  p.r[3] = 0.70710677f;
+  p.s[0] = p.s[1] = p.s[2] = 0.01f;
+  return p;
+}
+
+/* Hips translation key k as the rig holds it: the Armature baked in. */
+static void baked_hips(int k, float out[3]) {
+  lb_transform p = armature();
+  lb_transform_point(&p, &k_hips_t[3 * k], out);
+}
+
 static void check_rig(const lb_gltf_asset *a, const char *what) {
   static const char *names[5] = {"Hips", "Spine", "Head", "node4", "Leg"};
   static const int parents[5] = {-1, 0, 1, 2, 0};
@@ -313,7 +329,11 @@ static void check_rig(const lb_gltf_asset *a, const char *what) {
   }
   /* TRS nodes: bit-exact; the matrix node decomposed. */
   const lb_transform *r = a->skeleton.rest;
-  LB_CHECK(r[0].t[1] == 1.0f && r[0].r[3] == 1.0f && r[0].s[0] == 1.0f);
+  /* The root carries the Armature: Hips at file (0, 1, 0) under a 90-degree X turn and
+   * scale 0.01 is at (0, 0, 0.01) in scene space, turned and scaled with it. */
+  lb_transform arm = armature();
+  LB_CHECK(r[0].t[0] == 0.0f && fabsf(r[0].t[1]) < 1e-8f && fabsf(r[0].t[2] - 0.01f) < 1e-8f);
+  LB_CHECK(memcmp(r[0].r, arm.r, sizeof arm.r) == 0 && r[0].s[0] == 0.01f);
   LB_CHECK(r[1].t[1] == 0.2f && r[4].t[0] == 0.1f && r[4].t[1] == -0.05f);
   const float head_q[4] = {0.70710678f, 0, 0, 0.70710678f};
   const float head_t[3] = {0, 0.3f, 0.05f}, head_s[3] = {2, 2, 2};
@@ -334,7 +354,11 @@ static void check_rig(const lb_gltf_asset *a, const char *what) {
   LB_CHECK(walk->joints[0].translation.count == 3 && walk->joints[1].rotation.count == 3);
   LB_CHECK(walk->joints[4].scale.count == 2 && walk->joints[4].scale.interp == LB_INTERP_STEP);
   LB_CHECK(walk->joints[0].rotation.count == 0 && walk->joints[2].translation.count == 0);
-  LB_CHECK(same_bits(walk->joints[0].translation.values, k_hips_t, 9));
+  float hips[9];
+  for (int k = 0; k < 3; ++k) {
+    baked_hips(k, &hips[3 * k]);
+  }
+  LB_CHECK(same_bits(walk->joints[0].translation.values, hips, 9));
   LB_CHECK(same_bits(walk->joints[1].rotation.values, k_spine_r, 12));
   LB_CHECK(same_bits(walk->joints[0].translation.times, k_hips_times, 3));
   const lb_clip *c1 = &a->clips[1].clip;
@@ -472,15 +496,20 @@ static void test_world_add_and_sample(void) {
   double worst_key = 0, worst_mid = 0;
   for (int k = 0; k < 3; ++k) {
     LB_CHECK(lb_world_sample_clip(w, 1, k_hips_times[k], false, pose, 5) == LB_OK);
-    LB_CHECK(same_bits(pose[0].t, &k_hips_t[3 * k], 3));
-    worst_key = fmax(worst_key, max_abs(pose[0].t, &k_hips_t[3 * k], 3));
+    float hips[3];
+    baked_hips(k, hips);
+    LB_CHECK(same_bits(pose[0].t, hips, 3));
+    worst_key = fmax(worst_key, max_abs(pose[0].t, hips, 3));
     LB_CHECK(lb_world_sample_clip(w, 1, k_spine_times[k], false, pose, 5) == LB_OK);
     LB_CHECK(same_bits(pose[1].r, &k_spine_r[4 * k], 4));
     LB_CHECK(same_bits(pose[1].t, rest[1].t, 3));
   }
   /* LINEAR midpoint of the Hips translation; STEP holds the first key until 1.25 s. */
   LB_CHECK(lb_world_sample_clip(w, 1, 0.5f, false, pose, 5) == LB_OK);
-  const float mid[3] = {0.0f, 1.05f, 0.1f};
+  const float file_mid[3] = {0.0f, 1.05f, 0.1f};
+  lb_transform arm = armature();
+  float mid[3];
+  lb_transform_point(&arm, file_mid, mid);
   worst_mid = max_abs(pose[0].t, mid, 3);
   LB_CHECK(worst_mid < 1e-6);
   LB_CHECK(pose[4].s[0] == 1.0f);

@@ -20,7 +20,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NAMINGS = ['mixamo', 'unreal', 'blender', 'digits'];
 const PROPS = ['rifle', 'pistol', 'hammer', 'cup', 'ball'];
 const LEVELS = ['corridor', 'vault-course', 'nav-arena'];
-const FILES = [...NAMINGS.map((n) => `rigs/mannequin-${n}.glb`), ...PROPS.map((p) => `props/${p}.json`), ...LEVELS.flatMap((l) => [`levels/${l}.glb`, `levels/${l}.json`])];
+const CONVENTIONS = ['vrm', 'biped', 'daz4'];
+const FILES = [...NAMINGS.map((n) => `rigs/mannequin-${n}.glb`), ...CONVENTIONS.map((n) => `rigs/convention-${n}.glb`), ...PROPS.map((p) => `props/${p}.json`), ...LEVELS.flatMap((l) => [`levels/${l}.glb`, `levels/${l}.json`])];
 const CLIPS = { idle: 2, walk: 1, run: 0.7, vault: 1.2, reach: 1.2 };
 
 // Pinned output: regenerate with `npm run assets`, check the change, then update these.
@@ -29,6 +30,9 @@ const SHA256 = {
   'rigs/mannequin-unreal.glb': '4cc33d697373337b1da21af55d51e341d25e19fb9950d698472e941456ebd28c',
   'rigs/mannequin-blender.glb': '61f3953211ae8f70ea393afaad1da0962a7f9b6772323c2dabaaa67807459d23',
   'rigs/mannequin-digits.glb': '757343c31c964903e3e85bfbb8d6ba5dd8f10299f4d3a52e8f336333a98d657a',
+  'rigs/convention-vrm.glb': '3ad794390b90edc69155b60cd60c732b969297a2e22f8c19ee9e43498ebecc5c',
+  'rigs/convention-biped.glb': 'd33978d2ca6eacb8a1a8f940ceef1946555b9607f86276e013b09d7b4216ba6d',
+  'rigs/convention-daz4.glb': 'eb9c9b64ae425862163aac7325f343d972bcfb149d8c3425475afdb41fac5de9',
   'props/rifle.json': '2b585705af953ca06f150a70358aff0722aa1864b038f3fdd4f4ea259581c922',
   'props/pistol.json': 'e92383ce80b06e163e67637caaed195598fba412e35471128dbd65b83faf8b09',
   'props/hammer.json': '078aa7dd744c6ddfc85ba611252763792f1c5c76f1b64330b149d45d00bb4eb0',
@@ -45,8 +49,8 @@ const SHA256 = {
 const sha256 = (b) => createHash('sha256').update(b).digest('hex');
 const committed = (rel) => readFileSync(join(root, 'assets', rel));
 
-async function loadGlb(naming) {
-  const buf = committed(`rigs/mannequin-${naming}.glb`);
+async function loadGlb(naming, kind = 'mannequin') {
+  const buf = committed(`rigs/${kind}-${naming}.glb`);
   const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
   const gltf = await new Promise((ok, err) => new GLTFLoader().parse(ab, '', ok, err));
   let mesh = null;
@@ -182,6 +186,44 @@ test('assets: the same motion in every convention (skinned vertices and joints a
     assert.ok(vmax < 1e-5 && jmax < 1e-5, `${name}: conventions disagree by ${vmax} m`);
   }
   assert.equal(match.unreal.filter((j) => j < 0).length, 8, 'only the 8 metacarpals lack a Mixamo twin');
+});
+
+test('assets: the convention rigs (VRM, Biped, four-fingered A-pose) skin to the Mixamo rig\'s vertices under every clip, and differ where they should', async () => {
+  const conv = Object.fromEntries(await Promise.all(CONVENTIONS.map(async (n) => [n, await loadGlb(n, 'convention')])));
+  const ref = sampler(rigs.mixamo);
+  const refBones = rigs.mixamo.mesh.skeleton.bones;
+  const skinIndex = rigs.mixamo.mesh.geometry.attributes.skinIndex;
+  const skinWeight = rigs.mixamo.mesh.geometry.attributes.skinWeight;
+  // The four-fingered rig has no pinky: its pinky vertices follow the hand instead.
+  const onPinky = (i) => [0, 1, 2, 3].some((c) => skinWeight.getComponent(i, c) > 0 && /Pinky/.test(refBones[skinIndex.getComponent(i, c)].name));
+  for (const n of CONVENTIONS) {
+    const sample = sampler(conv[n]);
+    let vmax = 0;
+    for (const name of Object.keys(CLIPS)) {
+      for (let i = 0; i < 10; i++) {
+        const t = (CLIPS[name] * i) / 9;
+        const m = ref(name, t);
+        sample(name, t).verts.forEach((v, k) => (n !== 'daz4' || !onPinky(k)) && (vmax = Math.max(vmax, v.distanceTo(m.verts[k]))));
+      }
+    }
+    console.log(`convention-${n}: ${conv[n].mesh.skeleton.bones.length} joints, max skinned-vertex difference to Mixamo ${vmax.toExponential(2)} m (5 clips x 10 times)`);
+    assert.ok(vmax < 1e-5, `convention-${n}: ${vmax} m`);
+  }
+  const names = (n) => conv[n].json.nodes.map((x) => x.name);
+  assert.ok(names('vrm').includes('rightThumbMetacarpal') && !names('vrm').some((x) => /Tip|_End/.test(x)));
+  assert.ok(conv.vrm.json.nodes.every((x) => !x.rotation || x.rotation.join() === '0,0,0,1'), 'VRM: identity rest rotations');
+  const arm = conv.biped.json.nodes.find((x) => x.name === 'Armature');
+  assert.deepEqual(arm.scale, [0.01, 0.01, 0.01].map(Math.fround));
+  assert.ok(names('biped').includes('Bip01 R Finger0') && names('biped').includes('Bip01 R Finger02'));
+  assert.ok(!names('daz4').some((x) => /Pinky/.test(x)) && names('daz4').includes('rThumb1'));
+  // A-pose: the right hand hangs 45 degrees below the shoulder line at rest.
+  const fresh = (await loadGlb('daz4', 'convention')).gltf.scene; // not posed by the sampler
+  fresh.updateMatrixWorld(true);
+  const w = (name) => fresh.getObjectByName(name).getWorldPosition(new THREE.Vector3());
+  const down = w('rShldrBend').clone().sub(w('rHand'));
+  const angle = (Math.atan2(down.y, Math.abs(down.x)) * 180) / Math.PI;
+  console.log(`convention-daz4: rest arm ${angle.toFixed(2)} degrees below horizontal`);
+  assert.ok(Math.abs(angle - 45) < 0.5);
 });
 
 test('assets: root motion, loop seams and the phase layout of walk and run', () => {

@@ -134,6 +134,10 @@ LBW_EXPORT(lbw_joint_name) const char *lbw_joint_name(lb_world *w, uint32_t asse
 LBW_EXPORT(lbw_joint_parent) int lbw_joint_parent(lb_world *w, uint32_t asset, uint32_t j) {
   return lb_skeleton_joint_parent(w, asset, j);
 }
+LBW_EXPORT(lbw_skeleton_root_parent)
+int lbw_skeleton_root_parent(lb_world *w, uint32_t asset, lb_transform *out) {
+  return lb_skeleton_root_parent(w, asset, out);
+}
 LBW_EXPORT(lbw_find_joint) int lbw_find_joint(lb_world *w, uint32_t asset, const char *path) {
   return lb_skeleton_find_joint(w, asset, path);
 }

@@ -49,7 +49,9 @@ export interface LoadedRig {
   /** One per glTF animation, in file order. */
   clips: GltfClip[];
   skin: GltfSkin | null;
-  /** World transform of the nodes above the skeleton root. */
+  /** World transform of the nodes above the skeleton root (an armature node's axis change
+   * and unit scale). Already part of the rig: the root joint's rest and clip keys include
+   * it, so an identity Transform shows the character as the file's scene does. */
   rootParent: JointTransform;
 }
 

@@ -40,6 +40,7 @@ export interface LimberExports {
   lbw_joint_count(w: number, asset: number): number;
   lbw_joint_name(w: number, asset: number, j: number): number;
   lbw_joint_parent(w: number, asset: number, j: number): number;
+  lbw_skeleton_root_parent(w: number, asset: number, out: number): number;
   lbw_find_joint(w: number, asset: number, path: number): number;
   lbw_rig_model_pose(w: number, e: number): number;
   lbw_rig_local_pose(w: number, e: number): number;

@@ -341,9 +341,18 @@ export class World {
     });
   }
 
-  /** Joint names and parents of a skeleton asset (depth-first order). */
-  skeleton(asset: number): { names: string[]; parents: number[] } {
+  /** Joint names and parents of a skeleton asset (depth-first order), and `rootParent`:
+   * the placement already included in the root's rest pose (a glTF armature node's axis
+   * change and unit scale; identity otherwise). An adapter posing the root bone in the
+   * file's own space composes it: root joint local = rootParent * bone local. */
+  skeleton(asset: number): { names: string[]; parents: number[]; rootParent: JointTransform } {
     handleArg(asset, 'skeleton', 'asset', 'an asset handle');
+    const rootParent = this.heap.scratch(this.xf.size, (p) => {
+      if (this.ex.lbw_skeleton_root_parent(this.w, asset, p) !== 0) {
+        throw badArgument('skeleton', 'asset', `= ${describe(asset)} is not a skeleton asset of this world`, 'LB_ERR_INVALID_ARGUMENT');
+      }
+      return this.readPose(p, 1)[0];
+    });
     const n = this.ex.lbw_joint_count(this.w, asset);
     const names: string[] = [];
     const parents: number[] = [];
@@ -351,7 +360,7 @@ export class World {
       names.push(this.heap.cstring(this.ex.lbw_joint_name(this.w, asset, j)));
       parents.push(this.ex.lbw_joint_parent(this.w, asset, j));
     }
-    return { names, parents };
+    return { names, parents, rootParent };
   }
 
   /** Joint index for a path ("Hips/Spine/...") or bare name, or -1. */

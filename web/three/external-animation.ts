@@ -34,8 +34,9 @@ export interface ExternalAnimationOptions {
    * as it is, e.g. 'mixamorig:' for a rig whose joints are named 'Hips'. Default: none. */
   stripPrefix?: string | readonly string[];
   /** beforeStep() copies the three.js world transform of the root joint's bone parent
-   * (the object the skeleton hangs from) into the entity's Transform, so targets given in
-   * world space line up with the three.js scene. A Transform is inserted when the entity
+   * (the object the skeleton hangs from; for a glTF armature node, which the rig already
+   * includes as the skeleton's rootParent, the world transform of the object above it) into
+   * the entity's Transform, so targets given in world space line up with the three.js scene. A Transform is inserted when the entity
    * has none; one with a parent entity is left alone. Default true. */
   syncRoot?: boolean;
   /** Throw when a rig joint has no bone. Default false (see missingJoints). */
@@ -47,6 +48,13 @@ type Source = THREE.SkinnedMesh | THREE.Skeleton | THREE.Object3D;
 const _p = new THREE.Vector3();
 const _q = new THREE.Quaternion();
 const _s = new THREE.Vector3();
+const _m = new THREE.Matrix4();
+
+function placementMatrix(x: JointTransform): THREE.Matrix4 | null {
+  const identity = x.t.every((v) => v === 0) && x.r[0] === 0 && x.r[1] === 0 && x.r[2] === 0 && x.r[3] === 1 && x.s.every((v) => v === 1);
+  if (identity) return null;
+  return new THREE.Matrix4().compose(new THREE.Vector3(...x.t), new THREE.Quaternion(...x.r), new THREE.Vector3(...x.s));
+}
 
 function bonesOf(source: Source): THREE.Object3D[] | null {
   if (source instanceof THREE.Skeleton) return [...source.bones];
@@ -73,6 +81,11 @@ export class ExternalAnimation {
 
   private readonly pose: JointTransform[];
   private readonly rootParent: THREE.Object3D | null;
+  private readonly root: number;
+  /** The skeleton's rootParent (an armature node baked into the root joint) and its
+   * inverse, or null when it is the identity. */
+  private readonly placement: THREE.Matrix4 | null;
+  private readonly placementInverse: THREE.Matrix4 | null;
   private readonly syncRoot: boolean;
   private readonly asset: number;
 
@@ -96,7 +109,7 @@ export class ExternalAnimation {
       throw new LimberError(code, `${code}: ${where}: ${msg}`, { entity, component: 'Rig', ...(field ? { field } : {}) });
     };
     this.asset = world.get(entity, Rig).asset;
-    const { names, parents } = world.skeleton(this.asset);
+    const { names, parents, rootParent } = world.skeleton(this.asset);
     this.joints = names;
 
     const bones = source ? bonesOf(source) : null;
@@ -178,7 +191,13 @@ export class ExternalAnimation {
     this.unmappedBones = unmapped;
     this.pose = readRest(world, this.asset, names.length);
     const root = parents.findIndex((p) => p < 0);
+    this.root = root;
     this.rootParent = root >= 0 ? (driven[root]?.parent ?? null) : null;
+    // A glTF armature node (axis change, centimetre scale) is part of the rig's root joint,
+    // while three.js keeps it as the root bone's parent: the root's local transform is
+    // converted between the two on the way in and out.
+    this.placement = placementMatrix(rootParent);
+    this.placementInverse = this.placement ? this.placement.clone().invert() : null;
     this.syncRoot = options.syncRoot ?? true;
     if (this.syncRoot && !world.has(entity, Transform)) world.insert(entity, Transform, {});
   }
@@ -190,6 +209,13 @@ export class ExternalAnimation {
     this.bones.forEach((bone, j) => {
       if (!bone) return;
       const x = this.pose[j];
+      if (j === this.root && this.placement) {
+        _m.compose(bone.position, bone.quaternion, bone.scale).premultiply(this.placement).decompose(_p, _q, _s);
+        x.t = [_p.x, _p.y, _p.z];
+        x.r = [_q.x, _q.y, _q.z, _q.w];
+        x.s = [_s.x, _s.y, _s.z];
+        return;
+      }
       x.t[0] = bone.position.x;
       x.t[1] = bone.position.y;
       x.t[2] = bone.position.z;
@@ -204,7 +230,9 @@ export class ExternalAnimation {
     this.world.setAnimationPose(this.entity, this.pose);
     if (this.syncRoot && this.rootParent && this.world.get(this.entity, Transform).parent === 0) {
       this.rootParent.updateWorldMatrix(true, false);
-      this.rootParent.matrixWorld.decompose(_p, _q, _s);
+      _m.copy(this.rootParent.matrixWorld);
+      if (this.placementInverse) _m.multiply(this.placementInverse);
+      _m.decompose(_p, _q, _s);
       this.world.update(this.entity, Transform, (t) => {
         t.position = [_p.x, _p.y, _p.z];
         t.rotation = [_q.x, _q.y, _q.z, _q.w];
@@ -224,6 +252,9 @@ export class ExternalAnimation {
       bone.position.set(x.t[0], x.t[1], x.t[2]);
       bone.quaternion.set(x.r[0], x.r[1], x.r[2], x.r[3]);
       bone.scale.set(x.s[0], x.s[1], x.s[2]);
+      if (j === this.root && this.placementInverse) {
+        _m.compose(bone.position, bone.quaternion, bone.scale).premultiply(this.placementInverse).decompose(bone.position, bone.quaternion, bone.scale);
+      }
     });
   }
 

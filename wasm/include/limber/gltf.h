@@ -117,7 +117,12 @@ typedef struct lb_gltf_asset {
   lb_skeleton_def skeleton;
   const int32_t *joint_nodes; /* glTF node index of each skeleton joint */
   /* World transform of the nodes above the skeleton root (identity when the root is a
-   * scene root), composed as TRS like lb_transform_mul. Without a skin, identity. */
+   * scene root), composed as TRS like lb_transform_mul; their animation is ignored.
+   * Without a skin, identity. It is already part of the rig: the root joint's rest and
+   * every clip's root keys are root_parent * the file's values, so model space is the
+   * file's scene space (a Z-up centimetre armature stands Y-up in metres with an identity
+   * Transform). An adapter driving the root bone from another runtime composes it the same
+   * way (root joint local = root_parent * the bone's local). */
   lb_transform root_parent;
   /* Skin (skin_index -1 and skin_joint_count 0 when every node was taken). */
   int32_t skin_index;

@@ -192,7 +192,8 @@ typedef struct lb_grip_hand_status {
   float palm_distance;   /* metres from the palm centre to its anchor (holder-driven hands) */
   uint32_t contacts;     /* bit per finger (thumb = bit 0) touching a GripSurface */
   uint32_t params_ready; /* the arm was measured at the first grip */
-  float index_length;    /* hand joint units (metres at scale 1), end bones estimated */
+  float index_length;    /* metres in the world (the hand's model scale and the entity's
+                            world scale applied), end bones estimated */
   /* Nonzero when the palm frame is known (enough fingers for it). Without it the hand
    * joint stands in for the palm: a holder's arm still reaches with it, but mainReached /
    * supportReached stay false and the distance is the hand joint's. */

@@ -69,6 +69,8 @@ typedef struct lb_transform {
 } lb_transform;
 
 void lb_transform_identity(lb_transform *out);
+/* Every component finite and the rotation not (near) zero: |r|^2 > 1e-12. */
+bool lb_transform_valid(const lb_transform *xf);
 /* out = parent * local: t = pt + pr*(ps*lt); r = pr*lr; s = ps*ls. out may alias local. */
 void lb_transform_mul(const lb_transform *parent, const lb_transform *local, lb_transform *out);
 /* local such that parent * local = model (uniform or axis-aligned scale). */

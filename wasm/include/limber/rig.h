@@ -27,6 +27,11 @@ typedef struct lb_skeleton_def {
   const char *const *names; /* unique, non-empty, < LB_JOINT_NAME_MAX bytes, no '/' */
   const int16_t *parents;   /* -1 = root */
   const lb_transform *rest; /* local rest pose; finite, non-zero rotations */
+  /* Optional (NULL = identity): the placement already included in the roots' rest poses,
+   * e.g. the armature node above a glTF skeleton (axis change, centimetre scale). Kept only
+   * to be read back (lb_skeleton_root_parent) by adapters that pose the root bone in the
+   * file's own space. Finite, scale > 0. */
+  const lb_transform *root_parent;
 } lb_skeleton_def;
 
 lb_skeleton_def lb_skeleton_default_def(void);
@@ -38,6 +43,9 @@ lb_result lb_world_add_skeleton(lb_world *world, const lb_skeleton_def *def, uin
 uint32_t lb_skeleton_joint_count(const lb_world *world, uint32_t asset);
 const char *lb_skeleton_joint_name(const lb_world *world, uint32_t asset, uint32_t joint);
 int lb_skeleton_joint_parent(const lb_world *world, uint32_t asset, uint32_t joint);
+/* The def's root_parent (identity when none was given); LB_ERR_INVALID_ARGUMENT for a null
+ * argument or an unknown asset. */
+lb_result lb_skeleton_root_parent(const lb_world *world, uint32_t asset, lb_transform *out);
 /* Joint index for a path or bare name, or -1. */
 int lb_skeleton_find_joint(const lb_world *world, uint32_t asset, const char *path);
 

@@ -91,6 +91,7 @@ typedef struct lb_clip_asset {
   uint32_t skeleton; /* skeleton asset the clip animates */
   lb_clip clip;      /* joints and keys point into block */
   void *block;
+  lb_clip_frames *frames; /* rotations for four-wide sampling; null if the keys do not allow */
 } lb_clip_asset;
 
 /* Per-world state of the anim module: clip and controller assets. */
@@ -114,6 +115,8 @@ static inline lb_animator_instance *lb_animator_of_slot(const lb_world *w, uint3
 
 /* Frees clip and controller assets past the given counts (world destroy: 0, 0). */
 void lb_clip_assets_release(lb_world *w, uint32_t keep);
+/* The clip's four-wide rotation layout, or null (no such clip, or keys that do not allow). */
+const lb_clip_frames *lb_world_clip_frames(const lb_world *w, uint32_t clip);
 void lb_controllers_release(lb_world *w, uint32_t keep);
 /* The Animator component's hooks (animator_instance.c) and systems (animator_phase.c). */
 lb_result lb_animator_stage(lb_write *wr);

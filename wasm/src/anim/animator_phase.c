@@ -231,6 +231,7 @@ static void play(frame_ctx *fx, lb_anim_playback *pb, float weight) {
     lb_sample_job job;
     memset(&job, 0, sizeof job);
     job.clip = clip;
+    job.frames = lb_world_clip_frames(fx->w, pt->clip);
     job.time = pb->phase * clip->duration;
     job.loop = st->loop != 0;
     job.cursor = &cursor;

@@ -2,6 +2,8 @@
 #include "limber/anim.h"
 
 #include "../math/math_inline.h"
+#include "../math/simd4.h"
+#include <stddef.h>
 
 lb_blend_job lb_blend_default_job(void) {
   lb_blend_job job = {0};
@@ -115,6 +117,85 @@ static inline void normalize_into(const float *q, float *out) {
   }
 }
 
+/* The rotation part of blend_uniform for joints j..j+3, lane by lane in its order. */
+static void blend_rotations4(const lb_transform *const *poses, const float *weights, uint32_t used,
+                             uint32_t j, lb_transform *output) {
+  const lb_f4 zero = lb_f4_set1(0.0f);
+  lb_f4 fx = zero, fy = zero, fz = zero, fw = zero;
+  lb_f4 ax = zero, ay = zero, az = zero, aw = zero;
+  for (uint32_t i = 0; i < used; ++i) {
+    const lb_transform *p = &poses[i][j];
+    lb_f4 x = lb_f4_load(p[0].r), y = lb_f4_load(p[1].r), z = lb_f4_load(p[2].r),
+          w = lb_f4_load(p[3].r);
+    lb_f4_transpose(&x, &y, &z, &w);
+    lb_f4 wi = lb_f4_set1(weights[i]);
+    lb_f4 wr = wi;
+    if (i == 0) {
+      fx = x;
+      fy = y;
+      fz = z;
+      fw = w;
+    } else {
+      lb_f4 d =
+          lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(fx, x), lb_f4_mul(fy, y)), lb_f4_mul(fz, z)),
+                    lb_f4_mul(fw, w));
+      wr = lb_f4_select(lb_f4_lt(d, zero), lb_f4_neg(wi), wi);
+    }
+    ax = lb_f4_add(ax, lb_f4_mul(wr, x));
+    ay = lb_f4_add(ay, lb_f4_mul(wr, y));
+    az = lb_f4_add(az, lb_f4_mul(wr, z));
+    aw = lb_f4_add(aw, lb_f4_mul(wr, w));
+  }
+  lb_f4 n2 =
+      lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(ax, ax), lb_f4_mul(ay, ay)), lb_f4_mul(az, az)),
+                lb_f4_mul(aw, aw));
+  lb_f4 ok = lb_f4_gt(n2, lb_f4_set1(1e-30f));
+  lb_f4 inv = lb_f4_div(lb_f4_set1(1.0f), lb_f4_sqrt(n2));
+  ax = lb_f4_select(ok, lb_f4_mul(ax, inv), zero);
+  ay = lb_f4_select(ok, lb_f4_mul(ay, inv), zero);
+  az = lb_f4_select(ok, lb_f4_mul(az, inv), zero);
+  aw = lb_f4_select(ok, lb_f4_mul(aw, inv), lb_f4_set1(1.0f));
+  lb_f4_transpose(&ax, &ay, &az, &aw);
+  lb_f4_store(output[j].r, ax);
+  lb_f4_store(output[j + 1u].r, ay);
+  lb_f4_store(output[j + 2u].r, az);
+  lb_f4_store(output[j + 3u].r, aw);
+}
+
+/* Translations and scales are whole lanes of four floats (vec3 + padding) when the
+ * transform is 48 bytes with the scale at 32: then joints j..j+3 blend them four at a time
+ * (each lane the scalar sum t += w * p.t in layer order, then * inv). */
+#define LB_BLEND_VEC4 (sizeof(lb_transform) == 48u && offsetof(lb_transform, s) == 32u)
+
+static void blend_vec3_4(const lb_transform *const *poses, const float *weights, uint32_t used,
+                         uint32_t j, float inv, size_t offset, lb_transform *output) {
+  const lb_f4 zero = lb_f4_set1(0.0f);
+  lb_f4 ax = zero, ay = zero, az = zero;
+  for (uint32_t i = 0; i < used; ++i) {
+    const uint8_t *p = (const uint8_t *)&poses[i][j] + offset;
+    lb_f4 x = lb_f4_load((const float *)(const void *)p);
+    lb_f4 y = lb_f4_load((const float *)(const void *)(p + sizeof(lb_transform)));
+    lb_f4 z = lb_f4_load((const float *)(const void *)(p + 2u * sizeof(lb_transform)));
+    lb_f4 pad = lb_f4_load((const float *)(const void *)(p + 3u * sizeof(lb_transform)));
+    lb_f4_transpose(&x, &y, &z, &pad); /* pad now holds the padding lanes: unused */
+    lb_f4 w = lb_f4_set1(weights[i]);
+    ax = lb_f4_add(ax, lb_f4_mul(w, x));
+    ay = lb_f4_add(ay, lb_f4_mul(w, y));
+    az = lb_f4_add(az, lb_f4_mul(w, z));
+  }
+  lb_f4 iv = lb_f4_set1(inv);
+  ax = lb_f4_mul(ax, iv);
+  ay = lb_f4_mul(ay, iv);
+  az = lb_f4_mul(az, iv);
+  lb_f4 zw = zero;
+  lb_f4_transpose(&ax, &ay, &az, &zw);
+  uint8_t *o = (uint8_t *)&output[j] + offset;
+  lb_f4_store((float *)(void *)o, ax);
+  lb_f4_store((float *)(void *)(o + sizeof(lb_transform)), ay);
+  lb_f4_store((float *)(void *)(o + 2u * sizeof(lb_transform)), az);
+  lb_f4_store((float *)(void *)(o + 3u * sizeof(lb_transform)), zw);
+}
+
 /* blend_joint for every joint when no layer has joint weights: which layers contribute,
  * their weights, the total and its reciprocal are then the same for every joint, so they
  * are worked out once. Per joint the sums run in blend_joint's order (bit-identical). */
@@ -139,24 +220,37 @@ static void blend_uniform(const lb_blend_job *job) {
     return;
   }
   float inv = 1.0f / total;
-  for (uint32_t j = 0; j < job->joint_count; ++j) {
+  uint32_t n = job->joint_count;
+  /* Rotations four joints at a time (lanes = joints), the same sums per lane. */
+  uint32_t grouped = n & ~3u;
+  for (uint32_t j = 0; j < grouped; j += 4u) {
+    blend_rotations4(poses, weights, used, j, job->output);
+    if (LB_BLEND_VEC4) {
+      blend_vec3_4(poses, weights, used, j, inv, offsetof(lb_transform, t), job->output);
+      blend_vec3_4(poses, weights, used, j, inv, offsetof(lb_transform, s), job->output);
+    }
+  }
+  for (uint32_t j = LB_BLEND_VEC4 ? grouped : 0u; j < n; ++j) {
     const float *first_r = poses[0][j].r;
     float t[3] = {0.0f, 0.0f, 0.0f}, s[3] = {0.0f, 0.0f, 0.0f}, r[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    bool rot = j >= grouped;
     for (uint32_t i = 0; i < used; ++i) {
       const lb_transform *p = &poses[i][j];
       float w = weights[i];
-      float wr = w; /* the first layer's dot with itself is >= 0 (or NaN): never negated */
-      if (i > 0) {
-        float d = first_r[0] * p->r[0] + first_r[1] * p->r[1] + first_r[2] * p->r[2] +
-                  first_r[3] * p->r[3];
-        wr = d < 0.0f ? -w : w;
-      }
       for (int c = 0; c < 3; ++c) {
         t[c] += w * p->t[c];
         s[c] += w * p->s[c];
       }
-      for (int c = 0; c < 4; ++c) {
-        r[c] += wr * p->r[c];
+      if (rot) {
+        float wr = w; /* the first layer's dot with itself is >= 0 (or NaN): never negated */
+        if (i > 0) {
+          float d = first_r[0] * p->r[0] + first_r[1] * p->r[1] + first_r[2] * p->r[2] +
+                    first_r[3] * p->r[3];
+          wr = d < 0.0f ? -w : w;
+        }
+        for (int c = 0; c < 4; ++c) {
+          r[c] += wr * p->r[c];
+        }
       }
     }
     lb_transform *out = &job->output[j];
@@ -164,7 +258,9 @@ static void blend_uniform(const lb_blend_job *job) {
       out->t[c] = t[c] * inv;
       out->s[c] = s[c] * inv;
     }
-    normalize_into(r, out->r);
+    if (rot) {
+      normalize_into(r, out->r);
+    }
   }
 }
 

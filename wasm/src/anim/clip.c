@@ -1,6 +1,6 @@
 /* Clip data, the sampling job and the root-motion job (limber/anim.h). One file because the
  * root motion reads the clip through the same track evaluation as sampling. */
-#include "limber/anim.h"
+#include "clip_internal.h"
 
 #include "../math/math_inline.h"
 
@@ -36,15 +36,20 @@ static inline bool track_ok(const lb_track *tr) {
   return tr->count == 0u || (tr->times && tr->values && (uint32_t)tr->interp <= LB_INTERP_STEP);
 }
 
-static lb_result clip_structure(const lb_clip *clip) {
-  if (!clip || !clip->joints || clip->joint_count == 0) {
-    return LB_ERR_INVALID_ARGUMENT;
-  }
+static lb_result clip_duration(const lb_clip *clip) {
   if (!lb_is_finite(clip->duration)) {
     return LB_ERR_NOT_FINITE;
   }
-  if (!(clip->duration > 0.0f)) {
-    return LB_ERR_OUT_OF_RANGE;
+  return clip->duration > 0.0f ? LB_OK : LB_ERR_OUT_OF_RANGE;
+}
+
+lb_result lb_clip_structure(const lb_clip *clip) {
+  if (!clip || !clip->joints || clip->joint_count == 0) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  lb_result r = clip_duration(clip);
+  if (r != LB_OK) {
+    return r;
   }
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
     const lb_joint_tracks *jt = &clip->joints[j];
@@ -84,7 +89,7 @@ static lb_result track_contents(const lb_track *tr, int comps, float duration) {
 }
 
 lb_result lb_clip_validate(const lb_clip *clip) {
-  lb_result r = clip_structure(clip);
+  lb_result r = lb_clip_structure(clip);
   if (r != LB_OK) {
     return r;
   }
@@ -303,7 +308,6 @@ LB_ANIM_INLINE void eval_vec3(const lb_track *tr, float t, float duration, bool 
  * 0.8): 6.3e-4 deg at the 8 deg limit, 1.2e-6 deg between keys 1 deg apart. The choice
  * depends only on the segment's two keys (|dot| against a constant), never on t, so each
  * segment is always interpolated one way and the output stays continuous in t. */
-#define LB_ANIM_NLERP_MIN_DOT 0.99756405f /* cos(8 deg / 2): keys at most 8 deg apart */
 
 LB_ANIM_INLINE void eval_quat(const lb_track *tr, float t, float duration, bool wrap,
                               uint32_t *hint, span_memo *memo, float *out) {
@@ -363,7 +367,10 @@ lb_result lb_sample_job_validate(const lb_sample_job *job) {
   if (!job) {
     return LB_ERR_INVALID_ARGUMENT;
   }
-  lb_result r = clip_structure(job->clip);
+  /* Frames were made from a clip whose tracks passed the structural check (and are
+   * read-only since): only the duration, a plain field, is checked again. */
+  lb_result r = lb_clip_frames_match(job->frames, job->clip) ? clip_duration(job->clip)
+                                                             : lb_clip_structure(job->clip);
   if (r != LB_OK) {
     return r;
   }
@@ -399,6 +406,37 @@ lb_result lb_sample_job_run(lb_sample_job *job) {
   lb_transform *output = job->output;
   const lb_transform *rest = job->rest;
   span_memo memo = {0u, 0u, 0u, 0u, 0.0f, {0u, 0u, 0.0f, true}};
+  /* Rotations four at a time when the clip has frames: one key search for all of them. */
+  const lb_clip_frames *frames = lb_clip_frames_match(job->frames, clip) ? job->frames : NULL;
+  if (frames) {
+    /* Rest translations and scales first, the tracks over them: no per-joint branches. */
+    for (uint32_t j = 0; j < animated; ++j) {
+      memcpy(output[j].t, rest[j].t, sizeof output[j].t);
+      memcpy(output[j].s, rest[j].s, sizeof output[j].s);
+    }
+    const lb_joint_lists *ls = lb_clip_frames_lists(frames);
+    for (uint32_t i = 0; i < ls->unrotated_count; ++i) {
+      memcpy(output[ls->unrotated[i]].r, rest[ls->unrotated[i]].r, sizeof output->r);
+    }
+    uint32_t gj = 0;
+    const lb_track *grid = lb_clip_frames_grid(frames, &gj);
+    key_span sp = locate(grid, t, d, loop, hints ? &hints[gj * 3u + 1u] : NULL);
+    lb_clip_frames_sample(frames, sp.a, sp.b, sp.u, sp.copy, output);
+    for (uint32_t i = 0; i < ls->translated_count; ++i) {
+      uint32_t j = ls->translated[i];
+      eval_vec3(&joints[j].translation, t, d, loop, hints ? &hints[j * 3u] : NULL, &memo,
+                output[j].t);
+    }
+    for (uint32_t i = 0; i < ls->scaled_count; ++i) {
+      uint32_t j = ls->scaled[i];
+      eval_vec3(&joints[j].scale, t, d, loop, hints ? &hints[j * 3u + 2u] : NULL, &memo,
+                output[j].s);
+    }
+    for (uint32_t j = animated; j < job->joint_count; ++j) {
+      output[j] = rest[j];
+    }
+    return LB_OK;
+  }
   /* Channels without a track take the rest pose, copied per channel in the same pass (a bulk
    * memcpy first measured no faster; emscripten's JS builds hand copies of 512 bytes or more
    * to JS). */
@@ -547,7 +585,7 @@ static float wrap_pi(float a) {
 }
 
 float lb_clip_root_turn(const lb_clip *clip, uint32_t root_joint) {
-  if (!clip || root_joint >= clip->joint_count || clip_structure(clip) != LB_OK) {
+  if (!clip || root_joint >= clip->joint_count || lb_clip_structure(clip) != LB_OK) {
     return 0.0f;
   }
   motion_frame a = root_frame(clip, root_joint, false, false, 0.0f);
@@ -559,7 +597,7 @@ lb_result lb_root_motion_job_validate(const lb_root_motion_job *job) {
   if (!job) {
     return LB_ERR_INVALID_ARGUMENT;
   }
-  lb_result r = clip_structure(job->clip);
+  lb_result r = lb_clip_structure(job->clip);
   if (r != LB_OK) {
     return r;
   }

@@ -49,6 +49,12 @@ static lb_result clip_copy(lb_world *w, const lb_clip *src, lb_clip_asset *dst) 
   dst->clip = *src;
   dst->clip.joints = joints;
   dst->block = block;
+  /* Clips whose rotations do not share one LINEAR key grid sample without frames. */
+  dst->frames = NULL;
+  if (lb_clip_frames_create(&dst->clip, &w->allocator, &dst->frames) == LB_ERR_OUT_OF_MEMORY) {
+    lb_free(w, block);
+    return LB_ERR_OUT_OF_MEMORY;
+  }
   return LB_OK;
 }
 
@@ -64,7 +70,9 @@ static lb_result reserve_clips(lb_world *w, uint32_t extra) {
 void lb_clip_assets_release(lb_world *w, uint32_t keep) {
   lb_anim_world *aw = lb_anim_world_of(w);
   while (aw->clip_count > keep) {
-    lb_free(w, aw->clips[--aw->clip_count].block);
+    lb_clip_asset *a = &aw->clips[--aw->clip_count];
+    lb_clip_frames_destroy(a->frames);
+    lb_free(w, a->block);
   }
   if (keep == 0) {
     lb_free(w, aw->clips);
@@ -149,6 +157,11 @@ const lb_clip *lb_world_clip(const lb_world *w, uint32_t clip) {
   return a ? &a->clip : NULL;
 }
 
+const lb_clip_frames *lb_world_clip_frames(const lb_world *w, uint32_t clip) {
+  const lb_clip_asset *a = clip_get(w, clip);
+  return a ? a->frames : NULL;
+}
+
 const char *lb_world_clip_name(const lb_world *w, uint32_t clip) {
   const lb_clip_asset *a = clip_get(w, clip);
   return a ? a->name : NULL;
@@ -177,6 +190,7 @@ lb_result lb_world_sample_clip(lb_world *w, uint32_t clip, float time, bool loop
   lb_sample_job job;
   memset(&job, 0, sizeof job);
   job.clip = &a->clip;
+  job.frames = a->frames;
   job.time = time;
   job.loop = loop;
   job.rest = s->rest;
@@ -242,8 +256,11 @@ lb_result lb_world_add_gltf_asset(lb_world *w, const lb_gltf_asset *asset, lb_gl
   }
   if (r != LB_OK) {
     for (uint32_t i = 0; i < done; ++i) {
-      lb_free(w, lb_anim_world_of(w)->clips[base + i].block);
-      lb_anim_world_of(w)->clips[base + i].block = NULL;
+      lb_clip_asset *a = &lb_anim_world_of(w)->clips[base + i];
+      lb_clip_frames_destroy(a->frames);
+      lb_free(w, a->block);
+      a->frames = NULL;
+      a->block = NULL;
     }
     return r;
   }

@@ -34,7 +34,14 @@ lb_result lb_world_grip_hand_status(const lb_world *w, lb_entity e, lb_hand_side
   if (h->def) {
     out->hand = h->def->info.hand;
     out->found = h->def->found;
-    out->index_length = h->def->index_length;
+    /* Hand-space lengths carry the rig's own units (a centimetre armature's scale lives
+     * on its root); the status speaks metres of the world, like every other length. */
+    const lb_rig_instance *ri = lb_rig_of_slot(w, (uint32_t)s);
+    float scale = w->world_xf[s].s[0];
+    if (ri && out->hand >= 0 && (uint32_t)out->hand < ri->joint_count) {
+      scale *= ri->model[out->hand].s[0];
+    }
+    out->index_length = h->def->index_length * (scale < 0.0f ? -scale : scale);
     out->palm_known = h->def->rig.valid != 0;
     out->tip_estimated = h->def->rig.valid ? h->def->rig.tip_estimated : 0u;
     out->info = h->def->info;

@@ -8,18 +8,6 @@
 #define LB_HAND_PATH_MAX 64 /* joints between the hand and a finger joint */
 #define LB_COMPACT_MAX (1 + LB_FINGER_COUNT * (LB_FINGER_MAX_SEGMENTS + 1))
 
-static bool lb_transform_finite(const lb_transform *t) {
-  bool ok = true;
-  for (int a = 0; a < 3; ++a) {
-    ok = ok && lb_is_finite(t->t[a]) && lb_is_finite(t->s[a]);
-  }
-  for (int a = 0; a < 4; ++a) {
-    ok = ok && lb_is_finite(t->r[a]);
-  }
-  float n2 = t->r[0] * t->r[0] + t->r[1] * t->r[1] + t->r[2] * t->r[2] + t->r[3] * t->r[3];
-  return ok && n2 > 1e-12f;
-}
-
 /* Rest transform of joint j relative to the hand joint (hand = identity). Fails when j
  * is not below the hand, the parents are out of order, or a rest transform is bad. */
 static lb_result lb_hand_space(const int16_t *parents, const lb_transform *rest, uint32_t count,
@@ -36,7 +24,7 @@ static lb_result lb_hand_space(const int16_t *parents, const lb_transform *rest,
   lb_transform_identity(out);
   while (n > 0) {
     const lb_transform *l = &rest[path[--n]];
-    if (!lb_transform_finite(l)) {
+    if (!lb_transform_valid(l)) {
       return LB_ERR_NOT_FINITE;
     }
     lb_transform_mul(out, l, out);

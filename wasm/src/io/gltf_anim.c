@@ -307,6 +307,37 @@ static lb_result build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *clip)
   return LB_OK;
 }
 
+static bool is_identity(const lb_transform *x) {
+  return x->t[0] == 0.0f && x->t[1] == 0.0f && x->t[2] == 0.0f && x->r[0] == 0.0f &&
+         x->r[1] == 0.0f && x->r[2] == 0.0f && x->r[3] == 1.0f && x->s[0] == 1.0f &&
+         x->s[1] == 1.0f && x->s[2] == 1.0f;
+}
+
+/* The root joint's rest already carries the nodes above it (gltf_skin.c); its keys get
+ * the same, channel by channel, so a sampled root equals root_parent * the file's root.
+ * Each channel maps on its own (t' = P(t), r' = Pr r, s' = Ps s), which keeps every track's
+ * key times. The values live in the asset's arena, written only here. */
+static void bake_root_parent(const lb_transform *p, lb_joint_tracks *root) {
+  lb_track *tr[3] = {&root->translation, &root->rotation, &root->scale};
+  for (int ch = 0; ch < 3; ++ch) {
+    lb_track *k = tr[ch];
+    float *v = (float *)(uintptr_t)k->values;
+    uint32_t comps = ch == 1 ? 4u : 3u;
+    for (uint32_t i = 0; i < k->count; ++i) {
+      float *x = v + (size_t)i * comps;
+      if (ch == 0) {
+        lb_transform_point(p, x, x);
+      } else if (ch == 1) {
+        lb_quat_mul(p->r, x, x);
+      } else {
+        x[0] *= p->s[0];
+        x[1] *= p->s[1];
+        x[2] *= p->s[2];
+      }
+    }
+  }
+}
+
 lb_result gltf_build_clips(gltf_ctx *c) {
   uint32_t n = c->animation_count;
   c->asset->clip_count = n;
@@ -324,6 +355,11 @@ lb_result gltf_build_clips(gltf_ctx *c) {
     lb_result r = build_clip(c, i, names[i], &clips[i].clip);
     if (r != LB_OK) {
       return r;
+    }
+  }
+  if (c->asset->skin_index >= 0 && !is_identity(&c->asset->root_parent)) {
+    for (uint32_t i = 0; i < n; ++i) {
+      bake_root_parent(&c->asset->root_parent, (lb_joint_tracks *)(uintptr_t)clips[i].clip.joints);
     }
   }
   lb_result r = gltf_unique_names(c, names, n, "animation", ids);

@@ -516,12 +516,18 @@ lb_result gltf_build_skeleton(gltf_ctx *c) {
       }
       lb_transform_mul(&as->root_parent, x, &as->root_parent);
     }
+    /* The rig owns its placement: an axis change or unit scale on an armature node above
+     * the root becomes part of the root joint, so model space is the file's scene space
+     * and an identity Transform stands the character upright at its real size. The root
+     * is joint 0 (the depth-first walk starts there). */
+    lb_transform_mul(&as->root_parent, &rest[0], &rest[0]);
   }
   as->skeleton = lb_skeleton_default_def();
   as->skeleton.joint_count = count;
   as->skeleton.names = name_ptrs;
   as->skeleton.parents = parents;
   as->skeleton.rest = rest;
+  as->skeleton.root_parent = &as->root_parent;
   as->joint_nodes = joint_nodes;
   as->skin_index = skin;
   as->skin_joint_count = skin_joint_count;

@@ -32,6 +32,18 @@ void lb_transform_inverse_mul(const lb_transform *parent, const lb_transform *mo
   }
 }
 
+bool lb_transform_valid(const lb_transform *xf) {
+  bool ok = true;
+  for (int a = 0; a < 3; ++a) {
+    ok = ok && lb_is_finite(xf->t[a]) && lb_is_finite(xf->s[a]);
+  }
+  for (int a = 0; a < 4; ++a) {
+    ok = ok && lb_is_finite(xf->r[a]);
+  }
+  float n2 = xf->r[0] * xf->r[0] + xf->r[1] * xf->r[1] + xf->r[2] * xf->r[2] + xf->r[3] * xf->r[3];
+  return ok && n2 > 1e-12f;
+}
+
 void lb_transform_point(const lb_transform *xf, const vec3 p, vec3 out) {
   lb_xf_point(xf, p, out);
 }

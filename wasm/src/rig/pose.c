@@ -1,5 +1,6 @@
 /* Rig instances: pose buffers and local→model. */
 #include "../math/math_inline.h"
+#include "../math/simd4_xf.h"
 #include "limber/ik.h"
 #include "rig_internal.h"
 #include <string.h>
@@ -24,10 +25,18 @@ lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asse
   memcpy(inst->anim, s->rest, n * sizeof(lb_transform));
   memcpy(inst->local, s->rest, n * sizeof(lb_transform));
   lb_rig_local_to_model(s, inst, 0, n);
-  for (uint32_t j = 0; j < n; ++j) {
-    lb_transform_to_mat4(&inst->model[j], inst->matrices[j]);
-  }
+  lb_rig_write_matrices(inst, 0, n);
   return LB_OK;
+}
+
+void lb_rig_write_matrices(lb_rig_instance *inst, uint32_t first, uint32_t end) {
+  uint32_t j = first;
+  for (; j + 4u <= end; j += 4u) {
+    lb_f4_xf_matrix4(&inst->model[j], &inst->matrices[j][0][0]);
+  }
+  for (; j < end; ++j) {
+    lb_f4_xf_matrix(&inst->model[j], &inst->matrices[j][0][0]);
+  }
 }
 
 void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst) {
@@ -45,8 +54,7 @@ void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t
     if (p < 0) {
       inst->model[j] = inst->local[j];
     } else {
-      lb_xf_mul_r(&inst->model[p], &inst->local[j], inst->local[j].r,
-                  &inst->model[j]); /* inlined */
+      lb_f4_xf_mul(&inst->model[p], &inst->local[j], &inst->model[j]);
     }
   }
 }

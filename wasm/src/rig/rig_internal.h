@@ -12,6 +12,7 @@ typedef struct lb_skeleton {
   int16_t *parents;
   uint16_t *subtree_end;
   lb_transform *rest;
+  lb_transform root_parent; /* lb_skeleton_def.root_parent, identity if none */
 } lb_skeleton;
 
 /* The Rig component's private state: pose buffers, allocated on insert, reused every step. */
@@ -47,6 +48,8 @@ static inline lb_rig_instance *lb_rig_of_slot(const lb_world *w, uint32_t slot) 
 
 lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asset);
 void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst);
+/* 4x4 model matrices (column-major, what skinning reads) over the joint range [first, end). */
+void lb_rig_write_matrices(lb_rig_instance *inst, uint32_t first, uint32_t end);
 /* local -> model over the joint range [first, end). */
 void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t first,
                            uint32_t end);

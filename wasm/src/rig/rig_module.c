@@ -76,9 +76,9 @@ static void lb_system_rig_output(lb_world *w, float dt) {
   uint32_t s;
   for (lb_each it = lb_each_begin(w, LB_RIG); lb_each_next(&it, &s);) {
     lb_rig_instance *inst = lb_component_state(w, s, LB_RIG);
-    for (uint32_t j = 0; j < inst->joint_count; ++j) {
-      lb_transform_to_mat4(&inst->model[j], inst->matrices[j]);
+    lb_rig_write_matrices(inst, 0, inst->joint_count);
 #ifndef NDEBUG
+    for (uint32_t j = 0; j < inst->joint_count; ++j) {
       /* Finite-ness is an invariant of the world: inputs are validated so that no matrix
        * entry can be NaN or infinite (debug builds check it here). */
       for (int k = 0; k < 16; ++k) {
@@ -87,8 +87,8 @@ static void lb_system_rig_output(lb_world *w, float dt) {
       assert(lb_is_finite(w->world_xf[s].t[0]) && lb_is_finite(w->world_xf[s].t[1]) &&
              lb_is_finite(w->world_xf[s].t[2]) && lb_is_finite(w->world_xf[s].s[0]) &&
              lb_is_finite(w->world_xf[s].s[1]) && lb_is_finite(w->world_xf[s].s[2]));
-#endif
     }
+#endif
   }
 }
 

@@ -55,6 +55,13 @@ static lb_result lb_skeleton_validate(lb_world *w, const lb_skeleton_def *def) {
       return lb_fail(w, LB_ERR_OUT_OF_RANGE, "skeleton: joint '%s' rest rotation is zero", n);
     }
   }
+  const lb_transform *p = def->root_parent;
+  if (p &&
+      (!lb_transform_valid(p) || !(p->s[0] > 0.0f) || !(p->s[1] > 0.0f) || !(p->s[2] > 0.0f))) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE,
+                   "skeleton: root_parent must be finite, with a non-zero rotation and a scale > 0 "
+                   "on every axis");
+  }
   return LB_OK;
 }
 
@@ -87,6 +94,11 @@ lb_result lb_world_add_skeleton(lb_world *w, const lb_skeleton_def *def, uint32_
   }
   lb_skeleton s;
   s.joint_count = n;
+  if (def->root_parent) {
+    s.root_parent = *def->root_parent;
+  } else {
+    lb_transform_identity(&s.root_parent);
+  }
   s.names = lb_alloc_array(w, n, LB_JOINT_NAME_MAX);
   s.parents = lb_alloc_array(w, n, sizeof(int16_t));
   s.subtree_end = lb_alloc_array(w, n, sizeof(uint16_t));
@@ -189,6 +201,15 @@ int lb_skeleton_lookup(const lb_skeleton *s, const char *path) {
     seg = end + 1;
   }
   return parent;
+}
+
+lb_result lb_skeleton_root_parent(const lb_world *w, uint32_t asset, lb_transform *out) {
+  const lb_skeleton *s = lb_skeleton_get(w, asset);
+  if (!s || !out) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  *out = s->root_parent;
+  return LB_OK;
 }
 
 uint32_t lb_skeleton_joint_count(const lb_world *w, uint32_t asset) {

@@ -1,0 +1,228 @@
+// Grip on rigs from other tools, loaded from the generated .glb files as a user would:
+// Mixamo, Unreal, Blender, digit-named, VRM 1.0 (thumb metacarpal, no end joints), 3ds Max
+// Biped (Z-up centimetre armature node) and a four-fingered A-posed rig with arbitrary
+// bone rolls (assets/generate/conventions.mjs). They share one hand geometry, so a pose
+// must put every finger joint at the same place in the palm frame on all of them.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { createWorld, GripHolder, GripPlacement, GripProfile, gripPoseStatus, loadRig, Rig, Transform } from '../../dist/web/bridge/index.js';
+import { ExternalAnimation } from '../../dist/web/three/index.js';
+
+const RIGS = ['mannequin-mixamo', 'mannequin-unreal', 'mannequin-blender', 'mannequin-digits', 'convention-vrm', 'convention-biped', 'convention-daz4'];
+const POSES = ['open', 'relaxed', 'fist', 'pistol', 'support', 'handle', 'pinch', 'cup'];
+const FINGERS = ['thumb', 'index', 'middle', 'ring', 'pinky'];
+const bytes = (name) => new Uint8Array(readFileSync(`assets/rigs/${name}.glb`));
+
+const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const dist = (a, b) => Math.hypot(...sub(a, b));
+function qrot(q, v) {
+  const [x, y, z, w] = q;
+  const t = [2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])];
+  return [v[0] + w * t[0] + y * t[2] - z * t[1], v[1] + w * t[1] + z * t[0] - x * t[2], v[2] + w * t[2] + x * t[1] - y * t[0]];
+}
+const qconj = (q) => [-q[0], -q[1], -q[2], q[3]];
+
+/** A character (identity Transform) holding a small object in front of its chest by the
+ * main anchor only, with the given pose: the palm sits on the anchor, so the anchor's
+ * frame is the palm frame. */
+function holdScene(world, asset, pose) {
+  const hero = world.spawn();
+  world.insert(hero, Transform, {});
+  world.insert(hero, Rig, { asset });
+  const obj = world.spawn();
+  world.insert(obj, Transform, { position: [-0.1, 1.15, 0.3] });
+  const s = Math.SQRT1_2;
+  const anchor = world.spawn();
+  world.insert(anchor, Transform, { parent: obj, rotation: [s, 0, 0, s] });
+  world.insert(obj, GripProfile, { mainAnchor: anchor, mainPose: pose, wrap: false });
+  world.insert(hero, GripHolder, { held: obj, placement: GripPlacement.Character, mainHand: 'Right', blendSeconds: 0 });
+  return { hero, obj, anchor };
+}
+
+/** Finger joints of the right hand in the palm (anchor) frame, scaled to an 8 cm index. */
+function fingersInPalm(world, hero) {
+  const st = gripPoseStatus(world, hero).right;
+  const asset = world.get(hero, Rig).asset;
+  const model = world.modelPose(hero);
+  const root = world.worldTransform(hero);
+  const a = world.gripAnchor(hero, 'main');
+  const k = 0.08 / st.indexLength;
+  const out = {};
+  for (const f of FINGERS) {
+    const names = st.fingers[f];
+    if (!names) continue;
+    const tips = !st.tipEstimated.includes(f);
+    out[f] = names.map((n, i) => {
+      const m = model[world.findJoint(asset, n)];
+      const w = [0, 1, 2].map((c) => root.t[c] + qrot(root.r, m.t.map((v, d) => v * root.s[d]))[c]);
+      const p = qrot(qconj(a.r), sub(w, a.t)).map((v) => v * k);
+      return { p, tip: tips && i === names.length - 1 && names.length > 3 };
+    });
+  }
+  return { out, st };
+}
+
+test('grip conventions: every built-in pose puts the finger joints at the same place in the palm frame on all generated rigs (< 1 mm)', async () => {
+  const world = await createWorld();
+  const assets = Object.fromEntries(RIGS.map((r) => [r, loadRig(world, bytes(r)).asset]));
+  let worstAll = 0;
+  for (const pose of POSES) {
+    const per = {};
+    for (const r of RIGS) {
+      const { hero } = holdScene(world, assets[r], pose);
+      world.step(1 / 60);
+      const h = world.get(hero, GripHolder);
+      assert.ok(h.mainReached && h.mainDistance < 5e-4, `${r} ${pose}: palm ${h.mainDistance} m from its anchor`);
+      per[r] = fingersInPalm(world, hero);
+    }
+    const ref = per['mannequin-mixamo'].out;
+    let worst = 0;
+    let where = '';
+    for (const r of RIGS) {
+      for (const f of FINGERS) {
+        const mine = per[r].out[f];
+        if (!mine) {
+          assert.ok(r === 'convention-daz4' && f === 'pinky', `${r}: ${f} not found`);
+          continue;
+        }
+        mine.forEach((j, i) => {
+          if (i >= 3 && !j.tip) return;
+          const d = dist(j.p, ref[f][i].p);
+          if (d > worst) [worst, where] = [d, `${r} ${f} joint ${i}`];
+        });
+      }
+    }
+    console.log(`${pose}: largest finger-joint difference across ${RIGS.length} rigs ${(worst * 1000).toFixed(4)} mm (${where || 'none'})`);
+    worstAll = Math.max(worstAll, worst);
+    assert.ok(worst < 1e-3, `${pose}: ${where} is ${(worst * 1000).toFixed(3)} mm from the Mixamo rig's`);
+  }
+  // The hand size is reported in metres whatever the rig's own units (Biped: centimetres).
+  const sizes = RIGS.map((r) => {
+    const { hero } = holdScene(world, assets[r], 'open');
+    world.step(1 / 60);
+    return gripPoseStatus(world, hero).right.indexLength;
+  });
+  console.log(`indexLength per rig (m): ${sizes.map((s, i) => `${RIGS[i]} ${s.toFixed(4)}`).join(', ')}`);
+  for (const s of sizes) assert.ok(Math.abs(s - sizes[0]) < 1e-4, `indexLength ${s} vs ${sizes[0]}`);
+  world.destroy();
+});
+
+test('grip conventions: the Biped rig (Z-up centimetre armature) stands upright at human size from an identity Transform and holds the grip-lab rifle (< 0.5 mm)', async () => {
+  const scene = JSON.parse(readFileSync('assets/scenes/grip-lab.json', 'utf8'));
+  const run = async (rig) => {
+    const world = await createWorld();
+    scene.assets.rigs.mannequin = rig;
+    delete scene.timeline;
+    const text = JSON.stringify(scene);
+    const files = Object.fromEntries(world.sceneFiles(text).map((p) => [p, readFileSync(p)]));
+    const hero = world.loadScene(text, { files }).entity('hero');
+    for (let i = 0; i < 30; i++) world.step(1 / 60);
+    return { world, hero };
+  };
+  const biped = await run({ gltf: 'assets/rigs/convention-biped.glb' });
+  const { world, hero } = biped;
+  assert.deepEqual(world.get(hero, Transform).scale, [1, 1, 1]);
+  const asset = world.get(hero, Rig).asset;
+  const model = world.modelPose(hero);
+  const head = model[world.findJoint(asset, 'Bip01 Head')].t;
+  const foot = model[world.findJoint(asset, 'Bip01 R Foot')].t;
+  console.log(`Biped from an identity Transform: head at y ${head[1].toFixed(3)} m, right foot at y ${foot[1].toFixed(3)} m`);
+  assert.ok(head[1] > 1.4 && head[1] < 1.8 && foot[1] < 0.2, `head ${head} foot ${foot}`);
+  const h = world.get(hero, GripHolder);
+  console.log(`Biped holds the rifle: main ${(h.mainDistance * 1000).toFixed(3)} mm, support ${(h.supportDistance * 1000).toFixed(3)} mm`);
+  assert.ok(h.mainReached && h.supportReached, JSON.stringify(h));
+  assert.ok(h.mainDistance < 5e-4 && h.supportDistance < 5e-4);
+  const st = gripPoseStatus(world, hero).right;
+  assert.ok(st.palmKnown && st.missing.length === 0, st.report);
+  assert.ok(Math.abs(st.indexLength - 0.08) < 0.03, `indexLength ${st.indexLength} m`);
+  // Same rifle, same hold as the built-in mannequin: the right hand joint lands within a millimetre.
+  const ref = await run({ builtin: 'humanoid', height: 1.8 });
+  const hb = model[world.findJoint(asset, 'Bip01 R Hand')].t;
+  const hm = ref.world.modelPose(ref.hero)[ref.world.findJoint(ref.world.get(ref.hero, Rig).asset, 'RightHand')].t;
+  console.log(`right hand joint: Biped vs built-in mannequin ${(dist(hb, hm) * 1000).toFixed(3)} mm`);
+  assert.ok(dist(hb, hm) < 1e-3);
+  world.destroy();
+  ref.world.destroy();
+});
+
+/** The .glb with every right finger joint renamed to a name no rule knows. */
+function scrambled(glb) {
+  const dv = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  const jsonLen = dv.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLen)));
+  let k = 0;
+  for (const n of json.nodes) if (/^Bip01 R Finger/.test(n.name)) n.name = `Bone.${String(100 + k++)}`;
+  let text = JSON.stringify(json);
+  while (text.length % 4) text += ' ';
+  const jb = new TextEncoder().encode(text);
+  const rest = glb.subarray(20 + jsonLen);
+  const out = new Uint8Array(20 + jb.length + rest.length);
+  const o = new DataView(out.buffer);
+  out.set(glb.subarray(0, 12));
+  o.setUint32(8, out.length, true);
+  o.setUint32(12, jb.length, true);
+  o.setUint32(16, 0x4e4f534a, true);
+  out.set(jb, 20);
+  out.set(rest, 20 + jb.length);
+  return out;
+}
+
+test('grip conventions: with its finger names scrambled, the Biped rig does not report reached and the status names rightFingerRoots', async () => {
+  const world = await createWorld();
+  const { asset } = loadRig(world, scrambled(bytes('convention-biped')));
+  const { hero } = holdScene(world, asset, 'pistol');
+  world.step(1 / 60);
+  const h = world.get(hero, GripHolder);
+  assert.equal(h.mainReached, false, JSON.stringify(h));
+  const st = gripPoseStatus(world, hero).right;
+  assert.equal(st.palmKnown, false);
+  assert.deepEqual(st.missing, FINGERS);
+  assert.match(st.report, /rightFingerRoots/);
+  console.log(`scrambled Biped: ${st.report.slice(0, 240)}...`);
+  world.destroy();
+});
+
+test('grip conventions: ExternalAnimation drives the Biped rig loaded by three.js GLTFLoader without a nameMap', async () => {
+  const glb = bytes('convention-biped');
+  const gltf = await new Promise((ok, err) => new GLTFLoader().parse(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength), '', ok, err));
+  let mesh = null;
+  gltf.scene.traverse((o) => {
+    if (o.isSkinnedMesh) mesh = o;
+  });
+  const world = await createWorld();
+  const rig = loadRig(world, glb);
+  const hero = world.spawn();
+  world.insert(hero, Rig, { asset: rig.asset });
+  const anim = new ExternalAnimation(world, hero, mesh);
+  assert.deepEqual(anim.missingJoints, []);
+  const group = new THREE.Group();
+  group.position.set(2, 0, -1);
+  group.add(gltf.scene);
+  const mixer = new THREE.AnimationMixer(gltf.scene);
+  mixer.clipAction(gltf.animations.find((c) => c.name === 'walk')).play();
+  let worst = 0;
+  for (let i = 0; i < 20; i++) {
+    mixer.update(1 / 30);
+    group.updateMatrixWorld(true);
+    const before = mesh.skeleton.bones.map((b) => b.getWorldPosition(new THREE.Vector3()));
+    anim.beforeStep();
+    world.step(1 / 30);
+    anim.afterStep();
+    group.updateMatrixWorld(true);
+    // Limber's world-space joints equal three's bones, and writing the pose back moves nothing.
+    const xf = world.worldTransform(hero);
+    const model = world.modelPose(hero);
+    mesh.skeleton.bones.forEach((b, j) => {
+      const joint = anim.bones.indexOf(b);
+      const m = model[joint];
+      const w = [0, 1, 2].map((c) => xf.t[c] + qrot(xf.r, m.t.map((v, d) => v * xf.s[d]))[c]);
+      worst = Math.max(worst, dist(w, before[j].toArray()), b.getWorldPosition(new THREE.Vector3()).distanceTo(before[j]));
+    });
+  }
+  console.log(`ExternalAnimation on the Biped (no nameMap, armature node baked): max joint difference ${worst.toExponential(2)} m over 20 steps`);
+  assert.ok(worst < 1e-5, `${worst} m`);
+  world.destroy();
+});

@@ -1,0 +1,315 @@
+/* Rotation keys in groups of four tracks (limber/anim.h lb_clip_frames) and their sampler.
+ *
+ * Bit-identity with the scalar sampler (clip.c eval_quat) is the contract: each lane does
+ * the same IEEE operations in the same order, keys more than 8 degrees apart take the
+ * scalar slerp lane by lane, and the key span (a, b, u) comes from the scalar key search.
+ * tests/c/test_anim.c compares every output bit with and without frames. */
+#include "../base/alloc.h"
+#include "../math/math_inline.h"
+#include "../math/simd4.h"
+#include "clip_internal.h"
+
+#include <string.h>
+
+struct lb_clip_frames {
+  /* The clip is known by its tracks array, which stays put when a clip struct is copied or
+   * moved (the world's clip table grows). */
+  const lb_joint_tracks *tracks;
+  uint32_t joint_count;
+  lb_allocator allocator;
+  uint32_t key_count;
+  uint32_t lane_count;  /* animated rotation tracks */
+  uint32_t group_count; /* ceil(lane_count / 4); padding lanes repeat the last track */
+  uint32_t first;       /* joint of the first animated rotation track (its times and cursor) */
+  uint16_t *joints;     /* group_count * 4: the joint of each lane */
+  /* Joints with a translation track, with a scale track, without a rotation track. */
+  lb_joint_lists lists;
+  float *values; /* [key][group][x y z w][lane] */
+  /* Segments (key k to k + 1, the last to the first) whose keys are more than 8 degrees
+   * apart in some lane are slerped; their angle terms depend only on the keys, so they are
+   * worked out here, by lb_quat_slerp's own operations: per (key, group) an offset into
+   * `wide` (UINT32_MAX: no wide lane), then per lane theta, 1 / sin(theta), sign. */
+  uint32_t *wide_at;
+  float *wide;
+  size_t bytes;
+};
+
+/* What the sampler decides per lane: keys more than 8 degrees apart (or a NaN dot). */
+static bool segment_is_wide(const float *a, const float *b) {
+  float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  float ad = d < 0.0f ? -d : d;
+  return !(ad >= LB_ANIM_NLERP_MIN_DOT);
+}
+
+/* Whether rotation track `lane` (the lane-th animated one) is wide from key k. */
+static bool lane_is_wide(const lb_clip *clip, uint32_t lane, uint32_t k, uint32_t keys) {
+  uint32_t seen = 0;
+  for (uint32_t j = 0; j < clip->joint_count; ++j) {
+    const lb_track *tr = &clip->joints[j].rotation;
+    if (tr->count == 0) {
+      continue;
+    }
+    if (seen++ == lane) {
+      return segment_is_wide(tr->values + (size_t)k * 4u,
+                             tr->values + (size_t)((k + 1u) % keys) * 4u);
+    }
+  }
+  return false;
+}
+
+static bool same_grid(const lb_track *a, const lb_track *b) {
+  return a->count == b->count && b->interp == LB_INTERP_LINEAR &&
+         memcmp(a->times, b->times, (size_t)a->count * sizeof(float)) == 0;
+}
+
+lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocator,
+                                lb_clip_frames **out) {
+  if (!out) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  *out = NULL;
+  if (lb_clip_structure(clip) != LB_OK || clip->joint_count > UINT16_MAX) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  const lb_track *grid = NULL;
+  uint32_t lanes = 0, first = 0;
+  for (uint32_t j = 0; j < clip->joint_count; ++j) {
+    const lb_track *tr = &clip->joints[j].rotation;
+    if (tr->count == 0) {
+      continue;
+    }
+    if (!grid) {
+      grid = tr;
+      first = j;
+    }
+    if (!tr->times || !tr->values || !same_grid(grid, tr)) {
+      return LB_ERR_INVALID_ARGUMENT;
+    }
+    ++lanes;
+  }
+  if (!grid || grid->interp != LB_INTERP_LINEAR) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  lb_allocator al =
+      allocator && allocator->alloc && allocator->free ? *allocator : lb_allocator_default();
+  uint32_t groups = (lanes + 3u) / 4u;
+  uint32_t keys = grid->count;
+  size_t head = (sizeof(lb_clip_frames) + 15u) & ~(size_t)15u;
+  uint32_t nt = 0, ns = 0;
+  for (uint32_t j = 0; j < clip->joint_count; ++j) {
+    nt += clip->joints[j].translation.count > 0;
+    ns += clip->joints[j].scale.count > 0;
+  }
+  uint32_t nr = clip->joint_count - lanes;
+  size_t jcount = (size_t)groups * 4u + nt + ns + nr;
+  size_t jbytes = (jcount * sizeof(uint16_t) + 15u) & ~(size_t)15u;
+  size_t floats = (size_t)keys * groups * 16u;
+  /* Wide segments first counted on the source tracks. */
+  uint32_t wide_count = 0;
+  for (uint32_t k = 0; keys > 1u && k < keys; ++k) {
+    for (uint32_t g = 0; g < groups; ++g) {
+      bool any = false;
+      for (uint32_t l = 0; l < 4u; ++l) {
+        uint32_t lane = g * 4u + l < lanes ? g * 4u + l : lanes - 1u;
+        any = any || lane_is_wide(clip, lane, k, keys);
+      }
+      wide_count += any;
+    }
+  }
+  size_t wide_at_bytes = ((size_t)keys * groups * sizeof(uint32_t) + 15u) & ~(size_t)15u;
+  size_t bytes = head + jbytes + floats * sizeof(float) + wide_at_bytes +
+                 (size_t)wide_count * 12u * sizeof(float);
+  uint8_t *block = lb_mem_alloc(&al, bytes);
+  if (!block) {
+    return LB_ERR_OUT_OF_MEMORY;
+  }
+  lb_clip_frames *f = (lb_clip_frames *)(void *)block;
+  f->tracks = clip->joints;
+  f->joint_count = clip->joint_count;
+  f->allocator = al;
+  f->key_count = keys;
+  f->lane_count = lanes;
+  f->group_count = groups;
+  f->first = first;
+  f->joints = (uint16_t *)(void *)(block + head);
+  f->values = (float *)(void *)(block + head + jbytes);
+  f->wide_at = (uint32_t *)(void *)(block + head + jbytes + floats * sizeof(float));
+  f->wide = (float *)(void *)(block + head + jbytes + floats * sizeof(float) + wide_at_bytes);
+  f->bytes = bytes;
+  uint16_t *tj = f->joints + (size_t)groups * 4u, *sj = tj + nt, *rj = sj + ns;
+  f->lists = (lb_joint_lists){tj, nt, sj, ns, rj, nr};
+  uint32_t lane = 0;
+  nt = ns = nr = 0;
+  for (uint32_t j = 0; j < clip->joint_count; ++j) {
+    const lb_joint_tracks *jt = &clip->joints[j];
+    if (jt->rotation.count > 0) {
+      f->joints[lane++] = (uint16_t)j;
+    } else {
+      rj[nr++] = (uint16_t)j;
+    }
+    if (jt->translation.count > 0) {
+      tj[nt++] = (uint16_t)j;
+    }
+    if (jt->scale.count > 0) {
+      sj[ns++] = (uint16_t)j;
+    }
+  }
+  for (; lane < groups * 4u; ++lane) {
+    f->joints[lane] = f->joints[lanes - 1u];
+  }
+  for (uint32_t k = 0; k < keys; ++k) {
+    for (uint32_t g = 0; g < groups; ++g) {
+      float *dst = f->values + ((size_t)k * groups + g) * 16u;
+      for (uint32_t l = 0; l < 4u; ++l) {
+        const float *q = clip->joints[f->joints[g * 4u + l]].rotation.values + (size_t)k * 4u;
+        for (uint32_t c = 0; c < 4u; ++c) {
+          dst[c * 4u + l] = q[c];
+        }
+      }
+    }
+  }
+  uint32_t next = 0;
+  for (uint32_t k = 0; k < keys; ++k) {
+    for (uint32_t g = 0; g < groups; ++g) {
+      uint32_t *at = &f->wide_at[(size_t)k * groups + g];
+      *at = UINT32_MAX;
+      if (keys < 2u) {
+        continue;
+      }
+      const float *va = f->values + ((size_t)k * groups + g) * 16u;
+      const float *vb = f->values + ((size_t)((k + 1u) % keys) * groups + g) * 16u;
+      for (uint32_t l = 0; l < 4u; ++l) {
+        float a[4], b[4];
+        for (uint32_t c = 0; c < 4u; ++c) {
+          a[c] = va[c * 4u + l];
+          b[c] = vb[c * 4u + l];
+        }
+        if (!segment_is_wide(a, b)) {
+          continue;
+        }
+        if (*at == UINT32_MAX) {
+          *at = next;
+          next += 12u;
+        }
+        /* lb_quat_slerp's angle terms, the same operations */
+        float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+        float sign = 1.0f;
+        if (d < 0.0f) {
+          d = -d;
+          sign = -1.0f;
+        }
+        float theta = lb_acos(d);
+        float *e = f->wide + *at + l * 3u;
+        e[0] = theta;
+        e[1] = 1.0f / lb_sin(theta);
+        e[2] = sign;
+      }
+    }
+  }
+  *out = f;
+  return LB_OK;
+}
+
+void lb_clip_frames_destroy(lb_clip_frames *frames) {
+  if (frames) {
+    lb_allocator al = frames->allocator;
+    lb_mem_free(&al, frames);
+  }
+}
+
+size_t lb_clip_frames_size(const lb_clip_frames *frames) {
+  return frames ? frames->bytes : 0u;
+}
+
+bool lb_clip_frames_match(const lb_clip_frames *f, const lb_clip *clip) {
+  return f && clip && f->tracks == clip->joints && f->joint_count == clip->joint_count;
+}
+
+const lb_track *lb_clip_frames_grid(const lb_clip_frames *f, uint32_t *joint) {
+  *joint = f->first;
+  return &f->tracks[f->first].rotation;
+}
+
+const lb_joint_lists *lb_clip_frames_lists(const lb_clip_frames *f) {
+  return &f->lists;
+}
+
+/* lb_quat_slerp(a, b, u) for u in (0, 1) with its angle terms from `e`. */
+static void lane_slerp(const float *va, const float *vb, uint32_t l, float u, const float *e,
+                       float *out) {
+  float theta = e[l * 3u], inv_sin = e[l * 3u + 1u], sign = e[l * 3u + 2u];
+  float wa = lb_sin((1.0f - u) * theta) * inv_sin;
+  float wb = lb_sin(u * theta) * inv_sin * sign;
+  for (uint32_t c = 0; c < 4u; ++c) {
+    out[c] = va[c * 4u + l] * wa + vb[c * 4u + l] * wb;
+  }
+  lb_quat_normalize(out);
+}
+
+void lb_clip_frames_sample(const lb_clip_frames *f, uint32_t a, uint32_t b, float u, bool copy,
+                           lb_transform *output) {
+  uint32_t groups = f->group_count;
+  const float *fa = f->values + (size_t)a * groups * 16u;
+  const float *fb = f->values + (size_t)b * groups * 16u;
+  const lb_f4 u4 = lb_f4_set1(u);
+  const lb_f4 sa = lb_f4_set1(1.0f - u);
+  const lb_f4 zero = lb_f4_set1(0.0f);
+  const lb_f4 one = lb_f4_set1(1.0f);
+  const lb_f4 tiny = lb_f4_set1(1e-30f);
+  const lb_f4 nlerp_min = lb_f4_set1(LB_ANIM_NLERP_MIN_DOT);
+  for (uint32_t g = 0; g < groups; ++g) {
+    const float *va = fa + (size_t)g * 16u;
+    const float *vb = fb + (size_t)g * 16u;
+    const uint16_t *joints = f->joints + g * 4u;
+    uint32_t valid = f->lane_count - g * 4u;
+    valid = valid > 4u ? 4u : valid;
+    if (copy) {
+      for (uint32_t l = 0; l < valid; ++l) {
+        float *r = output[joints[l]].r;
+        for (uint32_t c = 0; c < 4u; ++c) {
+          r[c] = va[c * 4u + l];
+        }
+      }
+      continue;
+    }
+    lb_f4 ax = lb_f4_load(va), ay = lb_f4_load(va + 4), az = lb_f4_load(va + 8),
+          aw = lb_f4_load(va + 12);
+    lb_f4 bx = lb_f4_load(vb), by = lb_f4_load(vb + 4), bz = lb_f4_load(vb + 8),
+          bw = lb_f4_load(vb + 12);
+    lb_f4 d =
+        lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(ax, bx), lb_f4_mul(ay, by)), lb_f4_mul(az, bz)),
+                  lb_f4_mul(aw, bw));
+    int slerp = ~lb_f4_mask_bits(lb_f4_ge(lb_f4_abs(d), nlerp_min)) & ((1 << valid) - 1);
+    lb_f4 sb = lb_f4_select(lb_f4_lt(d, zero), lb_f4_neg(u4), u4);
+    lb_f4 qx = lb_f4_add(lb_f4_mul(ax, sa), lb_f4_mul(bx, sb));
+    lb_f4 qy = lb_f4_add(lb_f4_mul(ay, sa), lb_f4_mul(by, sb));
+    lb_f4 qz = lb_f4_add(lb_f4_mul(az, sa), lb_f4_mul(bz, sb));
+    lb_f4 qw = lb_f4_add(lb_f4_mul(aw, sa), lb_f4_mul(bw, sb));
+    lb_f4 n2 =
+        lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(qx, qx), lb_f4_mul(qy, qy)), lb_f4_mul(qz, qz)),
+                  lb_f4_mul(qw, qw));
+    lb_f4 ok = lb_f4_gt(n2, tiny);
+    lb_f4 inv = lb_f4_div(one, lb_f4_sqrt(n2));
+    qx = lb_f4_select(ok, lb_f4_mul(qx, inv), zero);
+    qy = lb_f4_select(ok, lb_f4_mul(qy, inv), zero);
+    qz = lb_f4_select(ok, lb_f4_mul(qz, inv), zero);
+    qw = lb_f4_select(ok, lb_f4_mul(qw, inv), one);
+    lb_f4_transpose(&qx, &qy, &qz, &qw);
+    if (valid == 4u && slerp == 0) {
+      lb_f4_store(output[joints[0]].r, qx);
+      lb_f4_store(output[joints[1]].r, qy);
+      lb_f4_store(output[joints[2]].r, qz);
+      lb_f4_store(output[joints[3]].r, qw);
+      continue;
+    }
+    const lb_f4 lanes[4] = {qx, qy, qz, qw};
+    for (uint32_t l = 0; l < valid; ++l) {
+      float *r = output[joints[l]].r;
+      if ((slerp >> l) & 1) {
+        lane_slerp(va, vb, l, u, f->wide + f->wide_at[(size_t)a * groups + g], r);
+      } else {
+        lb_f4_store(r, lanes[l]);
+      }
+    }
+  }
+}
