@@ -13,9 +13,13 @@
  * between about O.y - r * cast_down_limit and O.y above the feet. No hit at all: a small
  * sphere at the ankles (radius r / 2) tells a low obstacle (step over it) from nothing.
  * Depth check (seed): from the height cast's origin moved forward by (hit distance + r * i),
- * a sphere cast straight down to the obstacle's top; the first i (1 .. cast_forward_limit)
+ * a ray straight down to one r below the obstacle's top (a ray, not the seed's sphere, so the
+ * rule is exact: the sphere's rim grazes the far edge); the first i (1 .. cast_forward_limit)
  * without a hit means the obstacle ends there: short enough to vault. No miss: too deep to
  * vault, low enough to climb onto (mantle).
+ * With the defaults the rule is the vault course's: too tall above hand_origin.y (1.1 m),
+ * found down to hand_origin.y + r - r * cast_down_limit - r (0.5 m), vaultable up to
+ * r * (cast_forward_limit - 1) deep (0.6 m).
  * Measures (beyond the seed, exact to the collision queries' precision): the near face and
  * the top by rays (distance from the feet to the near face along forward; top point and
  * normal just past the near face; height = top above the feet), the far face by a ray cast
@@ -51,8 +55,9 @@ typedef enum lb_vault_refusal {
   LB_VAULT_NO_ROOM = 3,       /* the standing capsule at the landing touches something */
 } lb_vault_refusal;
 
-#define LB_VAULT_MAX_CASTS 32 /* casts recorded for drawing (the probe makes at most 2 + limits)   \
-                               */
+#define LB_VAULT_MAX_CASTS                                                                         \
+  32 /* casts recorded for drawing (the probe makes at most 2 + limits)                            \
+      */
 
 /* One cast the probe made, for debug drawing. */
 typedef struct lb_vault_cast {
@@ -72,7 +77,7 @@ typedef struct lb_vault_probe_job {
   float hand_radius;           /* (0, 1]; default 0.1 */
   float max_distance;          /* (0, 100]; default 1.5 */
   uint32_t cast_down_limit;    /* 1 .. 64; default 6 */
-  uint32_t cast_forward_limit; /* 1 .. 64; default 6 */
+  uint32_t cast_forward_limit; /* 1 .. 64; default 7 */
   float landing_distance;      /* [0, 10]; default 0.5 */
   float drop_limit;            /* [0, 100]; default 1.0 */
   float capsule_radius;        /* [0, 2]; 0 skips the room check; default 0.3 */

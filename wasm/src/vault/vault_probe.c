@@ -13,7 +13,7 @@ lb_vault_probe_job lb_vault_probe_default_job(void) {
   j.hand_radius = 0.1f;
   j.max_distance = 1.5f;
   j.cast_down_limit = 6;
-  j.cast_forward_limit = 6;
+  j.cast_forward_limit = 7;
   j.landing_distance = 0.5f;
   j.drop_limit = 1.0f;
   j.capsule_radius = 0.3f;
@@ -179,14 +179,15 @@ lb_result lb_vault_probe_run(lb_vault_probe_job *job) {
     return LB_OK;
   }
 
-  /* Depth check (seed): casts down to the top level, stepping forward one radius. */
-  float reach = origin[1] - job->top[1];
+  /* Depth check (seed): from the height cast's origin moved forward by hit distance + r i,
+   * a ray down to one radius below the top (the floor beyond stays out of reach). */
+  float reach = origin[1] - job->top[1] + r;
   uint32_t miss = 0;
   for (uint32_t i = 1; i <= job->cast_forward_limit && !miss; ++i) {
     vec3 p;
     axpy(origin, hit_distance + r * (float)i, fwd, p);
     lb_collide_hit h;
-    if (!probe(job, p, r, down, reach > 0.0f ? reach : r, &h)) {
+    if (!probe(job, p, 0.0f, down, reach, &h)) {
       miss = i;
     }
   }
