@@ -1,0 +1,111 @@
+/* Vault, part 1: the obstacle probe (module folder wasm/src/vault/).
+ *
+ * The seed's detection (../shared/seeds/vault.zh.txt), as an ozz-style job on the collision
+ * queries (limber/collide.h), plus what the seed leaves out: the obstacle's class, its exact
+ * height and depth, and whether the far side has a floor and room for the character.
+ *
+ * Frame: the character's feet at `character.t`; up is world +Y; forward is the character's
+ * +Z turned by its rotation and flattened onto the ground plane. Metres throughout.
+ *
+ * Height check (seed): a sphere of hand_radius r cast forward from O + up * r, where O is
+ * hand_origin in character space. A hit means too tall. Otherwise the sphere steps down one
+ * r at a time, up to cast_down_limit times, until a cast hits: an obstacle whose top is
+ * between about O.y - r * cast_down_limit and O.y above the feet. No hit at all: a small
+ * sphere at the ankles (radius r / 2) tells a low obstacle (step over it) from nothing.
+ * Depth check (seed): from the height cast's origin moved forward by (hit distance + r * i),
+ * a ray straight down to one r below the obstacle's top (a ray, not the seed's sphere, so the
+ * rule is exact: the sphere's rim grazes the far edge); the first i (1 .. cast_forward_limit)
+ * without a hit means the obstacle ends there: short enough to vault. No miss: too deep to
+ * vault, low enough to climb onto (mantle).
+ * With the defaults the rule is the vault course's: too tall above hand_origin.y (1.1 m),
+ * found down to hand_origin.y + r - r * cast_down_limit - r (0.5 m), vaultable up to
+ * r * (cast_forward_limit - 1) deep (0.6 m).
+ * Measures (beyond the seed, exact to the collision queries' precision): the near face and
+ * the top by rays (distance from the feet to the near face along forward; top point and
+ * normal just past the near face; height = top above the feet), the far face by a ray cast
+ * back toward the character (depth = far face - near face along forward).
+ * Far side (beyond the seed): a ray down at landing_distance past the far face must find a
+ * floor at most drop_limit below the feet, and a standing capsule (capsule_radius,
+ * capsule_height; radius 0 skips) on that floor must touch nothing, else a vault is refused.
+ *
+ * Deterministic (the queries are); no allocation. */
+#ifndef LIMBER_VAULT_H
+#define LIMBER_VAULT_H
+
+#include "limber/base.h"
+#include "limber/collide.h"
+#include "limber/math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum lb_vault_class {
+  LB_VAULT_CLASS_NONE = 0,      /* nothing ahead within max_distance */
+  LB_VAULT_CLASS_STEP_OVER = 1, /* below the lowest hand cast: step over it */
+  LB_VAULT_CLASS_VAULT = 2,     /* low and short: plant a hand and vault */
+  LB_VAULT_CLASS_MANTLE = 3,    /* low enough for the hands, too deep to vault: climb onto it */
+  LB_VAULT_CLASS_TOO_TALL = 4,  /* the cast above the hand hits */
+} lb_vault_class;
+
+typedef enum lb_vault_refusal {
+  LB_VAULT_ACCEPTED = 0,      /* class VAULT with floor and room beyond */
+  LB_VAULT_NOT_VAULTABLE = 1, /* the class is not VAULT (the class says why) */
+  LB_VAULT_NO_FLOOR = 2,      /* no floor within drop_limit at the landing */
+  LB_VAULT_NO_ROOM = 3,       /* the standing capsule at the landing touches something */
+} lb_vault_refusal;
+
+#define LB_VAULT_MAX_CASTS                                                                         \
+  32 /* casts recorded for drawing (the probe makes at most 2 + limits)                            \
+      */
+
+/* One cast the probe made, for debug drawing. */
+typedef struct lb_vault_cast {
+  vec3 origin;
+  vec3 dir;     /* unit */
+  float radius; /* 0 for a ray */
+  float length; /* how far it was cast */
+  float hit;    /* distance of the hit, or -1 */
+} lb_vault_cast;
+
+typedef struct lb_vault_probe_job {
+  /* inputs */
+  lb_world *world;
+  lb_collide_filter filter;    /* default: every layer; set exclude to the character */
+  lb_transform character;      /* feet position, rotation (forward = +Z); default identity */
+  vec3 hand_origin;            /* character space; default (0, 1.1, 0) */
+  float hand_radius;           /* (0, 1]; default 0.1 */
+  float max_distance;          /* (0, 100]; default 1.5 */
+  uint32_t cast_down_limit;    /* 1 .. 64; default 6 */
+  uint32_t cast_forward_limit; /* 1 .. 64; default 7 */
+  float landing_distance;      /* [0, 10]; default 0.5 */
+  float drop_limit;            /* [0, 100]; default 1.0 */
+  float capsule_radius;        /* [0, 2]; 0 skips the room check; default 0.3 */
+  float capsule_height;        /* >= 2 capsule_radius; default 1.8 */
+  /* outputs (zero / null entity where not found) */
+  lb_vault_class verdict;
+  lb_vault_refusal refusal;
+  lb_entity obstacle;
+  float distance; /* feet to the near face, along forward */
+  float height;   /* top above the feet */
+  float depth;    /* near face to far face, along forward (VAULT only) */
+  vec3 near_point, near_normal;
+  vec3 top, top_normal; /* just past the near face */
+  vec3 landing;         /* floor point beyond (VAULT only, when found) */
+  vec3 forward;         /* the flattened forward used */
+  uint32_t cast_count;
+  lb_vault_cast casts[LB_VAULT_MAX_CASTS];
+} lb_vault_probe_job;
+
+lb_vault_probe_job lb_vault_probe_default_job(void);
+/* LB_OK, or LB_ERR_INVALID_ARGUMENT (null world), LB_ERR_NOT_FINITE, LB_ERR_OUT_OF_RANGE
+ * (a value outside its range, a character facing straight up or down, capsule_height <
+ * 2 capsule_radius). */
+lb_result lb_vault_probe_validate(const lb_vault_probe_job *job);
+/* Validates, then probes; outputs are reset first. */
+lb_result lb_vault_probe_run(lb_vault_probe_job *job);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

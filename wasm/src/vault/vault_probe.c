@@ -1,0 +1,242 @@
+/* The vault probe job (limber/vault.h): the seed's height and depth casts, exact measures
+ * by rays, and the far-side checks. */
+#include "limber/vault.h"
+
+#include <string.h>
+
+lb_vault_probe_job lb_vault_probe_default_job(void) {
+  lb_vault_probe_job j;
+  memset(&j, 0, sizeof j);
+  j.filter = lb_collide_default_filter();
+  lb_transform_identity(&j.character);
+  j.hand_origin[1] = 1.1f;
+  j.hand_radius = 0.1f;
+  j.max_distance = 1.5f;
+  j.cast_down_limit = 6;
+  j.cast_forward_limit = 7;
+  j.landing_distance = 0.5f;
+  j.drop_limit = 1.0f;
+  j.capsule_radius = 0.3f;
+  j.capsule_height = 1.8f;
+  return j;
+}
+
+static bool in_range(float x, float lo, float hi) {
+  return x >= lo && x <= hi;
+}
+
+/* Forward of the character flattened onto the ground: unit, or false when it faces up. */
+static bool flat_forward(const lb_transform *c, vec3 out) {
+  const vec3 z = {0.0f, 0.0f, 1.0f};
+  vec3 f;
+  lb_quat_rotate(c->r, z, f);
+  f[1] = 0.0f;
+  float n = lb_vec3_length(f);
+  if (!(n > 1e-4f)) {
+    return false;
+  }
+  out[0] = f[0] / n;
+  out[1] = 0.0f;
+  out[2] = f[2] / n;
+  return true;
+}
+
+lb_result lb_vault_probe_validate(const lb_vault_probe_job *job) {
+  if (!job || !job->world) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  const float scalars[8] = {job->hand_origin[0], job->hand_origin[1], job->hand_origin[2],
+                            job->hand_radius,    job->max_distance,   job->landing_distance,
+                            job->drop_limit,     job->capsule_radius};
+  for (int i = 0; i < 8; ++i) {
+    if (!lb_is_finite(scalars[i])) {
+      return LB_ERR_NOT_FINITE;
+    }
+  }
+  if (!lb_is_finite(job->capsule_height) || !lb_transform_valid(&job->character)) {
+    return LB_ERR_NOT_FINITE;
+  }
+  vec3 f;
+  bool ok = job->hand_radius > 0.0f && job->hand_radius <= 1.0f && job->max_distance > 0.0f &&
+            job->max_distance <= 100.0f && in_range((float)job->cast_down_limit, 1.0f, 64.0f) &&
+            in_range((float)job->cast_forward_limit, 1.0f, 64.0f) &&
+            in_range(job->landing_distance, 0.0f, 10.0f) &&
+            in_range(job->drop_limit, 0.0f, 100.0f) && in_range(job->capsule_radius, 0.0f, 2.0f) &&
+            (job->capsule_radius == 0.0f || job->capsule_height >= 2.0f * job->capsule_radius) &&
+            job->capsule_height <= 10.0f && flat_forward(&job->character, f);
+  for (int i = 0; i < 3; ++i) {
+    ok = ok && in_range(job->hand_origin[i], -10.0f, 10.0f) &&
+         in_range(job->character.t[i], -LB_COLLIDE_MAX_EXTENT * 0.5f, LB_COLLIDE_MAX_EXTENT * 0.5f);
+  }
+  return ok ? LB_OK : LB_ERR_OUT_OF_RANGE;
+}
+
+static void axpy(const vec3 p, float k, const vec3 d, vec3 out) {
+  out[0] = p[0] + k * d[0];
+  out[1] = p[1] + k * d[1];
+  out[2] = p[2] + k * d[2];
+}
+
+static float dot3(const vec3 a, const vec3 b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* A sphere cast (radius > 0) or a ray (radius 0), recorded for drawing. */
+static bool probe(lb_vault_probe_job *job, const vec3 origin, float radius, const vec3 dir,
+                  float length, lb_collide_hit *hit) {
+  lb_result r =
+      radius > 0.0f
+          ? lb_world_sphere_cast(job->world, origin, radius, dir, length, &job->filter, hit)
+          : lb_world_raycast(job->world, origin, dir, length, &job->filter, hit);
+  bool found = r == LB_OK && hit->entity != LB_NULL_ENTITY;
+  if (job->cast_count < LB_VAULT_MAX_CASTS) {
+    lb_vault_cast *c = &job->casts[job->cast_count++];
+    memcpy(c->origin, origin, sizeof(vec3));
+    memcpy(c->dir, dir, sizeof(vec3));
+    c->radius = radius;
+    c->length = length;
+    c->hit = found ? hit->distance : -1.0f;
+  }
+  return found;
+}
+
+/* Top of the obstacle above `column` (a point just past its near face): a ray down from
+ * `from_y` to the feet. */
+static bool find_top(lb_vault_probe_job *job, const vec3 column, float from_y, float feet_y) {
+  const vec3 down = {0.0f, -1.0f, 0.0f};
+  vec3 o = {column[0], from_y, column[2]};
+  lb_collide_hit h;
+  if (!probe(job, o, 0.0f, down, from_y - feet_y, &h)) {
+    return false;
+  }
+  memcpy(job->top, h.point, sizeof(vec3));
+  memcpy(job->top_normal, h.normal, sizeof(vec3));
+  job->height = h.point[1] - feet_y;
+  return true;
+}
+
+lb_result lb_vault_probe_run(lb_vault_probe_job *job) {
+  lb_result res = lb_vault_probe_validate(job);
+  if (res != LB_OK) {
+    return res;
+  }
+  job->verdict = LB_VAULT_CLASS_NONE;
+  job->refusal = LB_VAULT_NOT_VAULTABLE;
+  job->obstacle = LB_NULL_ENTITY;
+  job->distance = job->height = job->depth = 0.0f;
+  memset(job->near_point, 0, sizeof(vec3));
+  memset(job->near_normal, 0, sizeof(vec3));
+  memset(job->top, 0, sizeof(vec3));
+  memset(job->top_normal, 0, sizeof(vec3));
+  memset(job->landing, 0, sizeof(vec3));
+  job->cast_count = 0;
+  const float r = job->hand_radius;
+  const vec3 up = {0.0f, 1.0f, 0.0f}, down = {0.0f, -1.0f, 0.0f};
+  const float *feet = job->character.t;
+  vec3 fwd, back, hand, origin;
+  flat_forward(&job->character, fwd);
+  memcpy(job->forward, fwd, sizeof(vec3));
+  axpy((const float[3]){0.0f, 0.0f, 0.0f}, -1.0f, fwd, back);
+  lb_transform_point(&job->character, job->hand_origin, hand);
+  axpy(hand, r, up, origin);
+  lb_collide_hit hit;
+
+  /* Height check. */
+  if (probe(job, origin, r, fwd, job->max_distance, &hit)) {
+    job->verdict = LB_VAULT_CLASS_TOO_TALL;
+  } else {
+    bool found = false;
+    for (uint32_t i = 1; i <= job->cast_down_limit && !found; ++i) {
+      vec3 p;
+      axpy(origin, -r * (float)i, up, p);
+      found = probe(job, p, r, fwd, job->max_distance, &hit);
+    }
+    if (found) {
+      job->verdict = LB_VAULT_CLASS_VAULT; /* unless the depth check says otherwise */
+    } else {
+      float lr = 0.5f * r;
+      vec3 ankle = {feet[0], feet[1] + lr + 0.02f, feet[2]};
+      if (probe(job, ankle, lr, fwd, job->max_distance, &hit)) {
+        job->verdict = LB_VAULT_CLASS_STEP_OVER;
+      }
+    }
+  }
+  if (job->verdict == LB_VAULT_CLASS_NONE) {
+    return LB_OK;
+  }
+  job->obstacle = hit.entity;
+  memcpy(job->near_point, hit.point, sizeof(vec3));
+  memcpy(job->near_normal, hit.normal, sizeof(vec3));
+  vec3 rel = {hit.point[0] - feet[0], 0.0f, hit.point[2] - feet[2]};
+  job->distance = dot3(rel, fwd);
+  float hit_distance = hit.distance;
+  /* The top, just past the near face (above the tallest cast for a tall obstacle). */
+  vec3 column;
+  axpy(hit.point, 0.5f * r, fwd, column);
+  float from_y = origin[1] + (job->verdict == LB_VAULT_CLASS_TOO_TALL ? 4.0f * r : r);
+  find_top(job, column, from_y, feet[1]);
+  if (job->verdict != LB_VAULT_CLASS_VAULT) {
+    return LB_OK;
+  }
+
+  /* Depth check (seed): from the height cast's origin moved forward by hit distance + r i,
+   * a ray down to one radius below the top (the floor beyond stays out of reach). */
+  float reach = origin[1] - job->top[1] + r;
+  uint32_t miss = 0;
+  for (uint32_t i = 1; i <= job->cast_forward_limit && !miss; ++i) {
+    vec3 p;
+    axpy(origin, hit_distance + r * (float)i, fwd, p);
+    lb_collide_hit h;
+    if (!probe(job, p, 0.0f, down, reach, &h)) {
+      miss = i;
+    }
+  }
+  if (!miss) {
+    job->verdict = LB_VAULT_CLASS_MANTLE;
+    return LB_OK;
+  }
+  /* The far face exactly: a ray back toward the character just under the top. */
+  vec3 beyond, far_from;
+  axpy(origin, hit_distance + r * (float)(miss + 1u), fwd, beyond);
+  far_from[0] = beyond[0];
+  far_from[1] = job->top[1] - 0.01f;
+  far_from[2] = beyond[2];
+  float span = dot3(
+      (const float[3]){beyond[0] - job->near_point[0], 0.0f, beyond[2] - job->near_point[2]}, fwd);
+  lb_collide_hit fh;
+  vec3 far_point;
+  if (probe(job, far_from, 0.0f, back, span, &fh)) {
+    memcpy(far_point, fh.point, sizeof(vec3));
+  } else {
+    axpy(job->near_point, r * (float)miss, fwd, far_point); /* the seed's bound */
+  }
+  vec3 d = {far_point[0] - job->near_point[0], 0.0f, far_point[2] - job->near_point[2]};
+  job->depth = dot3(d, fwd);
+
+  /* Far side: a floor within the drop limit, and room to stand. */
+  vec3 land_col;
+  axpy(far_point, job->landing_distance, fwd, land_col);
+  vec3 land_from = {land_col[0], job->top[1] + 0.1f, land_col[2]};
+  float land_len = land_from[1] - (feet[1] - job->drop_limit);
+  lb_collide_hit lh;
+  if (!probe(job, land_from, 0.0f, down, land_len, &lh)) {
+    job->refusal = LB_VAULT_NO_FLOOR;
+    return LB_OK;
+  }
+  memcpy(job->landing, lh.point, sizeof(vec3));
+  if (job->capsule_radius > 0.0f) {
+    /* Standing just clear of the floor: touching it is not a lack of room. */
+    float cr = job->capsule_radius, lift = cr + 0.02f;
+    vec3 a = {lh.point[0], lh.point[1] + lift, lh.point[2]};
+    vec3 b = {lh.point[0], lh.point[1] + lift + (job->capsule_height - 2.0f * cr), lh.point[2]};
+    uint32_t count = 0;
+    lb_entity first;
+    if (lb_world_overlap_capsule(job->world, a, b, cr, &job->filter, &first, 1, &count) == LB_OK &&
+        count > 0) {
+      job->refusal = LB_VAULT_NO_ROOM;
+      return LB_OK;
+    }
+  }
+  job->refusal = LB_VAULT_ACCEPTED;
+  return LB_OK;
+}
