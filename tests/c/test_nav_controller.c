@@ -21,24 +21,43 @@ typedef struct leg_stats {
   float end[3];
 } leg_stats;
 
-static lb_scene *load_arena(lb_world *w) {
-  static const char scene[] =
-      "{\"name\": \"nav controller test\", \"level\": \"" LEVEL "\","
-      " \"assets\": {\"navmeshes\": {\"arena\": {\"file\": \"" NAVMESH "\"}}}, \"entities\": []}";
-  size_t nl = 0, nm = 0;
+#define GLB "assets/rigs/mannequin-mixamo.glb"
+
+/* The arena's level and navmesh, plus `entities` (a JSON array) and, with `rig`, the mannequin
+ * and a locomotion blend space (idle / walk / run on MoveSpeed). */
+static lb_scene *load_arena_with(lb_world *w, const char *entities, bool rig) {
+  char scene[4096];
+  snprintf(scene, sizeof scene,
+           "{\"name\": \"nav controller test\", \"level\": \"" LEVEL "\", \"assets\": {%s"
+           "\"navmeshes\": {\"arena\": {\"file\": \"" NAVMESH "\"}}}, \"entities\": %s}",
+           rig ? "\"rigs\": {\"mannequin\": {\"gltf\": \"" GLB "\"}}, \"controllers\": "
+                 "{\"locomotion\": {\"rig\": \"mannequin\", \"rootJoint\": \"Hips\", "
+                 "\"parameters\": {\"MoveSpeed\": {\"type\": \"float\", \"default\": 0}}, "
+                 "\"entry\": \"Locomotion\", \"states\": {\"Locomotion\": {\"blend\": "
+                 "{\"parameter\": \"MoveSpeed\", \"points\": [{\"clip\": \"idle\", \"value\": 0}, "
+                 "{\"clip\": \"walk\", \"value\": 1.4}, {\"clip\": \"run\", \"value\": 3.5}]}}}}}, "
+               : "",
+           entities);
+  size_t nl = 0, nm = 0, ng = 0;
   void *level = lb_test_read_file(LEVEL, &nl);
   void *mesh = lb_test_read_file(NAVMESH, &nm);
-  LB_CHECK(level != NULL && mesh != NULL);
-  lb_scene_file files[2] = {{LEVEL, level, nl}, {NAVMESH, mesh, nm}};
+  void *glb = rig ? lb_test_read_file(GLB, &ng) : NULL;
+  LB_CHECK(level != NULL && mesh != NULL && (!rig || glb != NULL));
+  lb_scene_file files[3] = {{LEVEL, level, nl}, {NAVMESH, mesh, nm}, {GLB, glb, ng}};
   lb_scene *sc = NULL;
-  lb_result r = lb_scene_load_files(w, scene, strlen(scene), files, 2, &sc);
+  lb_result r = lb_scene_load_files(w, scene, strlen(scene), files, rig ? 3 : 2, &sc);
   if (r != LB_OK) {
     fprintf(stderr, "scene: %s\n", lb_world_last_error(w));
   }
   LB_CHECK(r == LB_OK);
   free(level);
   free(mesh);
+  free(glb);
   return sc;
+}
+
+static lb_scene *load_arena(lb_world *w) {
+  return load_arena_with(w, "[]", false);
 }
 
 /* Colliders the capsule (shrunk by the 1 cm allowance) overlaps: 0 = no deeper penetration. */
@@ -211,7 +230,59 @@ static void test_agent_through_controller(void) {
   LB_CHECK(cnt.live == 0);
 }
 
+/* Both with a CharacterController: the mannequin's root motion goes through the controller, the
+ * agent steers (turns the Transform) and re-syncs from where the controller left it, and
+ * attenuates MoveSpeed near the goal: through the door of room_a. */
+static void test_both_through_controller(void) {
+  lb_world_def d = lb_world_default_def();
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(&d, &w) == LB_OK);
+  lb_scene *sc = load_arena_with(
+      w,
+      "[{\"name\": \"hero\", \"components\": {\"Transform\": {\"position\": [0, 0.02, -8]},"
+      " \"Rig\": {\"asset\": \"mannequin\"},"
+      " \"Animator\": {\"controller\": \"locomotion\", \"applyRootMotion\": true},"
+      " \"CharacterController\": {},"
+      " \"NavAgent\": {\"navMesh\": \"arena\", \"driveMode\": \"Both\", \"baseOffset\": -0.1,"
+      " \"baseLocomotionParam\": 1.4, \"radius\": 0.35, \"stoppingDistance\": 0.1,"
+      " \"turningSpeed\": 360}}}]",
+      true);
+  uint32_t mesh = lb_world_navmesh_find(w, "arena");
+  LB_CHECK(sc != NULL && mesh != 0);
+  if (!sc || !mesh) {
+    lb_world_destroy(w);
+    return;
+  }
+  lb_entity e = lb_scene_entity(sc, "hero");
+  LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+  static const float goals[][3] = {{7.5f, 0.0f, 7.5f}, {8.0f, 1.0f, -8.0f}};
+  static const char *const names[] = {"spawn -> room_a", "room_a -> platform (ramp)"};
+  for (int k = 0; k < 2; ++k) {
+    leg_stats s = walk(w, e, mesh, goals[k], 4000);
+    lb_nav_agent_c a;
+    lb_character_controller_c c;
+    LB_CHECK(lb_world_get(w, e, LB_NAV_AGENT, &a) == LB_OK);
+    LB_CHECK(lb_world_get(w, e, LB_CHARACTER_CONTROLLER, &c) == LB_OK);
+    lb_nav_point goal;
+    LB_CHECK(lb_nav_nearest(w, mesh, goals[k], &goal) == LB_OK);
+    double miss = hypot(s.end[0] - goal.position[0], s.end[2] - goal.position[2]);
+    printf("  Both, %s: %d steps, %.3f m travelled, end %.3f m from the goal, height %.3f, "
+           "penetration beyond 1 cm %.4f m, off the mesh <= %.4f m, Transform to the agent's "
+           "point <= %.4f m, %d steps not grounded\n",
+           names[k], s.steps, s.travelled, miss, (double)s.end[1], s.worst_penetration,
+           s.worst_off_mesh, s.worst_lag, s.ungrounded);
+    LB_CHECK(a.arrived == 1);
+    LB_CHECK(miss <= a.stopping_distance + 0.05);
+    LB_CHECK(s.worst_penetration == 0.0);
+    LB_CHECK(s.worst_off_mesh <= 0.01);
+    LB_CHECK(s.ungrounded == 0);
+  }
+  lb_scene_destroy(w, sc);
+  lb_world_destroy(w);
+}
+
 int main(void) {
   LB_RUN(test_agent_through_controller);
+  LB_RUN(test_both_through_controller);
   LB_TEST_MAIN_END();
 }
