@@ -397,7 +397,8 @@ LB_COMPONENT_STRUCT(lb_env_interaction_c, LB_ENV_INTERACTION_FIELDS);
  * re-synced point's displacement / dt (RootMotion, Both).
  * A new destination (different from the stored one) clears `stopped` in the same write, and
  * takes effect in the next step. Turning: toward the steering target at turningSpeed, never
- * past it. Positions on the mesh: the Transform's y is the mesh height + baseOffset. */
+ * past it. Positions on the mesh: the Transform's y is the mesh height + baseOffset (without a
+ * controller; with one, the controller's). */
 #define LB_NAV_AGENT_FIELDS(F)                                                                     \
   F(uint32_t, nav_mesh, "navMesh", LB_FIELD_ASSET, 0, 0, 0, 0, 1, 4294967295.0f, NULL, NULL, 0,    \
     "navmesh asset handle (scenes: its name)")                                                     \
