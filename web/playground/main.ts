@@ -678,8 +678,12 @@ async function main(): Promise<void> {
       select(markers.get(hit.object.userData.entity as Entity) ?? null);
       return;
     }
-    // A click on the navmesh: the selected agent's destination.
-    const p = navView && navSelected !== null ? navView.pick(raycaster) : null;
+    // A click on the navmesh (or on the floor beside it: its nearest point) sends the selected agent there.
+    let p = navView && navSelected !== null ? navView.pick(raycaster) : null;
+    if (!p && navView && navSelected !== null) {
+      const onFloor = raycaster.ray.intersectPlane(new THREE.Plane(new THREE.Vector3(0, 1, 0), 0), new THREE.Vector3());
+      if (onFloor) p = navNearest(world, world.get(navSelected, NavAgent).navMesh, onFloor.toArray() as Vec3).position;
+    }
     if (p && navSelected !== null) {
       setNavDestination(world, navSelected, p);
       layers.update();
