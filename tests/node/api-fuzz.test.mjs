@@ -1,7 +1,6 @@
 // API-sequence fuzzer (fast-check): random sequences of bridge calls (components, steps, scenes,
 // poses, collision queries on both the World methods and world.queries, moveController)
-// against a world and a
-// twin. A call that succeeds is applied to both; a call that fails to the first only. After
+// against a world and a twin. A call that succeeds is applied to both; a call that fails to the first only. After
 // every call:
 //   - only LimberError is thrown (code LB_*, message starting with the code), never a
 //     TypeError / RangeError / WebAssembly RuntimeError;
