@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { animatorParam, createWorld, findNavMesh, NavAgent, navFindPath, navNearest, rootMotion, setNavDestination, stopNavAgent, Transform } from '../../dist/web/bridge/index.js';
+import { animatorParam, CharacterController, createWorld, findNavMesh, NavAgent, navFindPath, navMoveAlongSurface, navNearest, rootMotion, setNavDestination, stopNavAgent, Transform } from '../../dist/web/bridge/index.js';
 
 const SCENE = 'assets/scenes/nav-arena.json';
 const text = readFileSync(SCENE, 'utf8');
@@ -149,5 +149,58 @@ test('NavAgent: bad fields are refused with the field named; the world is unchan
   assert.throws(() => world.update(e.walker, NavAgent, (a) => { a.driveMode = 'Teleport'; }), (err) => /driveMode/.test(err.message));
   assert.throws(() => setNavDestination(world, e.walker, [NaN, 0, 0]), (err) => err.code === 'LB_ERR_NOT_FINITE');
   assert.deepEqual(world.get(e.walker, NavAgent), before);
+  world.destroy();
+});
+
+test('NavAgent with a CharacterController (guard): the agent moves it through the controller, up the ramp onto the platform', async () => {
+  const { world, scene, mesh } = await load();
+  const guard = scene.entity('guard');
+  const cc = world.get(guard, CharacterController);
+  let worstDepth = 0, offMesh = 0, ungrounded = 0, lag = 0, maxY = 0, arrivedAt = -1, shorter = 0, maxReq = 0;
+  for (let step = 0; step < 620; step++) {
+    scene.step(DT);
+    const t = world.get(guard, Transform);
+    const c = world.get(guard, CharacterController);
+    const a = world.get(guard, NavAgent);
+    // the capsule shrunk by 1 cm overlaps nothing: never more than 1 cm into a collider
+    const half = cc.height / 2 - cc.radius;
+    const a0 = [t.position[0] + cc.center[0], t.position[1] + cc.center[1] - half, t.position[2] + cc.center[2]];
+    const b0 = [a0[0], t.position[1] + cc.center[1] + half, a0[2]];
+    if (world.overlapCapsule(a0, b0, cc.radius - 0.01, { exclude: guard }).length > 0) {
+      let lo = 0.01, hi = cc.radius;
+      for (let i = 0; i < 20; i++) {
+        const mid = (lo + hi) / 2;
+        if (world.overlapCapsule(a0, b0, cc.radius - mid, { exclude: guard }).length > 0) lo = mid;
+        else hi = mid;
+      }
+      worstDepth = Math.max(worstDepth, lo);
+    }
+    if (step > 0 && !c.grounded) ungrounded++;
+    // over the mesh (from the agent's point along the surface to the Transform's x, z)
+    const from = navNearest(world, mesh, a.nextPosition);
+    const over = navMoveAlongSurface(world, mesh, from, [t.position[0], t.position[1] - a.baseOffset, t.position[2]]);
+    offMesh = Math.max(offMesh, distXZ(over.position, t.position));
+    lag = Math.max(lag, distXZ(a.nextPosition, t.position));
+    maxY = Math.max(maxY, t.position[1]);
+    // the request is the agent's step (1.4 m/s along the path; shorter across x, z on the ramp), never
+    // the walk's root motion on top of it
+    const req = Math.hypot(c.requested[0], c.requested[2]);
+    maxReq = Math.max(maxReq, req);
+    if (step > 0 && !a.arrived && req < 1.4 * DT - 1e-4) shorter++;
+    if (a.arrived && arrivedAt < 0) arrivedAt = step;
+  }
+  const t = world.get(guard, Transform);
+  const a = world.get(guard, NavAgent);
+  const goal = navNearest(world, mesh, [8, 1, -8]).position;
+  console.log(`guard: arrived at step ${arrivedAt}, ${distXZ(t.position, goal).toFixed(4)} m from the goal, y ${t.position[1].toFixed(3)}; capsule into colliders beyond 1 cm ${worstDepth.toFixed(4)} m; off the mesh <= ${offMesh.toFixed(4)} m; Transform to the agent's point <= ${lag.toFixed(4)} m; ${ungrounded} steps not grounded; request <= ${maxReq.toFixed(5)} m per step (1.4 m/s x dt = ${(1.4 * DT).toFixed(5)}), shorter in ${shorter} steps (the ramp: a 3D step along the path, corners, the end)`);
+  assert.ok(arrivedAt > 0 && a.arrived);
+  assert.ok(distXZ(t.position, goal) <= a.stoppingDistance + 1e-3);
+  assert.ok(Math.abs(t.position[1] - 1.01) < 0.02, `on the platform: y ${t.position[1]}`);
+  assert.equal(worstDepth, 0);
+  assert.ok(offMesh <= 0.01);
+  assert.equal(ungrounded, 0);
+  assert.ok(lag <= 0.05);
+  assert.ok(maxY < 1.1);
+  assert.ok(maxReq <= 1.4 * DT + 1e-5, `the request ${maxReq} is the agent's step alone`);
   world.destroy();
 });

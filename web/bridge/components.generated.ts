@@ -604,7 +604,7 @@ export interface NavAgentData {
    */
   turningSpeed: number;
   /**
-   * metres per second (NavDestination); range [0, 1000]
+   * metres per second (NavDestination; with a CharacterController: the request's speed); range [0, 1000]
    * @default 1.4
    */
   movementSpeed: number;

@@ -21,12 +21,17 @@
  *
  * Scenes on a level ("level" in the scene: box colliders) draw it solid; characters with an
  * EnvironmentInteraction get its debug layers and weight plot (interaction.ts).
+ *
+ * Scenes with NavAgents (nav.ts) draw their navmeshes, each agent's path, steering target and
+ * destination (debug layer 'nav'); a click on the navmesh sends the selected agent there; the
+ * HUD's nav block switches the agent and its drive mode and shows its speed parameter and
+ * turn angle.
  */
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { Animator, animatorParam, CharacterController, Collider, controllerInfo, createWorld, EnvironmentInteraction, GripHolder, GripProfile, Rig, Transform, TwoBoneIK, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
+import { Animator, animatorParam, CharacterController, Collider, controllerInfo, createWorld, EnvironmentInteraction, GripHolder, GripProfile, NavAgent, navNearest, Rig, setNavDestination, Transform, TwoBoneIK, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
 import { EntityMarker, GripView, RigMeshView, SkeletonView, jointWorldPosition, parentFrame, setWorldPosition, type WorldView } from '../three/index.js';
 import { ContactsView } from './editor/contacts-view.js';
 import { GripEditor, type GripDoc, type Role } from './editor/grip-editor.js';
@@ -35,6 +40,7 @@ import { PlotPanel } from './editor/plot.js';
 import { Floor } from './floor.js';
 import { ColliderWireView, ControllerView } from './colliders-view.js';
 import { ColliderView, InteractionPanel, InteractionView } from './interaction.js';
+import { NavPanel, NavView, sceneNavMeshes, type DriveMode } from './nav.js';
 import wasmUrl from '../../build/wasm/limber.wasm?url';
 
 const DT = 1 / 60;
@@ -132,6 +138,20 @@ export interface PlaygroundApi {
   plot: { keys(): string[]; add(key: string): void; plotted(): string[]; values(key: string): { step: number; v: number }[] };
   /** The grip editor (with ?editor=1), else null. */
   editor: EditorApi | null;
+  /** Nav agents (scenes with NavAgents), else null. Destinations and modes are set through the page's UI. */
+  nav: NavApi | null;
+}
+
+/** The nav agents as the page shows them. */
+export interface NavApi {
+  agents(): string[];
+  /** The agent the HUD shows and clicks send (the first by default). */
+  selected(): string | null;
+  select(name: string): void;
+  /** An agent's component fields, its position (Transform: agents are roots) and the path drawn (corners). */
+  agent(name?: string): { driveMode: DriveMode; destination: Vec3; hasDestination: boolean; stopped: boolean; arrived: boolean; pathStatus: string; remainingDistance: number; locomotionValue: number; turnAngle: number; steeringTarget: Vec3; nextPosition: Vec3; position: Vec3; path: Vec3[] };
+  /** The nearest point of the agent's navmesh to p. */
+  meshPoint(p: Vec3, name?: string): Vec3;
 }
 
 /** What the grip editor exposes to tests (state only; actions go through the page's UI). */
@@ -343,6 +363,33 @@ async function main(): Promise<void> {
     el('hud').appendChild(interactionPanel.element);
   }
   for (const v of views) three.add(v.object);
+  // Nav agents: navmeshes, paths and targets (a debug layer), the HUD's nav block.
+  const navAgents = entities.filter((e) => world.has(e, NavAgent));
+  const navView = navAgents.length > 0 ? new NavView(world, sceneNavMeshes(world, text, files), navAgents) : null;
+  if (navView) three.add(navView.object);
+  let navSelected: Entity | null = navAgents[0] ?? null;
+  const navPanel = navView
+    ? new NavPanel(
+        world,
+        navAgents.map((e) => ({ name: nameOf.get(e) ?? `entity ${e}`, e })),
+        (e) => selectAgent(e),
+        (e, mode) => {
+          world.update(e, NavAgent, (a) => {
+            a.driveMode = mode;
+          });
+          layers.update();
+          refreshHud();
+        },
+      )
+    : null;
+  if (navPanel) el('animator').after(navPanel.element);
+  function selectAgent(e: Entity): void {
+    navSelected = e;
+    if (navView) navView.selected = e;
+    layers.update();
+    refreshHud();
+  }
+  if (navView) navView.selected = navSelected;
   // Debug layers (editor/layers.ts): each module's view registers one; #layers has the toggles.
   const ikLayer = new THREE.Group();
   ikLayer.name = 'layer:ik';
@@ -365,6 +412,7 @@ async function main(): Promise<void> {
     three.add(controllerView.object);
     layers.register({ id: 'controllers', label: 'controller capsules and contacts', object: controllerView.object, update: () => controllerView.update() });
   }
+  if (navView) layers.register({ id: 'nav', label: 'navmesh, paths and steering targets', object: navView.object, update: () => navView.update() });
 
   // Camera framing per scene, from the front-right and a little above, turned with the first
   // character: a grip frames the hands and the held object; a walker gets a standing-height
@@ -464,6 +512,7 @@ async function main(): Promise<void> {
   if (markers.size > 0) help.push('Drag the gizmo to move the selected target; click a sphere (orange: target, violet: hint, teal: held object) to select it.');
   if (holders.length > 0) help.push('Grip: the held prop is drawn solid; palms yellow (main) and blue (support). "Switch hand" mirrors the hold.');
   if (animated.length > 0) help.push('Move the slider to set the blend parameter (your value then wins over the scene timeline); the buttons fire triggers.');
+  if (navView) help.push('Nav: click the navmesh (green) to send the selected agent there; the nav block switches agent and drive mode.');
   help.push('Orbit: drag; zoom: wheel.');
   el('help').textContent = help.join(' ');
   el('ik').hidden = arms.length === 0;
@@ -525,6 +574,7 @@ async function main(): Promise<void> {
       arm.reached.classList.toggle('no', !ik.reached);
       arm.distance.textContent = `${(ik.distance * 1000).toFixed(2)} mm`;
     }
+    navPanel?.refresh(navSelected);
     for (const r of gripRows) {
       const h = world.get(r.e, GripHolder);
       r.hand.textContent = h.mainHand;
@@ -636,7 +686,22 @@ async function main(): Promise<void> {
     ndc.set(((ev.clientX - rect.left) / rect.width) * 2 - 1, -((ev.clientY - rect.top) / rect.height) * 2 + 1);
     raycaster.setFromCamera(ndc, camera);
     const hit = raycaster.intersectObjects([...markers.values()].map((m) => m.object), false)[0];
-    if (hit) select(markers.get(hit.object.userData.entity as Entity) ?? null);
+    if (hit) {
+      select(markers.get(hit.object.userData.entity as Entity) ?? null);
+      return;
+    }
+    // A click on the navmesh (or on the floor beside it: its nearest point) sends the selected agent there.
+    let p = navView && navSelected !== null ? navView.pick(raycaster) : null;
+    if (!p && navView && navSelected !== null) {
+      const onFloor = raycaster.ray.intersectPlane(new THREE.Plane(new THREE.Vector3(0, 1, 0), 0), new THREE.Vector3());
+      if (onFloor) p = navNearest(world, world.get(navSelected, NavAgent).navMesh, onFloor.toArray() as Vec3).position;
+    }
+    if (p && navSelected !== null) {
+      setNavDestination(world, navSelected, p);
+      layers.update();
+      refreshHud();
+      invalidate();
+    }
   });
 
   pauseBtn.addEventListener('click', () => {
@@ -764,7 +829,27 @@ async function main(): Promise<void> {
     layers: { ids: () => layers.ids(), visible: (id) => layers.visible(id), show: (id, on) => layers.show(id, on) },
     plot: { keys: () => plot.keys(), add: (k) => plot.add(k), plotted: () => plot.plotted(), values: (k) => plot.values(k) },
     editor: editor === null ? null : editorApi(editor),
+    nav: navView === null ? null : navApi(navView),
   };
+
+  function navApi(view: NavView): NavApi {
+    const agentOf = (name?: string): Entity => {
+      const e = name !== undefined ? scene.entity(name) : navSelected;
+      if (e === null || !world.has(e, NavAgent)) throw new Error(`${name ?? 'the selection'} is not a nav agent`);
+      return e;
+    };
+    return {
+      agents: () => navAgents.map((e) => nameOf.get(e) ?? `entity ${e}`),
+      selected: () => (navSelected !== null ? (nameOf.get(navSelected) ?? null) : null),
+      select: (name) => selectAgent(agentOf(name)),
+      agent(name) {
+        const e = agentOf(name);
+        const a = world.get(e, NavAgent);
+        return { driveMode: a.driveMode, destination: a.destination, hasDestination: a.hasDestination, stopped: a.stopped, arrived: a.arrived, pathStatus: a.pathStatus, remainingDistance: a.remainingDistance, locomotionValue: a.locomotionValue, turnAngle: a.turnAngle, steeringTarget: a.steeringTarget, nextPosition: a.nextPosition, position: world.get(e, Transform).position, path: view.paths.get(e) ?? [] };
+      },
+      meshPoint: (p, name) => navNearest(world, world.get(agentOf(name), NavAgent).navMesh, p).position,
+    };
+  }
 
   function editorApi(ed: GripEditor): EditorApi {
     const screen = (p: Vec3): [number, number] => {

@@ -387,9 +387,18 @@ LB_COMPONENT_STRUCT(lb_env_interaction_c, LB_ENV_INTERACTION_FIELDS);
  *     locomotion parameter attenuates with the turn angle: beyond `radius` from the goal
  *     base * (1 - (angle/180)^3), within it base * remaining/radius * 2^(10 (1 - angle/180) - 10)
  *     (0 facing straight away), so a goal right behind is reached without circling.
+ * With a CharacterController on the entity (any module that takes its movement requests) the
+ * agent never writes the position: NavDestination sends the step's displacement along the path
+ * as the controller's request (root motion is dropped; across from the Transform, down with the
+ * mesh, up slopes and steps by the controller); RootMotion/Both leave root motion to the
+ * controller, re-sync the mesh point from where the controller left the Transform (move along
+ * the surface from the previous point) and send the clamp onto the mesh as a request. Turning
+ * still writes the rotation. `velocity` is then the requested step / dt (NavDestination) or the
+ * re-synced point's displacement / dt (RootMotion, Both).
  * A new destination (different from the stored one) clears `stopped` in the same write, and
  * takes effect in the next step. Turning: toward the steering target at turningSpeed, never
- * past it. Positions on the mesh: the Transform's y is the mesh height + baseOffset. */
+ * past it. Positions on the mesh: the Transform's y is the mesh height + baseOffset (without a
+ * controller; with one, the controller's). */
 #define LB_NAV_AGENT_FIELDS(F)                                                                     \
   F(uint32_t, nav_mesh, "navMesh", LB_FIELD_ASSET, 0, 0, 0, 0, 1, 4294967295.0f, NULL, NULL, 0,    \
     "navmesh asset handle (scenes: its name)")                                                     \
@@ -404,7 +413,7 @@ LB_COMPONENT_STRUCT(lb_env_interaction_c, LB_ENV_INTERACTION_FIELDS);
   F(float, turning_speed, "turningSpeed", LB_FIELD_F32, 720, 0, 0, 0, 0, 3600, NULL, NULL, 0,      \
     "degrees per second toward the steering target, never past it")                                \
   F(float, movement_speed, "movementSpeed", LB_FIELD_F32, 1.4f, 0, 0, 0, 0, 1000, NULL, NULL, 0,   \
-    "metres per second (NavDestination)")                                                          \
+    "metres per second (NavDestination; with a CharacterController: the request's speed)")         \
   F(float, stopping_distance, "stoppingDistance", LB_FIELD_F32, 0.05f, 0, 0, 0, 0, 100, NULL,      \
     NULL, 0, "metres from the goal counted as arrived")                                            \
   F(float, radius, "radius", LB_FIELD_F32, 0.35f, 0, 0, 0, 0.01f, 10, NULL, NULL, 0,               \

@@ -15,6 +15,12 @@
  * Frame: +Y up, metres. Polygons are tested in the XZ plane (as Detour does); heights come
  * from the polygon's own vertices (a fan from its first vertex).
  *
+ * Agents (the NavAgent component, limber/components.h) run these queries in the Move phase.
+ * On an entity with a CharacterController the agent moves the character through the
+ * controller's movement request (lb_world_move_request), never by writing the position, so
+ * the colliders the navmesh does not know (steps, props) still stop or lift it; the agent
+ * takes its mesh point back from the Transform the controller left, each step.
+ *
  * Determinism: queries use only + - * / and sqrt in float, visit polygons in a fixed order
  * and break ties by the lower polygon index. Nothing allocates in a query: every buffer a
  * query needs (A* nodes, open list, search queue) is sized to the mesh when the mesh is

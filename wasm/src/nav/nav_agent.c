@@ -14,6 +14,9 @@ typedef struct lb_nav_agent_state {
   lb_nav_point point; /* where the agent is on the mesh */
   versor rotation;    /* the Transform rotation the agent left (NavDestination starts there) */
   uint32_t mesh;      /* mesh `point` is on; 0 = not placed yet (or the Transform was written) */
+  /* set while the agent sends its own request through lb_world_move_request, so that the
+   * module's move hook lets it pass to the controller */
+  uint32_t requesting;
   /* the locomotion parameter's index in the Animator's controller, cached per (controller,
    * name) so no step compares strings */
   uint32_t param_controller;
@@ -57,6 +60,40 @@ void lb_nav_changed(lb_world *w, uint32_t type, uint32_t slot) {
     lb_nav_agent_state *st = lb_component_state(w, slot, LB_NAV_AGENT);
     st->mesh = 0;
   }
+}
+
+/* The agent's Transform when the agent runs on this entity: a root, on a live mesh. */
+static lb_transform_c *agent_transform(lb_world *w, uint32_t slot, const lb_nav_agent_c *a) {
+  lb_transform_c *t = lb_component_try(w, slot, LB_TRANSFORM);
+  if (!t || t->parent != LB_NULL_ENTITY || !lb_navmesh_get(w, a->nav_mesh)) {
+    return NULL;
+  }
+  return t;
+}
+
+bool lb_nav_take_move(lb_world *w, uint32_t slot, const float delta[3]) {
+  (void)delta;
+  if (!lb_slot_has(w, slot, LB_NAV_AGENT)) {
+    return false;
+  }
+  const lb_nav_agent_state *st = lb_component_state(w, slot, LB_NAV_AGENT);
+  const lb_nav_agent_c *a = lb_component_ptr(w, slot, LB_NAV_AGENT);
+  if (st->requesting || a->drive_mode != LB_NAV_DRIVE_DESTINATION) {
+    return false; /* the agent's own request, or root motion moves this agent */
+  }
+  /* NavDestination: the agent alone moves the character; the request is dropped (without a
+   * controller the agent's position write would overwrite it anyway) */
+  return agent_transform(w, slot, a) != NULL;
+}
+
+/* Sends the agent's request through the entity's mover (its CharacterController): true when a
+ * module took it. A zero delta asks whether there is one. */
+static bool agent_request(lb_world *w, uint32_t slot, lb_nav_agent_state *st,
+                          const float delta[3]) {
+  st->requesting = 1u;
+  bool taken = lb_world_move_request(w, slot, delta);
+  st->requesting = 0u;
+  return taken;
 }
 
 bool lb_nav_agents_use(const lb_world *w, uint32_t first_mesh) {
@@ -144,13 +181,18 @@ static float both_param(const lb_nav_agent_c *a, float remaining, float angle_de
 static void agent_step(lb_world *w, uint32_t slot, float dt) {
   lb_nav_agent_c *a = lb_component_ptr(w, slot, LB_NAV_AGENT);
   lb_nav_agent_state *st = lb_component_state(w, slot, LB_NAV_AGENT);
-  lb_transform_c *t = lb_component_try(w, slot, LB_TRANSFORM);
-  lb_navmesh *m = lb_navmesh_get(w, a->nav_mesh);
-  if (!t || t->parent != LB_NULL_ENTITY || !m) {
+  lb_transform_c *t = agent_transform(w, slot, a);
+  if (!t) {
     return;
   }
+  lb_navmesh *m = lb_navmesh_get(w, a->nav_mesh);
   float off = a->base_offset;
   float here[3] = {t->position[0], t->position[1] - off, t->position[2]};
+  /* With a CharacterController (a module that takes the entity's moves) the controller moves
+   * the character: the agent never writes the position, it re-syncs its mesh point from where
+   * the controller left the Transform and sends its own movement as a request. */
+  static const float zero[3] = {0.0f, 0.0f, 0.0f};
+  bool controlled = agent_request(w, slot, st, zero);
   lb_nav_point prev;
   if (st->mesh != a->nav_mesh || st->point.polygon >= m->polygon_count) {
     /* placed (or placed again after a Transform write): the nearest point, no velocity */
@@ -163,13 +205,28 @@ static void agent_step(lb_world *w, uint32_t slot, float dt) {
   }
   versor rot;
   lb_nav_point now = prev;
-  if (a->drive_mode == LB_NAV_DRIVE_DESTINATION) {
+  if (a->drive_mode == LB_NAV_DRIVE_DESTINATION && !controlled) {
     /* the agent alone moves the character: this step's root motion is discarded */
     memcpy(rot, st->rotation, sizeof(versor));
+  } else if (a->drive_mode == LB_NAV_DRIVE_DESTINATION) {
+    /* the controller moved it last step (from the agent's request): back onto the mesh from
+     * the previous point toward where the controller left it */
+    memcpy(rot, st->rotation, sizeof(versor));
+    lb_nav_move_along_surface(w, a->nav_mesh, &prev, here, &now);
+    prev = now;
   } else {
-    /* root motion moved the Transform: keep it on the mesh (the seed's nextPosition) */
+    /* root motion moved the Transform: keep it on the mesh (the seed's nextPosition). With a
+     * controller root motion reaches the controller (this step's is pending there) and the
+     * Transform is where the last move left it; the clamp is sent as a request (zero while the
+     * controller kept it on the mesh) instead of written. */
     memcpy(rot, t->rotation, sizeof(versor));
     lb_nav_move_along_surface(w, a->nav_mesh, &prev, here, &now);
+    if (controlled) {
+      float d[3] = {now.position[0] - here[0], 0.0f, now.position[2] - here[2]};
+      if (d[0] != 0.0f || d[2] != 0.0f) {
+        agent_request(w, slot, st, d);
+      }
+    }
   }
 
   /* the path from where the agent is */
@@ -223,6 +280,15 @@ static void agent_step(lb_world *w, uint32_t slot, float dt) {
       along(corners, path.point_count, step < path.length ? step : path.length, target);
       lb_nav_point moved;
       lb_nav_move_along_surface(w, a->nav_mesh, &now, target, &moved);
+      if (controlled) {
+        /* the step's displacement along the path as the controller's request: across from
+         * the Transform (so an offset the controller left is taken back), down with the mesh
+         * (up slopes and steps are the controller's own) */
+        float dy = moved.position[1] - now.position[1];
+        float d[3] = {moved.position[0] - here[0], dy < 0.0f ? dy : 0.0f,
+                      moved.position[2] - here[2]};
+        agent_request(w, slot, st, d);
+      }
       now = moved;
     }
   }
@@ -247,9 +313,11 @@ static void agent_step(lb_world *w, uint32_t slot, float dt) {
   st->point = now;
   memcpy(st->rotation, rot, sizeof(versor));
   memcpy(a->next_position, now.position, sizeof(vec3));
-  t->position[0] = now.position[0];
-  t->position[1] = now.position[1] + off;
-  t->position[2] = now.position[2];
+  if (!controlled) {
+    t->position[0] = now.position[0];
+    t->position[1] = now.position[1] + off;
+    t->position[2] = now.position[2];
+  }
   memcpy(t->rotation, rot, sizeof(versor));
 }
 

@@ -61,6 +61,9 @@ extern const lb_system_def lb_nav_systems[LB_NAV_SYSTEM_COUNT];
 void lb_nav_changed(lb_world *w, uint32_t type, uint32_t slot);
 /* True when an agent names a mesh handle >= first_mesh. */
 bool lb_nav_agents_use(const lb_world *w, uint32_t first_mesh);
+/* The module's `move` hook: a NavDestination agent takes (and discards) its entity's other
+ * movement requests (root motion): the agent alone moves the character. */
+bool lb_nav_take_move(lb_world *w, uint32_t slot, const float delta[3]);
 
 /* Nearest point by trying every polygon (what the grid search must equal; for tests). */
 void lb_nav_nearest_scan(const lb_navmesh *m, const float *p, lb_nav_point *out);

@@ -36,4 +36,5 @@ const lb_module_def lb_module_nav = {
     .systems = lb_nav_systems,
     .system_count = LB_NAV_SYSTEM_COUNT,
     .changed = lb_nav_changed,
+    .move = lb_nav_take_move,
 };

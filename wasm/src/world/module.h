@@ -101,7 +101,8 @@ typedef struct lb_module_def {
   /* Optional: takes an entity's movement request in the Move phase (root motion, an agent,
    * a script): returns true when this module moves the entity by it (the controller module
    * when the entity has a CharacterController), false to leave it to the next module.
-   * Requests nobody takes move the Transform directly (lb_world_move_request). */
+   * Requests nobody takes move the Transform directly (lb_world_move_request). A zero delta
+   * asks whether some module moves the entity (nav agents do, each step). */
   bool (*move)(lb_world *w, uint32_t slot, const float delta[3]);
   /* Optional: folds this module's state into the world hash. */
   uint64_t (*hash)(const lb_world *w, uint64_t h);
