@@ -277,7 +277,8 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
                                    LB_COLLIDER,
                                    LB_CHARACTER_CONTROLLER,
                                    LB_ENV_INTERACTION,
-                                   LB_NAV_AGENT};
+                                   LB_NAV_AGENT,
+                                   LB_VAULT};
   _Static_assert(sizeof order / sizeof order[0] == LB_COMPONENT_TYPE_COUNT,
                  "every component type needs a place in the scene insert order");
   for (uint32_t k = 0; k < LB_COMPONENT_TYPE_COUNT; ++k) {
