@@ -728,9 +728,14 @@ export interface VaultData {
   handJoint: string;
   /**
    * hand weight = normalised time / plantTime (capped at 1) until over the obstacle; range [0.01, 1]
-   * @default 0.3
+   * @default 0.2
    */
   plantTime: number;
+  /**
+   * a plant out of the arm's reach moves the whole pose toward it by up to this much, metres; range [0, 1]
+   * @default 0.3
+   */
+  bodyShift: number;
   /**
    * after passing over, the hand weight falls to 0 over this many seconds; range [0.01, 10]
    * @default 0.15
@@ -770,6 +775,12 @@ export interface VaultData {
   readonly handNormal: Vec3;
   /** output: hand IK weight 0..1 */
   readonly handWeight: number;
+  /** output: how far the pose was moved toward the plant this step, metres */
+  readonly bodyOffset: number;
+  /** output: palm centre above the top's plane after the arm solve, metres */
+  readonly palmGap: number;
+  /** output: palm centre to handTarget after the arm solve, metres */
+  readonly palmError: number;
   /** output: vault progress 0..1 */
   readonly normalizedTime: number;
   /** output: seconds the current (last) vault takes */

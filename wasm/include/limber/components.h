@@ -492,8 +492,10 @@ typedef enum lb_nav_drive_mode {
     "the hand planted on the top (needs a Rig)")                                                   \
   F(lb_name, hand_joint, "handJoint", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                \
     "that hand's joint path; '' = by name")                                                        \
-  F(float, plant_time, "plantTime", LB_FIELD_F32, 0.3f, 0, 0, 0, 0.01f, 1, NULL, NULL, 0,          \
+  F(float, plant_time, "plantTime", LB_FIELD_F32, 0.2f, 0, 0, 0, 0.01f, 1, NULL, NULL, 0,          \
     "hand weight = normalised time / plantTime (capped at 1) until over the obstacle")             \
+  F(float, body_shift, "bodyShift", LB_FIELD_F32, 0.3f, 0, 0, 0, 0, 1, NULL, NULL, 0,              \
+    "a plant out of the arm's reach moves the whole pose toward it by up to this much, metres")    \
   F(float, release_seconds, "releaseSeconds", LB_FIELD_F32, 0.15f, 0, 0, 0, 0.01f, 10, NULL, NULL, \
     0, "after passing over, the hand weight falls to 0 over this many seconds")                    \
   F(uint32_t, probe_every_step, "probeEveryStep", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,  \
@@ -527,6 +529,12 @@ typedef enum lb_nav_drive_mode {
     LB_FIELD_READONLY, "output: the top's normal at the target (the palm faces against it)")       \
   F(float, hand_weight, "handWeight", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL,                  \
     LB_FIELD_READONLY, "output: hand IK weight 0..1")                                              \
+  F(float, body_offset, "bodyOffset", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,               \
+    LB_FIELD_READONLY, "output: how far the pose was moved toward the plant this step, metres")    \
+  F(float, palm_gap, "palmGap", LB_FIELD_F32, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,                 \
+    LB_FIELD_READONLY, "output: palm centre above the top's plane after the arm solve, metres")    \
+  F(float, palm_error, "palmError", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,                 \
+    LB_FIELD_READONLY, "output: palm centre to handTarget after the arm solve, metres")            \
   F(float, time, "normalizedTime", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL, LB_FIELD_READONLY,  \
     "output: vault progress 0..1")                                                                 \
   F(float, duration, "duration", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, LB_FIELD_READONLY, \

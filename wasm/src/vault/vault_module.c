@@ -25,6 +25,7 @@ typedef struct vault_inst {
   /* the vault in progress */
   float orig_height;
   vec3 orig_center;
+  float orig_snap; /* snapDistance, 0 during the vault */
   float over_height;
   vec3 over_center;
   float over_time;
@@ -34,6 +35,7 @@ typedef struct vault_inst {
   lb_transform obstacle0;    /* the obstacle's world transform when the vault started */
   vec3 fwd_l, near_l, top_l; /* forward, near face point, top point: obstacle frame */
   bool planted;
+  bool released;          /* the hand let go (passed over, or the target left the arm's reach) */
   vec3 plant_l, normal_l; /* hand target and top normal: obstacle frame */
   /* the last probe's casts, for drawing */
   uint32_t cast_count;
@@ -275,6 +277,7 @@ static void vault_start(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
   c->hand_weight = 0.0f;
   st->above = false;
   st->planted = false;
+  st->released = false;
   st->moved = 0.0f;
   float seconds = VAULT_DEFAULT_SECONDS;
   bool root_motion = false;
@@ -303,11 +306,15 @@ static void vault_start(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
   float least = 2.0f * cc->radius > cc->step_offset ? 2.0f * cc->radius : cc->step_offset;
   cc->height = h > least ? h : least;
   cc->center[1] = st->orig_center[1] + c->height_delta * 0.5f;
+  /* no ground snap while shrunk: the raised capsule bottom would pull the feet down */
+  st->orig_snap = cc->snap_distance;
+  cc->snap_distance = 0.0f;
 }
 
 static void vault_restore(lb_character_controller_c *cc, const vault_inst *st) {
   cc->height = st->orig_height;
   memcpy(cc->center, st->orig_center, sizeof(vec3));
+  cc->snap_distance = st->orig_snap;
 }
 
 static void vault_move_one(lb_world *w, uint32_t s, float dt) {
@@ -465,6 +472,8 @@ static void vault_reach_one(lb_world *w, uint32_t s, float dt) {
   if (c->state == LB_VAULT_IDLE && c->hand_weight <= 0.0f) {
     return;
   }
+  c->palm_gap = 0.0f;
+  c->palm_error = 0.0f;
   lb_rig_instance *inst = lb_rig_of_slot(w, s);
   if (!inst || inst->asset != st->asset || !st->def) {
     c->hand_weight = 0.0f;
@@ -481,8 +490,10 @@ static void vault_reach_one(lb_world *w, uint32_t s, float dt) {
   lb_grip_hand hand = {.def = d, .arm_length = st->arm_length};
   lb_transform o;
   obstacle_now(w, c, st, &o);
-  if (c->state == LB_VAULT_VAULTING) {
-    if (!st->planted) {
+  if (c->state == LB_VAULT_VAULTING && !st->released) {
+    {
+      /* re-cast every step (the seed's rule): the target follows the animated hand across
+       * the top; it stays in the obstacle's frame */
       lb_transform palm_m;
       vec3 palm;
       lb_grip_palm_model(&hand, inst, &palm_m);
@@ -491,6 +502,13 @@ static void vault_reach_one(lb_world *w, uint32_t s, float dt) {
     }
     float wt = c->time / c->plant_time;
     c->hand_weight = st->planted ? (wt < 1.0f ? wt : 1.0f) : 0.0f;
+    if (st->planted && c->hand_weight >= 1.0f) {
+      /* out of reach once the body has moved on: let go */
+      vec3 target, shoulder;
+      lb_transform_point(&o, st->plant_l, target);
+      lb_transform_point(root, inst->model[d->upper].t, shoulder);
+      st->released = v_dist(target, shoulder) > st->arm_length + c->body_shift + c->hand_radius;
+    }
   } else {
     float fall = dt / c->release_seconds;
     c->hand_weight = c->hand_weight > fall ? c->hand_weight - fall : 0.0f;
@@ -513,12 +531,49 @@ static void vault_reach_one(lb_world *w, uint32_t s, float dt) {
     lb_vec3_any_perpendicular(y, z);
   }
   v_cross(y, z, x);
+  /* a plant beyond the arm's reach pulls the whole pose toward it (at most bodyShift) */
+  vec3 shoulder, gap;
+  lb_transform_point(root, inst->model[d->upper].t, shoulder);
+  for (int i = 0; i < 3; ++i) {
+    gap[i] = c->hand_target[i] - shoulder[i];
+  }
+  float reach = lb_vec3_length(gap);
+  float over = reach - st->arm_length * 0.98f;
+  c->body_offset = 0.0f;
+  if (over > 0.0f && c->body_shift > 0.0f && reach > 0.0f) {
+    float move = (over < c->body_shift ? over : c->body_shift) * c->hand_weight;
+    c->body_offset = move;
+    vec3 shift_w = {gap[0] / reach * move, gap[1] / reach * move, gap[2] / reach * move};
+    vec3 shift_m;
+    versor inv = {-root->r[0], -root->r[1], -root->r[2], root->r[3]};
+    lb_quat_rotate(inv, shift_w, shift_m);
+    for (int i = 0; i < 3; ++i) {
+      shift_m[i] /= root->s[i];
+    }
+    for (uint32_t j = 0; j < inst->joint_count; ++j) {
+      for (int i = 0; i < 3; ++i) {
+        inst->model[j].t[i] += shift_m[i];
+      }
+      if (sk->parents[j] < 0) {
+        lb_transform_inverse_mul(&sk->root_parent, &inst->model[j], &inst->local[j]);
+      }
+    }
+  }
   lb_transform anchor_w, anchor_m;
   lb_transform_identity(&anchor_w);
   memcpy(anchor_w.t, c->hand_target, sizeof(vec3));
   quat_from_basis(x, y, z, anchor_w.r);
   lb_transform_inverse_mul(root, &anchor_w, &anchor_m);
   lb_grip_arm_reach(sk, inst, &hand, &anchor_m, c->hand_weight, 0.0f, false);
+  lb_transform palm_m;
+  vec3 palm, rel;
+  lb_grip_palm_model(&hand, inst, &palm_m);
+  lb_transform_point(root, palm_m.t, palm);
+  for (int i = 0; i < 3; ++i) {
+    rel[i] = palm[i] - c->hand_target[i];
+  }
+  c->palm_gap = v_dot(rel, n);
+  c->palm_error = lb_vec3_length(rel);
 }
 
 /* 4 Reach (order 20, after interact): every Vault in entity order. */
