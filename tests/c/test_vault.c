@@ -394,6 +394,63 @@ static void test_scripted(void) {
   lb_world_destroy(w);
 }
 
+/* A moving obstacle (rising and sliding sideways during the vault) on a humanoid with a Rig:
+ * the top and the hand target follow it (the target stays on its top every step); removing
+ * the Vault mid-vault gives the controller its size and snap back, bit-equal. */
+static void test_moving_obstacle_and_remove(void) {
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  spawn_box(w, 0, -0.05f, 3, 6, 0.1f, 8, 1);
+  lb_entity ob = spawn_box(w, 0, 0.45f, 1.2f, 3.0f, 0.9f, 0.4f, 2);
+  lb_entity hero = spawn_character(w);
+  lb_humanoid_def hd = lb_humanoid_default_def();
+  uint32_t asset = 0;
+  LB_CHECK(lb_world_add_humanoid(w, &hd, &asset) == LB_OK);
+  lb_rig_c rig;
+  lb_component_defaults(LB_RIG, &rig);
+  rig.asset = asset;
+  LB_CHECK(lb_world_insert(w, hero, LB_RIG, &rig) == LB_OK);
+  lb_vault_c v;
+  lb_component_defaults(LB_VAULT, &v);
+  LB_CHECK(lb_world_insert(w, hero, LB_VAULT, &v) == LB_OK);
+  LB_CHECK(lb_world_step(w, DT) == LB_OK);
+  LB_CHECK(lb_world_vault_request(w, hero) == LB_OK);
+  int planted = 0;
+  double worst = 0, worst_top = 0;
+  for (int i = 0; i < 30; ++i) {
+    lb_transform_c t;
+    LB_CHECK(lb_world_get(w, ob, LB_TRANSFORM, &t) == LB_OK);
+    t.position[1] += 0.002f; /* up 12 cm/s and sideways 6 cm/s */
+    t.position[0] += 0.001f;
+    LB_CHECK(lb_world_set(w, ob, LB_TRANSFORM, &t) == LB_OK);
+    LB_CHECK(lb_world_step(w, DT) == LB_OK);
+    LB_CHECK(lb_world_get(w, hero, LB_VAULT, &v) == LB_OK);
+    float top_y = t.position[1] + 0.45f;
+    worst_top = fmax(worst_top, fabs(v.top[1] - top_y));
+    if (v.hand_weight > 0.0f) {
+      planted++;
+      worst = fmax(worst, fabs(v.hand_target[1] - top_y));
+    }
+  }
+  printf("  moving obstacle: %d steps with the hand planted, target off the moved top by at most "
+         "%.2e m, top output by %.2e m\n",
+         planted, worst, worst_top);
+  LB_CHECK(v.state == LB_VAULT_VAULTING || v.state == LB_VAULT_OVER);
+  LB_CHECK(planted >= 10);
+  LB_CHECK(worst <= 1e-4);
+  LB_CHECK(worst_top <= 1e-4);
+  /* removed mid-vault: the controller as it was */
+  lb_character_controller_c cc, def;
+  lb_component_defaults(LB_CHARACTER_CONTROLLER, &def);
+  LB_CHECK(lb_world_get(w, hero, LB_CHARACTER_CONTROLLER, &cc) == LB_OK);
+  LB_CHECK(cc.height != def.height && cc.snap_distance == 0.0f);
+  LB_CHECK(lb_world_remove(w, hero, LB_VAULT) == LB_OK);
+  LB_CHECK(lb_world_get(w, hero, LB_CHARACTER_CONTROLLER, &cc) == LB_OK);
+  LB_CHECK(memcmp(&cc.height, &def.height, 4) == 0 && memcmp(cc.center, def.center, 12) == 0 &&
+           memcmp(&cc.snap_distance, &def.snap_distance, 4) == 0);
+  lb_world_destroy(w);
+}
+
 /* Bad input: refused with a clear message, nothing changes. */
 static void test_bad_input(void) {
   lb_world *w = NULL;
@@ -488,6 +545,7 @@ static void test_bad_input(void) {
 int main(void) {
   LB_RUN(test_course);
   LB_RUN(test_scripted);
+  LB_RUN(test_moving_obstacle_and_remove);
   LB_RUN(test_bad_input);
   LB_TEST_MAIN_END();
 }

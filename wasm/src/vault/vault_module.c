@@ -634,12 +634,25 @@ lb_result lb_world_vault_casts(lb_world *w, lb_entity e, lb_vault_cast *out, uin
   return LB_OK;
 }
 
+/* The Vault leaves mid-vault: the controller gets its own size and snap back. */
+static void vault_remove(lb_world *w, uint32_t slot, void *value, void *state) {
+  const lb_vault_c *c = value;
+  const vault_inst *st = state;
+  lb_character_controller_c *cc = lb_component_try(w, slot, LB_CHARACTER_CONTROLLER);
+  if (cc && (c->state == LB_VAULT_VAULTING || c->state == LB_VAULT_OVER)) {
+    vault_restore(cc, st);
+  }
+}
+
+_Static_assert(sizeof(lb_vault_c) <= LB_COMPONENT_MAX_SIZE, "Vault fits the write staging");
+
 static const lb_component_def vault_components[] = {
     {.type = LB_VAULT,
      .info = &lb_vault_info,
      .state_size = sizeof(vault_inst),
      .stage = vault_stage,
-     .commit = vault_commit},
+     .commit = vault_commit,
+     .remove = vault_remove},
 };
 
 static const lb_system_def vault_systems[] = {
