@@ -111,8 +111,8 @@ lb_result lb_vault_probe_run(lb_vault_probe_job *job);
  * On a character with a CharacterController (required on insert; an Animator and a Rig are
  * optional). Fields, units, ranges and defaults: LB_VAULT_FIELDS in limber/components.h.
  *
- * Request: the `request` field (TypeScript `world.update(e, Vault, { request: true })` or
- * `world.requestVault(e)`, a scene timeline update) or lb_world_vault_request. The system
+ * Request: the `request` field (TypeScript `world.update(e, Vault, (v) => { v.request = true; })`
+ * or `world.requestVault(e)`, a scene timeline update) or lb_world_vault_request. The system
  * `vault.move` (Move phase, order 20: after root motion and nav agents, before
  * controller.move at 50) takes it in the next step and clears it.
  *
@@ -134,25 +134,33 @@ lb_result lb_vault_probe_run(lb_vault_probe_job *job);
  *  - the controller shrinks: heightDelta = height + 2 handRadius + clearance (top above the
  *    feet, the seed's rule); height = max(original - heightDelta, 2 radius, stepOffset),
  *    center.y = original + heightDelta / 2 (the capsule's top stays, its bottom clears the
- *    top). The controller takes the new size when it has room (controller.h).
+ *    top), snapDistance = 0 (a raised bottom would otherwise snap the feet down onto the top
+ *    or the floor). The controller takes the new size when it has room (controller.h).
  * Vaulting: the seed's "over" test each step: a sphere of the controller's radius cast down
  * from the feet + up * (heightDelta + 2 handRadius + radius) by heightDelta. Once it has hit
  * something (above the obstacle) a miss means the character has passed over: state Over,
  * at the latest at normalised time 0.9.
  * Over: height and center ease linearly from their values at Over to the originals over the
- * remaining time; at normalised time 1 they are written back bit-exactly (state Landing).
+ * remaining time; at normalised time 1 they (and snapDistance) are written back bit-exactly
+ * (state Landing).
  * Landing: until the controller applies the original size (appliedHeight/appliedCenter
  * bit-equal), then Idle.
  * A request while not Idle is refused with Busy.
  *
+ * Removing the Vault mid-vault writes the original height, center and snapDistance back.
+ *
  * Hand (system `vault.reach`, Reach phase, order 20, needs a Rig whose skeleton has the
- * hand): while Vaulting, a sphere of handRadius is cast down from the animated palm centre
- * (kept within the obstacle's top along forward, from at least 2 handRadius above it) until
- * it hits the obstacle; the plant is then target = hit point + forward * handRadius, the palm
- * facing against the hit normal, fingers forward, stored in the obstacle's frame (a moving
- * obstacle carries the planted hand). Weight = normalised time / plantTime (capped at 1) while
- * Vaulting, then falls to 0 over releaseSeconds after passing over. The arm moves by the grip
- * module's two-bone reach (the hand joint follows the palm to the target).
+ * hand): every step while Vaulting, a sphere of handRadius is cast down from the animated
+ * palm centre (moved along forward into the obstacle's top, from at least 2 handRadius above
+ * it) onto the obstacle (the seed's re-cast: the plant follows the animated hand across the
+ * top); target = hit point + forward * handRadius, the palm facing against the hit normal,
+ * fingers forward, kept in the obstacle's frame (a moving obstacle carries it). Weight =
+ * normalised time / plantTime (capped at 1) once planted; it falls to 0 over releaseSeconds
+ * after passing over, or once the target is further from the shoulder than the arm +
+ * bodyShift + handRadius (the body has moved on). A target beyond the arm's reach (0.98 of
+ * its length) moves the whole pose toward it by up to bodyShift (x weight; bodyOffset). The
+ * arm moves by the grip module's two-bone reach (the palm centre to the target); palmGap and
+ * palmError report the result.
  * Every step allocation-free; deterministic. */
 
 typedef enum lb_vault_state {
