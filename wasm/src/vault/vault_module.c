@@ -285,6 +285,8 @@ static void vault_start(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
   if (c->vault_duration > 0.0f) {
     seconds = c->vault_duration;
   }
+  /* a clip played extremely slowly or fast still ends: 1 ms .. 60 s (vaultDuration's range) */
+  seconds = lb_clamp(seconds, 0.001f, 60.0f);
   c->duration = seconds;
   c->root_motion = clip && root_motion ? 1u : 0u;
   st->travel = job->distance + job->depth + c->landing_distance;
