@@ -542,10 +542,26 @@ static void test_bad_input(void) {
   lb_world_destroy(w);
 }
 
+/* Every component's writable fields sit in the first 32 schema rows (the field mask of a
+ * scene update); the Vault has more than 32 rows, its outputs last. */
+static void test_schema_rows(void) {
+  for (uint32_t type = 0; type < LB_COMPONENT_TYPE_COUNT; ++type) {
+    const lb_component_info *info = lb_component_info_get(type);
+    LB_CHECK(info != NULL);
+    for (uint32_t i = 32; info && i < info->field_count; ++i) {
+      LB_CHECK(info->fields[i].flags & LB_FIELD_READONLY);
+    }
+  }
+  const lb_component_info *v = lb_component_info_get(LB_VAULT);
+  printf("  Vault: %u schema rows\n", v ? v->field_count : 0);
+  LB_CHECK(v && v->field_count > 32);
+}
+
 int main(void) {
   LB_RUN(test_course);
   LB_RUN(test_scripted);
   LB_RUN(test_moving_obstacle_and_remove);
   LB_RUN(test_bad_input);
+  LB_RUN(test_schema_rows);
   LB_TEST_MAIN_END();
 }

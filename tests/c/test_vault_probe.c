@@ -79,6 +79,7 @@ static void test_course_verdicts(void) {
   }
   printf("vault course: worst height error %.2e m, depth %.2e m, near face %.2e m\n", worst_h,
          worst_d, worst_x);
+  lb_scene_destroy(w, sc);
   lb_world_destroy(w);
 }
 

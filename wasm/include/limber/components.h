@@ -5,6 +5,9 @@
  *
  * A row is F(c_type, member, "jsonName", field_type, default x4, min, max, enum names,
  *             default text, flags, "doc: meaning and unit").
+ * Writable fields are the first 32 rows at most (a scene update's field mask has a bit per
+ * row; outputs, LB_FIELD_READONLY, may follow beyond; tests/c/test_vault.c checks every
+ * component).
  *
  * Name fields (LB_FIELD_NAME) hold an lb_name: an id in the world's name table
  * (lb_world_intern / lb_world_name_text in world.h). The TypeScript API and scene files

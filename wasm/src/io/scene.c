@@ -592,7 +592,7 @@ static lb_result lb_apply_command(lb_world *w, const lb_command *cmd, lb_undo *u
     return lb_fail(w, r, "%s", lb_result_text(r));
   }
   for (uint32_t i = 0; i < info->field_count; ++i) {
-    if (cmd->field_mask & (1u << i)) {
+    if (i < 32u && (cmd->field_mask & (1u << i))) {
       const lb_field *f = &info->fields[i];
       memcpy(cur + f->offset, cmd->data + f->offset, f->size);
     }
