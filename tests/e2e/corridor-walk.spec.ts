@@ -26,3 +26,33 @@ test('corridor-walk: hash after the walk equals the stored, native and Node hash
   await expect(page.locator('#hash')).toHaveText(hash);
   expect(errors).toEqual([]);
 });
+
+test('corridor-walk: the colliders and controllers debug layers draw every collider and the capsule where the core has it', async ({ page }) => {
+  const errors = await open(page, `?scene=corridor-walk.json&steps=120&paused=1`);
+  type LayerApi = { layers: { ids(): string[]; visible(id: string): boolean; show(id: string, on: boolean): void } };
+  const doc = JSON.parse(readFileSync(join(root, SCENE), 'utf8')) as { entities: { components?: { Collider?: { shape?: string } } }[] };
+  const primitives = doc.entities.filter((e) => e.components?.Collider && e.components.Collider.shape !== 'Mesh').length;
+  expect(primitives).toBe(12);
+  const ids = await page.evaluate(() => (window.limber as unknown as LayerApi).layers.ids());
+  expect(ids).toContain('colliders');
+  expect(ids).toContain('controllers');
+  expect(await page.evaluate(() => (window.limber as unknown as LayerApi).layers.visible('colliders')), 'colliders start hidden').toBe(false);
+  await page.evaluate(() => (window.limber as unknown as LayerApi).layers.show('colliders', true));
+  const drawn = await page.evaluate(() => {
+    const scene = window.limber!.three.scene as { getObjectByName(n: string): { visible: boolean; children: unknown[] } | undefined };
+    const layer = scene.getObjectByName('layer:colliders');
+    return layer ? { visible: layer.visible, count: layer.children.length } : null;
+  });
+  expect(drawn).toEqual({ visible: true, count: primitives });
+  // The capsule is drawn at the hero's position + the controller's applied centre (0.9 m up).
+  const capsule = await page.evaluate(() => {
+    const scene = window.limber!.three.scene as { getObjectByName(n: string): { visible: boolean; children: { position: { x: number; y: number; z: number } }[] } | undefined };
+    const layer = scene.getObjectByName('layer:controllers');
+    const p = layer?.children[0]?.position;
+    return layer && p ? { visible: layer.visible, at: [p.x, p.y, p.z] } : null;
+  });
+  const hero = await page.evaluate(() => window.limber!.entityPosition('hero'));
+  expect(capsule?.visible).toBe(true);
+  expect(Math.hypot(capsule!.at[0]! - hero[0], capsule!.at[1]! - (hero[1] + 0.9), capsule!.at[2]! - hero[2]), 'capsule centre (m)').toBeLessThan(1e-4);
+  expect(errors).toEqual([]);
+});

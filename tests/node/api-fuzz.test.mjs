@@ -1,5 +1,6 @@
-// API-sequence fuzzer (fast-check): random sequences of bridge calls against a world and a
-// twin. A call that succeeds is applied to both; a call that fails to the first only. After
+// API-sequence fuzzer (fast-check): random sequences of bridge calls (components, steps, scenes,
+// poses, collision queries on both the World methods and world.queries, moveController)
+// against a world and a twin. A call that succeeds is applied to both; a call that fails to the first only. After
 // every call:
 //   - only LimberError is thrown (code LB_*, message starting with the code), never a
 //     TypeError / RangeError / WebAssembly RuntimeError;
@@ -253,6 +254,29 @@ const KINDS = {
   sceneDestroy: [2, (r, st) => {
     const i = r.int(Math.max(1, st.sceneCount));
     return { run: (w, side) => { side.scenes[i]?.destroy(); } };
+  }],
+  collideQuery: [3, (r, st) => {
+    // Read-only: any argument gives an answer or a LimberError, never changes the world.
+    const num = () => (r.chance(0.8) ? r.pick([0.1, 0.5, 1, 2, 10, 0]) : r.pick(EXTREME_NUMBERS.concat(WEIRD)));
+    const v3 = () => (r.chance(0.8) ? [r.next() * 4 - 2, r.next() * 2, r.next() * 4 - 2] : r.pick(EXTREME_ARRAYS.concat(WEIRD)));
+    const opts = () => (r.chance(0.7) ? undefined : r.pick([{ layers: 1 }, { exclude: pickHandle(r, st) }, { layers: -1 }, { layers: 2 ** 32 }, { maxDistance: num() }, { nope: 1 }, null, 'x', { exclude: 'x' }]));
+    const kind = r.pick(['closestPoint', 'raycast', 'sphereCast', 'capsuleCast', 'overlapSphere', 'overlapCapsule', 'overlapBox']);
+    const args = {
+      closestPoint: () => [v3(), opts()],
+      raycast: () => [v3(), v3(), num(), opts()],
+      sphereCast: () => [v3(), num(), v3(), num(), opts()],
+      capsuleCast: () => [v3(), v3(), num(), v3(), num(), opts()],
+      overlapSphere: () => [v3(), num(), opts()],
+      overlapCapsule: () => [v3(), v3(), num(), opts()],
+      overlapBox: () => [v3(), r.chance(0.8) ? quat(r) : r.pick(EXTREME_ARRAYS.concat(WEIRD)), v3(), opts()],
+    }[kind]();
+    const table = r.chance(0.5);
+    return { run: (w) => (table ? w.queries : w)[kind](...args), read: true, label: kind };
+  }],
+  moveController: [2, (r, st) => {
+    const e = pickHandle(r, st);
+    const d = r.chance(0.8) ? [r.next() - 0.5, 0, r.next() - 0.5] : r.pick(EXTREME_ARRAYS.concat(WEIRD));
+    return { run: (w) => w.moveController(e, d), touched: [e] };
   }],
   registerGripPose: [3, (r) => {
     const name = r.chance(0.8) ? r.pick(['claw', 'fuzzPose', 'fist', 'open', 'p1']) : r.pick(STRINGS.concat(WEIRD));

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  createWorld, GripPose, gripPoseByJoint, gripPoseDef, gripPoseStatus, LimberError, registerGripPose, Rig, Transform,
+  captureFingerPose, createWorld, GripPose, gripPoseByJoint, gripPoseDef, gripPoseStatus, LimberError, registerFingerPose, registerGripPose, Rig, Transform,
 } from '../../dist/web/bridge/index.js';
 
 const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
@@ -150,4 +150,21 @@ test('switching poses eases over blendSeconds: no step moves a fingertip more th
   assert.ok(total > 0.05, `index tip travelled ${total} m`);
   assert.ok(worst <= (total * 1.5) / 15 * 1.1, `max step ${worst} m of ${total} m`);
   assert.ok(dist(path[1].index, path[0].index) < 1e-6, 'the first step starts where the hand was');
+});
+
+test('finger poses and grip poses share one namespace: a name of the other kind is refused, nothing registered', async () => {
+  const { world, e } = await hero();
+  const hand = gripPoseStatus(world, e).right.hand;
+  const pose = captureFingerPose(world, e, hand);
+  const refused = (fn, re) => assert.throws(fn, (err) => err instanceof LimberError && err.code === 'LB_ERR_INVALID_ARGUMENT' && re.test(err.message));
+  // a built-in grip pose name
+  refused(() => registerFingerPose(world, 'fist', pose), /registerFingerPose 'fist': a grip pose has that name/);
+  // a registered grip pose, then a finger pose of the same name
+  registerGripPose(world, 'claw', { index: { curl: 0.9 } });
+  refused(() => registerFingerPose(world, 'claw', pose), /a grip pose has that name/);
+  assert.equal(gripPoseDef(world, 'claw').index.curl, 0.9);
+  // a finger pose, then a grip pose of the same name
+  registerFingerPose(world, 'mine', pose);
+  refused(() => registerGripPose(world, 'mine', { index: { curl: 0.5 } }), /registerGripPose 'mine': a finger pose \(registerFingerPose\) has that name/);
+  assert.throws(() => gripPoseDef(world, 'mine'), LimberError);
 });

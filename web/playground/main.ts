@@ -26,13 +26,14 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { Animator, animatorParam, Collider, controllerInfo, createWorld, EnvironmentInteraction, GripHolder, GripProfile, Rig, Transform, TwoBoneIK, Vault, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
+import { Animator, animatorParam, CharacterController, Collider, controllerInfo, createWorld, EnvironmentInteraction, GripHolder, GripProfile, Rig, Transform, TwoBoneIK, Vault, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
 import { EntityMarker, GripView, RigMeshView, SkeletonView, jointWorldPosition, parentFrame, setWorldPosition, type WorldView } from '../three/index.js';
 import { ContactsView } from './editor/contacts-view.js';
 import { GripEditor, type GripDoc, type Role } from './editor/grip-editor.js';
 import { DebugLayers } from './editor/layers.js';
 import { PlotPanel } from './editor/plot.js';
 import { Floor } from './floor.js';
+import { ColliderWireView, ControllerView } from './colliders-view.js';
 import { ColliderView, InteractionPanel, InteractionView } from './interaction.js';
 import { VaultPanel, VaultView } from './vault.js';
 import wasmUrl from '../../build/wasm/limber.wasm?url';
@@ -373,6 +374,17 @@ async function main(): Promise<void> {
   layers.register({ id: 'surfaces', label: 'grip surfaces', object: surfacesView.object, update: () => surfacesView.update(), on: params.editor });
   if (vaultView) layers.register({ id: 'vault', label: 'vault casts, capsule, hand target', object: vaultView.object, update: () => vaultView.update() });
   layers.register({ id: 'contacts', label: 'finger contacts', object: contactsView.object, update: () => contactsView.update(), on: params.editor });
+  // The collide and controller modules' layers, in scenes that have colliders or controllers.
+  const colliderWires = new ColliderWireView(world, entities);
+  if (colliderWires.count > 0) {
+    three.add(colliderWires.object);
+    layers.register({ id: 'colliders', label: 'colliders (wireframe, colour = layer)', object: colliderWires.object, update: () => colliderWires.update(), on: false });
+  }
+  const controllerView = new ControllerView(world, entities);
+  if (entities.some((e) => world.has(e, CharacterController))) {
+    three.add(controllerView.object);
+    layers.register({ id: 'controllers', label: 'controller capsules and contacts', object: controllerView.object, update: () => controllerView.update() });
+  }
 
   // Camera framing per scene, from the front-right and a little above, turned with the first
   // character: a grip frames the hands and the held object; a walker gets a standing-height

@@ -257,7 +257,9 @@ lb_result lb_world_capture_finger_pose(lb_world *world, uint32_t e, const char *
  * (1..31 bytes; replaces a pose of that name) for GripProfile.mainPose/supportPose.
  * Every joint must exist in a skeleton of this world. Errors (nothing stored):
  * LB_ERR_PARSE (malformed JSON, wrong types), LB_ERR_NOT_FINITE, LB_ERR_OUT_OF_RANGE
- * (zero rotation, bad name), LB_ERR_JOINT_NOT_FOUND (unknown joint), LB_ERR_CAPACITY. */
+ * (zero rotation, bad name), LB_ERR_JOINT_NOT_FOUND (unknown joint), LB_ERR_CAPACITY,
+ * LB_ERR_INVALID_ARGUMENT (a grip pose, built-in or registered, has the name: the two kinds
+ * share one namespace). */
 lb_result lb_world_register_finger_pose(lb_world *world, const char *name, const char *json,
                                         size_t len);
 /* True when a captured pose of that name is registered. */

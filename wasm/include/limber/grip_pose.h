@@ -288,8 +288,9 @@ lb_result lb_finger_pose_run(lb_finger_pose_job *job);
 typedef struct lb_world lb_world;
 /* Parses `json` (format above) and adds or replaces `name` in the world's registry. The
  * world's last error names the key path on failure; nothing changes then. Codes as
- * lb_grip_pose_parse_json and lb_grip_pose_registry_set, LB_ERR_OUT_OF_MEMORY. Poses in
- * use by components take effect at the next step. */
+ * lb_grip_pose_parse_json and lb_grip_pose_registry_set, LB_ERR_OUT_OF_MEMORY,
+ * LB_ERR_INVALID_ARGUMENT when a finger pose (lb_world_register_finger_pose) has the name (one
+ * namespace for both kinds). Poses in use by components take effect at the next step. */
 lb_result lb_world_register_grip_pose(lb_world *world, const char *name, const char *json,
                                       size_t len);
 /* The named pose (user first, then built-in) as JSON, `by_joint` → gripPoseByJoint form.

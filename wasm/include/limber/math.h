@@ -58,6 +58,9 @@ void lb_quat_from_to(const vec3 a, const vec3 b, versor out);
  * the quaternions are nearly equal. */
 void lb_quat_slerp(const versor a, const versor b, float t, versor out);
 void lb_quat_nlerp(const versor a, const versor b, float t, versor out);
+/* The rotation (w >= 0, normalised) whose matrix has the unit columns x, y, z (a right-handed
+ * orthonormal basis). */
+void lb_quat_from_basis(const vec3 x, const vec3 y, const vec3 z, versor q);
 /* Angle of a rotation in radians, [0, pi]. */
 float lb_quat_angle(const versor q);
 

@@ -164,6 +164,15 @@ lb_result lb_world_register_finger_pose(lb_world *w, const char *name, const cha
                    lb_names_refusal(name, nl));
   }
   lb_grip_world *gw = lb_grip_world_of(w);
+  /* One name, one pose: a GripPose.pose naming both kinds would silently pick one. */
+  lb_grip_pose_def shadowed;
+  if (lb_grip_pose_registry_find(gw->poses, name, &shadowed) == LB_OK) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT,
+                   "registerFingerPose '%s': a grip pose has that name (built-in or from "
+                   "registerGripPose); finger poses and grip poses share one namespace: pick "
+                   "another name",
+                   name);
+  }
   lb_finger_pose *existing = lb_grip_find_finger_pose(w, name);
   if (!existing && gw->finger_pose_count == LB_FINGER_POSE_MAX) {
     return lb_fail(w, LB_ERR_CAPACITY, "registerFingerPose '%s': %d poses already registered", name,

@@ -21,6 +21,13 @@ lb_result lb_world_register_grip_pose(lb_world *w, const char *name, const char 
     snprintf(prefix, sizeof prefix, "registerGripPose '%.31s': ", name);
     return lb_diag_prefix(&w->diag, r, prefix);
   }
+  if (lb_grip_find_finger_pose(w, name)) {
+    /* One name, one pose: a GripPose.pose naming both kinds would silently pick one. */
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT,
+                   "registerGripPose '%.31s': a finger pose (registerFingerPose) has that name; "
+                   "finger poses and grip poses share one namespace: pick another name",
+                   name);
+  }
   lb_grip_world *gw = lb_grip_world_of(w);
   if (!gw->poses) {
     /* The registry is made on first use; registration is not part of a step. */

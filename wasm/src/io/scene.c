@@ -198,6 +198,25 @@ static lb_result lb_scene_assets(lb_world *w, lb_scene *sc, const cJSON *assets,
   return LB_OK;
 }
 
+lb_result lb_scene_file_get(lb_world *w, const lb_scene_file *files, uint32_t file_count,
+                            const char *path, const char *what, const lb_scene_file **out) {
+  *out = NULL;
+  for (uint32_t i = 0; i < file_count; ++i) {
+    if (files[i].path && strcmp(files[i].path, path) == 0) {
+      *out = &files[i];
+      break;
+    }
+  }
+  if (!*out || !(*out)->bytes || (*out)->size == 0) {
+    *out = NULL;
+    return lb_fail(w, LB_ERR_UNKNOWN_NAME,
+                   "scene: %s '%s' was not passed to the loader (callers read the files "
+                   "lb_scene_files lists)",
+                   what, path);
+  }
+  return LB_OK;
+}
+
 lb_result lb_scene_add_entity(lb_world *w, lb_scene *sc, const char *name, lb_entity *out) {
   if (strlen(name) >= LB_SCENE_NAME_MAX) {
     return lb_fail(w, LB_ERR_PARSE, "scene: entity name '%s' is longer than %d bytes", name,

@@ -25,17 +25,12 @@ lb_result lb_scene_gltf_rig(lb_world *w, const char *name, const void *rig_json,
                skin->valuedouble != (double)(int)skin->valuedouble)) {
     return lb_fail(w, LB_ERR_PARSE, "scene: rig asset '%s': 'skin' must be a skin index", name);
   }
+  char what[160];
+  snprintf(what, sizeof what, "rig asset '%s': file", name);
   const lb_scene_file *file = NULL;
-  for (uint32_t i = 0; i < file_count && !file; ++i) {
-    if (files[i].path && strcmp(files[i].path, path->valuestring) == 0) {
-      file = &files[i];
-    }
-  }
-  if (!file || !file->bytes || file->size == 0) {
-    return lb_fail(w, LB_ERR_UNKNOWN_NAME,
-                   "scene: rig asset '%s': file '%s' was not passed to the loader (callers read "
-                   "the files lb_scene_files lists)",
-                   name, path->valuestring);
+  lb_result found = lb_scene_file_get(w, files, file_count, path->valuestring, what, &file);
+  if (found != LB_OK) {
+    return found;
   }
   lb_gltf_def def = lb_gltf_default_def();
   def.data = file->bytes;

@@ -8,6 +8,10 @@ lb_result lb_component_fields_from_cjson(lb_world *w, const lb_scene *scene, uin
                                          const void *json_object, const char *where, void *inout,
                                          uint32_t *field_mask);
 
+/* The file of the caller's table named `path`; a missing or empty one fails with
+ * LB_ERR_UNKNOWN_NAME: "scene: <what> '<path>' was not passed to the loader ...". */
+lb_result lb_scene_file_get(lb_world *w, const lb_scene_file *files, uint32_t file_count,
+                            const char *path, const char *what, const lb_scene_file **out);
 /* Spawns an entity named `name` into the scene (unique, < 64 bytes): it is rolled back with a
  * failed load and despawned by lb_scene_unload like the document's entities. */
 lb_result lb_scene_add_entity(lb_world *w, lb_scene *scene, const char *name, lb_entity *out);

@@ -190,16 +190,9 @@ lb_result lb_scene_level(lb_world *w, lb_scene *sc, const void *json, const lb_s
     }
   }
   const lb_scene_file *file = NULL;
-  for (uint32_t i = 0; i < file_count && !file; ++i) {
-    if (files[i].path && strcmp(files[i].path, path) == 0) {
-      file = &files[i];
-    }
-  }
-  if (!file || !file->bytes || file->size == 0) {
-    return lb_fail(w, LB_ERR_UNKNOWN_NAME,
-                   "scene: level file '%s' was not passed to the loader (callers read the files "
-                   "lb_scene_files lists)",
-                   path);
+  lb_result found = lb_scene_file_get(w, files, file_count, path, "level file", &file);
+  if (found != LB_OK) {
+    return found;
   }
   if (lv_ends_with(path, ".json")) {
     return lv_json(w, sc, path, file, layers);

@@ -23,17 +23,12 @@ lb_result lb_scene_navmesh(lb_world *w, const char *name, const void *json,
   if (!cJSON_IsString(path) || !path->valuestring[0]) {
     return lb_fail(w, LB_ERR_PARSE, "scene: navmesh asset '%s': 'file' must be a file path", name);
   }
+  char what[160];
+  snprintf(what, sizeof what, "navmesh asset '%s': file", name);
   const lb_scene_file *file = NULL;
-  for (uint32_t i = 0; i < file_count && !file; ++i) {
-    if (files[i].path && strcmp(files[i].path, path->valuestring) == 0) {
-      file = &files[i];
-    }
-  }
-  if (!file || !file->bytes || file->size == 0) {
-    return lb_fail(w, LB_ERR_UNKNOWN_NAME,
-                   "scene: navmesh asset '%s': file '%s' was not passed to the loader (callers "
-                   "read the files lb_scene_files lists)",
-                   name, path->valuestring);
+  lb_result found = lb_scene_file_get(w, files, file_count, path->valuestring, what, &file);
+  if (found != LB_OK) {
+    return found;
   }
   lb_result r = lb_world_add_navmesh_json(w, name, (const char *)file->bytes, file->size, out);
   if (r != LB_OK) {

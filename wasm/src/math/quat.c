@@ -112,3 +112,42 @@ float lb_quat_angle(const versor q) {
   float v = lb_sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
   return 2.0f * lb_atan2(v, w);
 }
+
+void lb_quat_from_basis(const vec3 x, const vec3 y, const vec3 z, versor q) {
+  float m00 = x[0], m01 = y[0], m02 = z[0];
+  float m10 = x[1], m11 = y[1], m12 = z[1];
+  float m20 = x[2], m21 = y[2], m22 = z[2];
+  float trace = m00 + m11 + m22;
+  if (trace > 0.0f) {
+    float s = lb_sqrt(trace + 1.0f) * 2.0f;
+    q[3] = 0.25f * s;
+    q[0] = (m21 - m12) / s;
+    q[1] = (m02 - m20) / s;
+    q[2] = (m10 - m01) / s;
+  } else if (m00 > m11 && m00 > m22) {
+    float s = lb_sqrt(1.0f + m00 - m11 - m22) * 2.0f;
+    q[3] = (m21 - m12) / s;
+    q[0] = 0.25f * s;
+    q[1] = (m01 + m10) / s;
+    q[2] = (m02 + m20) / s;
+  } else if (m11 > m22) {
+    float s = lb_sqrt(1.0f + m11 - m00 - m22) * 2.0f;
+    q[3] = (m02 - m20) / s;
+    q[0] = (m01 + m10) / s;
+    q[1] = 0.25f * s;
+    q[2] = (m12 + m21) / s;
+  } else {
+    float s = lb_sqrt(1.0f + m22 - m00 - m11) * 2.0f;
+    q[3] = (m10 - m01) / s;
+    q[0] = (m02 + m20) / s;
+    q[1] = (m12 + m21) / s;
+    q[2] = 0.25f * s;
+  }
+  if (q[3] < 0.0f) {
+    q[0] = -q[0];
+    q[1] = -q[1];
+    q[2] = -q[2];
+    q[3] = -q[3];
+  }
+  lb_quat_normalize(q);
+}

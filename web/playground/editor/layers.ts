@@ -1,7 +1,7 @@
 /** Debug layers: named groups of three.js objects drawn over the scene, each with a checkbox
  * in the page's #layers panel. The playground registers its own (skeleton, IK targets and
- * hints, anchors and palms, surfaces, contacts); a later module (colliders, casts, navmesh,
- * paths) adds its layer the same way:
+ * hints, anchors and palms, surfaces, contacts; colliders and controllers in scenes that have
+ * them, colliders-view.ts); a later module (casts, navmesh, paths) adds its layer the same way:
  *
  *   layers.register({ id: 'colliders', label: 'colliders', object: view.object, update: () => view.update() });
  *
