@@ -89,6 +89,9 @@ extern const lb_bench lb_bench_controller_move;
 /* bench_interact.c: interact.character.<N colliders> */
 extern const lb_bench lb_bench_interact_character_100;
 extern const lb_bench lb_bench_interact_character_1000;
+/* bench_vault.c: vault.detect.<course|1000 colliders> */
+extern const lb_bench lb_bench_vault_detect_course;
+extern const lb_bench lb_bench_vault_detect_1000;
 
 /* Deterministic reach path: `count` points on a Lissajous curve around `center`,
  * every one within the arm's reach (see bench_ik.c). Same formula as

@@ -88,6 +88,10 @@ const BENCHES = [
   // interact.character.<N>: one character's EnvironmentInteraction (queries + arm IK) among N colliders.
   { name: 'interact.character.100', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'interact.character.1000', targets: ['native', 'wasm-simd', 'wasm'] },
+  // vault.detect.<course|1000>: one character's vault detection (the probe job) per step on the
+  // vault course, alone and among 1,000 colliders.
+  { name: 'vault.detect.course', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'vault.detect.1000', targets: ['native', 'wasm-simd', 'wasm'] },
   // nav.path: one path query on a 2,000+ polygon Recast bake (nav_field.mjs writes the mesh and
   // the pairs first); Detour's computePath on the same mesh and pairs is the baseline.
   { name: 'nav.path', targets: ['native', 'wasm-simd', 'wasm', 'detour'], baseline: 'detour', prepare: prepareNavField },

@@ -14,7 +14,8 @@
   X(collide)    /* Collider: shapes, mesh assets, the collider hierarchy and queries */            \
   X(nav)        /* navmesh assets and queries, NavAgent */                                         \
   X(controller) /* CharacterController: collide-and-slide moves in the Move phase */               \
-  X(interact)   /* EnvironmentInteraction: a hand on nearby walls */
+  X(interact)   /* EnvironmentInteraction: a hand on nearby walls */                               \
+  X(vault)      /* Vault: probe, controller shrink and restore, the planted hand */
 
 enum {
   LB_MODULE_CORE = 0,

@@ -7,7 +7,7 @@ export * from './components.generated.js';
 export { GripPlacement } from './components.js';
 export type { ComponentType, Entity, Vec3, Quat, Writable, HandSide, Axis } from './components.js';
 export { World, Scene, entityLabel } from './world.js';
-export type { CreateWorldOptions, FingerName, HandStatus, JointTransform, WorldSnapshot } from './world.js';
+export type { CreateWorldOptions, FingerName, HandStatus, JointTransform, VaultCast, WorldSnapshot } from './world.js';
 export type { ComponentInfo, FieldInfo } from './schema.js';
 export type { WasmSource } from './wasm.js';
 export { checkWasmBytes } from './wasm.js';

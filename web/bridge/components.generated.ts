@@ -653,3 +653,145 @@ export interface NavAgentData {
 
 /** The NavAgent component: world.insert / get / update / remove / has. */
 export const NavAgent = component<NavAgentData>('NavAgent');
+
+/** Fields of the Vault component, as the core's schema declares them. */
+export interface VaultData {
+  /**
+   * collider layers the probe and the casts see (default 0xFFFFFF: layers 0-23); range [0, 4294967296]
+   * @default 16777215
+   */
+  layerMask: number;
+  /**
+   * metres ahead the forward casts search for an obstacle; range [0.01, 100]
+   * @default 1.5
+   */
+  maxDistance: number;
+  /**
+   * radius of the probe spheres (the hand), metres; range [0.001, 1]
+   * @default 0.1
+   */
+  handRadius: number;
+  /**
+   * where the casts start, character space (feet at 0, +Z forward), metres; each in [-10, 10]
+   * @default [0, 1.1, 0]
+   */
+  handLocalOrigin: Vec3;
+  /**
+   * height check: the forward cast steps down one radius at most this many times; range [1, 64]
+   * @default 6
+   */
+  castDownCountLimit: number;
+  /**
+   * depth check: the downward casts step forward one radius at most this many times; range [1, 64]
+   * @default 7
+   */
+  castForwardCountLimit: number;
+  /**
+   * the landing spot is this far past the far face, metres (floor and room checks, scripted travel); range [0, 10]
+   * @default 0.5
+   */
+  landingDistance: number;
+  /**
+   * refuse when the floor at the landing is further than this below the feet, metres; range [0, 100]
+   * @default 1
+   */
+  dropLimit: number;
+  /**
+   * extra height the capsule is shrunk by above top - feet + hand diameter, metres; range [0, 2]
+   * @default 0.2
+   */
+  clearance: number;
+  /**
+   * seconds; 0 = the Animator's animState clip length / speeds (1.2 s without one); range [0, 60]
+   * @default 0
+   */
+  vaultDuration: number;
+  /**
+   * Animator trigger parameter set on a vault ('' = none)
+   * @default 'Vault'
+   */
+  trigger: string;
+  /**
+   * Animator state the trigger enters: its clip gives the duration and the root motion
+   * @default 'Vault'
+   */
+  animState: string;
+  /**
+   * the hand planted on the top (needs a Rig)
+   * @default 'Left'
+   */
+  hand: 'Right' | 'Left';
+  /**
+   * that hand's joint path; '' = by name
+   * @default ''
+   */
+  handJoint: string;
+  /**
+   * hand weight = normalised time / plantTime (capped at 1) until over the obstacle; range [0.01, 1]
+   * @default 0.2
+   */
+  plantTime: number;
+  /**
+   * a plant out of the arm's reach moves the whole pose toward it by up to this much, metres; range [0, 1]
+   * @default 0.3
+   */
+  bodyShift: number;
+  /**
+   * after passing over, the hand weight falls to 0 over this many seconds; range [0.01, 10]
+   * @default 0.15
+   */
+  releaseSeconds: number;
+  /**
+   * when idle, probe every step so the outputs show what is ahead (else only on a request)
+   * @default false
+   */
+  probeEveryStep: boolean;
+  /**
+   * 1 = vault now (the next Move phase takes and clears it; lb_world_vault_request)
+   * @default false
+   */
+  request: boolean;
+  /** output: vault state */
+  readonly state: 'Idle' | 'Vaulting' | 'Over' | 'Landing';
+  /** output: the last probe's class of the obstacle ahead */
+  readonly obstacleClass: 'None' | 'StepOver' | 'Vault' | 'Mantle' | 'TooTall';
+  /** output: why the last request was refused (None: accepted) */
+  readonly refusal: 'None' | 'NotVaultable' | 'NoFloor' | 'NoRoom' | 'Busy';
+  /** output: the obstacle's collider entity, null if none */
+  readonly obstacle: Entity;
+  /** output: top point just past the near face, world (follows a moving obstacle in a vault) */
+  readonly top: Vec3;
+  /** output: the obstacle's top above the feet, metres */
+  readonly height: number;
+  /** output: near face to far face along forward, metres (Vault class only) */
+  readonly depth: number;
+  /** output: feet to the near face along forward, metres */
+  readonly distance: number;
+  /** output: capsule shrink of the vault (top - feet + 2 handRadius + clearance) */
+  readonly heightDelta: number;
+  /** output: palm centre target on the top, world */
+  readonly handTarget: Vec3;
+  /** output: the top's normal at the target (the palm faces against it) */
+  readonly handNormal: Vec3;
+  /** output: hand IK weight 0..1 */
+  readonly handWeight: number;
+  /** output: how far the pose was moved toward the plant this step, metres */
+  readonly bodyOffset: number;
+  /** output: palm centre above the top's plane after the arm solve, metres */
+  readonly palmGap: number;
+  /** output: palm centre to handTarget after the arm solve, metres */
+  readonly palmError: number;
+  /** output: vault progress 0..1 */
+  readonly normalizedTime: number;
+  /** output: seconds the current (last) vault takes */
+  readonly duration: number;
+  /** output: the vault moves by the Animator's root motion (else scripted) */
+  readonly rootMotion: boolean;
+  /** output: vaults started so far */
+  readonly vaults: number;
+  /** output: requests refused so far */
+  readonly refusals: number;
+}
+
+/** The Vault component: world.insert / get / update / remove / has. */
+export const Vault = component<VaultData>('Vault');

@@ -80,6 +80,8 @@ export interface LimberExports {
   lbw_clip_skeleton(w: number, clip: number): number;
   lbw_find_clip(w: number, skeleton: number, name: number): number;
   lbw_controller_move(w: number, e: number, delta: number): number;
+  lbw_vault_request(w: number, e: number): number;
+  lbw_vault_casts(w: number, e: number, out: number, cap: number, count: number): number;
   lbw_clip_sample(w: number, clip: number, time: number, loop: number, out: number, count: number): number;
   lbw_skeleton_rest(w: number, asset: number): number;
   lbw_scene_load_files(w: number, json: number, len: number, files: number, count: number): number;

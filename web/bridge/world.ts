@@ -14,6 +14,19 @@ export interface CreateWorldOptions {
 }
 
 /** One joint pose: translation, rotation (x, y, z, w) and scale. */
+/** One cast of a vault probe (World.vaultCasts), world metres. */
+export interface VaultCast {
+  origin: Vec3;
+  /** unit direction */
+  dir: Vec3;
+  /** sphere radius; 0 for a ray */
+  radius: number;
+  /** how far it was cast */
+  length: number;
+  /** distance of the hit along dir, -1 when nothing was hit */
+  hit: number;
+}
+
 export interface JointTransform {
   t: [number, number, number];
   r: [number, number, number, number];
@@ -531,6 +544,39 @@ export class World {
       const f = this.heap.f32;
       for (let i = 0; i < 3; i++) f[(p >> 2) + i] = d[i];
       this.check(this.ex.lbw_controller_move(this.w, h, p), { entity: h, fn: 'moveController' });
+    });
+  }
+
+  /** Requests a vault (the same as `update(e, Vault, { request: true })`): the next step's
+   * Move phase probes the obstacle ahead and vaults it, or refuses with the reason in
+   * `Vault.refusal` (vault.h). Throws LB_ERR_MISSING_COMPONENT without a Vault. */
+  requestVault(e: Entity): void {
+    const h = this.entity(e, 'requestVault');
+    this.check(this.ex.lbw_vault_request(this.w, h), { entity: h, component: 'Vault', fn: 'requestVault' });
+  }
+
+  /** The casts of the entity's last vault probe, for drawing: origin, unit direction, radius
+   * (0 = a ray), length cast and hit distance (-1 = no hit), world metres. */
+  vaultCasts(e: Entity): VaultCast[] {
+    const h = this.entity(e, 'vaultCasts');
+    const cap = 32;
+    return this.heap.scratch(cap * 40 + 4, (p) => {
+      const count = p + cap * 40;
+      this.check(this.ex.lbw_vault_casts(this.w, h, p, cap, count), { entity: h, component: 'Vault', fn: 'vaultCasts' });
+      const n = Math.min(this.heap.u32[count >> 2], cap);
+      const f = this.heap.f32;
+      const out: VaultCast[] = [];
+      for (let i = 0; i < n; i++) {
+        const b = (p >> 2) + i * 10;
+        out.push({
+          origin: [f[b], f[b + 1], f[b + 2]],
+          dir: [f[b + 3], f[b + 4], f[b + 5]],
+          radius: f[b + 6],
+          length: f[b + 7],
+          hit: f[b + 8],
+        });
+      }
+      return out;
     });
   }
 

@@ -31,7 +31,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { Animator, animatorParam, CharacterController, Collider, controllerInfo, createWorld, EnvironmentInteraction, GripHolder, GripProfile, NavAgent, navNearest, Rig, setNavDestination, Transform, TwoBoneIK, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
+import { Animator, animatorParam, CharacterController, Collider, controllerInfo, createWorld, EnvironmentInteraction, GripHolder, GripProfile, NavAgent, navNearest, Rig, setNavDestination, Transform, TwoBoneIK, Vault, type Entity, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
 import { EntityMarker, GripView, RigMeshView, SkeletonView, jointWorldPosition, parentFrame, setWorldPosition, type WorldView } from '../three/index.js';
 import { ContactsView } from './editor/contacts-view.js';
 import { GripEditor, type GripDoc, type Role } from './editor/grip-editor.js';
@@ -41,6 +41,7 @@ import { Floor } from './floor.js';
 import { ColliderWireView, ControllerView } from './colliders-view.js';
 import { ColliderView, InteractionPanel, InteractionView } from './interaction.js';
 import { NavPanel, NavView, sceneNavMeshes, type DriveMode } from './nav.js';
+import { VaultPanel, VaultView } from './vault.js';
 import wasmUrl from '../../build/wasm/limber.wasm?url';
 
 const DT = 1 / 60;
@@ -132,6 +133,9 @@ export interface PlaygroundApi {
   showSkeleton(on: boolean): void;
   /** The first EnvironmentInteraction character's outputs, and the states seen since load. */
   interaction(): { state: string; side: string; rightWeight: number; leftWeight: number; rise: number; palmDistance: number; plants: number; target: Vec3; closestPoint: Vec3; states: string[] } | null;
+  /** The first Vault character: its outputs, feet position, the states seen and every
+   * request's outcome ("Class:Refusal") since load; null without one. */
+  vault(): { state: string; obstacleClass: string; refusal: string; vaults: number; refusals: number; position: Vec3; states: string[]; outcomes: string[] } | null;
   /** Debug layers: ids, shown or not, show/hide. */
   layers: { ids(): string[]; visible(id: string): boolean; show(id: string, on: boolean): void };
   /** The plot panel: plottable keys ("entity.Component.field"), add one, read its samples. */
@@ -187,6 +191,7 @@ interface Params {
   skeleton: boolean;
   layers: Set<string> | null;
   editor: boolean;
+  timeline: boolean;
 }
 
 function readParams(): Params {
@@ -201,6 +206,7 @@ function readParams(): Params {
     skeleton: q.get('skeleton') === '1',
     layers: q.has('layers') ? new Set((q.get('layers') ?? '').split(',').filter((x) => x)) : null,
     editor: q.get('editor') === '1',
+    timeline: q.get('timeline') !== '0',
   };
 }
 
@@ -223,7 +229,13 @@ async function main(): Promise<void> {
   if (!load) throw new Error(`unknown scene '${params.scene}'; have ${Object.keys(sceneFiles).map((k) => k.split('/').pop()).join(', ')}`);
 
   const world = await createWorld({ wasm: wasmUrl });
-  const text = await load();
+  let text = await load();
+  if (!params.timeline) {
+    // ?timeline=0: the scene without its timeline (requests come from the page: the Vault button)
+    const doc = JSON.parse(text) as Record<string, unknown>;
+    delete doc.timeline;
+    text = JSON.stringify(doc);
+  }
   const files = await fetchSceneFiles(world, text);
   const scene = world.loadScene(text, { files });
   for (let i = 0; i < params.steps; i++) scene.step(DT);
@@ -362,6 +374,13 @@ async function main(): Promise<void> {
     views.push(interactionView);
     el('hud').appendChild(interactionPanel.element);
   }
+  const vaulter = entities.find((e) => world.has(e, Vault));
+  const vaultView = vaulter !== undefined ? new VaultView(world, vaulter) : null;
+  const vaultPanel = vaultView ? new VaultPanel(vaultView, () => invalidate()) : null;
+  if (vaultView && vaultPanel) {
+    three.add(vaultView.object);
+    el('hud').appendChild(vaultPanel.element);
+  }
   for (const v of views) three.add(v.object);
   // Nav agents: navmeshes, paths and targets (a debug layer), the HUD's nav block.
   const navAgents = entities.filter((e) => world.has(e, NavAgent));
@@ -400,6 +419,7 @@ async function main(): Promise<void> {
   layers.register({ id: 'ik', label: 'IK targets and hints', object: ikLayer });
   layers.register({ id: 'palms', label: 'anchors and palms', object: palmsView.object, update: () => palmsView.update() });
   layers.register({ id: 'surfaces', label: 'grip surfaces', object: surfacesView.object, update: () => surfacesView.update(), on: params.editor });
+  if (vaultView) layers.register({ id: 'vault', label: 'vault casts, capsule, hand target', object: vaultView.object, update: () => vaultView.update() });
   layers.register({ id: 'contacts', label: 'finger contacts', object: contactsView.object, update: () => contactsView.update(), on: params.editor });
   // The collide and controller modules' layers, in scenes that have colliders or controllers.
   const colliderWires = new ColliderWireView(world, entities);
@@ -630,6 +650,7 @@ async function main(): Promise<void> {
   function sceneStep(): void {
     scene.step(DT);
     interactionPanel?.record();
+    vaultPanel?.record();
     if (hero !== null && blend !== null && userSpeed !== null) world.setAnimatorParam(hero, blend.parameter, userSpeed);
   }
 
@@ -821,6 +842,12 @@ async function main(): Promise<void> {
     },
     showcase,
     showSkeleton,
+    vault() {
+      if (!vaultView || !vaultPanel) return null;
+      const d = vaultView.data();
+      const position = world.get(vaultView.entity, Transform).position;
+      return { state: d.state, obstacleClass: d.obstacleClass, refusal: d.refusal, vaults: d.vaults, refusals: d.refusals, position, states: [...vaultPanel.states], outcomes: [...vaultPanel.outcomes] };
+    },
     interaction() {
       if (!interactionView || !interactionPanel) return null;
       const d = interactionView.data();

@@ -5,6 +5,9 @@
  *
  * A row is F(c_type, member, "jsonName", field_type, default x4, min, max, enum names,
  *             default text, flags, "doc: meaning and unit").
+ * Writable fields are the first 32 rows at most (a scene update's field mask has a bit per
+ * row; outputs, LB_FIELD_READONLY, may follow beyond; tests/c/test_vault.c checks every
+ * component).
  *
  * Name fields (LB_FIELD_NAME) hold an lb_name: an id in the world's name table
  * (lb_world_intern / lb_world_name_text in world.h). The TypeScript API and scene files
@@ -37,6 +40,7 @@ typedef enum lb_component_type {
   LB_CHARACTER_CONTROLLER = 9,
   LB_ENV_INTERACTION = 10,
   LB_NAV_AGENT = 11,
+  LB_VAULT = 12,
   LB_COMPONENT_TYPE_COUNT
 } lb_component_type;
 
@@ -463,6 +467,97 @@ typedef enum lb_nav_drive_mode {
    ds,                                                                                             \
    fl,                                                                                             \
    dc},
+
+/* ---- Vault (see vault.h for the probe, the states and the rules) ---------------------------- */
+
+/* On a character with a CharacterController (an Animator and a Rig are optional): a request
+ * probes the obstacle ahead (the seed's sphere casts, vault.h) and, when it is vaultable,
+ * vaults it: the Animator's trigger, the controller shrunk over the obstacle and restored, a
+ * hand planted on the top. Character-space and world-space outputs in metres. */
+#define LB_VAULT_FIELDS(F)                                                                         \
+  F(uint32_t, layer_mask, "layerMask", LB_FIELD_U32, 16777215.0f, 0, 0, 0, 0, 4294967295.0f, NULL, \
+    NULL, 0, "collider layers the probe and the casts see (default 0xFFFFFF: layers 0-23)")        \
+  F(float, max_distance, "maxDistance", LB_FIELD_F32, 1.5f, 0, 0, 0, 0.01f, 100, NULL, NULL, 0,    \
+    "metres ahead the forward casts search for an obstacle")                                       \
+  F(float, hand_radius, "handRadius", LB_FIELD_F32, 0.1f, 0, 0, 0, 0.001f, 1, NULL, NULL, 0,       \
+    "radius of the probe spheres (the hand), metres")                                              \
+  F(vec3, hand_origin, "handLocalOrigin", LB_FIELD_VEC3, 0, 1.1f, 0, 0, -10, 10, NULL, NULL, 0,    \
+    "where the casts start, character space (feet at 0, +Z forward), metres")                      \
+  F(uint32_t, cast_down_limit, "castDownCountLimit", LB_FIELD_U32, 6, 0, 0, 0, 1, 64, NULL, NULL,  \
+    0, "height check: the forward cast steps down one radius at most this many times")             \
+  F(uint32_t, cast_forward_limit, "castForwardCountLimit", LB_FIELD_U32, 7, 0, 0, 0, 1, 64, NULL,  \
+    NULL, 0, "depth check: the downward casts step forward one radius at most this many times")    \
+  F(float, landing_distance, "landingDistance", LB_FIELD_F32, 0.5f, 0, 0, 0, 0, 10, NULL, NULL, 0, \
+    "the landing spot is this far past the far face, metres (floor and room checks, scripted "     \
+    "travel)")                                                                                     \
+  F(float, drop_limit, "dropLimit", LB_FIELD_F32, 1, 0, 0, 0, 0, 100, NULL, NULL, 0,               \
+    "refuse when the floor at the landing is further than this below the feet, metres")            \
+  F(float, clearance, "clearance", LB_FIELD_F32, 0.2f, 0, 0, 0, 0, 2, NULL, NULL, 0,               \
+    "extra height the capsule is shrunk by above top - feet + hand diameter, metres")              \
+  F(float, vault_duration, "vaultDuration", LB_FIELD_F32, 0, 0, 0, 0, 0, 60, NULL, NULL, 0,        \
+    "seconds; 0 = the Animator's animState clip length / speeds (1.2 s without one)")              \
+  F(lb_name, trigger, "trigger", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "Vault", 0,                \
+    "Animator trigger parameter set on a vault ('' = none)")                                       \
+  F(lb_name, anim_state, "animState", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "Vault", 0,           \
+    "Animator state the trigger enters: its clip gives the duration and the root motion")          \
+  F(uint32_t, hand, "hand", LB_FIELD_ENUM, 1, 0, 0, 0, 0, 0, "Right|Left", NULL, 0,                \
+    "the hand planted on the top (needs a Rig)")                                                   \
+  F(lb_name, hand_joint, "handJoint", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                \
+    "that hand's joint path; '' = by name")                                                        \
+  F(float, plant_time, "plantTime", LB_FIELD_F32, 0.2f, 0, 0, 0, 0.01f, 1, NULL, NULL, 0,          \
+    "hand weight = normalised time / plantTime (capped at 1) until over the obstacle")             \
+  F(float, body_shift, "bodyShift", LB_FIELD_F32, 0.3f, 0, 0, 0, 0, 1, NULL, NULL, 0,              \
+    "a plant out of the arm's reach moves the whole pose toward it by up to this much, metres")    \
+  F(float, release_seconds, "releaseSeconds", LB_FIELD_F32, 0.15f, 0, 0, 0, 0.01f, 10, NULL, NULL, \
+    0, "after passing over, the hand weight falls to 0 over this many seconds")                    \
+  F(uint32_t, probe_every_step, "probeEveryStep", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,  \
+    "when idle, probe every step so the outputs show what is ahead (else only on a request)")      \
+  F(uint32_t, request, "request", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,                  \
+    "1 = vault now (the next Move phase takes and clears it; lb_world_vault_request)")             \
+  F(uint32_t, state, "state", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Idle|Vaulting|Over|Landing", NULL, \
+    LB_FIELD_READONLY, "output: vault state")                                                      \
+  F(uint32_t, obstacle_class, "obstacleClass", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0,                    \
+    "None|StepOver|Vault|Mantle|TooTall", NULL, LB_FIELD_READONLY,                                 \
+    "output: the last probe's class of the obstacle ahead")                                        \
+  F(uint32_t, refusal, "refusal", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0,                                 \
+    "None|NotVaultable|NoFloor|NoRoom|Busy", NULL, LB_FIELD_READONLY,                              \
+    "output: why the last request was refused (None: accepted)")                                   \
+  F(lb_entity, obstacle, "obstacle", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL,                \
+    LB_FIELD_READONLY, "output: the obstacle's collider entity, null if none")                     \
+  F(vec3, top, "top", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL, LB_FIELD_READONLY,       \
+    "output: top point just past the near face, world (follows a moving obstacle in a vault)")     \
+  F(float, height, "height", LB_FIELD_F32, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL, LB_FIELD_READONLY, \
+    "output: the obstacle's top above the feet, metres")                                           \
+  F(float, depth, "depth", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, LB_FIELD_READONLY,       \
+    "output: near face to far face along forward, metres (Vault class only)")                      \
+  F(float, distance, "distance", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, LB_FIELD_READONLY, \
+    "output: feet to the near face along forward, metres")                                         \
+  F(float, height_delta, "heightDelta", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,             \
+    LB_FIELD_READONLY,                                                                             \
+    "output: capsule shrink of the vault (top - feet + 2 handRadius + clearance)")                 \
+  F(vec3, hand_target, "handTarget", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,           \
+    LB_FIELD_READONLY, "output: palm centre target on the top, world")                             \
+  F(vec3, hand_normal, "handNormal", LB_FIELD_VEC3, 0, 0, 0, 0, -1, 1, NULL, NULL,                 \
+    LB_FIELD_READONLY, "output: the top's normal at the target (the palm faces against it)")       \
+  F(float, hand_weight, "handWeight", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL,                  \
+    LB_FIELD_READONLY, "output: hand IK weight 0..1")                                              \
+  F(float, body_offset, "bodyOffset", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,               \
+    LB_FIELD_READONLY, "output: how far the pose was moved toward the plant this step, metres")    \
+  F(float, palm_gap, "palmGap", LB_FIELD_F32, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,                 \
+    LB_FIELD_READONLY, "output: palm centre above the top's plane after the arm solve, metres")    \
+  F(float, palm_error, "palmError", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,                 \
+    LB_FIELD_READONLY, "output: palm centre to handTarget after the arm solve, metres")            \
+  F(float, time, "normalizedTime", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL, LB_FIELD_READONLY,  \
+    "output: vault progress 0..1")                                                                 \
+  F(float, duration, "duration", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, LB_FIELD_READONLY, \
+    "output: seconds the current (last) vault takes")                                              \
+  F(uint32_t, root_motion, "rootMotion", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL,              \
+    LB_FIELD_READONLY, "output: the vault moves by the Animator's root motion (else scripted)")    \
+  F(uint32_t, vaults, "vaults", LB_FIELD_U32, 0, 0, 0, 0, 0, 4294967295.0f, NULL, NULL,            \
+    LB_FIELD_READONLY, "output: vaults started so far")                                            \
+  F(uint32_t, refusals, "refusals", LB_FIELD_U32, 0, 0, 0, 0, 0, 4294967295.0f, NULL, NULL,        \
+    LB_FIELD_READONLY, "output: requests refused so far")
+LB_COMPONENT_STRUCT(lb_vault_c, LB_VAULT_FIELDS);
 
 #ifdef __cplusplus
 }

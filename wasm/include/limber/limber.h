@@ -19,5 +19,6 @@
 #include "limber/rig.h"
 #include "limber/scene.h"
 #include "limber/schema.h"
+#include "limber/vault.h"
 #include "limber/world.h"
 #endif

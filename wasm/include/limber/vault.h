@@ -53,6 +53,7 @@ typedef enum lb_vault_refusal {
   LB_VAULT_NOT_VAULTABLE = 1, /* the class is not VAULT (the class says why) */
   LB_VAULT_NO_FLOOR = 2,      /* no floor within drop_limit at the landing */
   LB_VAULT_NO_ROOM = 3,       /* the standing capsule at the landing touches something */
+  LB_VAULT_BUSY = 4,          /* Vault component only: a request during a vault */
 } lb_vault_refusal;
 
 #define LB_VAULT_MAX_CASTS                                                                         \
@@ -104,6 +105,79 @@ lb_vault_probe_job lb_vault_probe_default_job(void);
 lb_result lb_vault_probe_validate(const lb_vault_probe_job *job);
 /* Validates, then probes; outputs are reset first. */
 lb_result lb_vault_probe_run(lb_vault_probe_job *job);
+
+/* ---- Vault, part 2: the Vault component (module "vault", limber/components.h) -------------
+ *
+ * On a character with a CharacterController (required on insert; an Animator and a Rig are
+ * optional). Fields, units, ranges and defaults: LB_VAULT_FIELDS in limber/components.h.
+ *
+ * Request: the `request` field (TypeScript `world.update(e, Vault, (v) => { v.request = true; })`
+ * or `world.requestVault(e)`, a scene timeline update) or lb_world_vault_request. The system
+ * `vault.move` (Move phase, order 20: after root motion and nav agents, before
+ * controller.move at 50) takes it in the next step and clears it.
+ *
+ * Idle + request: the probe above runs with the component's settings (filter: layerMask,
+ * the character itself excluded; character: the Transform; room check: the controller's
+ * radius and height) and writes obstacleClass, obstacle, top, height, depth, distance. A
+ * class other than Vault, no floor or no room refuses the request (`refusal`, `refusals`
+ * + 1; nothing else changes). probeEveryStep makes an idle character probe every step (the
+ * outputs then show what is ahead; a request is still needed to vault).
+ * Accepted (state Idle -> Vaulting, `vaults` + 1):
+ *  - the Animator (if any) gets its `trigger` parameter set; its `animState` state gives the
+ *    duration (clip length / state speed / Animator speed) unless vaultDuration > 0, and,
+ *    with applyRootMotion, the forward motion: the clip's root motion through the controller
+ *    (rootMotion = 1). Otherwise (no Animator, no such state, or no root motion) the vault
+ *    moves by a scripted request: distance + depth + landingDistance along the flattened
+ *    forward, evenly over the duration (1.2 s when there is no clip and vaultDuration is 0).
+ *  - other locomotion input is ignored: the controller's `move` field (script moves) is
+ *    cleared every step of the vault (and set to the scripted motion when scripted).
+ *  - the controller shrinks: heightDelta = height + 2 handRadius + clearance (top above the
+ *    feet, the seed's rule); height = max(original - heightDelta, 2 radius, stepOffset),
+ *    center.y = original + heightDelta / 2 (the capsule's top stays, its bottom clears the
+ *    top), snapDistance = 0 (a raised bottom would otherwise snap the feet down onto the top
+ *    or the floor). The controller takes the new size when it has room (controller.h).
+ * Vaulting: the seed's "over" test each step: a sphere of the controller's radius cast down
+ * from the feet + up * (heightDelta + 2 handRadius + radius) by heightDelta. Once it has hit
+ * something (above the obstacle) a miss means the character has passed over: state Over,
+ * at the latest at normalised time 0.9.
+ * Over: height and center ease linearly from their values at Over to the originals over the
+ * remaining time; at normalised time 1 they (and snapDistance) are written back bit-exactly
+ * (state Landing).
+ * Landing: until the controller applies the original size (appliedHeight/appliedCenter
+ * bit-equal), then Idle.
+ * A request while not Idle is refused with Busy.
+ *
+ * Removing the Vault mid-vault writes the original height, center and snapDistance back.
+ *
+ * Hand (system `vault.reach`, Reach phase, order 20, needs a Rig whose skeleton has the
+ * hand): every step while Vaulting, a sphere of handRadius is cast down from the animated
+ * palm centre (moved along forward into the obstacle's top, from at least 2 handRadius above
+ * it) onto the obstacle (the seed's re-cast: the plant follows the animated hand across the
+ * top); target = hit point + forward * handRadius, the palm facing against the hit normal,
+ * fingers forward, kept in the obstacle's frame (a moving obstacle carries it). Weight =
+ * normalised time / plantTime (capped at 1) once planted; it falls to 0 over releaseSeconds
+ * after passing over, or once the target is further from the shoulder than the arm +
+ * bodyShift + handRadius (the body has moved on). A target beyond the arm's reach (0.98 of
+ * its length) moves the whole pose toward it by up to bodyShift (x weight; bodyOffset). The
+ * arm moves by the grip module's two-bone reach (the palm centre to the target); palmGap and
+ * palmError report the result.
+ * Every step allocation-free; deterministic. */
+
+typedef enum lb_vault_state {
+  LB_VAULT_IDLE = 0,
+  LB_VAULT_VAULTING = 1, /* shrunk, moving toward and over the obstacle */
+  LB_VAULT_OVER = 2,     /* passed the top: the capsule eases back */
+  LB_VAULT_LANDING = 3,  /* originals written back, waiting for the controller to apply them */
+} lb_vault_state;
+
+/* Sets the Vault's request (the same as writing request = 1). LB_ERR_STALE_ENTITY,
+ * LB_ERR_MISSING_COMPONENT without a Vault; the world unchanged on error. */
+lb_result lb_world_vault_request(lb_world *world, lb_entity e);
+
+/* The casts of the entity's last probe (for debug drawing): up to `cap` into out (may be null
+ * when cap is 0), *count = how many there were. LB_ERR_MISSING_COMPONENT without a Vault. */
+lb_result lb_world_vault_casts(lb_world *world, lb_entity e, lb_vault_cast *out, uint32_t cap,
+                               uint32_t *count);
 
 #ifdef __cplusplus
 }

@@ -167,7 +167,7 @@ lb_result lb_component_fields_from_cjson(lb_world *w, const lb_scene *scene, uin
     if (r != LB_OK) {
       return r;
     }
-    mask |= 1u << i;
+    mask |= i < 32u ? 1u << i : 0u; /* writable fields come first (components.h) */
   }
   if (field_mask) {
     *field_mask = mask;

@@ -296,7 +296,8 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
                                    LB_COLLIDER,
                                    LB_CHARACTER_CONTROLLER,
                                    LB_ENV_INTERACTION,
-                                   LB_NAV_AGENT};
+                                   LB_NAV_AGENT,
+                                   LB_VAULT};
   _Static_assert(sizeof order / sizeof order[0] == LB_COMPONENT_TYPE_COUNT,
                  "every component type needs a place in the scene insert order");
   for (uint32_t k = 0; k < LB_COMPONENT_TYPE_COUNT; ++k) {
@@ -610,7 +611,7 @@ static lb_result lb_apply_command(lb_world *w, const lb_command *cmd, lb_undo *u
     return lb_fail(w, r, "%s", lb_result_text(r));
   }
   for (uint32_t i = 0; i < info->field_count; ++i) {
-    if (cmd->field_mask & (1u << i)) {
+    if (i < 32u && (cmd->field_mask & (1u << i))) {
       const lb_field *f = &info->fields[i];
       memcpy(cur + f->offset, cmd->data + f->offset, f->size);
     }

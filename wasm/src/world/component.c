@@ -126,7 +126,7 @@ lb_result lb_world_check_fields(lb_world *w, uint32_t type, const void *data, ui
   memcpy(staging, data, def->info->size);
   for (uint32_t i = 0; i < def->info->field_count; ++i) {
     const lb_field *f = &def->info->fields[i];
-    if ((field_mask >> i & 1u) && !(f->flags & LB_FIELD_READONLY)) {
+    if (i < 32u && (field_mask >> i & 1u) && !(f->flags & LB_FIELD_READONLY)) {
       lb_result r = lb_check_field(w, where, f, staging + f->offset, NULL);
       if (r != LB_OK) {
         return r;

@@ -1,0 +1,672 @@
+/* Module "vault": the Vault component (limber/vault.h, part 2). The Move system takes
+ * requests, runs the probe job (vault_probe.c), drives the Animator's trigger, shrinks and
+ * restores the CharacterController and moves the character over; the Reach system plants a
+ * hand on the top by the grip module's arm reach (as the interact module does). */
+#include "../anim/animator_internal.h"
+#include "../grip/grip_internal.h"
+#include "limber/collide.h"
+#include "limber/vault.h"
+#include <string.h>
+
+#define LB_SCHEMA_STRUCT lb_vault_c
+LB_COMPONENT_INFO(lb_vault_info, "Vault", LB_VAULT_FIELDS);
+#undef LB_SCHEMA_STRUCT
+
+#define VAULT_DEFAULT_SECONDS 1.2f /* no clip and vaultDuration 0 */
+#define VAULT_LATEST_OVER 0.9f     /* normalised time by which Over is entered at the latest */
+
+/* Private per-instance state. */
+typedef struct vault_inst {
+  /* the hand (found on insert and when the Rig changes skeleton) */
+  uint32_t asset;
+  const lb_grip_hand_def *def; /* null = no Rig or no such hand */
+  float arm_length;
+  bool measured;
+  /* the vault in progress */
+  float orig_height;
+  vec3 orig_center;
+  float orig_snap; /* snapDistance, 0 during the vault */
+  float over_height;
+  vec3 over_center;
+  float over_time;
+  bool above;                /* the over cast has hit the obstacle */
+  float travel;              /* scripted: metres along forward over the whole vault */
+  float moved;               /* scripted: metres requested so far */
+  lb_transform obstacle0;    /* the obstacle's world transform when the vault started */
+  vec3 fwd_l, near_l, top_l; /* forward, near face point, top point: obstacle frame */
+  bool planted;
+  bool released;          /* the hand let go (passed over, or the target left the arm's reach) */
+  vec3 plant_l, normal_l; /* hand target and top normal: obstacle frame */
+  /* the last probe's casts, for drawing */
+  uint32_t cast_count;
+  lb_vault_cast casts[LB_VAULT_MAX_CASTS];
+} vault_inst;
+
+static inline float v_dot(const float *a, const float *b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static inline void v_cross(const float *a, const float *b, float *o) {
+  vec3 c = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+  memcpy(o, c, sizeof c);
+}
+static float v_dist(const float *a, const float *b) {
+  vec3 d = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+  return lb_vec3_length(d);
+}
+
+/* Rotation quaternion whose matrix has the unit columns x, y, z. */
+static void quat_from_basis(const vec3 x, const vec3 y, const vec3 z, versor q) {
+  float m00 = x[0], m01 = y[0], m02 = z[0];
+  float m10 = x[1], m11 = y[1], m12 = z[1];
+  float m20 = x[2], m21 = y[2], m22 = z[2];
+  float trace = m00 + m11 + m22;
+  if (trace > 0.0f) {
+    float s = lb_sqrt(trace + 1.0f) * 2.0f;
+    q[3] = 0.25f * s;
+    q[0] = (m21 - m12) / s;
+    q[1] = (m02 - m20) / s;
+    q[2] = (m10 - m01) / s;
+  } else if (m00 > m11 && m00 > m22) {
+    float s = lb_sqrt(1.0f + m00 - m11 - m22) * 2.0f;
+    q[3] = (m21 - m12) / s;
+    q[0] = 0.25f * s;
+    q[1] = (m01 + m10) / s;
+    q[2] = (m02 + m20) / s;
+  } else if (m11 > m22) {
+    float s = lb_sqrt(1.0f + m11 - m00 - m22) * 2.0f;
+    q[3] = (m02 - m20) / s;
+    q[0] = (m01 + m10) / s;
+    q[1] = 0.25f * s;
+    q[2] = (m12 + m21) / s;
+  } else {
+    float s = lb_sqrt(1.0f + m22 - m00 - m11) * 2.0f;
+    q[3] = (m10 - m01) / s;
+    q[0] = (m02 + m20) / s;
+    q[1] = (m12 + m21) / s;
+    q[2] = 0.25f * s;
+  }
+  lb_quat_normalize(q);
+}
+
+/* ---- writes ---------------------------------------------------------------------------------- */
+
+static const lb_grip_hand_def *vault_find_hand(lb_world *w, const lb_vault_c *c, uint32_t asset) {
+  const lb_grip_hand_def *d =
+      lb_grip_hand_def_get(w, asset, (lb_hand_side)(c->hand ? 1 : 0), c->hand_joint, 0);
+  return d && d->found == LB_OK && d->upper >= 0 && d->lower >= 0 ? d : NULL;
+}
+
+static lb_result vault_stage(lb_write *wr) {
+  lb_world *w = wr->world;
+  const lb_vault_c *c = wr->value;
+  if (!lb_slot_has(w, wr->slot, LB_CHARACTER_CONTROLLER)) {
+    return lb_fail(w, LB_ERR_MISSING_COMPONENT,
+                   "%s: the entity has no CharacterController (insert one first: the vault "
+                   "shrinks and moves it)",
+                   wr->where);
+  }
+  const lb_vault_c *cur = wr->current;
+  if (wr->had && cur->state != LB_VAULT_IDLE &&
+      (cur->hand != c->hand || cur->hand_joint != c->hand_joint)) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT,
+                   "%s: fields 'hand'/'handJoint' cannot change during a vault", wr->where);
+  }
+  /* prep: the hand def pointer (null: none), then a flag that it was looked up. */
+  const lb_grip_hand_def **prep = (const lb_grip_hand_def **)(void *)wr->prep;
+  const lb_rig_instance *inst = lb_rig_of_slot(w, wr->slot);
+  if (inst) {
+    const lb_grip_hand_def *d =
+        lb_grip_hand_def_get(w, inst->asset, (lb_hand_side)(c->hand ? 1 : 0), c->hand_joint, 0);
+    if (!d) {
+      return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: out of memory", wr->where);
+    }
+    if (d->found != LB_OK || d->upper < 0 || d->lower < 0) {
+      return lb_fail(w, LB_ERR_JOINT_NOT_FOUND,
+                     "%s: field 'handJoint': no %s arm (upper arm, forearm, hand) found in the "
+                     "rig%s%s",
+                     wr->where, c->hand ? "left" : "right",
+                     d->info.report && d->info.report[0] ? ": " : "",
+                     d->info.report ? d->info.report : "");
+    }
+    prep[0] = d;
+  }
+  return LB_OK;
+}
+
+static void vault_commit(lb_write *wr, void *state) {
+  vault_inst *st = state;
+  const lb_grip_hand_def *d = *(const lb_grip_hand_def **)(void *)wr->prep;
+  const lb_rig_instance *inst = lb_rig_of_slot(wr->world, wr->slot);
+  if (st->def != d) {
+    st->def = d;
+    st->measured = false;
+  }
+  st->asset = inst ? inst->asset : 0;
+}
+
+/* A Rig that came, went or changed skeleton: find the hand again. */
+static void vault_changed(lb_world *w, uint32_t type, uint32_t slot) {
+  if (type != LB_RIG || !lb_slot_has(w, slot, LB_VAULT)) {
+    return;
+  }
+  vault_inst *st = lb_component_state(w, slot, LB_VAULT);
+  const lb_rig_instance *inst = lb_rig_of_slot(w, slot);
+  uint32_t asset = inst ? inst->asset : 0;
+  if (st->asset == asset && (st->def || !inst)) {
+    return;
+  }
+  st->asset = asset;
+  st->measured = false;
+  st->def = inst ? vault_find_hand(w, lb_component_ptr(w, slot, LB_VAULT), asset) : NULL;
+}
+
+/* ---- frames ---------------------------------------------------------------------------------- */
+
+/* The obstacle's world transform now (its start transform once it is gone). */
+static void obstacle_now(const lb_world *w, const lb_vault_c *c, const vault_inst *st,
+                         lb_transform *out) {
+  int os = c->obstacle != LB_NULL_ENTITY ? lb_slot_of(w, c->obstacle) : -1;
+  *out = os >= 0 ? w->world_xf[os] : st->obstacle0;
+}
+static void to_obstacle(const lb_transform *o, const float *p, float *out) {
+  lb_transform pw, pl;
+  lb_transform_identity(&pw);
+  memcpy(pw.t, p, sizeof(vec3));
+  lb_transform_inverse_mul(o, &pw, &pl);
+  memcpy(out, pl.t, sizeof(vec3));
+}
+static void dir_to_obstacle(const lb_transform *o, const float *d, float *out) {
+  versor inv = {-o->r[0], -o->r[1], -o->r[2], o->r[3]};
+  lb_quat_rotate(inv, d, out);
+}
+
+/* ---- the Move system --------------------------------------------------------------------------
+ */
+
+static void vault_refuse(lb_vault_c *c, lb_vault_refusal why) {
+  c->refusal = (uint32_t)why;
+  c->refusals++;
+}
+
+/* The Animator's vault state: duration (seconds, all speeds applied) and whether its root
+ * motion moves the character. False when there is no usable state. */
+static bool animator_vault(const lb_world *w, uint32_t s, const lb_vault_c *c, float *seconds,
+                           bool *root_motion) {
+  const lb_animator_c *a = lb_component_try(w, s, LB_ANIMATOR);
+  const lb_animator_instance *ai = lb_animator_of_slot(w, s);
+  if (!a || !ai || c->anim_state == 0) {
+    return false;
+  }
+  const lb_animator_controller *ctl = lb_controller_get(w, ai->controller);
+  if (!ctl) {
+    return false;
+  }
+  for (uint32_t i = 0; i < ctl->state_count; ++i) {
+    const lb_anim_state *as = &ctl->states[i];
+    if (as->name_id != c->anim_state || as->point_count == 0) {
+      continue;
+    }
+    float speed = as->speed * a->speed;
+    if (!(speed > 0.0f)) {
+      return false;
+    }
+    const lb_clip *clip = lb_world_clip(w, ctl->points[as->first_point].clip);
+    if (!clip || !(clip->duration > 0.0f)) {
+      return false;
+    }
+    *seconds = clip->duration / speed;
+    *root_motion = a->apply_root_motion != 0;
+    return true;
+  }
+  return false;
+}
+
+static void vault_trigger(lb_world *w, uint32_t s, const lb_vault_c *c) {
+  lb_animator_instance *ai = lb_animator_of_slot(w, s);
+  if (!ai || c->trigger == 0) {
+    return;
+  }
+  const lb_animator_controller *ctl = lb_controller_get(w, ai->controller);
+  if (!ctl) {
+    return;
+  }
+  int p = lb_controller_find_param(ctl, lb_name_text(w, c->trigger));
+  if (p >= 0 && ctl->params[p].type != LB_ANIM_PARAM_FLOAT) {
+    ai->params[p] = 1.0f;
+  }
+}
+
+static bool vault_probe(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
+                        const lb_character_controller_c *cc, lb_vault_probe_job *job) {
+  const lb_transform_c *t = lb_component_ptr(w, s, LB_TRANSFORM);
+  *job = lb_vault_probe_default_job();
+  job->world = w;
+  job->filter.layers = c->layer_mask;
+  job->filter.exclude = lb_entity_of_slot(w, s);
+  memcpy(job->character.t, t->position, sizeof(vec3));
+  memcpy(job->character.r, t->rotation, sizeof(versor));
+  memcpy(job->hand_origin, c->hand_origin, sizeof(vec3));
+  job->hand_radius = c->hand_radius;
+  job->max_distance = c->max_distance;
+  job->cast_down_limit = c->cast_down_limit;
+  job->cast_forward_limit = c->cast_forward_limit;
+  job->landing_distance = c->landing_distance;
+  job->drop_limit = c->drop_limit;
+  job->capsule_radius = cc->radius <= 2.0f ? cc->radius : 0.0f;
+  job->capsule_height = cc->height;
+  if (lb_vault_probe_run(job) != LB_OK) {
+    return false; /* e.g. a character facing straight up: nothing is found */
+  }
+  c->obstacle_class = (uint32_t)job->verdict;
+  c->obstacle = job->obstacle;
+  memcpy(c->top, job->top, sizeof(vec3));
+  c->height = job->height;
+  c->depth = job->depth;
+  c->distance = job->distance;
+  st->cast_count = job->cast_count < LB_VAULT_MAX_CASTS ? job->cast_count : LB_VAULT_MAX_CASTS;
+  memcpy(st->casts, job->casts, sizeof(lb_vault_cast) * st->cast_count);
+  return true;
+}
+
+static void vault_start(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
+                        lb_character_controller_c *cc, const lb_vault_probe_job *job) {
+  c->state = LB_VAULT_VAULTING;
+  c->refusal = LB_VAULT_ACCEPTED;
+  c->vaults++;
+  c->time = 0.0f;
+  c->hand_weight = 0.0f;
+  st->above = false;
+  st->planted = false;
+  st->released = false;
+  st->moved = 0.0f;
+  float seconds = VAULT_DEFAULT_SECONDS;
+  bool root_motion = false;
+  bool clip = animator_vault(w, s, c, &seconds, &root_motion);
+  if (c->vault_duration > 0.0f) {
+    seconds = c->vault_duration;
+  }
+  /* a clip played extremely slowly or fast still ends: 1 ms .. 60 s (vaultDuration's range) */
+  seconds = lb_clamp(seconds, 0.001f, 60.0f);
+  c->duration = seconds;
+  c->root_motion = clip && root_motion ? 1u : 0u;
+  st->travel = job->distance + job->depth + c->landing_distance;
+  vault_trigger(w, s, c);
+  /* the obstacle's frame */
+  obstacle_now(w, c, st, &st->obstacle0);
+  int os = lb_slot_of(w, c->obstacle);
+  if (os < 0) {
+    lb_transform_identity(&st->obstacle0);
+  }
+  dir_to_obstacle(&st->obstacle0, job->forward, st->fwd_l);
+  to_obstacle(&st->obstacle0, job->near_point, st->near_l);
+  to_obstacle(&st->obstacle0, job->top, st->top_l);
+  /* shrink: the seed's height delta */
+  st->orig_height = cc->height;
+  memcpy(st->orig_center, cc->center, sizeof(vec3));
+  c->height_delta = job->height + 2.0f * c->hand_radius + c->clearance;
+  float h = st->orig_height - c->height_delta;
+  float least = 2.0f * cc->radius > cc->step_offset ? 2.0f * cc->radius : cc->step_offset;
+  cc->height = h > least ? h : least;
+  cc->center[1] = st->orig_center[1] + c->height_delta * 0.5f;
+  /* no ground snap while shrunk: the raised capsule bottom would pull the feet down */
+  st->orig_snap = cc->snap_distance;
+  cc->snap_distance = 0.0f;
+}
+
+static void vault_restore(lb_character_controller_c *cc, const vault_inst *st) {
+  cc->height = st->orig_height;
+  memcpy(cc->center, st->orig_center, sizeof(vec3));
+  cc->snap_distance = st->orig_snap;
+}
+
+static void vault_move_one(lb_world *w, uint32_t s, float dt) {
+  lb_vault_c *c = lb_component_ptr(w, s, LB_VAULT);
+  vault_inst *st = lb_component_state(w, s, LB_VAULT);
+  lb_character_controller_c *cc = lb_component_try(w, s, LB_CHARACTER_CONTROLLER);
+  if (!cc || !lb_slot_has(w, s, LB_TRANSFORM)) {
+    c->state = LB_VAULT_IDLE; /* the controller left: nothing to drive */
+    c->request = 0;
+    return;
+  }
+  if (c->state == LB_VAULT_IDLE) {
+    if (!c->request && !c->probe_every_step) {
+      return;
+    }
+    bool asked = c->request != 0;
+    c->request = 0;
+    lb_vault_probe_job job;
+    bool ok = vault_probe(w, s, c, st, cc, &job);
+    if (!asked) {
+      return;
+    }
+    if (!ok) {
+      vault_refuse(c, LB_VAULT_NOT_VAULTABLE);
+      return;
+    }
+    if (job.verdict != LB_VAULT_CLASS_VAULT || job.refusal != LB_VAULT_ACCEPTED) {
+      vault_refuse(c, job.verdict != LB_VAULT_CLASS_VAULT ? LB_VAULT_NOT_VAULTABLE : job.refusal);
+      return;
+    }
+    vault_start(w, s, c, st, cc, &job);
+  } else if (c->request) {
+    c->request = 0;
+    vault_refuse(c, LB_VAULT_BUSY);
+  }
+  if (c->state == LB_VAULT_IDLE) {
+    return;
+  }
+  /* time and motion */
+  c->time = c->time + dt / c->duration;
+  if (c->time > 1.0f) {
+    c->time = 1.0f;
+  }
+  memset(cc->move, 0, sizeof cc->move);
+  lb_transform o;
+  obstacle_now(w, c, st, &o);
+  vec3 fwd;
+  lb_quat_rotate(o.r, st->fwd_l, fwd);
+  if (!c->root_motion && c->state != LB_VAULT_LANDING) {
+    float want = st->travel * c->time;
+    float step = want - st->moved;
+    st->moved = want;
+    for (int k = 0; k < 3; ++k) {
+      cc->move[k] = fwd[k] * step;
+    }
+  }
+  lb_transform_point(&o, st->top_l, c->top);
+  const lb_transform_c *t = lb_component_ptr(w, s, LB_TRANSFORM);
+  if (c->state == LB_VAULT_VAULTING) {
+    /* the seed's over test */
+    float up = c->height_delta + 2.0f * c->hand_radius + cc->radius;
+    vec3 origin = {t->position[0], t->position[1] + up, t->position[2]};
+    static const vec3 down = {0.0f, -1.0f, 0.0f};
+    lb_collide_filter f = lb_collide_default_filter();
+    f.layers = c->layer_mask;
+    f.exclude = lb_entity_of_slot(w, s);
+    lb_collide_hit h;
+    bool hit =
+        lb_world_sphere_cast(w, origin, cc->radius, down, c->height_delta, &f, &h) == LB_OK &&
+        h.entity != LB_NULL_ENTITY;
+    if (hit) {
+      st->above = true;
+    }
+    if ((st->above && !hit) || c->time >= VAULT_LATEST_OVER) {
+      c->state = LB_VAULT_OVER;
+      st->over_time = c->time;
+      st->over_height = cc->height;
+      memcpy(st->over_center, cc->center, sizeof(vec3));
+    }
+  }
+  if (c->state == LB_VAULT_OVER) {
+    if (c->time >= 1.0f) {
+      vault_restore(cc, st);
+      c->state = LB_VAULT_LANDING;
+    } else {
+      float span = 1.0f - st->over_time;
+      float k = span > 0.0f ? (c->time - st->over_time) / span : 1.0f;
+      k = lb_clamp(k, 0.0f, 1.0f);
+      cc->height = st->over_height + (st->orig_height - st->over_height) * k;
+      for (int i = 0; i < 3; ++i) {
+        cc->center[i] = st->over_center[i] + (st->orig_center[i] - st->over_center[i]) * k;
+      }
+    }
+  }
+  if (c->state == LB_VAULT_LANDING && cc->applied_height == st->orig_height &&
+      memcmp(cc->applied_center, st->orig_center, sizeof(vec3)) == 0) {
+    c->state = LB_VAULT_IDLE;
+  }
+}
+
+/* 2 Move (order 20): every Vault in entity order. */
+static void vault_system_move(lb_world *w, float dt) {
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_VAULT); lb_each_next(&it, &s);) {
+    vault_move_one(w, s, dt);
+  }
+}
+
+/* ---- the Reach system ---------------------------------------------------------------------- */
+
+/* The plant: a sphere cast down from above the palm, kept within the top along forward. */
+static bool vault_plant(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
+                        const lb_transform *o, const float *palm) {
+  vec3 fwd, near;
+  lb_quat_rotate(o->r, st->fwd_l, fwd);
+  lb_transform_point(o, st->near_l, near);
+  float r = c->hand_radius;
+  vec3 rel = {palm[0] - near[0], palm[1] - near[1], palm[2] - near[2]};
+  float along = v_dot(rel, fwd);
+  float lo = r, hi = c->depth - 2.0f * r;
+  if (hi < lo) {
+    lo = hi = (c->depth - r) * 0.5f;
+  }
+  float want = lb_clamp(along, lo, hi);
+  vec3 origin;
+  for (int k = 0; k < 3; ++k) {
+    origin[k] = palm[k] + fwd[k] * (want - along);
+  }
+  float above = c->top[1] + 2.0f * r;
+  if (origin[1] < above) {
+    origin[1] = above;
+  }
+  static const vec3 down = {0.0f, -1.0f, 0.0f};
+  lb_collide_filter f = lb_collide_default_filter();
+  f.layers = c->layer_mask;
+  f.exclude = lb_entity_of_slot(w, s);
+  lb_collide_hit h;
+  if (lb_world_sphere_cast(w, origin, r, down, origin[1] - c->top[1] + r, &f, &h) != LB_OK ||
+      h.entity == LB_NULL_ENTITY || h.entity != c->obstacle) {
+    return false;
+  }
+  vec3 target;
+  for (int k = 0; k < 3; ++k) {
+    target[k] = h.point[k] + fwd[k] * r;
+  }
+  to_obstacle(o, target, st->plant_l);
+  dir_to_obstacle(o, h.normal, st->normal_l);
+  st->planted = true;
+  return true;
+}
+
+static void vault_reach_one(lb_world *w, uint32_t s, float dt) {
+  lb_vault_c *c = lb_component_ptr(w, s, LB_VAULT);
+  vault_inst *st = lb_component_state(w, s, LB_VAULT);
+  if (c->state == LB_VAULT_IDLE && c->hand_weight <= 0.0f) {
+    return;
+  }
+  c->palm_gap = 0.0f;
+  c->palm_error = 0.0f;
+  lb_rig_instance *inst = lb_rig_of_slot(w, s);
+  if (!inst || inst->asset != st->asset || !st->def) {
+    c->hand_weight = 0.0f;
+    return;
+  }
+  const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
+  const lb_transform *root = &w->world_xf[s];
+  const lb_grip_hand_def *d = st->def;
+  if (!st->measured) {
+    st->arm_length = v_dist(inst->model[d->upper].t, inst->model[d->lower].t) +
+                     v_dist(inst->model[d->lower].t, inst->model[d->info.hand].t);
+    st->measured = true;
+  }
+  lb_grip_hand hand = {.def = d, .arm_length = st->arm_length};
+  lb_transform o;
+  obstacle_now(w, c, st, &o);
+  if (c->state == LB_VAULT_VAULTING && !st->released) {
+    {
+      /* re-cast every step (the seed's rule): the target follows the animated hand across
+       * the top; it stays in the obstacle's frame */
+      lb_transform palm_m;
+      vec3 palm;
+      lb_grip_palm_model(&hand, inst, &palm_m);
+      lb_transform_point(root, palm_m.t, palm);
+      vault_plant(w, s, c, st, &o, palm);
+    }
+    float wt = c->time / c->plant_time;
+    c->hand_weight = st->planted ? (wt < 1.0f ? wt : 1.0f) : 0.0f;
+    if (st->planted && c->hand_weight >= 1.0f) {
+      /* out of reach once the body has moved on: let go */
+      vec3 target, shoulder;
+      lb_transform_point(&o, st->plant_l, target);
+      lb_transform_point(root, inst->model[d->upper].t, shoulder);
+      st->released = v_dist(target, shoulder) > st->arm_length + c->body_shift + c->hand_radius;
+    }
+  } else {
+    float fall = dt / c->release_seconds;
+    c->hand_weight = c->hand_weight > fall ? c->hand_weight - fall : 0.0f;
+  }
+  if (!st->planted || c->hand_weight <= 0.0f) {
+    return;
+  }
+  vec3 n, fwd;
+  lb_transform_point(&o, st->plant_l, c->hand_target);
+  lb_quat_rotate(o.r, st->normal_l, n);
+  lb_quat_rotate(o.r, st->fwd_l, fwd);
+  memcpy(c->hand_normal, n, sizeof n);
+  /* palm against the surface (+Y out of the palm = -normal), fingers forward */
+  vec3 y = {-n[0], -n[1], -n[2]}, z, x;
+  float k = v_dot(fwd, y);
+  for (int i = 0; i < 3; ++i) {
+    z[i] = fwd[i] - y[i] * k;
+  }
+  if (lb_vec3_normalize_to(z, z) < 1e-6f) {
+    lb_vec3_any_perpendicular(y, z);
+  }
+  v_cross(y, z, x);
+  /* a plant beyond the arm's reach pulls the whole pose toward it (at most bodyShift) */
+  vec3 shoulder, gap;
+  lb_transform_point(root, inst->model[d->upper].t, shoulder);
+  for (int i = 0; i < 3; ++i) {
+    gap[i] = c->hand_target[i] - shoulder[i];
+  }
+  float reach = lb_vec3_length(gap);
+  float over = reach - st->arm_length * 0.98f;
+  c->body_offset = 0.0f;
+  if (over > 0.0f && c->body_shift > 0.0f && reach > 0.0f) {
+    float move = (over < c->body_shift ? over : c->body_shift) * c->hand_weight;
+    c->body_offset = move;
+    vec3 shift_w = {gap[0] / reach * move, gap[1] / reach * move, gap[2] / reach * move};
+    vec3 shift_m;
+    versor inv = {-root->r[0], -root->r[1], -root->r[2], root->r[3]};
+    lb_quat_rotate(inv, shift_w, shift_m);
+    for (int i = 0; i < 3; ++i) {
+      shift_m[i] /= root->s[i];
+    }
+    for (uint32_t j = 0; j < inst->joint_count; ++j) {
+      for (int i = 0; i < 3; ++i) {
+        inst->model[j].t[i] += shift_m[i];
+      }
+      if (sk->parents[j] < 0) {
+        lb_transform_inverse_mul(&sk->root_parent, &inst->model[j], &inst->local[j]);
+      }
+    }
+  }
+  lb_transform anchor_w, anchor_m;
+  lb_transform_identity(&anchor_w);
+  memcpy(anchor_w.t, c->hand_target, sizeof(vec3));
+  quat_from_basis(x, y, z, anchor_w.r);
+  lb_transform_inverse_mul(root, &anchor_w, &anchor_m);
+  lb_grip_arm_reach(sk, inst, &hand, &anchor_m, c->hand_weight, 0.0f, false);
+  lb_transform palm_m;
+  vec3 palm, rel;
+  lb_grip_palm_model(&hand, inst, &palm_m);
+  lb_transform_point(root, palm_m.t, palm);
+  for (int i = 0; i < 3; ++i) {
+    rel[i] = palm[i] - c->hand_target[i];
+  }
+  c->palm_gap = v_dot(rel, n);
+  c->palm_error = lb_vec3_length(rel);
+}
+
+/* 4 Reach (order 20, after interact): every Vault in entity order. */
+static void vault_system_reach(lb_world *w, float dt) {
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_VAULT); lb_each_next(&it, &s);) {
+    vault_reach_one(w, s, dt);
+  }
+}
+
+/* ---- public entries ---------------------------------------------------------------------- */
+
+static int vault_slot(lb_world *w, lb_entity e, const char *fn) {
+  int s = lb_slot_checked(w, e, fn);
+  if (s < 0) {
+    return -1;
+  }
+  if (!lb_slot_has(w, (uint32_t)s, LB_VAULT)) {
+    char lbl[48];
+    lb_fail(w, LB_ERR_MISSING_COMPONENT, "%s: %s has no Vault", fn,
+            lb_entity_label(e, lbl, sizeof lbl));
+    return -2;
+  }
+  return s;
+}
+
+lb_result lb_world_vault_request(lb_world *w, lb_entity e) {
+  if (!w) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  int s = vault_slot(w, e, "vault_request");
+  if (s < 0) {
+    return s == -1 ? LB_ERR_STALE_ENTITY : LB_ERR_MISSING_COMPONENT;
+  }
+  lb_vault_c *c = lb_component_ptr(w, (uint32_t)s, LB_VAULT);
+  c->request = 1;
+  return LB_OK;
+}
+
+lb_result lb_world_vault_casts(lb_world *w, lb_entity e, lb_vault_cast *out, uint32_t cap,
+                               uint32_t *count) {
+  if (!w) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!count || (cap > 0 && !out)) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "vault_casts: null %s", count ? "out" : "count");
+  }
+  int s = vault_slot(w, e, "vault_casts");
+  if (s < 0) {
+    return s == -1 ? LB_ERR_STALE_ENTITY : LB_ERR_MISSING_COMPONENT;
+  }
+  const vault_inst *st = lb_component_state(w, (uint32_t)s, LB_VAULT);
+  uint32_t n = st->cast_count < cap ? st->cast_count : cap;
+  if (n > 0) {
+    memcpy(out, st->casts, sizeof(lb_vault_cast) * n);
+  }
+  *count = st->cast_count;
+  return LB_OK;
+}
+
+/* The Vault leaves mid-vault: the controller gets its own size and snap back. */
+static void vault_remove(lb_world *w, uint32_t slot, void *value, void *state) {
+  const lb_vault_c *c = value;
+  const vault_inst *st = state;
+  lb_character_controller_c *cc = lb_component_try(w, slot, LB_CHARACTER_CONTROLLER);
+  if (cc && (c->state == LB_VAULT_VAULTING || c->state == LB_VAULT_OVER)) {
+    vault_restore(cc, st);
+  }
+}
+
+_Static_assert(sizeof(lb_vault_c) <= LB_COMPONENT_MAX_SIZE, "Vault fits the write staging");
+
+static const lb_component_def vault_components[] = {
+    {.type = LB_VAULT,
+     .info = &lb_vault_info,
+     .state_size = sizeof(vault_inst),
+     .stage = vault_stage,
+     .commit = vault_commit,
+     .remove = vault_remove},
+};
+
+static const lb_system_def vault_systems[] = {
+    {LB_PHASE_MOVE, 20, "vault.move", vault_system_move},
+    {LB_PHASE_REACH, 20, "vault.reach", vault_system_reach},
+};
+
+const lb_module_def lb_module_vault = {
+    .name = "vault",
+    .components = vault_components,
+    .component_count = 1,
+    .systems = vault_systems,
+    .system_count = 2,
+    .changed = vault_changed,
+};
