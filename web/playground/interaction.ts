@@ -53,7 +53,7 @@ export class ColliderView implements WorldView {
 }
 
 /** A text label as a sprite (canvas texture). */
-function label(): { sprite: THREE.Sprite; set(text: string): void } {
+export function label(): { sprite: THREE.Sprite; set(text: string): void } {
   const canvas = document.createElement('canvas');
   canvas.width = 512;
   canvas.height = 96;

@@ -9,35 +9,9 @@
 import * as THREE from 'three';
 import { CharacterController, Transform, Vault, type Entity, type VaultData, type World } from '../bridge/browser.js';
 import type { WorldView } from '../three/index.js';
+import { label } from './interaction.js';
 
 const MAX_CASTS = 32;
-
-/** A text label as a sprite (canvas texture). */
-function label(): { sprite: THREE.Sprite; set(text: string): void } {
-  const canvas = document.createElement('canvas');
-  canvas.width = 640;
-  canvas.height = 96;
-  const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
-  const texture = new THREE.CanvasTexture(canvas);
-  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture, depthTest: false, transparent: true }));
-  sprite.scale.set(1.0, 0.15, 1);
-  sprite.renderOrder = 10;
-  let last = '';
-  return {
-    sprite,
-    set(text: string) {
-      if (text === last) return;
-      last = text;
-      ctx.clearRect(0, 0, canvas.width, canvas.height);
-      ctx.fillStyle = 'rgba(20, 23, 28, 0.78)';
-      ctx.fillRect(0, 0, canvas.width, canvas.height);
-      ctx.fillStyle = '#e8edf3';
-      ctx.font = '26px ui-monospace, monospace';
-      text.split('\n').forEach((line, i) => ctx.fillText(line, 12, 36 + i * 34));
-      texture.needsUpdate = true;
-    },
-  };
-}
 
 /** Debug drawing of one character's vault. */
 export class VaultView implements WorldView {

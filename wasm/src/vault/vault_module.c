@@ -54,40 +54,6 @@ static float v_dist(const float *a, const float *b) {
   return lb_vec3_length(d);
 }
 
-/* Rotation quaternion whose matrix has the unit columns x, y, z. */
-static void quat_from_basis(const vec3 x, const vec3 y, const vec3 z, versor q) {
-  float m00 = x[0], m01 = y[0], m02 = z[0];
-  float m10 = x[1], m11 = y[1], m12 = z[1];
-  float m20 = x[2], m21 = y[2], m22 = z[2];
-  float trace = m00 + m11 + m22;
-  if (trace > 0.0f) {
-    float s = lb_sqrt(trace + 1.0f) * 2.0f;
-    q[3] = 0.25f * s;
-    q[0] = (m21 - m12) / s;
-    q[1] = (m02 - m20) / s;
-    q[2] = (m10 - m01) / s;
-  } else if (m00 > m11 && m00 > m22) {
-    float s = lb_sqrt(1.0f + m00 - m11 - m22) * 2.0f;
-    q[3] = (m21 - m12) / s;
-    q[0] = 0.25f * s;
-    q[1] = (m01 + m10) / s;
-    q[2] = (m02 + m20) / s;
-  } else if (m11 > m22) {
-    float s = lb_sqrt(1.0f + m11 - m00 - m22) * 2.0f;
-    q[3] = (m02 - m20) / s;
-    q[0] = (m01 + m10) / s;
-    q[1] = 0.25f * s;
-    q[2] = (m12 + m21) / s;
-  } else {
-    float s = lb_sqrt(1.0f + m22 - m00 - m11) * 2.0f;
-    q[3] = (m10 - m01) / s;
-    q[0] = (m02 + m20) / s;
-    q[1] = (m12 + m21) / s;
-    q[2] = 0.25f * s;
-  }
-  lb_quat_normalize(q);
-}
-
 /* ---- writes ---------------------------------------------------------------------------------- */
 
 static const lb_grip_hand_def *vault_find_hand(lb_world *w, const lb_vault_c *c, uint32_t asset) {
@@ -564,7 +530,7 @@ static void vault_reach_one(lb_world *w, uint32_t s, float dt) {
   lb_transform anchor_w, anchor_m;
   lb_transform_identity(&anchor_w);
   memcpy(anchor_w.t, c->hand_target, sizeof(vec3));
-  quat_from_basis(x, y, z, anchor_w.r);
+  lb_quat_from_basis(x, y, z, anchor_w.r);
   lb_transform_inverse_mul(root, &anchor_w, &anchor_m);
   lb_grip_arm_reach(sk, inst, &hand, &anchor_m, c->hand_weight, 0.0f, false);
   lb_transform palm_m;
