@@ -47,6 +47,7 @@ extern const lb_bench lb_bench_anim_character_unreal;
 extern const lb_bench lb_bench_anim_stage_sample;
 extern const lb_bench lb_bench_anim_stage_blend;
 extern const lb_bench lb_bench_anim_stage_model;
+extern const lb_bench lb_bench_anim_stage_sample_blend;
 /* bench_nav.c */
 extern const lb_bench lb_bench_nav_path;
 extern const lb_bench lb_bench_nav_agents_100;

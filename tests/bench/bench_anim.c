@@ -10,16 +10,18 @@
  * own phase (character i starts i * 0.173 s into the clips).
  *
  * One operation = one character for one step:
- *   lb_sample_job_run for idle, walk and run (looping, with the character's cursors and the
- *   clips' four-wide frames, lb_clip_frames) at the character's time, lb_blend_job_run of
- *   the three (weights 0.2 / 0.5 / 0.3) into its local pose, lb_rig_local_to_model over
- *   every joint into its model pose, and the 4x4 model matrices skinning needs
- *   (lb_rig_model_matrices, what the Output phase runs).
- * The stage benches (anim.stage.sample / blend / model) run one stage of the same op on the
- * same data, so the split shows where the time goes.
- * Characters are visited in order; after the 100th the clock advances by 1/60 s. This is
- * the counterpart of three.js AnimationMixer.update + updateMatrixWorld on 100
- * SkeletonUtils clones (tests/bench/three_anim.mjs). No error is measured (0). */
+ *   idle, walk and run sampled (looping, with the character's cursors and the clips'
+ *   four-wide frames, lb_clip_frames) at the character's time and blended (weights
+ *   0.2 / 0.5 / 0.3) into its local pose by lb_sample_blend_job_run (the bits of
+ *   lb_sample_job_run per clip + lb_blend_job_run, without storing the three poses),
+ * lb_rig_local_to_model over every joint into its model pose, and the 4x4 model matrices skinning
+ * needs (lb_rig_model_matrices, what the Output phase runs). The stage benches run one stage of the
+ * same op on the same data, so the split shows where the time goes: anim.stage.sample_blend (the
+ * one pass), anim.stage.model; and the separate jobs the one pass replaces, anim.stage.sample
+ * (three lb_sample_job_run) and anim.stage.blend (lb_blend_job_run). Characters are visited in
+ * order; after the 100th the clock advances by 1/60 s. This is the counterpart of three.js
+ * AnimationMixer.update + updateMatrixWorld on 100 SkeletonUtils clones
+ * (tests/bench/three_anim.mjs). No error is measured (0). */
 #include "../../wasm/src/rig/rig_internal.h"
 #include "bench.h"
 #include "limber/gltf.h"
@@ -44,7 +46,13 @@ typedef struct lb_anim_character {
   float phase;
 } lb_anim_character;
 
-enum { LB_ANIM_STAGE_ALL = 0, LB_ANIM_STAGE_SAMPLE, LB_ANIM_STAGE_BLEND, LB_ANIM_STAGE_MODEL };
+enum {
+  LB_ANIM_STAGE_ALL = 0,
+  LB_ANIM_STAGE_SAMPLE,
+  LB_ANIM_STAGE_BLEND,
+  LB_ANIM_STAGE_MODEL,
+  LB_ANIM_STAGE_SAMPLE_BLEND
+};
 
 typedef struct lb_anim_state {
   lb_gltf_asset *asset;
@@ -234,25 +242,38 @@ static void lb_anim_run(void *p, uint32_t iters, lb_bench_stats *st) {
     lb_anim_character *c = &s->characters[s->next];
     float t = s->time + c->phase;
     int failed = 0;
+    bool together = s->stage == LB_ANIM_STAGE_ALL || s->stage == LB_ANIM_STAGE_SAMPLE_BLEND;
+    bool sample = together || s->stage == LB_ANIM_STAGE_SAMPLE;
     lb_blend_layer layers[LB_ANIM_CLIPS];
+    lb_sample_cursor cursors[LB_ANIM_CLIPS];
+    lb_sample_job jobs[LB_ANIM_CLIPS];
     for (uint32_t k = 0; k < LB_ANIM_CLIPS; ++k) {
       layers[k].pose = s->sampled[k];
       layers[k].weight = lb_anim_weights[k];
       layers[k].joint_weights = NULL;
-      if (s->stage != LB_ANIM_STAGE_ALL && s->stage != LB_ANIM_STAGE_SAMPLE) {
-        continue;
+      cursors[k] = (lb_sample_cursor){c->keys[k], s->track_count};
+      memset(&jobs[k], 0, sizeof jobs[k]);
+      jobs[k].clip = s->clips[k];
+      jobs[k].frames = s->frames[k];
+      jobs[k].time = t;
+      jobs[k].loop = true;
+      jobs[k].cursor = &cursors[k];
+      jobs[k].rest = rest;
+      jobs[k].joint_count = n;
+      jobs[k].output = s->sampled[k];
+      if (sample && !together) {
+        failed |= lb_sample_job_run(&jobs[k]) != LB_OK;
       }
-      lb_sample_cursor cursor = {c->keys[k], s->track_count};
-      lb_sample_job job = {0};
-      job.clip = s->clips[k];
-      job.frames = s->frames[k];
-      job.time = t;
-      job.loop = true;
-      job.cursor = &cursor;
+    }
+    if (together) {
+      lb_sample_blend_job job = lb_sample_blend_default_job();
+      job.samples = jobs;
+      job.weights = lb_anim_weights;
+      job.layer_count = LB_ANIM_CLIPS;
       job.rest = rest;
       job.joint_count = n;
-      job.output = s->sampled[k];
-      failed |= lb_sample_job_run(&job) != LB_OK;
+      job.output = c->local;
+      failed |= lb_sample_blend_job_run(&job) != LB_OK;
     }
     lb_blend_job blend = lb_blend_default_job();
     blend.layers = layers;
@@ -260,7 +281,7 @@ static void lb_anim_run(void *p, uint32_t iters, lb_bench_stats *st) {
     blend.rest = rest;
     blend.joint_count = n;
     blend.output = c->local;
-    if (s->stage == LB_ANIM_STAGE_ALL || s->stage == LB_ANIM_STAGE_BLEND) {
+    if (s->stage == LB_ANIM_STAGE_BLEND) {
       failed |= lb_blend_job_run(&blend) != LB_OK;
     }
     if (s->stage == LB_ANIM_STAGE_ALL || s->stage == LB_ANIM_STAGE_MODEL) {
@@ -296,6 +317,10 @@ static void *lb_anim_setup_sample(void) {
 
 static void *lb_anim_setup_blend(void) {
   return lb_anim_setup("mannequin-mixamo.glb", LB_ANIM_STAGE_BLEND);
+}
+
+static void *lb_anim_setup_sample_blend(void) {
+  return lb_anim_setup("mannequin-mixamo.glb", LB_ANIM_STAGE_SAMPLE_BLEND);
 }
 
 static void *lb_anim_setup_model(void) {
@@ -346,5 +371,15 @@ const lb_bench lb_bench_anim_stage_model = {
     "anim.character's local->model + 4x4 model matrices only, 65 joints",
     20000,
     lb_anim_setup_model,
+    lb_anim_run,
+    lb_anim_teardown};
+
+const lb_bench lb_bench_anim_stage_sample_blend = {
+    "anim.stage.sample_blend",
+    "us",
+    "anim.character's sampling and blending in one pass (lb_sample_blend_job): idle+walk+run "
+    "0.2/0.5/0.3, 65 joints",
+    20000,
+    lb_anim_setup_sample_blend,
     lb_anim_run,
     lb_anim_teardown};

@@ -69,6 +69,7 @@ const BENCHES = [
   // The stages of anim.character on the same data: where its time goes.
   { name: 'anim.stage.sample', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'anim.stage.blend', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'anim.stage.sample_blend', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'anim.stage.model', targets: ['native', 'wasm-simd', 'wasm'] },
   // collide.<query>.<scene>: built-in collision queries (tests/bench/bench_collide.c); the
   // .brute twin (every collider / triangle tested) is the in-run baseline: the table adds

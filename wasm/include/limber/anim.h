@@ -189,6 +189,45 @@ lb_result lb_blend_job_validate(const lb_blend_job *job);
 /* Validates, then blends; on error the output is untouched. */
 lb_result lb_blend_job_run(lb_blend_job *job);
 
+/* ---- sampling and blending in one pass ------------------------------------------------------ */
+
+/* lb_sample_job_run of every layer's sample job, then lb_blend_job_run of their outputs with
+ * `weights` (no joint weights, no additive layers) into `output`: the same bits. When the
+ * layers with a weight > 0 all have frames (lb_clip_frames) animating the same joints'
+ * rotations, they are sampled and blended four joints at a time in registers, without
+ * writing their poses (ozz-animation runs its sampling and blending jobs over SoA locals;
+ * here the intermediate poses are never stored). Otherwise the jobs run one after the other.
+ * Either way the samples' outputs are scratch: afterwards their contents are unspecified. */
+typedef struct lb_sample_blend_job {
+  /* inputs */
+  lb_sample_job *samples; /* layer_count jobs, rest and joint_count equal to this job's */
+  const float *weights;   /* layer_count weights, finite, >= 0 */
+  uint32_t layer_count;   /* 1 .. LB_SAMPLE_BLEND_MAX_LAYERS */
+  const lb_transform *rest;
+  uint32_t joint_count;
+  float threshold; /* as lb_blend_job: total weight at or below which rest is used (1e-6) */
+  /* optional: each sampled local transform of joint `adjust_joint` of a layer with a weight
+   * > 0 passes through adjust(user, layer, local) before the blend (the Animator takes the
+   * root motion out of the root joint there) */
+  void (*adjust)(void *user, uint32_t layer, lb_transform *local);
+  void *adjust_user;
+  uint32_t adjust_joint;
+  /* output */
+  lb_transform *output; /* joint_count transforms; may not alias rest or a sample's output */
+} lb_sample_blend_job;
+
+#define LB_SAMPLE_BLEND_MAX_LAYERS 8u
+
+/* Zero-initialised job with threshold 1e-6. */
+lb_sample_blend_job lb_sample_blend_default_job(void);
+/* LB_OK, or what lb_sample_job_validate returns for a sample job, LB_ERR_INVALID_ARGUMENT
+ * (null pointers, layer_count 0 or above the maximum, a sample whose rest or joint_count
+ * differs, aliasing outputs, adjust_joint >= joint_count with adjust set), LB_ERR_NOT_FINITE /
+ * LB_ERR_OUT_OF_RANGE (a weight or the threshold, as lb_blend_job_validate). */
+lb_result lb_sample_blend_job_validate(const lb_sample_blend_job *job);
+/* Validates, then samples and blends; on error the output and cursors are untouched. */
+lb_result lb_sample_blend_job_run(lb_sample_blend_job *job);
+
 /* Mask helper: out[j] = inside for `joint` and all its descendants, outside for every other
  * joint. parents[j] is j's parent (-1 for a root) and must be < j, with joints in
  * depth-first order so a subtree is the contiguous range [joint, end).

@@ -190,9 +190,22 @@ typedef struct frame_ctx {
   const lb_skeleton *sk;
   const lb_animator_c *comp;
   float dt; /* Animator.speed applied */
-  lb_blend_layer layers[LB_ANIM_MAX_LAYERS];
+  /* the layers, sampled and blended together once both states have played */
+  lb_sample_job samples[LB_ANIM_MAX_LAYERS];
+  lb_sample_cursor cursors[LB_ANIM_MAX_LAYERS];
+  float weights[LB_ANIM_MAX_LAYERS];
+  const lb_anim_point *points[LB_ANIM_MAX_LAYERS];
   uint32_t layer_count;
 } frame_ctx;
+
+_Static_assert(LB_ANIM_MAX_LAYERS <= LB_SAMPLE_BLEND_MAX_LAYERS, "one sample-blend job");
+
+/* lb_sample_blend_job's adjust: the layer's root motion leaves its root joint. */
+static void adjust_root(void *user, uint32_t layer, lb_transform *local) {
+  const frame_ctx *fx = user;
+  remove_root_motion(fx->samples[layer].clip, fx->c->root_joint,
+                     fx->comp->root_motion_vertical != 0, fx->points[layer]->bake_yaw, local);
+}
 
 /* Advances one playing state and adds its clips as layers with `weight` (the cross-fade
  * share); a share of 0 advances the state without sampling it. */
@@ -219,26 +232,23 @@ static void play(frame_ctx *fx, lb_anim_playback *pb, float weight) {
     return;
   }
   lb_animator_instance *inst = fx->inst;
-  bool apply = fx->comp->apply_root_motion != 0;
   bool vertical = fx->comp->root_motion_vertical != 0;
   for (uint32_t i = 0; i < sel.count && fx->layer_count < LB_ANIM_MAX_LAYERS; ++i) {
     const lb_anim_point *pt = &c->points[sel.point[i]];
     const lb_clip *clip = lb_world_clip(fx->w, pt->clip);
     float w = weight * sel.weight[i];
     uint32_t k = fx->layer_count++;
-    lb_transform *pose = inst->poses + (size_t)k * inst->joint_count;
-    lb_sample_cursor cursor = {inst->keys + pt->cursor, lb_clip_track_count(clip)};
-    lb_sample_job job;
-    memset(&job, 0, sizeof job);
-    job.clip = clip;
-    job.frames = lb_world_clip_frames(fx->w, pt->clip);
-    job.time = pb->phase * clip->duration;
-    job.loop = st->loop != 0;
-    job.cursor = &cursor;
-    job.rest = fx->sk->rest;
-    job.joint_count = inst->joint_count;
-    job.output = pose;
-    lb_sample_job_run(&job); /* validated when the controller was built */
+    fx->cursors[k] = (lb_sample_cursor){inst->keys + pt->cursor, lb_clip_track_count(clip)};
+    lb_sample_job *job = &fx->samples[k];
+    memset(job, 0, sizeof *job);
+    job->clip = clip;
+    job->frames = lb_world_clip_frames(fx->w, pt->clip);
+    job->time = pb->phase * clip->duration;
+    job->loop = st->loop != 0;
+    job->cursor = &fx->cursors[k];
+    job->rest = fx->sk->rest;
+    job->joint_count = inst->joint_count;
+    job->output = inst->poses + (size_t)k * inst->joint_count; /* scratch */
     lb_root_motion_job rm;
     memset(&rm, 0, sizeof rm);
     rm.clip = clip;
@@ -254,15 +264,11 @@ static void play(frame_ctx *fx, lb_anim_playback *pb, float weight) {
       }
       inst->motion.yaw += w * rm.yaw;
     }
-    if (apply) {
-      remove_root_motion(clip, c->root_joint, vertical, pt->bake_yaw, &pose[c->root_joint]);
-    }
-    fx->layers[k].pose = pose;
-    fx->layers[k].weight = w;
-    fx->layers[k].joint_weights = NULL;
+    fx->weights[k] = w;
+    fx->points[k] = pt;
     inst->status.layer_clip[k] = pt->clip;
     inst->status.layer_weight[k] = w;
-    inst->status.layer_time[k] = job.time;
+    inst->status.layer_time[k] = job->time;
   }
 }
 
@@ -295,13 +301,23 @@ static void animate(lb_world *w, uint32_t slot, lb_animator_instance *inst,
     inst->status.previous_phase = inst->prev.phase;
   }
   play(&fx, &inst->cur, f);
-  lb_blend_job job = lb_blend_default_job();
-  job.layers = fx.layers;
-  job.layer_count = fx.layer_count;
-  job.rest = fx.sk->rest;
-  job.joint_count = inst->joint_count;
-  job.output = rig->local;
-  lb_blend_job_run(&job);
+  if (fx.layer_count > 0) {
+    lb_sample_blend_job job = lb_sample_blend_default_job();
+    job.samples = fx.samples;
+    job.weights = fx.weights;
+    job.layer_count = fx.layer_count;
+    job.rest = fx.sk->rest;
+    job.joint_count = inst->joint_count;
+    job.output = rig->local;
+    if (comp->apply_root_motion != 0) {
+      job.adjust = adjust_root;
+      job.adjust_user = &fx;
+      job.adjust_joint = c->root_joint;
+    }
+    lb_sample_blend_job_run(&job); /* each sample validated when the controller was built */
+  } else {
+    memcpy(rig->local, fx.sk->rest, (size_t)inst->joint_count * sizeof(lb_transform));
+  }
   if (f >= 1.0f) {
     inst->prev.state = -1; /* the fade is over: this step already played it at weight 0 */
     inst->status.previous = -1;

@@ -3,6 +3,7 @@
 
 #include "../math/math_inline.h"
 #include "../math/simd4.h"
+#include "clip_internal.h"
 #include <stddef.h>
 
 lb_blend_job lb_blend_default_job(void) {
@@ -161,11 +162,6 @@ static void blend_rotations4(const lb_transform *const *poses, const float *weig
   lb_f4_store(output[j + 2u].r, az);
   lb_f4_store(output[j + 3u].r, aw);
 }
-
-/* Translations and scales are whole lanes of four floats (vec3 + padding) when the
- * transform is 48 bytes with the scale at 32: then joints j..j+3 blend them four at a time
- * (each lane the scalar sum t += w * p.t in layer order, then * inv). */
-#define LB_BLEND_VEC4 (sizeof(lb_transform) == 48u && offsetof(lb_transform, s) == 32u)
 
 static void blend_vec3_4(const lb_transform *const *poses, const float *weights, uint32_t used,
                          uint32_t j, float inv, size_t offset, lb_transform *output) {

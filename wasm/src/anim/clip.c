@@ -168,11 +168,6 @@ static uint32_t find_key(const float *times, uint32_t n, float t, uint32_t hint)
 /* Where a track (count > 0) stands at t in [0, duration]: copy key a (copy), or interpolate
  * keys a -> b by u in (0, 1). With `wrap`, the span from the last key to duration + the first
  * key interpolates last -> first. */
-typedef struct key_span {
-  uint32_t a, b;
-  float u;
-  bool copy;
-} key_span;
 
 LB_ANIM_INLINE key_span span_finish(const lb_track *tr, key_span sp) {
   if (sp.u <= 0.0f || tr->interp == LB_INTERP_STEP) {
@@ -223,12 +218,6 @@ static key_span locate(const lb_track *tr, float t, float duration, bool wrap, u
  * times[k + 1] have the same bits brackets t at the same k with the very same u: its span is
  * reused without a search or a division. Any other track searches (from its cursor hint) and
  * becomes the memo. */
-typedef struct span_memo {
-  uint32_t n, k; /* n == 0: empty (tracks here have keys) */
-  uint32_t ta, tb;
-  float u;
-  key_span linear; /* the span as span_finish() leaves it for a LINEAR track */
-} span_memo;
 
 static inline uint32_t time_bits(float x) {
   uint32_t u;
@@ -391,21 +380,64 @@ lb_result lb_sample_job_validate(const lb_sample_job *job) {
   return LB_OK;
 }
 
+void lb_sample_at_init(const lb_sample_job *job, lb_sample_at *at) {
+  memset(at, 0, sizeof *at);
+  at->job = job;
+  at->d = job->clip->duration;
+  at->t = job->loop ? wrap_time(job->time, at->d, NULL) : clamp_time(job->time, at->d);
+  at->hints = job->cursor ? job->cursor->keys : NULL;
+  at->memo.linear.copy = true;
+}
+
+key_span lb_sample_at_grid(lb_sample_at *at, const lb_clip_frames *f) {
+  uint32_t gj = 0;
+  const lb_track *grid = lb_clip_frames_grid(f, &gj);
+  return locate(grid, at->t, at->d, at->job->loop, at->hints ? &at->hints[gj * 3u + 1u] : NULL);
+}
+
+void lb_sample_at_vec3(lb_sample_at *at, uint32_t j, uint32_t channel, float *out) {
+  const float *rest = channel == 0u ? at->job->rest[j].t : at->job->rest[j].s;
+  const lb_joint_tracks *jt = j < at->job->clip->joint_count ? &at->job->clip->joints[j] : NULL;
+  const lb_track *tr = !jt ? NULL : channel == 0u ? &jt->translation : &jt->scale;
+  if (!tr || tr->count == 0) {
+    memcpy(out, rest, 3u * sizeof(float));
+    return;
+  }
+  eval_vec3(tr, at->t, at->d, at->job->loop, at->hints ? &at->hints[j * 3u + channel] : NULL,
+            &at->memo, out);
+}
+
+void lb_sample_at_joint(lb_sample_at *at, uint32_t j, lb_transform *out) {
+  *out = at->job->rest[j];
+  if (j >= at->job->clip->joint_count) {
+    return;
+  }
+  const lb_track *rot = &at->job->clip->joints[j].rotation;
+  if (rot->count > 0) {
+    eval_quat(rot, at->t, at->d, at->job->loop, at->hints ? &at->hints[j * 3u + 1u] : NULL,
+              &at->memo, out->r);
+  }
+  lb_sample_at_vec3(at, j, 0u, out->t);
+  lb_sample_at_vec3(at, j, 2u, out->s);
+}
+
 lb_result lb_sample_job_run(lb_sample_job *job) {
   lb_result r = lb_sample_job_validate(job);
   if (r != LB_OK) {
     return r;
   }
+  lb_sample_at at;
+  lb_sample_at_init(job, &at);
   const lb_clip *clip = job->clip;
-  float d = clip->duration;
-  float t = job->loop ? wrap_time(job->time, d, NULL) : clamp_time(job->time, d);
+  float d = at.d;
+  float t = at.t;
   bool loop = job->loop;
-  uint32_t *hints = job->cursor ? job->cursor->keys : NULL;
+  uint32_t *hints = at.hints;
   uint32_t animated = clip->joint_count < job->joint_count ? clip->joint_count : job->joint_count;
   const lb_joint_tracks *joints = clip->joints;
   lb_transform *output = job->output;
   const lb_transform *rest = job->rest;
-  span_memo memo = {0u, 0u, 0u, 0u, 0.0f, {0u, 0u, 0.0f, true}};
+  span_memo memo = at.memo;
   /* Rotations four at a time when the clip has frames: one key search for all of them. */
   const lb_clip_frames *frames = lb_clip_frames_match(job->frames, clip) ? job->frames : NULL;
   if (frames) {
@@ -418,10 +450,7 @@ lb_result lb_sample_job_run(lb_sample_job *job) {
     for (uint32_t i = 0; i < ls->unrotated_count; ++i) {
       memcpy(output[ls->unrotated[i]].r, rest[ls->unrotated[i]].r, sizeof output->r);
     }
-    uint32_t gj = 0;
-    const lb_track *grid = lb_clip_frames_grid(frames, &gj);
-    key_span sp = locate(grid, t, d, loop, hints ? &hints[gj * 3u + 1u] : NULL);
-    lb_clip_frames_sample(frames, sp.a, sp.b, sp.u, sp.copy, output);
+    lb_clip_frames_sample(frames, lb_sample_at_grid(&at, frames), output);
     for (uint32_t i = 0; i < ls->translated_count; ++i) {
       uint32_t j = ls->translated[i];
       eval_vec3(&joints[j].translation, t, d, loop, hints ? &hints[j * 3u] : NULL, &memo,

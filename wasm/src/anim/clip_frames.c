@@ -246,70 +246,128 @@ static void lane_slerp(const float *va, const float *vb, uint32_t l, float u, co
   lb_quat_normalize(out);
 }
 
-void lb_clip_frames_sample(const lb_clip_frames *f, uint32_t a, uint32_t b, float u, bool copy,
-                           lb_transform *output) {
+/* Group g's four lanes at span sp, lanes x y z w in q: key a (copy), else the normalised
+ * lerp, with the lanes whose keys are more than 8 degrees apart slerped. */
+LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, uint32_t g, lb_f4 *q) {
   uint32_t groups = f->group_count;
-  const float *fa = f->values + (size_t)a * groups * 16u;
-  const float *fb = f->values + (size_t)b * groups * 16u;
-  const lb_f4 u4 = lb_f4_set1(u);
-  const lb_f4 sa = lb_f4_set1(1.0f - u);
+  const float *va = f->values + ((size_t)sp.a * groups + g) * 16u;
+  const float *vb = f->values + ((size_t)sp.b * groups + g) * 16u;
+  lb_f4 ax = lb_f4_load(va), ay = lb_f4_load(va + 4), az = lb_f4_load(va + 8),
+        aw = lb_f4_load(va + 12);
+  if (sp.copy) {
+    q[0] = ax;
+    q[1] = ay;
+    q[2] = az;
+    q[3] = aw;
+    return;
+  }
+  const lb_f4 u4 = lb_f4_set1(sp.u);
+  const lb_f4 sa = lb_f4_set1(1.0f - sp.u);
   const lb_f4 zero = lb_f4_set1(0.0f);
-  const lb_f4 one = lb_f4_set1(1.0f);
-  const lb_f4 tiny = lb_f4_set1(1e-30f);
-  const lb_f4 nlerp_min = lb_f4_set1(LB_ANIM_NLERP_MIN_DOT);
-  for (uint32_t g = 0; g < groups; ++g) {
-    const float *va = fa + (size_t)g * 16u;
-    const float *vb = fb + (size_t)g * 16u;
-    const uint16_t *joints = f->joints + g * 4u;
-    uint32_t valid = f->lane_count - g * 4u;
-    valid = valid > 4u ? 4u : valid;
-    if (copy) {
-      for (uint32_t l = 0; l < valid; ++l) {
-        float *r = output[joints[l]].r;
-        for (uint32_t c = 0; c < 4u; ++c) {
-          r[c] = va[c * 4u + l];
-        }
-      }
-      continue;
-    }
-    lb_f4 ax = lb_f4_load(va), ay = lb_f4_load(va + 4), az = lb_f4_load(va + 8),
-          aw = lb_f4_load(va + 12);
-    lb_f4 bx = lb_f4_load(vb), by = lb_f4_load(vb + 4), bz = lb_f4_load(vb + 8),
-          bw = lb_f4_load(vb + 12);
-    lb_f4 d =
-        lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(ax, bx), lb_f4_mul(ay, by)), lb_f4_mul(az, bz)),
-                  lb_f4_mul(aw, bw));
-    int slerp = ~lb_f4_mask_bits(lb_f4_ge(lb_f4_abs(d), nlerp_min)) & ((1 << valid) - 1);
-    lb_f4 sb = lb_f4_select(lb_f4_lt(d, zero), lb_f4_neg(u4), u4);
-    lb_f4 qx = lb_f4_add(lb_f4_mul(ax, sa), lb_f4_mul(bx, sb));
-    lb_f4 qy = lb_f4_add(lb_f4_mul(ay, sa), lb_f4_mul(by, sb));
-    lb_f4 qz = lb_f4_add(lb_f4_mul(az, sa), lb_f4_mul(bz, sb));
-    lb_f4 qw = lb_f4_add(lb_f4_mul(aw, sa), lb_f4_mul(bw, sb));
-    lb_f4 n2 =
-        lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(qx, qx), lb_f4_mul(qy, qy)), lb_f4_mul(qz, qz)),
-                  lb_f4_mul(qw, qw));
-    lb_f4 ok = lb_f4_gt(n2, tiny);
-    lb_f4 inv = lb_f4_div(one, lb_f4_sqrt(n2));
-    qx = lb_f4_select(ok, lb_f4_mul(qx, inv), zero);
-    qy = lb_f4_select(ok, lb_f4_mul(qy, inv), zero);
-    qz = lb_f4_select(ok, lb_f4_mul(qz, inv), zero);
-    qw = lb_f4_select(ok, lb_f4_mul(qw, inv), one);
-    lb_f4_transpose(&qx, &qy, &qz, &qw);
-    if (valid == 4u && slerp == 0) {
-      lb_f4_store(output[joints[0]].r, qx);
-      lb_f4_store(output[joints[1]].r, qy);
-      lb_f4_store(output[joints[2]].r, qz);
-      lb_f4_store(output[joints[3]].r, qw);
-      continue;
-    }
-    const lb_f4 lanes[4] = {qx, qy, qz, qw};
-    for (uint32_t l = 0; l < valid; ++l) {
-      float *r = output[joints[l]].r;
-      if ((slerp >> l) & 1) {
-        lane_slerp(va, vb, l, u, f->wide + f->wide_at[(size_t)a * groups + g], r);
-      } else {
-        lb_f4_store(r, lanes[l]);
+  lb_f4 bx = lb_f4_load(vb), by = lb_f4_load(vb + 4), bz = lb_f4_load(vb + 8),
+        bw = lb_f4_load(vb + 12);
+  lb_f4 d = lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(ax, bx), lb_f4_mul(ay, by)), lb_f4_mul(az, bz)),
+                      lb_f4_mul(aw, bw));
+  int slerp = ~lb_f4_mask_bits(lb_f4_ge(lb_f4_abs(d), lb_f4_set1(LB_ANIM_NLERP_MIN_DOT))) & 15;
+  lb_f4 sb = lb_f4_select(lb_f4_lt(d, zero), lb_f4_neg(u4), u4);
+  lb_f4 qx = lb_f4_add(lb_f4_mul(ax, sa), lb_f4_mul(bx, sb));
+  lb_f4 qy = lb_f4_add(lb_f4_mul(ay, sa), lb_f4_mul(by, sb));
+  lb_f4 qz = lb_f4_add(lb_f4_mul(az, sa), lb_f4_mul(bz, sb));
+  lb_f4 qw = lb_f4_add(lb_f4_mul(aw, sa), lb_f4_mul(bw, sb));
+  lb_f4 n2 =
+      lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(qx, qx), lb_f4_mul(qy, qy)), lb_f4_mul(qz, qz)),
+                lb_f4_mul(qw, qw));
+  lb_f4 ok = lb_f4_gt(n2, lb_f4_set1(1e-30f));
+  lb_f4 inv = lb_f4_div(lb_f4_set1(1.0f), lb_f4_sqrt(n2));
+  q[0] = lb_f4_select(ok, lb_f4_mul(qx, inv), zero);
+  q[1] = lb_f4_select(ok, lb_f4_mul(qy, inv), zero);
+  q[2] = lb_f4_select(ok, lb_f4_mul(qz, inv), zero);
+  q[3] = lb_f4_select(ok, lb_f4_mul(qw, inv), lb_f4_set1(1.0f));
+  if (slerp == 0) {
+    return;
+  }
+  /* Padding lanes repeat a real track, so their slerp is as good as any value. */
+  float lanes[4][4];
+  for (uint32_t c = 0; c < 4u; ++c) {
+    lb_f4_store(lanes[c], q[c]);
+  }
+  const float *e = f->wide + f->wide_at[(size_t)sp.a * groups + g];
+  for (uint32_t l = 0; l < 4u; ++l) {
+    if ((slerp >> l) & 1) {
+      float r[4];
+      lane_slerp(va, vb, l, sp.u, e, r);
+      for (uint32_t c = 0; c < 4u; ++c) {
+        lanes[c][l] = r[c];
       }
     }
+  }
+  for (uint32_t c = 0; c < 4u; ++c) {
+    q[c] = lb_f4_load(lanes[c]);
+  }
+}
+
+/* Lanes x y z w of group g to the rotations of its joints (padding lanes dropped). */
+LB_F4_INLINE void group_store(const lb_clip_frames *f, uint32_t g, lb_f4 *q, lb_transform *output) {
+  const uint16_t *joints = f->joints + g * 4u;
+  uint32_t valid = f->lane_count - g * 4u;
+  lb_f4_transpose(&q[0], &q[1], &q[2], &q[3]);
+  if (valid >= 4u) {
+    lb_f4_store(output[joints[0]].r, q[0]);
+    lb_f4_store(output[joints[1]].r, q[1]);
+    lb_f4_store(output[joints[2]].r, q[2]);
+    lb_f4_store(output[joints[3]].r, q[3]);
+    return;
+  }
+  for (uint32_t l = 0; l < valid; ++l) {
+    lb_f4_store(output[joints[l]].r, q[l]);
+  }
+}
+
+void lb_clip_frames_sample(const lb_clip_frames *f, key_span sp, lb_transform *output) {
+  for (uint32_t g = 0; g < f->group_count; ++g) {
+    lb_f4 q[4];
+    group_lanes(f, sp, g, q);
+    group_store(f, g, q, output);
+  }
+}
+
+bool lb_clip_frames_same_lanes(const lb_clip_frames *a, const lb_clip_frames *b) {
+  return a->joint_count == b->joint_count && a->lane_count == b->lane_count &&
+         memcmp(a->joints, b->joints, (size_t)a->group_count * 4u * sizeof(uint16_t)) == 0;
+}
+
+void lb_clip_frames_blend(const lb_clip_frames *const *f, const key_span *spans, const float *w,
+                          uint32_t count, lb_transform *output) {
+  const lb_f4 zero = lb_f4_set1(0.0f);
+  for (uint32_t g = 0; g < f[0]->group_count; ++g) {
+    /* lb_blend_job's sums per lane (blend.c blend_rotations4): layer 0 as it is, the others
+     * negated when their dot with layer 0 is negative. */
+    lb_f4 first[4], acc[4] = {zero, zero, zero, zero};
+    for (uint32_t i = 0; i < count; ++i) {
+      lb_f4 q[4];
+      group_lanes(f[i], spans[i], g, i == 0 ? first : q);
+      const lb_f4 *p = i == 0 ? first : q;
+      lb_f4 wi = lb_f4_set1(w[i]), wr = wi;
+      if (i > 0) {
+        lb_f4 d =
+            lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(first[0], p[0]), lb_f4_mul(first[1], p[1])),
+                                lb_f4_mul(first[2], p[2])),
+                      lb_f4_mul(first[3], p[3]));
+        wr = lb_f4_select(lb_f4_lt(d, zero), lb_f4_neg(wi), wi);
+      }
+      for (uint32_t c = 0; c < 4u; ++c) {
+        acc[c] = lb_f4_add(acc[c], lb_f4_mul(wr, p[c]));
+      }
+    }
+    lb_f4 n2 = lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(acc[0], acc[0]), lb_f4_mul(acc[1], acc[1])),
+                                   lb_f4_mul(acc[2], acc[2])),
+                         lb_f4_mul(acc[3], acc[3]));
+    lb_f4 ok = lb_f4_gt(n2, lb_f4_set1(1e-30f));
+    lb_f4 inv = lb_f4_div(lb_f4_set1(1.0f), lb_f4_sqrt(n2));
+    acc[0] = lb_f4_select(ok, lb_f4_mul(acc[0], inv), zero);
+    acc[1] = lb_f4_select(ok, lb_f4_mul(acc[1], inv), zero);
+    acc[2] = lb_f4_select(ok, lb_f4_mul(acc[2], inv), zero);
+    acc[3] = lb_f4_select(ok, lb_f4_mul(acc[3], inv), lb_f4_set1(1.0f));
+    group_store(f[0], g, acc, output);
   }
 }
