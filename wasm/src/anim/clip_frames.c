@@ -336,38 +336,56 @@ bool lb_clip_frames_same_lanes(const lb_clip_frames *a, const lb_clip_frames *b)
          memcmp(a->joints, b->joints, (size_t)a->group_count * 4u * sizeof(uint16_t)) == 0;
 }
 
+/* Groups blended per block: the block's sums stay in a small stack buffer (L1) while the
+ * layers pass over it one after the other, so no layer's lanes wait on register spills. */
+#define LB_FRAMES_BLOCK 16u
+
 void lb_clip_frames_blend(const lb_clip_frames *const *f, const key_span *spans, const float *w,
                           uint32_t count, lb_transform *output) {
   const lb_f4 zero = lb_f4_set1(0.0f);
-  for (uint32_t g = 0; g < f[0]->group_count; ++g) {
-    /* lb_blend_job's sums per lane (blend.c blend_rotations4): layer 0 as it is, the others
-     * negated when their dot with layer 0 is negative. */
-    lb_f4 first[4], acc[4] = {zero, zero, zero, zero};
-    for (uint32_t i = 0; i < count; ++i) {
-      lb_f4 q[4];
-      group_lanes(f[i], spans[i], g, i == 0 ? first : q);
-      const lb_f4 *p = i == 0 ? first : q;
-      lb_f4 wi = lb_f4_set1(w[i]), wr = wi;
-      if (i > 0) {
-        lb_f4 d =
-            lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(first[0], p[0]), lb_f4_mul(first[1], p[1])),
-                                lb_f4_mul(first[2], p[2])),
-                      lb_f4_mul(first[3], p[3]));
-        wr = lb_f4_select(lb_f4_lt(d, zero), lb_f4_neg(wi), wi);
-      }
+  const uint32_t groups = f[0]->group_count;
+  lb_f4 first[LB_FRAMES_BLOCK][4], acc[LB_FRAMES_BLOCK][4];
+  for (uint32_t g0 = 0; g0 < groups; g0 += LB_FRAMES_BLOCK) {
+    uint32_t end = groups - g0 < LB_FRAMES_BLOCK ? groups : g0 + LB_FRAMES_BLOCK;
+    /* lb_blend_job's sums per lane (blend.c blend_rotations4): 0 + w * q for layer 0, then
+     * +- w * q, negated where the dot with layer 0 is negative. */
+    const lb_f4 w0 = lb_f4_set1(w[0]);
+    for (uint32_t g = g0; g < end; ++g) {
+      lb_f4 *q = first[g - g0], *a = acc[g - g0];
+      group_lanes(f[0], spans[0], g, q);
       for (uint32_t c = 0; c < 4u; ++c) {
-        acc[c] = lb_f4_add(acc[c], lb_f4_mul(wr, p[c]));
+        a[c] = lb_f4_add(zero, lb_f4_mul(w0, q[c]));
       }
     }
-    lb_f4 n2 = lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(acc[0], acc[0]), lb_f4_mul(acc[1], acc[1])),
-                                   lb_f4_mul(acc[2], acc[2])),
-                         lb_f4_mul(acc[3], acc[3]));
-    lb_f4 ok = lb_f4_gt(n2, lb_f4_set1(1e-30f));
-    lb_f4 inv = lb_f4_div(lb_f4_set1(1.0f), lb_f4_sqrt(n2));
-    acc[0] = lb_f4_select(ok, lb_f4_mul(acc[0], inv), zero);
-    acc[1] = lb_f4_select(ok, lb_f4_mul(acc[1], inv), zero);
-    acc[2] = lb_f4_select(ok, lb_f4_mul(acc[2], inv), zero);
-    acc[3] = lb_f4_select(ok, lb_f4_mul(acc[3], inv), lb_f4_set1(1.0f));
-    group_store(f[0], g, acc, output);
+    for (uint32_t i = 1; i < count; ++i) {
+      const lb_f4 wi = lb_f4_set1(w[i]), nwi = lb_f4_neg(wi);
+      for (uint32_t g = g0; g < end; ++g) {
+        lb_f4 q[4];
+        const lb_f4 *p = first[g - g0];
+        lb_f4 *a = acc[g - g0];
+        group_lanes(f[i], spans[i], g, q);
+        lb_f4 d = lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(p[0], q[0]), lb_f4_mul(p[1], q[1])),
+                                      lb_f4_mul(p[2], q[2])),
+                            lb_f4_mul(p[3], q[3]));
+        lb_f4 wr = lb_f4_select(lb_f4_lt(d, zero), nwi, wi);
+        for (uint32_t c = 0; c < 4u; ++c) {
+          a[c] = lb_f4_add(a[c], lb_f4_mul(wr, q[c]));
+        }
+      }
+    }
+    const lb_f4 one = lb_f4_set1(1.0f), tiny = lb_f4_set1(1e-30f);
+    for (uint32_t g = g0; g < end; ++g) {
+      lb_f4 *a = acc[g - g0];
+      lb_f4 n2 = lb_f4_add(
+          lb_f4_add(lb_f4_add(lb_f4_mul(a[0], a[0]), lb_f4_mul(a[1], a[1])), lb_f4_mul(a[2], a[2])),
+          lb_f4_mul(a[3], a[3]));
+      lb_f4 ok = lb_f4_gt(n2, tiny);
+      lb_f4 inv = lb_f4_div(one, lb_f4_sqrt(n2));
+      a[0] = lb_f4_select(ok, lb_f4_mul(a[0], inv), zero);
+      a[1] = lb_f4_select(ok, lb_f4_mul(a[1], inv), zero);
+      a[2] = lb_f4_select(ok, lb_f4_mul(a[2], inv), zero);
+      a[3] = lb_f4_select(ok, lb_f4_mul(a[3], inv), one);
+      group_store(f[0], g, a, output);
+    }
   }
 }
