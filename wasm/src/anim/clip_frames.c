@@ -31,6 +31,10 @@ struct lb_clip_frames {
    * `wide` (UINT32_MAX: no wide lane), then per lane theta, 1 / sin(theta), sign. */
   uint32_t *wide_at;
   float *wide;
+  /* Per (key, group): bit l set where lane l's keys k and k + 1 have a negative dot (the
+   * lerp takes -u on key k + 1), bit 4 + l where lane l is slerped. Worked out here with the
+   * sampler's own operations, so the sampler reads them instead of a dot per lane. */
+  uint8_t *lane_bits;
   size_t bytes;
 };
 
@@ -117,8 +121,9 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
     }
   }
   size_t wide_at_bytes = ((size_t)keys * groups * sizeof(uint32_t) + 15u) & ~(size_t)15u;
-  size_t bytes = head + jbytes + floats * sizeof(float) + wide_at_bytes +
-                 (size_t)wide_count * 12u * sizeof(float);
+  size_t wide_bytes = (size_t)wide_count * 12u * sizeof(float);
+  size_t bytes =
+      head + jbytes + floats * sizeof(float) + wide_at_bytes + wide_bytes + (size_t)keys * groups;
   uint8_t *block = lb_mem_alloc(&al, bytes);
   if (!block) {
     return LB_ERR_OUT_OF_MEMORY;
@@ -135,6 +140,7 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
   f->values = (float *)(void *)(block + head + jbytes);
   f->wide_at = (uint32_t *)(void *)(block + head + jbytes + floats * sizeof(float));
   f->wide = (float *)(void *)(block + head + jbytes + floats * sizeof(float) + wide_at_bytes);
+  f->lane_bits = block + head + jbytes + floats * sizeof(float) + wide_at_bytes + wide_bytes;
   f->bytes = bytes;
   uint16_t *tj = f->joints + (size_t)groups * 4u, *sj = tj + nt, *rj = sj + ns;
   f->lists = (lb_joint_lists){tj, nt, sj, ns, rj, nr};
@@ -172,7 +178,9 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
   for (uint32_t k = 0; k < keys; ++k) {
     for (uint32_t g = 0; g < groups; ++g) {
       uint32_t *at = &f->wide_at[(size_t)k * groups + g];
+      uint8_t *bits = &f->lane_bits[(size_t)k * groups + g];
       *at = UINT32_MAX;
+      *bits = 0u;
       if (keys < 2u) {
         continue;
       }
@@ -184,9 +192,12 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
           a[c] = va[c * 4u + l];
           b[c] = vb[c * 4u + l];
         }
+        float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+        *bits = (uint8_t)(*bits | (dot < 0.0f ? 1u << l : 0u));
         if (!segment_is_wide(a, b)) {
           continue;
         }
+        *bits = (uint8_t)(*bits | 16u << l);
         if (*at == UINT32_MAX) {
           *at = next;
           next += 12u;
@@ -261,15 +272,19 @@ LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, uint32_t g, 
     q[3] = aw;
     return;
   }
-  const lb_f4 u4 = lb_f4_set1(sp.u);
+  /* +-1 per lane: u * -1 is -u exactly, what a select of -u would give */
+  static const float k_sign[16][4] = {
+      {1, 1, 1, 1},   {-1, 1, 1, 1},   {1, -1, 1, 1},   {-1, -1, 1, 1},
+      {1, 1, -1, 1},  {-1, 1, -1, 1},  {1, -1, -1, 1},  {-1, -1, -1, 1},
+      {1, 1, 1, -1},  {-1, 1, 1, -1},  {1, -1, 1, -1},  {-1, -1, 1, -1},
+      {1, 1, -1, -1}, {-1, 1, -1, -1}, {1, -1, -1, -1}, {-1, -1, -1, -1}};
+  const uint32_t bits = f->lane_bits[(size_t)sp.a * groups + g];
+  const uint32_t slerp = bits >> 4;
   const lb_f4 sa = lb_f4_set1(1.0f - sp.u);
   const lb_f4 zero = lb_f4_set1(0.0f);
   lb_f4 bx = lb_f4_load(vb), by = lb_f4_load(vb + 4), bz = lb_f4_load(vb + 8),
         bw = lb_f4_load(vb + 12);
-  lb_f4 d = lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(ax, bx), lb_f4_mul(ay, by)), lb_f4_mul(az, bz)),
-                      lb_f4_mul(aw, bw));
-  int slerp = ~lb_f4_mask_bits(lb_f4_ge(lb_f4_abs(d), lb_f4_set1(LB_ANIM_NLERP_MIN_DOT))) & 15;
-  lb_f4 sb = lb_f4_select(lb_f4_lt(d, zero), lb_f4_neg(u4), u4);
+  lb_f4 sb = lb_f4_mul(lb_f4_set1(sp.u), lb_f4_load(k_sign[bits & 15u]));
   lb_f4 qx = lb_f4_add(lb_f4_mul(ax, sa), lb_f4_mul(bx, sb));
   lb_f4 qy = lb_f4_add(lb_f4_mul(ay, sa), lb_f4_mul(by, sb));
   lb_f4 qz = lb_f4_add(lb_f4_mul(az, sa), lb_f4_mul(bz, sb));
@@ -293,7 +308,7 @@ LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, uint32_t g, 
   }
   const float *e = f->wide + f->wide_at[(size_t)sp.a * groups + g];
   for (uint32_t l = 0; l < 4u; ++l) {
-    if ((slerp >> l) & 1) {
+    if ((slerp >> l) & 1u) {
       float r[4];
       lane_slerp(va, vb, l, sp.u, e, r);
       for (uint32_t c = 0; c < 4u; ++c) {
