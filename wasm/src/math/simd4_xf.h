@@ -8,6 +8,8 @@
 #include "limber/math.h"
 #include "simd4.h"
 
+#include <stddef.h>
+
 /* a * b, as lb_qmul. */
 LB_F4_INLINE lb_f4 lb_f4_qmul(lb_f4 a, lb_f4 b) {
   const lb_f4 s2 = lb_f4_set(0.0f, -0.0f, 0.0f, -0.0f);
@@ -33,12 +35,28 @@ LB_F4_INLINE lb_f4 lb_f4_qrot_add(lb_f4 q, lb_f4 v, lb_f4 base) {
   return lb_f4_add(base, r);
 }
 
+/* Translation and scale are each four floats (vec3 + padding) in a 48-byte transform: then
+ * they load and store as whole lanes, the padding lane masked to 0. */
+#define LB_F4_XF_LANES (sizeof(lb_transform) == 48u && offsetof(lb_transform, s) == 32u)
+
 /* out = parent * local, as lb_xf_mul_r(parent, local, local->r, out). out may alias local.
- * The translation is written as four floats: the fourth lands in the padding or on r[0],
- * which is written next. */
+ * The translation is written as four floats: the fourth lands in the padding (0). */
 LB_F4_INLINE void lb_f4_xf_mul(const lb_transform *parent, const lb_transform *local,
                                lb_transform *out) {
+  const lb_f4 zero = lb_f4_set1(0.0f);
   lb_f4 p = lb_f4_load(parent->r);
+  if (LB_F4_XF_LANES) {
+    const lb_f4 xyz = lb_f4_gt(lb_f4_set(1.0f, 1.0f, 1.0f, 0.0f), zero);
+    lb_f4 ps = lb_f4_load(parent->s);
+    lb_f4 st = lb_f4_select(xyz, lb_f4_mul(ps, lb_f4_load(local->t)), zero);
+    lb_f4 t = lb_f4_qrot_add(p, st, lb_f4_select(xyz, lb_f4_load(parent->t), zero));
+    lb_f4 q = lb_f4_qmul(p, lb_f4_load(local->r));
+    lb_f4 sc = lb_f4_select(xyz, lb_f4_mul(ps, lb_f4_load(local->s)), zero);
+    lb_f4_store(out->t, t);
+    lb_f4_store(out->r, q);
+    lb_f4_store(out->s, sc);
+    return;
+  }
   lb_f4 st = lb_f4_set(parent->s[0] * local->t[0], parent->s[1] * local->t[1],
                        parent->s[2] * local->t[2], 0.0f);
   lb_f4 t = lb_f4_qrot_add(p, st, lb_f4_set(parent->t[0], parent->t[1], parent->t[2], 0.0f));
@@ -88,9 +106,18 @@ LB_F4_INLINE void lb_f4_xf_matrix4(const lb_transform *x, float *m) {
   lb_f4 xy = lb_f4_mul(qx, qy), xz = lb_f4_mul(qx, qz), yz = lb_f4_mul(qy, qz);
   lb_f4 wx = lb_f4_mul(qw, qx), wy = lb_f4_mul(qw, qy), wz = lb_f4_mul(qw, qz);
   const lb_f4 one = lb_f4_set1(1.0f), two = lb_f4_set1(2.0f), zero = lb_f4_set1(0.0f);
-  lb_f4 s0 = lb_f4_set(x[0].s[0], x[1].s[0], x[2].s[0], x[3].s[0]);
-  lb_f4 s1 = lb_f4_set(x[0].s[1], x[1].s[1], x[2].s[1], x[3].s[1]);
-  lb_f4 s2 = lb_f4_set(x[0].s[2], x[1].s[2], x[2].s[2], x[3].s[2]);
+  lb_f4 s0, s1, s2;
+  if (LB_F4_XF_LANES) {
+    lb_f4 pad = lb_f4_load(x[3].s);
+    s0 = lb_f4_load(x[0].s);
+    s1 = lb_f4_load(x[1].s);
+    s2 = lb_f4_load(x[2].s);
+    lb_f4_transpose(&s0, &s1, &s2, &pad);
+  } else {
+    s0 = lb_f4_set(x[0].s[0], x[1].s[0], x[2].s[0], x[3].s[0]);
+    s1 = lb_f4_set(x[0].s[1], x[1].s[1], x[2].s[1], x[3].s[1]);
+    s2 = lb_f4_set(x[0].s[2], x[1].s[2], x[2].s[2], x[3].s[2]);
+  }
   /* column 0 */
   lb_f4 a = lb_f4_mul(lb_f4_sub(one, lb_f4_mul(two, lb_f4_add(yy, zz))), s0);
   lb_f4 b = lb_f4_mul(lb_f4_mul(two, lb_f4_add(xy, wz)), s0);
@@ -122,8 +149,11 @@ LB_F4_INLINE void lb_f4_xf_matrix4(const lb_transform *x, float *m) {
   lb_f4_store(m + 40, c);
   lb_f4_store(m + 56, d);
   /* column 3: translation, 1 */
+  const lb_f4 xyz = lb_f4_gt(lb_f4_set(1.0f, 1.0f, 1.0f, 0.0f), zero);
   for (int k = 0; k < 4; ++k) {
-    lb_f4_store(m + 16 * k + 12, lb_f4_set(x[k].t[0], x[k].t[1], x[k].t[2], 1.0f));
+    lb_f4 t =
+        LB_F4_XF_LANES ? lb_f4_load(x[k].t) : lb_f4_set(x[k].t[0], x[k].t[1], x[k].t[2], 0.0f);
+    lb_f4_store(m + 16 * k + 12, lb_f4_select(xyz, t, one));
   }
 }
 
