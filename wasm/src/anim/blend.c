@@ -3,6 +3,7 @@
 
 #include "../math/math_inline.h"
 #include "../math/simd4.h"
+#include "../math/simd4_xf.h"
 #include "clip_internal.h"
 #include <stddef.h>
 
@@ -147,15 +148,12 @@ static void blend_rotations4(const lb_transform *const *poses, const float *weig
     az = lb_f4_add(az, lb_f4_mul(wr, z));
     aw = lb_f4_add(aw, lb_f4_mul(wr, w));
   }
-  lb_f4 n2 =
-      lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(ax, ax), lb_f4_mul(ay, ay)), lb_f4_mul(az, az)),
-                lb_f4_mul(aw, aw));
-  lb_f4 ok = lb_f4_gt(n2, lb_f4_set1(1e-30f));
-  lb_f4 inv = lb_f4_div(lb_f4_set1(1.0f), lb_f4_sqrt(n2));
-  ax = lb_f4_select(ok, lb_f4_mul(ax, inv), zero);
-  ay = lb_f4_select(ok, lb_f4_mul(ay, inv), zero);
-  az = lb_f4_select(ok, lb_f4_mul(az, inv), zero);
-  aw = lb_f4_select(ok, lb_f4_mul(aw, inv), lb_f4_set1(1.0f));
+  lb_f4 q[4] = {ax, ay, az, aw};
+  lb_f4_qnormalize4(q);
+  ax = q[0];
+  ay = q[1];
+  az = q[2];
+  aw = q[3];
   lb_f4_transpose(&ax, &ay, &az, &aw);
   lb_f4_store(output[j].r, ax);
   lb_f4_store(output[j + 1u].r, ay);

@@ -7,6 +7,7 @@
 #include "../base/alloc.h"
 #include "../math/math_inline.h"
 #include "../math/simd4.h"
+#include "../math/simd4_xf.h"
 #include "clip_internal.h"
 
 #include <string.h>
@@ -281,7 +282,6 @@ LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, uint32_t g, 
   const uint32_t bits = f->lane_bits[(size_t)sp.a * groups + g];
   const uint32_t slerp = bits >> 4;
   const lb_f4 sa = lb_f4_set1(1.0f - sp.u);
-  const lb_f4 zero = lb_f4_set1(0.0f);
   lb_f4 bx = lb_f4_load(vb), by = lb_f4_load(vb + 4), bz = lb_f4_load(vb + 8),
         bw = lb_f4_load(vb + 12);
   lb_f4 sb = lb_f4_mul(lb_f4_set1(sp.u), lb_f4_load(k_sign[bits & 15u]));
@@ -289,15 +289,11 @@ LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, uint32_t g, 
   lb_f4 qy = lb_f4_add(lb_f4_mul(ay, sa), lb_f4_mul(by, sb));
   lb_f4 qz = lb_f4_add(lb_f4_mul(az, sa), lb_f4_mul(bz, sb));
   lb_f4 qw = lb_f4_add(lb_f4_mul(aw, sa), lb_f4_mul(bw, sb));
-  lb_f4 n2 =
-      lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(qx, qx), lb_f4_mul(qy, qy)), lb_f4_mul(qz, qz)),
-                lb_f4_mul(qw, qw));
-  lb_f4 ok = lb_f4_gt(n2, lb_f4_set1(1e-30f));
-  lb_f4 inv = lb_f4_div(lb_f4_set1(1.0f), lb_f4_sqrt(n2));
-  q[0] = lb_f4_select(ok, lb_f4_mul(qx, inv), zero);
-  q[1] = lb_f4_select(ok, lb_f4_mul(qy, inv), zero);
-  q[2] = lb_f4_select(ok, lb_f4_mul(qz, inv), zero);
-  q[3] = lb_f4_select(ok, lb_f4_mul(qw, inv), lb_f4_set1(1.0f));
+  q[0] = qx;
+  q[1] = qy;
+  q[2] = qz;
+  q[3] = qw;
+  lb_f4_qnormalize4(q);
   if (slerp == 0) {
     return;
   }
@@ -388,18 +384,9 @@ void lb_clip_frames_blend(const lb_clip_frames *const *f, const key_span *spans,
         }
       }
     }
-    const lb_f4 one = lb_f4_set1(1.0f), tiny = lb_f4_set1(1e-30f);
     for (uint32_t g = g0; g < end; ++g) {
       lb_f4 *a = acc[g - g0];
-      lb_f4 n2 = lb_f4_add(
-          lb_f4_add(lb_f4_add(lb_f4_mul(a[0], a[0]), lb_f4_mul(a[1], a[1])), lb_f4_mul(a[2], a[2])),
-          lb_f4_mul(a[3], a[3]));
-      lb_f4 ok = lb_f4_gt(n2, tiny);
-      lb_f4 inv = lb_f4_div(one, lb_f4_sqrt(n2));
-      a[0] = lb_f4_select(ok, lb_f4_mul(a[0], inv), zero);
-      a[1] = lb_f4_select(ok, lb_f4_mul(a[1], inv), zero);
-      a[2] = lb_f4_select(ok, lb_f4_mul(a[2], inv), zero);
-      a[3] = lb_f4_select(ok, lb_f4_mul(a[3], inv), one);
+      lb_f4_qnormalize4(a);
       group_store(f[0], g, a, output);
     }
   }

@@ -22,6 +22,26 @@ LB_F4_INLINE lb_f4 lb_f4_qmul(lb_f4 a, lb_f4 b) {
   return lb_f4_add(lb_f4_add(lb_f4_add(t1, t2), t3), t4);
 }
 
+/* lb_qnormalize on four quaternions held one component per register (lane l = quaternion
+ * l): q / sqrt(|q|^2), or (0, 0, 0, 1) where |q|^2 <= 1e-30. */
+LB_F4_INLINE void lb_f4_qnormalize4(lb_f4 *q) {
+  lb_f4 n2 = lb_f4_add(
+      lb_f4_add(lb_f4_add(lb_f4_mul(q[0], q[0]), lb_f4_mul(q[1], q[1])), lb_f4_mul(q[2], q[2])),
+      lb_f4_mul(q[3], q[3]));
+  lb_f4 ok = lb_f4_gt(n2, lb_f4_set1(1e-30f));
+  lb_f4 inv = lb_f4_div(lb_f4_set1(1.0f), lb_f4_sqrt(n2));
+  for (int c = 0; c < 4; ++c) {
+    q[c] = lb_f4_mul(q[c], inv);
+  }
+  if (lb_f4_mask_bits(ok) != 15) { /* rare: skip the selects when every lane is fine */
+    const lb_f4 zero = lb_f4_set1(0.0f);
+    q[0] = lb_f4_select(ok, q[0], zero);
+    q[1] = lb_f4_select(ok, q[1], zero);
+    q[2] = lb_f4_select(ok, q[2], zero);
+    q[3] = lb_f4_select(ok, q[3], lb_f4_set1(1.0f));
+  }
+}
+
 /* u x v on lanes x, y, z (lane w: whatever). */
 LB_F4_INLINE lb_f4 lb_f4_cross(lb_f4 u, lb_f4 v) {
   return lb_f4_sub(lb_f4_mul(LB_F4_SHUFFLE(u, 1, 2, 0, 3), LB_F4_SHUFFLE(v, 2, 0, 1, 3)),
