@@ -907,6 +907,43 @@ static void test_scene_errors(void) {
   free(json);
 }
 
+/* rig.start_pose skips the animation-pose copy while an Animator writes the whole pose; when
+ * the Animator goes away the next step must show the animation pose again (here the rest
+ * pose, as on a rig that never had an Animator), with no step of stale pose. */
+static float max_joint_gap(const lb_transform *a, const lb_transform *b, uint32_t n) {
+  float gap = 0.0f;
+  for (uint32_t j = 0; a && b && j < n; ++j) {
+    vec3 d = {a[j].t[0] - b[j].t[0], a[j].t[1] - b[j].t[1], a[j].t[2] - b[j].t[2]};
+    gap = fmaxf(gap, lb_vec3_length(d));
+  }
+  return gap;
+}
+
+static void test_removed_animator_restores_pose(void) {
+  fixture f, plain;
+  LB_CHECK(setup(&f, LOCOMOTION, false, NULL));
+  LB_CHECK(setup(&plain, LOCOMOTION, false, NULL));
+  LB_CHECK(lb_world_remove(plain.w, plain.hero, LB_ANIMATOR) == LB_OK);
+  set_float(&f, "MoveSpeed", 1.4f);
+  step(&f, 30);
+  step(&plain, 1);
+  uint32_t n = 0, m = 0;
+  const lb_transform *walked = lb_rig_model_pose(f.w, f.hero, &n);
+  const lb_transform *rest = lb_rig_model_pose(plain.w, plain.hero, &m);
+  LB_CHECK(n == m && n > 0);
+  float moved = max_joint_gap(walked, rest, n);
+  LB_CHECK(lb_world_remove(f.w, f.hero, LB_ANIMATOR) == LB_OK);
+  step(&f, 1);
+  walked = lb_rig_model_pose(f.w, f.hero, &n);
+  float after = max_joint_gap(walked, rest, n);
+  printf("animator removed: walking pose %.3f m from rest, one step after removal %.9f m\n",
+         (double)moved, (double)after);
+  LB_CHECK(moved > 0.05f);
+  LB_CHECK(after == 0.0f);
+  teardown(&f);
+  teardown(&plain);
+}
+
 int main(void) {
   LB_RUN(test_controller_errors);
   LB_RUN(test_transition_timing);
@@ -920,5 +957,6 @@ int main(void) {
   LB_RUN(test_scene_hash);
   LB_RUN(test_scene_errors);
   LB_RUN(test_failed_load_changes_nothing);
+  LB_RUN(test_removed_animator_restores_pose);
   LB_TEST_MAIN_END();
 }

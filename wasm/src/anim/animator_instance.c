@@ -98,8 +98,11 @@ void lb_animator_commit(lb_write *wr, void *state) {
 }
 
 void lb_animator_remove(lb_world *w, uint32_t slot, void *value, void *state) {
-  (void)slot;
   (void)value;
+  lb_rig_instance *rig = lb_rig_of_slot(w, slot);
+  if (rig) {
+    rig->driven = false; /* the next start pose copies the animation pose again */
+  }
   lb_animator_instance **held = state;
   instance_free(w, *held);
   *held = NULL;

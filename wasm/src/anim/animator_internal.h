@@ -123,6 +123,9 @@ lb_result lb_animator_stage(lb_write *wr);
 void lb_animator_commit(lb_write *wr, void *state);
 void lb_animator_remove(lb_world *w, uint32_t slot, void *value, void *state);
 void lb_system_animator(lb_world *w, float dt);
+/* The rig is not animated this step after all: its animation pose, as rig.start_pose would
+ * have copied it (null or an undriven rig: nothing to do). */
+void lb_animator_release_rig(lb_rig_instance *rig);
 void lb_system_root_motion(lb_world *w, float dt);
 
 const lb_animator_controller *lb_controller_get(const lb_world *w, uint32_t handle);

@@ -335,21 +335,30 @@ static void animate(lb_world *w, uint32_t slot, lb_animator_instance *inst,
   comp->blend = f;
 }
 
+void lb_animator_release_rig(lb_rig_instance *rig) {
+  if (rig && rig->driven) {
+    /* rig.start_pose skipped this rig, trusting the Animator to write it */
+    memcpy(rig->local, rig->anim, rig->joint_count * sizeof(lb_transform));
+    rig->driven = false;
+  }
+}
+
 void lb_system_animator(lb_world *w, float dt) {
   uint32_t s;
   for (lb_each it = lb_each_begin(w, LB_ANIMATOR); lb_each_next(&it, &s);) {
     lb_animator_instance *inst = lb_animator_of_slot(w, s);
-    if (!inst) {
-      continue;
-    }
-    const lb_animator_controller *c = lb_controller_get(w, inst->controller);
-    const lb_rig_instance *rig = lb_rig_of_slot(w, s);
-    if (!rig || rig->asset != inst->skeleton || !c) {
-      memset(&inst->motion, 0, sizeof inst->motion);
-      inst->status.idle = true;
+    lb_rig_instance *rig = lb_rig_of_slot(w, s);
+    const lb_animator_controller *c = inst ? lb_controller_get(w, inst->controller) : NULL;
+    if (!inst || !rig || rig->asset != inst->skeleton || !c) {
+      if (inst) {
+        memset(&inst->motion, 0, sizeof inst->motion);
+        inst->status.idle = true;
+      }
+      lb_animator_release_rig(rig);
       continue; /* the rig went away or changed skeleton: the external pose stands */
     }
     animate(w, s, inst, c, dt);
+    rig->driven = true;
   }
 }
 

@@ -20,6 +20,10 @@ typedef struct lb_rig_instance {
   uint32_t asset;
   uint32_t joint_count;
   bool has_anim;
+  /* An Animator wrote the whole local pose in the last Animate phase and will again: the
+   * start pose copy (anim -> local) is skipped; the anim module clears it whenever it does
+   * not animate the rig (and then copies itself) or the Animator goes away. */
+  bool driven;
   lb_transform *anim;  /* host-supplied animation pose (external mode) */
   lb_transform *local; /* working local pose of this step */
   lb_transform *model; /* model space (rig root space) */

@@ -56,7 +56,9 @@ static void lb_system_rig_start(lb_world *w, float dt) {
   uint32_t s;
   for (lb_each it = lb_each_begin(w, LB_RIG); lb_each_next(&it, &s);) {
     lb_rig_instance *inst = lb_component_state(w, s, LB_RIG);
-    memcpy(inst->local, inst->anim, inst->joint_count * sizeof(lb_transform));
+    if (!inst->driven) {
+      memcpy(inst->local, inst->anim, inst->joint_count * sizeof(lb_transform));
+    }
   }
 }
 
