@@ -626,11 +626,18 @@ lb_result lb_root_motion_job_validate(const lb_root_motion_job *job) {
   if (!job) {
     return LB_ERR_INVALID_ARGUMENT;
   }
-  lb_result r = lb_clip_structure(job->clip);
+  /* The job reads the root joint's tracks only: those are the ones checked (a check of
+   * every track took 3% of a crowd's step). */
+  const lb_clip *clip = job->clip;
+  if (!clip || !clip->joints || job->root_joint >= clip->joint_count) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  lb_result r = clip_duration(clip);
   if (r != LB_OK) {
     return r;
   }
-  if (job->root_joint >= job->clip->joint_count) {
+  const lb_joint_tracks *jt = &clip->joints[job->root_joint];
+  if (!track_ok(&jt->translation) || !track_ok(&jt->rotation) || !track_ok(&jt->scale)) {
     return LB_ERR_INVALID_ARGUMENT;
   }
   if (!lb_is_finite(job->t0) || !lb_is_finite(job->t1)) {
