@@ -8,6 +8,7 @@
 #ifndef LIMBER_BENCH_H
 #define LIMBER_BENCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct lb_bench_stats {
@@ -48,6 +49,12 @@ extern const lb_bench lb_bench_anim_stage_sample;
 extern const lb_bench lb_bench_anim_stage_blend;
 extern const lb_bench lb_bench_anim_stage_model;
 extern const lb_bench lb_bench_anim_stage_sample_blend;
+/* assets/rigs/<file> read whole (malloc'd), from the working directory or the repo root;
+ * null if it cannot be read (bench_anim.c). */
+uint8_t *lb_bench_read_rig(const char *file, size_t *size);
+/* bench_crowd.c: world.crowd.<N> */
+extern const lb_bench lb_bench_world_crowd_100;
+extern const lb_bench lb_bench_world_crowd_1000;
 /* bench_nav.c */
 extern const lb_bench lb_bench_nav_path;
 extern const lb_bench lb_bench_nav_agents_100;

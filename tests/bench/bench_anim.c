@@ -93,7 +93,7 @@ static uint8_t *lb_read_file(const char *path, size_t *size) {
 
 /* assets/rigs/<file> from the working directory, else from the repo root that __FILE__
  * (…/tests/bench/bench_anim.c) names. */
-static uint8_t *lb_read_rig(const char *file, size_t *size) {
+uint8_t *lb_bench_read_rig(const char *file, size_t *size) {
   char path[1024];
   snprintf(path, sizeof path, "assets/rigs/%s", file);
   uint8_t *data = lb_read_file(path, size);
@@ -135,7 +135,7 @@ static void lb_anim_teardown(void *p) {
 static void *lb_anim_setup(const char *file, int stage) {
   lb_anim_state *s = calloc(1, sizeof *s);
   size_t size = 0;
-  uint8_t *bytes = s ? lb_read_rig(file, &size) : NULL;
+  uint8_t *bytes = s ? lb_bench_read_rig(file, &size) : NULL;
   if (!bytes) {
     lb_anim_teardown(s);
     return NULL;

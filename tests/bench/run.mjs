@@ -71,6 +71,9 @@ const BENCHES = [
   { name: 'anim.stage.blend', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'anim.stage.sample_blend', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'anim.stage.model', targets: ['native', 'wasm-simd', 'wasm'] },
+  // Animated characters in one world: the whole step per character (bench_crowd.c).
+  { name: 'world.crowd.100', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'world.crowd.1000', targets: ['native', 'wasm-simd', 'wasm'] },
   // collide.<query>.<scene>: built-in collision queries (tests/bench/bench_collide.c); the
   // .brute twin (every collider / triangle tested) is the in-run baseline: the table adds
   // brute / tree per target.
