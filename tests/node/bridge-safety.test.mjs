@@ -266,3 +266,34 @@ test('scene.step is atomic: a failed step applies no command and consumes none',
   assert.deepEqual(world.get(scene.entity('b'), Transform).position, [0, 0, 0], 'earlier command applied by a failed step');
   assert.throws(() => scene.step(1 / 60), limberError('LB_ERR_STALE_ENTITY'), 'the failing command was consumed');
 });
+
+// Component reads build their objects with a generated function where the page allows code
+// generation; under a Content-Security-Policy without 'unsafe-eval' (here Node's
+// --disallow-code-generation-from-strings) they fall back to per-field readers. Both must
+// give the same objects, and updates must round-trip.
+test('component get/update give the same values with and without code generation', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const script = `
+    const { createWorld, Transform, CharacterController, GripHolder } = await import(${JSON.stringify(new URL('../../dist/web/bridge/index.js', import.meta.url).href)});
+    const world = await createWorld();
+    const e = world.spawn();
+    world.insert(e, Transform, { position: [1.5, -2, 0.25], rotation: [0, 0.6, 0, 0.8], scale: [1, 2, 3] });
+    world.insert(e, CharacterController, { radius: 0.35, height: 1.7, layers: 5 });
+    world.update(e, Transform, (t) => { t.position = [t.position[0] * 2, t.position[1], 7]; });
+    world.update(e, CharacterController, (c) => { c.backend = 'Host'; });
+    let codegen = true;
+    try { new Function('return 1'); } catch { codegen = false; }
+    console.log(JSON.stringify({ codegen, t: world.get(e, Transform), c: world.get(e, CharacterController) }));
+  `;
+  const run = (flags) => JSON.parse(execFileSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n').pop());
+  const withGen = run([]);
+  const without = run(['--disallow-code-generation-from-strings']);
+  assert.equal(withGen.codegen, true);
+  assert.equal(without.codegen, false);
+  assert.deepEqual(without.t, withGen.t);
+  assert.deepEqual(without.c, withGen.c);
+  assert.deepEqual(withGen.t.position, [3, -2, 7]);
+  assert.equal(withGen.c.backend, 'Host');
+  assert.equal(Math.fround(0.35), withGen.c.radius);
+  assert.deepEqual(Object.keys(without.c), Object.keys(withGen.c), 'same fields in the same order');
+});

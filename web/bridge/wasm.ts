@@ -2,6 +2,8 @@
  * file imports nothing from Node: the Node entry (index.ts) passes a reader for files. */
 import { LimberError } from './errors.js';
 
+const utf8 = new TextDecoder();
+
 /** The raw exports of limber.wasm; pointers and handles are 32-bit integers. */
 export interface LimberExports {
   memory: WebAssembly.Memory;
@@ -245,7 +247,7 @@ export class Heap {
     let end = ptr >>> 0;
     if (end >= u8.length) return '';
     while (end < u8.length && u8[end] !== 0) end++;
-    return new TextDecoder().decode(u8.subarray(ptr >>> 0, end));
+    return utf8.decode(u8.subarray(ptr >>> 0, end));
   }
 
   /** A zeroed block of `size` bytes from the core's allocator; the caller frees it with

@@ -72,9 +72,11 @@ export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQuer
   const hit = (c: RCollider, distance: number, point: Vec3, normal: Vec3): CollideHit => ({ entity: entityOf(c) as Entity, distance, point, normal, triangle: null });
   /** Entities in entity (slot) order, as the built-in backend lists them. */
   const sorted = (list: Entity[]) => [...new Set(list)].sort((a, b) => (a & 0xfffff) - (b & 0xfffff));
-  /** Signed distance from the segment a + s (b - a), s in [0, 1], to a convex collider, by
-   * Rapier's exact point projection and a ternary search (the signed distance to a convex
-   * set is convex along a segment): [distance, point on the collider, outward normal]. */
+  /** Signed distance from the segment a + s e, s in [0, 1], to a convex collider, by Rapier's
+   * exact point projection: the signed distance to a convex set is convex along a segment and
+   * its slope at s is e . (the projection's outward normal), so the minimum is where that
+   * slope changes sign: a bisection on it, one projection per halving. Returns [distance,
+   * point on the collider, outward normal]. */
   const segmentDistance = (c: RCollider, a: Vec3, e: Vec3): [number, Vec3, Vec3] | null => {
     const at = (s: number): [number, Vec3, Vec3] | null => {
       const x: Vec3 = [a[0] + e[0] * s, a[1] + e[1] * s, a[2] + e[2] * s];
@@ -86,17 +88,21 @@ export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQuer
       const n: Vec3 = l > 0 ? [d[0] / l, d[1] / l, d[2] / l] : [0, 1, 0];
       return pr.isInside ? [-l, q, [-n[0], -n[1], -n[2]]] : [l, q, n];
     };
+    const slope = (f: [number, Vec3, Vec3]) => e[0] * f[2][0] + e[1] * f[2][1] + e[2] * f[2][2];
+    const f0 = at(0), f1 = at(1);
+    if (!f0 || !f1) return null;
+    if (slope(f0) >= 0 && f0[0] <= f1[0]) return f0;
+    if (slope(f1) <= 0 && f1[0] <= f0[0]) return f1;
+    let best = f0[0] <= f1[0] ? f0 : f1;
     let lo = 0, hi = 1;
-    for (let i = 0; i < 40; i++) {
-      const m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
-      const f1 = at(m1), f2 = at(m2);
-      if (!f1 || !f2) return null;
-      if (f1[0] <= f2[0]) hi = m2;
-      else lo = m1;
+    for (let i = 0; i < 32; i++) {
+      const m = (lo + hi) / 2;
+      const f = at(m);
+      if (!f) return null;
+      if (f[0] < best[0]) best = f;
+      if (slope(f) > 0) hi = m;
+      else lo = m;
     }
-    const ends = [at(0), at(1), at((lo + hi) / 2)];
-    let best: [number, Vec3, Vec3] | null = null;
-    for (const f of ends) if (f && (!best || f[0] < best[0])) best = f;
     return best;
   };
   /** A capsule cast's contact refined the same way: Newton steps on the core segment's signed
