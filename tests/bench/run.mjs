@@ -102,6 +102,8 @@ const BENCHES = [
   // nav.agents.<N>: one NavAgent's share of the Move phase with N agents on the nav arena.
   { name: 'nav.agents.100', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'nav.agents.1000', targets: ['native', 'wasm-simd', 'wasm'] },
+  // bridge.*: the TypeScript World's per-call cost over the core (bridge.mjs).
+  ...['bridge.get.transform', 'bridge.get.character_controller', 'bridge.update.transform', 'bridge.step.empty'].map((name) => ({ name, targets: ['ts'] })),
   // world.scale.<placement>.<N>: per-character cost of a step with N characters. Opt-in
   // (only with --bench world.scale or a member): today a step at N = 10000 takes 10-30 s
   // natively, so the family would make a plain `npm run bench` last most of an hour.
@@ -137,6 +139,10 @@ const TARGETS = {
   detour: {
     build: () => checkDetour(),
     command: (bench) => [process.execPath, path.join(BENCH_DIR, DETOUR_SCRIPTS[bench] ?? 'detour_nav.mjs')],
+  },
+  ts: {
+    build: () => checkBridge(),
+    command: () => [process.execPath, path.join(BENCH_DIR, 'bridge.mjs')],
   },
   three: {
     build: () => checkThree(),
@@ -306,6 +312,12 @@ function checkRapier(adapter) {
 function checkDetour() {
   if (!fs.existsSync(path.join(ROOT, 'node_modules', '@recast-navigation', 'core', 'package.json'))) {
     throw new BuildError('@recast-navigation/core is not installed: run npm ci');
+  }
+}
+
+function checkBridge() {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'web', 'bridge', 'index.js'))) {
+    throw new BuildError('dist/web/bridge is missing: run node scripts/build.mjs wasm ts');
   }
 }
 
