@@ -1243,10 +1243,96 @@ static void test_sample_blend_bits(void) {
          "%u in one pass, %u differ\n",
          synth, synth_together, synth_differ);
   LB_CHECK(synth_differ == 0 && synth_together == synth);
-  /* Bad input: named by the result code, output untouched. */
+  /* Bad input: named by the result code, output and cursor untouched. */
   lb_sample_blend_job job = lb_sample_blend_default_job();
   LB_CHECK(lb_sample_blend_job_run(NULL) == LB_ERR_INVALID_ARGUMENT);
   LB_CHECK(lb_sample_blend_job_run(&job) == LB_ERR_INVALID_ARGUMENT);
+  lb_transform scratch[2][9], out[9], other_rest[9];
+  memcpy(other_rest, rest, sizeof rest);
+  uint32_t keys[2][27];
+  memset(keys, 0, sizeof keys);
+  lb_sample_cursor cur[2] = {{keys[0], 27}, {keys[1], 27}};
+  lb_sample_job s2[2];
+  for (int v = 0; v < 2; ++v) {
+    memset(&s2[v], 0, sizeof s2[v]);
+    s2[v].clip = &clips[v];
+    s2[v].time = 0.4f;
+    s2[v].loop = true;
+    s2[v].cursor = &cur[v];
+    s2[v].rest = rest;
+    s2[v].joint_count = 9;
+    s2[v].output = scratch[v];
+  }
+  float w2[2] = {0.5f, 0.5f};
+  const float sentinel = 4321.0f;
+  struct {
+    const char *what;
+    lb_result code;
+  } cases[] = {{"ok", LB_OK},
+               {"9 layers", LB_ERR_INVALID_ARGUMENT},
+               {"NaN weight", LB_ERR_NOT_FINITE},
+               {"negative weight", LB_ERR_OUT_OF_RANGE},
+               {"sample with another rest", LB_ERR_INVALID_ARGUMENT},
+               {"two layers sharing scratch", LB_ERR_INVALID_ARGUMENT},
+               {"output is a sample's output", LB_ERR_INVALID_ARGUMENT},
+               {"adjust joint past the pose", LB_ERR_INVALID_ARGUMENT},
+               {"NaN sample time", LB_ERR_NOT_FINITE}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    lb_sample_job sj[2] = {s2[0], s2[1]};
+    float w[2] = {w2[0], w2[1]};
+    job = lb_sample_blend_default_job();
+    job.samples = sj;
+    job.weights = w;
+    job.layer_count = 2;
+    job.rest = rest;
+    job.joint_count = 9;
+    job.output = out;
+    switch (c) {
+    case 1:
+      job.layer_count = 9;
+      break;
+    case 2:
+      w[1] = NAN;
+      break;
+    case 3:
+      w[0] = -0.5f;
+      break;
+    case 4:
+      sj[1].rest = other_rest;
+      break;
+    case 5:
+      sj[1].output = scratch[0];
+      break;
+    case 6:
+      job.output = scratch[1];
+      break;
+    case 7:
+      job.adjust = sb_adjust;
+      job.adjust_joint = 9;
+      break;
+    case 8:
+      sj[0].time = NAN;
+      break;
+    default:
+      break;
+    }
+    for (int j = 0; j < 9; ++j) {
+      lb_transform_identity(&out[j]);
+      out[j].t[0] = sentinel;
+    }
+    memset(keys, 0xab, sizeof keys);
+    lb_result got = lb_sample_blend_job_run(&job);
+    bool untouched = true;
+    for (int j = 0; j < 9; ++j) {
+      untouched = untouched && out[j].t[0] == sentinel;
+    }
+    bool keys_kept = keys[0][0] == 0xababababu && keys[1][3] == 0xababababu;
+    if (got != cases[c].code || (c > 0 && (!untouched || !keys_kept))) {
+      printf("  sample+blend bad input '%s': %s (expected %s), output %s\n", cases[c].what,
+             lb_result_name(got), lb_result_name(cases[c].code), untouched ? "kept" : "changed");
+      LB_CHECK(!"sample+blend bad input");
+    }
+  }
 }
 
 int main(void) {
