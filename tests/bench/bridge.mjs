@@ -4,10 +4,12 @@
 //   bridge.get.character_controller  world.get(e, CharacterController) (22 fields)
 //   bridge.update.transform          world.update(e, Transform, t => { t.position = ... })
 //   bridge.step.empty                world.step(1/60) on a world of one entity
+//   bridge.local_pose                world.localPose(hero, out): 65 joints refilled in place
+//   bridge.model_matrices            world.modelMatrices(hero, out): 65 4x4 into a Float32Array
 // One world, one entity; the default wasm (SIMD) build. Prints one JSON line per bench in
 // the limber_bench format.
 //   node tests/bench/bridge.mjs [--bench NAME]... [--runs N] [--iters N] [--warmup N]
-const { createWorld, Transform, CharacterController } = await import('../../dist/web/bridge/index.js');
+const { createWorld, Transform, CharacterController, Rig } = await import('../../dist/web/bridge/index.js');
 
 function arg(name, def) {
   const i = process.argv.indexOf(name);
@@ -23,12 +25,19 @@ const world = await createWorld();
 const e = world.spawn();
 world.insert(e, Transform, { position: [0, 0.01, 0] });
 world.insert(e, CharacterController, {});
+const hero = world.spawn();
+world.insert(hero, Transform, {});
+world.insert(hero, Rig, { asset: world.addHumanoidRig({ height: 1.8 }) });
+let pose;
+const matrices = new Float32Array(16 * 256);
 let sink = 0;
 const BENCHES = {
   'bridge.get.transform': ['world.get(e, Transform)', () => (sink += world.get(e, Transform).position[1])],
   'bridge.get.character_controller': ['world.get(e, CharacterController), 22 fields', () => (sink += world.get(e, CharacterController).radius)],
   'bridge.update.transform': ['world.update(e, Transform, t => { t.position = [...] })', (i) => world.update(e, Transform, (t) => { t.position = [0, 0.01 * (i & 7), 0]; })],
   'bridge.step.empty': ['world.step(1/60), one entity', () => world.step(1 / 60)],
+  'bridge.local_pose': ['world.localPose(hero, out), builtin humanoid, refilled in place', () => (pose = world.localPose(hero, pose))],
+  'bridge.model_matrices': ['world.modelMatrices(hero, out), builtin humanoid, into a Float32Array', () => world.modelMatrices(hero, matrices)],
 };
 
 const names = process.argv.flatMap((a, i) => (a === '--bench' ? [process.argv[i + 1]] : []));

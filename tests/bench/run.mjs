@@ -103,7 +103,7 @@ const BENCHES = [
   { name: 'nav.agents.100', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'nav.agents.1000', targets: ['native', 'wasm-simd', 'wasm'] },
   // bridge.*: the TypeScript World's per-call cost over the core (bridge.mjs).
-  ...['bridge.get.transform', 'bridge.get.character_controller', 'bridge.update.transform', 'bridge.step.empty'].map((name) => ({ name, targets: ['ts'] })),
+  ...['bridge.get.transform', 'bridge.get.character_controller', 'bridge.update.transform', 'bridge.step.empty', 'bridge.local_pose', 'bridge.model_matrices'].map((name) => ({ name, targets: ['ts'] })),
   // world.scale.<placement>.<N>: per-character cost of a step with N characters. Opt-in
   // (only with --bench world.scale or a member): today a step at N = 10000 takes 10-30 s
   // natively, so the family would make a plain `npm run bench` last most of an hour.

@@ -190,3 +190,31 @@ test('snapshot/restore: the world comes back bit for bit (hash, step count, enti
   world.destroy();
   twin.world.destroy();
 });
+
+test('pose reads refill a caller array in place; matrices copy into a caller buffer', async () => {
+  const world = await createWorld();
+  const rig = world.addHumanoidRig({ height: 1.8 });
+  const e = world.spawn();
+  world.insert(e, Transform, { position: [1, 0, 2] });
+  world.insert(e, Rig, { asset: rig });
+  world.step(1 / 60);
+  const fresh = world.localPose(e);
+  const out = world.localPose(e);
+  const t0 = out[3].t;
+  assert.equal(world.localPose(e, out), out, 'the same array comes back');
+  assert.equal(out[3].t, t0, 'joint arrays are refilled, not replaced');
+  assert.deepEqual(out, fresh);
+  const model = world.modelPose(e, world.modelPose(e));
+  assert.deepEqual(model, world.modelPose(e));
+  const n = fresh.length;
+  const buf = new Float32Array(16 * n + 4).fill(7);
+  assert.equal(world.modelMatrices(e, buf), buf);
+  assert.deepEqual(buf.subarray(0, 16 * n), world.modelMatrices(e));
+  assert.equal(buf[16 * n], 7, 'nothing written past the joints');
+  for (const bad of [[], new Array(n + 1).fill(null), 'pose']) {
+    assert.throws(() => world.localPose(e, bad), (err) => err instanceof LimberError && /localPose: field 'out'/.test(err.message));
+  }
+  assert.throws(() => world.modelMatrices(e, new Float32Array(16 * n - 1)), (err) => err instanceof LimberError && /out/.test(err.message));
+  assert.throws(() => world.modelMatrices(e, [1, 2, 3]), (err) => err instanceof LimberError && /Float32Array/.test(err.message));
+  world.destroy();
+});

@@ -306,15 +306,19 @@ export class World {
   }
 
   private readBytes(e: number, info: ComponentInfo): Uint8Array {
-    const p = this.io;
+    this.readBytesInPlace(e, info);
+    return this.heap.u8.slice(this.io, this.io + info.size);
+  }
+
+  /** The component's bytes into the io block (they stay there until the next bridge call). */
+  private readBytesInPlace(e: number, info: ComponentInfo): void {
     // lb_world_get is const in C and records no message: word it here.
-    const code = this.ex.lbw_get(this.w, e >>> 0, info.id, p);
+    const code = this.ex.lbw_get(this.w, e >>> 0, info.id, this.io);
     if (code !== 0) {
       const name = this.heap.cstring(this.ex.lbw_result_name(code));
       const why = name === 'LB_ERR_MISSING_COMPONENT' ? `has no ${info.name}` : 'is not alive (stale handle)';
       throw new LimberError(name, `${name}: ${info.name}: ${entityLabel(e)} ${why}`, { entity: e, component: info.name });
     }
-    return this.heap.u8.slice(p, p + info.size);
   }
 
   private write(e: number, info: ComponentInfo, bytes: Uint8Array, insert: boolean): void {
@@ -395,7 +399,7 @@ export class World {
       if (this.ex.lbw_skeleton_root_parent(this.w, asset, p) !== 0) {
         throw badArgument('skeleton', 'asset', `= ${describe(asset)} is not a skeleton asset of this world`, 'LB_ERR_INVALID_ARGUMENT');
       }
-      return this.readPose(p, 1)[0];
+      return this.readPose(p, 1, undefined, '')[0];
     });
     const n = this.ex.lbw_joint_count(this.w, asset);
     const names: string[] = [];
@@ -418,41 +422,63 @@ export class World {
     }
   }
 
+  /** The entity's Rig asset, read straight from the component's bytes (no object built). */
   private rigAsset(e: number): number {
-    return (this.get(e, { name: 'Rig' }) as { asset: number }).asset;
+    const info = this.info({ name: 'Rig' });
+    this.readBytesInPlace(e, info);
+    return this.heap.u32[(this.io + (info.byName.get('asset')?.offset ?? 0)) >> 2];
   }
 
-  private readPose(ptr: number, count: number): JointTransform[] {
+  /** Fills `out` when it is an array of `count` joint transforms (their arrays are written in
+   * place: no allocation), else returns new ones. */
+  private readPose(ptr: number, count: number, out: JointTransform[] | undefined, fn: string): JointTransform[] {
     const f = this.heap.f32;
-    const out: JointTransform[] = [];
+    const reuse = out !== undefined;
+    if (reuse && (!Array.isArray(out) || out.length !== count)) throw badArgument(fn, 'out', `must be an array of ${count} joint transforms (one per joint of the rig), got ${describe(out)}`, 'LB_ERR_INVALID_ARGUMENT');
+    const res: JointTransform[] = reuse ? out : new Array<JointTransform>(count);
     for (let j = 0; j < count; j++) {
       const b = (ptr + j * this.xf.size) >> 2;
       const t = b + (this.xf.t >> 2), r = b + (this.xf.r >> 2), s = b + (this.xf.s >> 2);
-      out.push({ t: [f[t], f[t + 1], f[t + 2]], r: [f[r], f[r + 1], f[r + 2], f[r + 3]], s: [f[s], f[s + 1], f[s + 2]] });
+      const x = reuse ? res[j] : undefined;
+      if (x && Array.isArray(x.t) && Array.isArray(x.r) && Array.isArray(x.s)) {
+        const xt = x.t as number[], xr = x.r as number[], xs = x.s as number[];
+        xt[0] = f[t]; xt[1] = f[t + 1]; xt[2] = f[t + 2];
+        xr[0] = f[r]; xr[1] = f[r + 1]; xr[2] = f[r + 2]; xr[3] = f[r + 3];
+        xs[0] = f[s]; xs[1] = f[s + 1]; xs[2] = f[s + 2];
+      } else {
+        res[j] = { t: [f[t], f[t + 1], f[t + 2]], r: [f[r], f[r + 1], f[r + 2], f[r + 3]], s: [f[s], f[s + 1], f[s + 2]] };
+      }
     }
-    return out;
+    return res;
   }
 
-  /** Model-space (rig root space) joint transforms after the last step. */
-  modelPose(e: Entity): JointTransform[] {
+  /** Model-space (rig root space) joint transforms after the last step. Pass the array a
+   * previous call returned as `out` to have it refilled in place (no allocation per frame). */
+  modelPose(e: Entity, out?: JointTransform[]): JointTransform[] {
     const h = this.entity(e, 'modelPose');
     const n = this.ex.lbw_joint_count(this.w, this.rigAsset(h));
-    return this.readPose(this.rigBuffer(this.ex.lbw_rig_model_pose(this.w, h), h, 'modelPose'), n);
+    return this.readPose(this.rigBuffer(this.ex.lbw_rig_model_pose(this.w, h), h, 'modelPose'), n, out, 'modelPose');
   }
 
-  /** Local joint transforms after the last step (IK applied). */
-  localPose(e: Entity): JointTransform[] {
+  /** Local joint transforms after the last step (IK applied); `out` as for modelPose. */
+  localPose(e: Entity, out?: JointTransform[]): JointTransform[] {
     const h = this.entity(e, 'localPose');
     const n = this.ex.lbw_joint_count(this.w, this.rigAsset(h));
-    return this.readPose(this.rigBuffer(this.ex.lbw_rig_local_pose(this.w, h), h, 'localPose'), n);
+    return this.readPose(this.rigBuffer(this.ex.lbw_rig_local_pose(this.w, h), h, 'localPose'), n, out, 'localPose');
   }
 
-  /** Model-space matrices (column-major, 16 floats per joint) as a copy. */
-  modelMatrices(e: Entity): Float32Array {
+  /** Model-space matrices (column-major, 16 floats per joint): a copy, or written into `out`
+   * (a Float32Array of at least 16 floats per joint, e.g. a three.js Skeleton's boneMatrices)
+   * and returned. */
+  modelMatrices(e: Entity, out?: Float32Array): Float32Array {
     const h = this.entity(e, 'modelMatrices');
     const n = this.ex.lbw_joint_count(this.w, this.rigAsset(h));
     const p = this.rigBuffer(this.ex.lbw_rig_model_matrices(this.w, h), h, 'modelMatrices');
-    return this.heap.f32.slice(p >> 2, (p >> 2) + 16 * n);
+    const src = this.heap.f32.subarray(p >> 2, (p >> 2) + 16 * n);
+    if (out === undefined) return src.slice();
+    if (!(out instanceof Float32Array) || out.length < 16 * n) throw badArgument('modelMatrices', 'out', `must be a Float32Array of at least ${16 * n} floats (16 per joint), got ${describe(out)}`, 'LB_ERR_INVALID_ARGUMENT', h);
+    out.set(src);
+    return out;
   }
 
   private rigBuffer(p: number, e: number, fn: string): number {
@@ -524,7 +550,7 @@ export class World {
       const code = this.ex.lbw_grip_anchor(this.w, h, role === 'main' ? 0 : 1, p);
       if (code !== 0 && this.heap.cstring(this.ex.lbw_result_name(code)) === 'LB_ERR_MISSING_COMPONENT') return null;
       this.check(code, { entity: h, component: 'GripHolder', fn: 'gripAnchor' });
-      return this.readPose(p, 1)[0];
+      return this.readPose(p, 1, undefined, '')[0];
     });
   }
 
@@ -587,7 +613,7 @@ export class World {
     const h = this.entity(e, 'worldTransform');
     return this.heap.scratch(this.xf.size, (p) => {
       this.check(this.ex.lbw_entity_transform(this.w, h, p), { entity: h, fn: 'worldTransform' });
-      return this.readPose(p, 1)[0];
+      return this.readPose(p, 1, undefined, '')[0];
     });
   }
 

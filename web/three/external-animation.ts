@@ -72,6 +72,8 @@ function bonesOf(source: Source): THREE.Object3D[] | null {
 export class ExternalAnimation {
   /** The bone driving each rig joint (depth-first joint order), or null. */
   readonly bones: readonly (THREE.Object3D | null)[];
+  /** afterStep's pose array, refilled in place every step (no allocation per frame). */
+  private stepPose: JointTransform[] | undefined;
   /** Joint names (depth-first), as the rig has them. */
   readonly joints: readonly string[];
   /** Rig joints that no bone drives: they hold the rig's rest pose. */
@@ -245,7 +247,7 @@ export class ExternalAnimation {
    * the bones' position, quaternion and scale. Matrices update when three.js renders (or
    * on updateMatrixWorld). */
   afterStep(): void {
-    const local = this.world.localPose(this.entity);
+    const local = (this.stepPose = this.world.localPose(this.entity, this.stepPose));
     this.bones.forEach((bone, j) => {
       if (!bone) return;
       const x = local[j];
