@@ -17,6 +17,7 @@
  *   Those vectors are set up once per phase.
  * - Bones keep proven clearances and touches (see the header), so most steps ask one bone. */
 #include "../math/math_inline.h"
+#include "../math/simd4_xf.h"
 #include "limber/grip_wrap.h"
 #include "limber/rig.h"
 
@@ -39,10 +40,10 @@ _Static_assert(LB_WRAP_MARCH_STEPS == 8, "the march grid is built by three halvi
 
 /* One joint's closing path: the rotation at coefficient (x, y) is x qa + y qc. */
 typedef struct lb_arc {
-  versor qa; /* unit start */
-  versor qc; /* unit, orthogonal to qa, toward the (sign-aligned) end */
+  lb_f4 qa; /* unit start */
+  lb_f4 qc; /* unit, orthogonal to qa, toward the (sign-aligned) end */
   /* The joint's bone (the next offset u) turned by x qa + y qc is x² p + x y t + y² s. */
-  vec3 p, t, s;
+  lb_f4 p, t, s;
   float grid[LB_WRAP_GRID][2]; /* coefficients at s = k / 8 */
   /* (a + b) halve[i] is halfway between the coefficients a and b of s 1/8 / 2^i apart. */
   float halve[LB_WRAP_BISECT_STEPS];
@@ -52,8 +53,8 @@ typedef struct lb_arc {
 /* A shape within a finger's reach, moved into the finger's frame: its own-frame point is
  * c + m x for a finger-frame point x, the axis coordinate first (cylinder, capsule). */
 typedef struct lb_near_shape {
-  float m[3][3];
-  vec3 c;
+  lb_f4 col[3]; /* the matrix m by columns (lane = row) */
+  lb_f4 c;
   lb_shape_type type;
   float radius, half_height;
   vec3 half_extents;
@@ -61,7 +62,7 @@ typedef struct lb_near_shape {
 
 /* The lead bone's end in a near shape's frame: k + x² mp + x y mt + y² ms. */
 typedef struct lb_lead_shape {
-  vec3 k, mp, mt, ms;
+  lb_f4 k, mp, mt, ms;
 } lb_lead_shape;
 
 typedef struct lb_chain {
@@ -86,10 +87,10 @@ typedef struct lb_chain {
   float co_hi[LB_WRAP_SEGS][2];
   float co_ev[LB_WRAP_SEGS][2];
   float co_end[LB_WRAP_SEGS][2];
-  versor rot[LB_WRAP_SEGS];    /* finger-frame rotations, last evaluation (frozen ones fixed) */
-  vec3 p[LB_WRAP_SEGS + 1];    /* finger-frame joint positions, p[0] = 0 */
-  versor lead_a, lead_c;       /* the lead joint's rotation is x lead_a + y lead_c */
-  vec3 lead_p, lead_t, lead_s; /* its bone, x² P + x y T + y² S */
+  lb_f4 rot[LB_WRAP_SEGS];      /* finger-frame rotations, last evaluation (frozen ones fixed) */
+  lb_f4 p[LB_WRAP_SEGS + 1];    /* finger-frame joint positions, p[0] = 0 */
+  lb_f4 lead_a, lead_c;         /* the lead joint's rotation is x lead_a + y lead_c */
+  lb_f4 lead_p, lead_t, lead_s; /* its bone, x² P + x y T + y² S */
   /* Touch thresholds per bone and shape in reach (near_all: one per bone, thr[b][0]). */
   float thr[LB_WRAP_SEGS][LB_WRAP_MAX_NEAR];
   float inv_speed[LB_WRAP_SEGS]; /* 1 / K, K: sample speed bound per unit s, this phase */
@@ -252,11 +253,17 @@ static inline float lb_dot4(const float *a, const float *b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
 }
 
-/* out = c + m v. */
-static inline void lb_mat_apply(const float (*m)[3], const float *c, const float *v, float *out) {
-  for (int r = 0; r < 3; ++r) {
-    out[r] = c[r] + (m[r][0] * v[0] + m[r][1] * v[1] + m[r][2] * v[2]);
-  }
+/* Vectors and quaternions of the search live in lb_f4 lanes (x, y, z[, w]): each lane runs
+ * the scalar expression's operations in its order, so the bits are those of scalar code. */
+static inline lb_f4 lb_v3(const float *v) {
+  return lb_f4_set(v[0], v[1], v[2], 0.0f);
+}
+
+/* c + m v, m by columns: per lane (row) c + ((m0 v0 + m1 v1) + m2 v2). */
+static inline lb_f4 lb_mat_apply(const lb_f4 col[3], lb_f4 c, lb_f4 v) {
+  lb_f4 m = lb_f4_add(lb_f4_mul(col[0], LB_F4_SHUFFLE(v, 0, 0, 0, 0)),
+                      lb_f4_mul(col[1], LB_F4_SHUFFLE(v, 1, 1, 1, 1)));
+  return lb_f4_add(c, lb_f4_add(m, lb_f4_mul(col[2], LB_F4_SHUFFLE(v, 2, 2, 2, 2))));
 }
 
 /* The unit (cos, sin) halfway between two unit pairs: their normalised sum. */
@@ -287,15 +294,16 @@ static void lb_arcs_init(lb_arc *arcs, int n, const lb_wrap_job *job, const int1
   float h[LB_WRAP_SEGS][2]; /* coefficient at s = 1/8 / 2^i while the factors are chained */
   for (int j = 0; j < n; ++j) {
     lb_arc *arc = &arcs[j];
-    versor qb;
-    lb_unit(job->open_local[joint[j]].r, arc->qa);
+    versor qa, qb;
+    lb_unit(job->open_local[joint[j]].r, qa);
     lb_unit(job->pose_local[joint[j]].r, qb);
-    float d = lb_dot4(arc->qa, qb);
+    arc->qa = lb_f4_load(qa);
+    float d = lb_dot4(qa, qb);
     float sign = d < 0.0f ? -1.0f : 1.0f; /* the shorter arc */
     d *= sign;
     versor c;
     for (int i = 0; i < 4; ++i) {
-      c[i] = qb[i] * sign - arc->qa[i] * d;
+      c[i] = qb[i] * sign - qa[i] * d;
     }
     float len = lb_geom_sqrt(lb_dot4(c, c));
     float(*g)[2] = arc->grid;
@@ -303,13 +311,11 @@ static void lb_arcs_init(lb_arc *arcs, int n, const lb_wrap_job *job, const int1
     g[0][1] = 0.0f;
     if (len > 0.0f) {
       float inv = 1.0f / len, nrm = 1.0f / lb_geom_sqrt(d * d + len * len);
-      for (int i = 0; i < 4; ++i) {
-        arc->qc[i] = c[i] * inv;
-      }
+      arc->qc = lb_f4_mul(lb_f4_load(c), lb_f4_set1(inv));
       g[8][0] = d * nrm;
       g[8][1] = len * nrm;
     } else { /* the same rotation: the path stands still */
-      memset(arc->qc, 0, sizeof(versor));
+      arc->qc = lb_f4_set1(0.0f);
       g[8][0] = 1.0f;
       g[8][1] = 0.0f;
     }
@@ -349,23 +355,17 @@ static void lb_arcs_init(lb_arc *arcs, int n, const lb_wrap_job *job, const int1
 /* The bone offset u turned along the path, as a quadratic in the coefficient: see
  * lb_chain_lead. */
 static void lb_arc_bone(lb_arc *arc, const float *u) {
-  static const vec3 zero = {0.0f, 0.0f, 0.0f};
-  lb_qrot_add(arc->qa, u, zero, arc->p);
-  lb_qrot_add(arc->qc, u, zero, arc->s);
-  versor uq = {u[0], u[1], u[2], 0.0f}, au,
-         cinv = {-arc->qc[0], -arc->qc[1], -arc->qc[2], arc->qc[3]}, z;
-  lb_qmul(arc->qa, uq, au);
-  lb_qmul(au, cinv, z);
-  for (int i = 0; i < 3; ++i) {
-    arc->t[i] = 2.0f * z[i];
-  }
+  const lb_f4 zero = lb_f4_set1(0.0f), uq = lb_v3(u);
+  arc->p = lb_f4_qrot_add(arc->qa, uq, zero);
+  arc->s = lb_f4_qrot_add(arc->qc, uq, zero);
+  lb_f4 cinv = lb_f4_xor(arc->qc, lb_f4_set(-0.0f, -0.0f, -0.0f, 0.0f));
+  lb_f4 z = lb_f4_qmul(lb_f4_qmul(arc->qa, uq), cinv);
+  arc->t = lb_f4_mul(lb_f4_set1(2.0f), z);
 }
 
 /* The rotation at coefficient co. */
-static inline void lb_arc_rotation(const lb_arc *arc, const float *co, versor out) {
-  for (int i = 0; i < 4; ++i) {
-    out[i] = arc->qa[i] * co[0] + arc->qc[i] * co[1];
-  }
+static inline lb_f4 lb_arc_rotation(const lb_arc *arc, const float *co) {
+  return lb_f4_add(lb_f4_mul(arc->qa, lb_f4_set1(co[0])), lb_f4_mul(arc->qc, lb_f4_set1(co[1])));
 }
 
 /* ---- shapes in the finger frame -------------------------------------------------------- */
@@ -386,36 +386,38 @@ static void lb_near_prepare(const lb_chain *c, const lb_shape *s, lb_near_shape 
   vec3 own;
   lb_quat_rotate(inv, d, own);
   int first = s->type == LB_SHAPE_CYLINDER || s->type == LB_SHAPE_CAPSULE ? (int)s->axis : 0;
-  for (int r = 0; r < 3; ++r) {
-    int row = (first + r) % 3;
-    memcpy(out->m[r], m[row], sizeof m[row]);
-    out->c[r] = own[row];
+  int r0 = first, r1 = (first + 1) % 3, r2 = (first + 2) % 3;
+  for (int k = 0; k < 3; ++k) {
+    out->col[k] = lb_f4_set(m[r0][k], m[r1][k], m[r2][k], 0.0f);
   }
+  out->c = lb_f4_set(own[r0], own[r1], own[r2], 0.0f);
   out->type = s->type;
   out->radius = s->radius;
   out->half_height = s->half_height;
   memcpy(out->half_extents, s->half_extents, sizeof(vec3));
 }
 
-static inline float lb_own_distance(const lb_near_shape *s, const float *q) {
-  return lb_shape_distance_local(s->type, s->radius, s->half_height, s->half_extents, q);
+static inline float lb_own_distance(const lb_near_shape *s, lb_f4 q) {
+  float v[4];
+  lb_f4_store(v, q);
+  return lb_shape_distance_local(s->type, s->radius, s->half_height, s->half_extents, v);
 }
 
-static inline float lb_near_distance(const lb_near_shape *s, const float *x) {
-  float q[3];
-  lb_mat_apply(s->m, s->c, x, q);
-  return lb_own_distance(s, q);
+static inline float lb_near_distance(const lb_near_shape *s, lb_f4 x) {
+  return lb_own_distance(s, lb_mat_apply(s->col, s->c, x));
 }
 
 /* Distance from finger-frame point x to shape i of the job, in model space (near_all). */
-static float lb_far_distance(const lb_chain *c, uint32_t i, const float *x) {
+static float lb_far_distance(const lb_chain *c, uint32_t i, lb_f4 x) {
+  float v[4];
   vec3 p;
-  lb_qrot_add(c->base_r, x, c->root, p);
+  lb_f4_store(v, x);
+  lb_qrot_add(c->base_r, v, c->root, p);
   return lb_shape_distance(&c->shapes[i], p);
 }
 
 /* Distance from finger-frame point x to the i-th shape in reach. */
-static float lb_chain_distance(const lb_chain *c, uint32_t i, const float *x) {
+static float lb_chain_distance(const lb_chain *c, uint32_t i, lb_f4 x) {
   return c->near_all ? lb_far_distance(c, i, x) : lb_near_distance(&c->near[i], x);
 }
 
@@ -429,20 +431,20 @@ static float lb_chain_distance(const lb_chain *c, uint32_t i, const float *x) {
 static void lb_chain_lead(lb_chain *c) {
   int a = c->active;
   const lb_arc *arc = &c->arc[a];
-  static const vec3 zero = {0.0f, 0.0f, 0.0f};
+  const lb_f4 zero = lb_f4_set1(0.0f);
   if (a == 0) {
-    memcpy(c->lead_a, arc->qa, sizeof(versor));
-    memcpy(c->lead_c, arc->qc, sizeof(versor));
-    memcpy(c->lead_p, arc->p, sizeof(vec3));
-    memcpy(c->lead_t, arc->t, sizeof(vec3));
-    memcpy(c->lead_s, arc->s, sizeof(vec3));
+    c->lead_a = arc->qa;
+    c->lead_c = arc->qc;
+    c->lead_p = arc->p;
+    c->lead_t = arc->t;
+    c->lead_s = arc->s;
   } else {
-    const float *r = c->rot[a - 1];
-    lb_qmul(r, arc->qa, c->lead_a);
-    lb_qmul(r, arc->qc, c->lead_c);
-    lb_qrot_add(r, arc->p, zero, c->lead_p);
-    lb_qrot_add(r, arc->t, zero, c->lead_t);
-    lb_qrot_add(r, arc->s, zero, c->lead_s);
+    lb_f4 r = c->rot[a - 1];
+    c->lead_a = lb_f4_qmul(r, arc->qa);
+    c->lead_c = lb_f4_qmul(r, arc->qc);
+    c->lead_p = lb_f4_qrot_add(r, arc->p, zero);
+    c->lead_t = lb_f4_qrot_add(r, arc->t, zero);
+    c->lead_s = lb_f4_qrot_add(r, arc->s, zero);
   }
   if (c->near_all) {
     return;
@@ -451,19 +453,17 @@ static void lb_chain_lead(lb_chain *c) {
     uint32_t i = c->bone_near[a][n];
     const lb_near_shape *sh = &c->near[i];
     lb_lead_shape *l = &c->lead[i];
-    lb_mat_apply(sh->m, sh->c, c->p[a], l->k);
-    lb_mat_apply(sh->m, zero, c->lead_p, l->mp);
-    lb_mat_apply(sh->m, zero, c->lead_t, l->mt);
-    lb_mat_apply(sh->m, zero, c->lead_s, l->ms);
+    l->k = lb_mat_apply(sh->col, sh->c, c->p[a]);
+    l->mp = lb_mat_apply(sh->col, zero, c->lead_p);
+    l->mt = lb_mat_apply(sh->col, zero, c->lead_t);
+    l->ms = lb_mat_apply(sh->col, zero, c->lead_s);
   }
 }
 
 /* x² P + x y T + y² S. */
-static inline void lb_quadratic(const float *p, const float *t, const float *s, float xx, float xy,
-                                float yy, float *out) {
-  for (int i = 0; i < 3; ++i) {
-    out[i] = xx * p[i] + xy * t[i] + yy * s[i];
-  }
+static inline lb_f4 lb_quadratic(lb_f4 p, lb_f4 t, lb_f4 s, float xx, float xy, float yy) {
+  lb_f4 a = lb_f4_add(lb_f4_mul(lb_f4_set1(xx), p), lb_f4_mul(lb_f4_set1(xy), t));
+  return lb_f4_add(a, lb_f4_mul(lb_f4_set1(yy), s));
 }
 
 /* Positions of joints from+1..upto+1 (the end of bone upto) with every closing joint at its
@@ -475,25 +475,19 @@ static void lb_chain_eval(lb_chain *c, int from, int upto, bool all) {
   for (int k = from; k <= upto; ++k) {
     float x = c->co_ev[k][0], y = c->co_ev[k][1];
     bool rot = all || k < c->n - 1; /* a later call may go on from here */
-    vec3 w;
     if (k == c->active) {
-      lb_quadratic(c->lead_p, c->lead_t, c->lead_s, x * x, x * y, y * y, w);
-      for (int i = 0; i < 3; ++i) {
-        c->p[k + 1][i] = c->p[k][i] + w[i];
-      }
+      lb_f4 w = lb_quadratic(c->lead_p, c->lead_t, c->lead_s, x * x, x * y, y * y);
+      c->p[k + 1] = lb_f4_add(c->p[k], w);
       if (rot) {
-        for (int i = 0; i < 4; ++i) {
-          c->rot[k][i] = c->lead_a[i] * x + c->lead_c[i] * y;
-        }
+        c->rot[k] =
+            lb_f4_add(lb_f4_mul(c->lead_a, lb_f4_set1(x)), lb_f4_mul(c->lead_c, lb_f4_set1(y)));
       }
     } else {
       const lb_arc *arc = &c->arc[k];
-      lb_quadratic(arc->p, arc->t, arc->s, x * x, x * y, y * y, w);
-      lb_qrot_add(c->rot[k - 1], w, c->p[k], c->p[k + 1]);
+      lb_f4 w = lb_quadratic(arc->p, arc->t, arc->s, x * x, x * y, y * y);
+      c->p[k + 1] = lb_f4_qrot_add(c->rot[k - 1], w, c->p[k]);
       if (rot) {
-        versor q;
-        lb_arc_rotation(arc, c->co_ev[k], q);
-        lb_qmul(c->rot[k - 1], q, c->rot[k]);
+        c->rot[k] = lb_f4_qmul(c->rot[k - 1], lb_arc_rotation(arc, c->co_ev[k]));
       }
     }
   }
@@ -503,7 +497,7 @@ static void lb_chain_eval(lb_chain *c, int from, int upto, bool all) {
 
 /* Smallest (distance - threshold) over the points (bone b's end, then its midpoint) and the
  * shapes in reach, queried in model space (near_all: one threshold for all shapes). */
-static float lb_far_clearance(lb_chain *c, int b, const vec3 pts[2], bool stop) {
+static float lb_far_clearance(lb_chain *c, int b, const lb_f4 pts[2], bool stop) {
   float best = FLT_MAX;
   for (int k = 0; k < 2; ++k) {
     for (uint32_t i = 0; i < c->shape_count; ++i) {
@@ -522,9 +516,7 @@ static float lb_far_clearance(lb_chain *c, int b, const vec3 pts[2], bool stop) 
  * shapes it can reach, from the kinematics; with `stop`, returns as soon as one is negative
  * (a touch). */
 static float lb_bone_clearance(lb_chain *c, int b, bool stop) {
-  const float *a = c->p[b], *e = c->p[b + 1];
-  vec3 pts[2] = {{e[0], e[1], e[2]},
-                 {0.5f * (a[0] + e[0]), 0.5f * (a[1] + e[1]), 0.5f * (a[2] + e[2])}};
+  lb_f4 pts[2] = {c->p[b + 1], lb_f4_mul(lb_f4_set1(0.5f), lb_f4_add(c->p[b], c->p[b + 1]))};
   if (c->near_all) {
     return lb_far_clearance(c, b, pts, stop);
   }
@@ -550,27 +542,22 @@ static float lb_bone_clearance(lb_chain *c, int b, bool stop) {
 static float lb_lead_clearance(lb_chain *c, float x, float y, bool stop) {
   int b = c->active;
   float xx = x * x, xy = x * y, yy = y * y;
+  const lb_f4 half = lb_f4_set1(0.5f);
   if (c->near_all) {
-    const float *a = c->p[b];
-    vec3 w, pts[2];
-    lb_quadratic(c->lead_p, c->lead_t, c->lead_s, xx, xy, yy, w);
-    for (int i = 0; i < 3; ++i) {
-      pts[0][i] = a[i] + w[i];
-      pts[1][i] = a[i] + 0.5f * w[i];
-    }
+    lb_f4 w = lb_quadratic(c->lead_p, c->lead_t, c->lead_s, xx, xy, yy);
+    lb_f4 pts[2] = {lb_f4_add(c->p[b], w), lb_f4_add(c->p[b], lb_f4_mul(half, w))};
     return lb_far_clearance(c, b, pts, stop);
   }
   const float *thr = c->thr[b];
   const uint8_t *list = c->bone_near[b];
   uint32_t count = c->bone_near_count[b];
   float best = FLT_MAX;
-  vec3 w[LB_WRAP_MAX_NEAR];
+  lb_f4 w[LB_WRAP_MAX_NEAR];
   for (uint32_t n = 0; n < count; ++n) {
     uint32_t i = list[n];
     const lb_lead_shape *l = &c->lead[i];
-    lb_quadratic(l->mp, l->mt, l->ms, xx, xy, yy, w[n]);
-    vec3 q = {l->k[0] + w[n][0], l->k[1] + w[n][1], l->k[2] + w[n][2]};
-    float d = lb_own_distance(&c->near[i], q) - thr[i];
+    w[n] = lb_quadratic(l->mp, l->mt, l->ms, xx, xy, yy);
+    float d = lb_own_distance(&c->near[i], lb_f4_add(l->k, w[n])) - thr[i];
     c->queries++;
     best = d < best ? d : best;
     if (stop && best < 0.0f) {
@@ -580,8 +567,7 @@ static float lb_lead_clearance(lb_chain *c, float x, float y, bool stop) {
   for (uint32_t n = 0; n < count; ++n) {
     uint32_t i = list[n];
     const lb_lead_shape *l = &c->lead[i];
-    vec3 q = {l->k[0] + 0.5f * w[n][0], l->k[1] + 0.5f * w[n][1], l->k[2] + 0.5f * w[n][2]};
-    float d = lb_own_distance(&c->near[i], q) - thr[i];
+    float d = lb_own_distance(&c->near[i], lb_f4_add(l->k, lb_f4_mul(half, w[n]))) - thr[i];
     c->queries++;
     best = d < best ? d : best;
     if (stop && best < 0.0f) {
@@ -595,8 +581,7 @@ static float lb_lead_clearance(lb_chain *c, float x, float y, bool stop) {
  * distance when it starts closer, so that it never gets deeper into that shape while every
  * other shape still keeps the full margin. Returns the bone's clearance (>= 0). */
 static float lb_bone_thresholds(lb_chain *c, int b, float margin) {
-  const float *a = c->p[b], *e = c->p[b + 1];
-  vec3 mid = {0.5f * (a[0] + e[0]), 0.5f * (a[1] + e[1]), 0.5f * (a[2] + e[2])};
+  lb_f4 e = c->p[b + 1], mid = lb_f4_mul(lb_f4_set1(0.5f), lb_f4_add(c->p[b], e));
   uint32_t count = c->near_all ? c->shape_count : c->bone_near_count[b];
   float dmin = FLT_MAX, clearance = FLT_MAX;
   for (uint32_t n = 0; n < count; ++n) {
@@ -787,7 +772,7 @@ static void lb_chain_frame(lb_chain *c, const lb_wrap_job *job) {
   vec3 scale = {base->s[0], base->s[1], base->s[2]};
   vec3 st = {scale[0] * l0->t[0], scale[1] * l0->t[1], scale[2] * l0->t[2]};
   lb_qrot_add(base->r, st, base->t, c->root);
-  memset(c->p[0], 0, sizeof(vec3));
+  c->p[0] = lb_f4_set1(0.0f);
   for (int k = 1; k <= c->n; ++k) {
     const lb_transform *prev = &job->local[c->joint[k - 1]];
     for (int a = 0; a < 3; ++a) {
@@ -823,7 +808,7 @@ static void lb_write_finger(const lb_chain *c, lb_wrap_job *job) {
     } else if (c->s[k] <= 0.0f) {
       lb_copy_floats(o->r, job->open_local[j].r, 4);
     } else {
-      lb_arc_rotation(&c->arc[k], c->co_end[k], o->r);
+      lb_f4_store(o->r, lb_arc_rotation(&c->arc[k], c->co_end[k]));
     }
   }
 }
