@@ -44,11 +44,13 @@ typedef struct lb_arc {
   lb_f4 qc; /* unit, orthogonal to qa, toward the (sign-aligned) end */
   /* The joint's bone (the next offset u) turned by x qa + y qc is x² p + x y t + y² s. */
   lb_f4 p, t, s;
-  float grid[LB_WRAP_GRID][2]; /* coefficients at s = k / 8 */
-  /* (a + b) halve[i] is halfway between the coefficients a and b of s 1/8 / 2^i apart. */
-  float halve[LB_WRAP_BISECT_STEPS];
-  float angle; /* upper bound of the rotation angle open → pose, radians */
 } lb_arc;
+
+/* Coefficients (x, y) of a finger's joints, joint j in lane j: the search halves all the
+ * closing joints' arcs with one vector operation. */
+typedef struct lb_co {
+  float x[4], y[4];
+} lb_co;
 
 /* A shape within a finger's reach, moved into the finger's frame: its own-frame point is
  * c + m x for a finger-frame point x, the axis coordinate first (cylinder, capsule). */
@@ -83,13 +85,14 @@ typedef struct lb_chain {
   float s[LB_WRAP_SEGS]; /* closing per joint */
   /* Coefficients of every joint at the last clear s, the first touching s and the s being
    * evaluated (entries of joints that no longer close are stale), and where each stopped. */
-  float co_lo[LB_WRAP_SEGS][2];
-  float co_hi[LB_WRAP_SEGS][2];
-  float co_ev[LB_WRAP_SEGS][2];
-  float co_end[LB_WRAP_SEGS][2];
-  lb_f4 rot[LB_WRAP_SEGS];      /* finger-frame rotations, last evaluation (frozen ones fixed) */
-  lb_f4 p[LB_WRAP_SEGS + 1];    /* finger-frame joint positions, p[0] = 0 */
-  lb_f4 lead_a, lead_c;         /* the lead joint's rotation is x lead_a + y lead_c */
+  lb_co co_lo, co_hi, co_ev, co_end;
+  lb_co grid[LB_WRAP_GRID]; /* coefficients at s = k / 8 */
+  /* (a + b) halve[i] is halfway between the coefficients a and b of s 1/8 / 2^i apart. */
+  float halve[LB_WRAP_BISECT_STEPS][4];
+  float angle[4];            /* upper bound of each joint's rotation angle open → pose, radians */
+  lb_f4 rot[LB_WRAP_SEGS];   /* finger-frame rotations, last evaluation (frozen ones fixed) */
+  lb_f4 p[LB_WRAP_SEGS + 1]; /* finger-frame joint positions, p[0] = 0 */
+  lb_f4 lead_a, lead_c;      /* the lead joint's rotation is x lead_a + y lead_c */
   lb_f4 lead_p, lead_t, lead_s; /* its bone, x² P + x y T + y² S */
   /* Touch thresholds per bone and shape in reach (near_all: one per bone, thr[b][0]). */
   float thr[LB_WRAP_SEGS][LB_WRAP_MAX_NEAR];
@@ -266,12 +269,24 @@ static inline lb_f4 lb_mat_apply(const lb_f4 col[3], lb_f4 c, lb_f4 v) {
   return lb_f4_add(c, lb_f4_add(m, lb_f4_mul(col[2], LB_F4_SHUFFLE(v, 2, 2, 2, 2))));
 }
 
+/* (a + b) f per joint. */
+static inline void lb_co_scaled_sum(const lb_co *a, const lb_co *b, lb_f4 f, lb_co *out) {
+  lb_f4_store(out->x, lb_f4_mul(lb_f4_add(lb_f4_load(a->x), lb_f4_load(b->x)), f));
+  lb_f4_store(out->y, lb_f4_mul(lb_f4_add(lb_f4_load(a->y), lb_f4_load(b->y)), f));
+}
+
+/* 1 / |(x, y)| per lane. */
+static inline lb_f4 lb_inv_norm2(lb_f4 x, lb_f4 y) {
+  return lb_f4_div(lb_f4_set1(1.0f), lb_f4_sqrt(lb_f4_add(lb_f4_mul(x, x), lb_f4_mul(y, y))));
+}
+
 /* The unit (cos, sin) halfway between two unit pairs: their normalised sum. */
-static inline void lb_halfway(const float *a, const float *b, float *out) {
-  float x = a[0] + b[0], y = a[1] + b[1];
-  float inv = 1.0f / lb_geom_sqrt(x * x + y * y);
-  out[0] = x * inv;
-  out[1] = y * inv;
+static inline void lb_co_halfway(const lb_co *a, const lb_co *b, lb_co *out) {
+  lb_f4 x = lb_f4_add(lb_f4_load(a->x), lb_f4_load(b->x));
+  lb_f4 y = lb_f4_add(lb_f4_load(a->y), lb_f4_load(b->y));
+  lb_f4 inv = lb_inv_norm2(x, y);
+  lb_f4_store(out->x, lb_f4_mul(x, inv));
+  lb_f4_store(out->y, lb_f4_mul(y, inv));
 }
 
 /* ---- closing paths --------------------------------------------------------------------- */
@@ -287,16 +302,19 @@ static void lb_unit(const float *q, float *out) {
 /* The paths of joints 0..n-1: unit ends, the grid by three halvings of [0, 1] and the
  * bisection factors. The pairs halved at one level are equally far apart, so one square root
  * per level scales all of them; a bisection of a whole grid cell halves pairs 1/8, 1/16, ...
- * apart, whose factors continue the same chain (halve[i]: pairs 1/8 / 2^i apart). The
- * square roots and divisions chain level by level, so the joints go through the levels
- * together: their chains overlap instead of waiting on each other. */
-static void lb_arcs_init(lb_arc *arcs, int n, const lb_wrap_job *job, const int16_t *joint) {
-  float h[LB_WRAP_SEGS][2]; /* coefficient at s = 1/8 / 2^i while the factors are chained */
-  for (int j = 0; j < n; ++j) {
-    lb_arc *arc = &arcs[j];
+ * apart, whose factors continue the same chain (halve[i]: pairs 1/8 / 2^i apart). The joints
+ * go through the levels together, one per lane (unused lanes halve a standing path). */
+static void lb_arcs_init(lb_chain *ch, const lb_wrap_job *job) {
+  lb_co *g = ch->grid;
+  for (int j = 0; j < 4; ++j) {
+    g[0].x[j] = g[8].x[j] = 1.0f;
+    g[0].y[j] = g[8].y[j] = 0.0f;
+  }
+  for (int j = 0; j < ch->n; ++j) {
+    lb_arc *arc = &ch->arc[j];
     versor qa, qb;
-    lb_unit(job->open_local[joint[j]].r, qa);
-    lb_unit(job->pose_local[joint[j]].r, qb);
+    lb_unit(job->open_local[ch->joint[j]].r, qa);
+    lb_unit(job->pose_local[ch->joint[j]].r, qb);
     arc->qa = lb_f4_load(qa);
     float d = lb_dot4(qa, qb);
     float sign = d < 0.0f ? -1.0f : 1.0f; /* the shorter arc */
@@ -306,50 +324,35 @@ static void lb_arcs_init(lb_arc *arcs, int n, const lb_wrap_job *job, const int1
       c[i] = qb[i] * sign - qa[i] * d;
     }
     float len = lb_geom_sqrt(lb_dot4(c, c));
-    float(*g)[2] = arc->grid;
-    g[0][0] = 1.0f;
-    g[0][1] = 0.0f;
     if (len > 0.0f) {
       float inv = 1.0f / len, nrm = 1.0f / lb_geom_sqrt(d * d + len * len);
       arc->qc = lb_f4_mul(lb_f4_load(c), lb_f4_set1(inv));
-      g[8][0] = d * nrm;
-      g[8][1] = len * nrm;
+      g[8].x[j] = d * nrm;
+      g[8].y[j] = len * nrm;
     } else { /* the same rotation: the path stands still */
       arc->qc = lb_f4_set1(0.0f);
-      g[8][0] = 1.0f;
-      g[8][1] = 0.0f;
     }
   }
   for (int step = LB_WRAP_MARCH_STEPS; step > 1; step /= 2) {
     int half = step / 2;
-    for (int j = 0; j < n; ++j) {
-      float(*g)[2] = arcs[j].grid;
-      float x = g[0][0] + g[step][0], y = g[0][1] + g[step][1];
-      float f = 1.0f / lb_geom_sqrt(x * x + y * y);
-      for (int k = half; k < LB_WRAP_GRID; k += step) {
-        g[k][0] = (g[k - half][0] + g[k + half][0]) * f;
-        g[k][1] = (g[k - half][1] + g[k + half][1]) * f;
-      }
+    lb_f4 f = lb_inv_norm2(lb_f4_add(lb_f4_load(g[0].x), lb_f4_load(g[step].x)),
+                           lb_f4_add(lb_f4_load(g[0].y), lb_f4_load(g[step].y)));
+    for (int k = half; k < LB_WRAP_GRID; k += step) {
+      lb_co_scaled_sum(&g[k - half], &g[k + half], f, &g[k]);
     }
   }
-  for (int j = 0; j < n; ++j) {
-    h[j][0] = arcs[j].grid[1][0];
-    h[j][1] = arcs[j].grid[1][1];
-  }
+  /* h: the coefficient at s = 1/8 / 2^i while the factors are chained. */
+  lb_f4 hx = lb_f4_load(g[1].x), hy = lb_f4_load(g[1].y);
   for (int i = 0; i < LB_WRAP_BISECT_STEPS; ++i) {
-    for (int j = 0; j < n; ++j) {
-      float x = 1.0f + h[j][0], y = h[j][1];
-      float f = 1.0f / lb_geom_sqrt(x * x + y * y);
-      arcs[j].halve[i] = f;
-      h[j][0] = x * f;
-      h[j][1] = y * f;
-    }
+    lb_f4 x = lb_f4_add(lb_f4_set1(1.0f), hx);
+    lb_f4 f = lb_inv_norm2(x, hy);
+    lb_f4_store(ch->halve[i], f);
+    hx = lb_f4_mul(x, f);
+    hy = lb_f4_mul(hy, f);
   }
-  for (int j = 0; j < n; ++j) {
-    /* θ <= 8 tan(θ / 8) and the rotation angle is 2θ. */
-    const float(*g)[2] = arcs[j].grid;
-    arcs[j].angle = 2.0f * (float)LB_WRAP_MARCH_STEPS * g[1][1] / g[1][0];
-  }
+  /* θ <= 8 tan(θ / 8) and the rotation angle is 2θ. */
+  lb_f4 scale = lb_f4_set1(2.0f * (float)LB_WRAP_MARCH_STEPS);
+  lb_f4_store(ch->angle, lb_f4_div(lb_f4_mul(scale, lb_f4_load(g[1].y)), lb_f4_load(g[1].x)));
 }
 
 /* The bone offset u turned along the path, as a quadratic in the coefficient: see
@@ -364,8 +367,8 @@ static void lb_arc_bone(lb_arc *arc, const float *u) {
 }
 
 /* The rotation at coefficient co. */
-static inline lb_f4 lb_arc_rotation(const lb_arc *arc, const float *co) {
-  return lb_f4_add(lb_f4_mul(arc->qa, lb_f4_set1(co[0])), lb_f4_mul(arc->qc, lb_f4_set1(co[1])));
+static inline lb_f4 lb_arc_rotation(const lb_arc *arc, float x, float y) {
+  return lb_f4_add(lb_f4_mul(arc->qa, lb_f4_set1(x)), lb_f4_mul(arc->qc, lb_f4_set1(y)));
 }
 
 /* ---- shapes in the finger frame -------------------------------------------------------- */
@@ -473,7 +476,7 @@ static inline lb_f4 lb_quadratic(lb_f4 p, lb_f4 t, lb_f4 s, float xx, float xy, 
  * touched: bones proven clear need no kinematics at all. */
 static void lb_chain_eval(lb_chain *c, int from, int upto, bool all) {
   for (int k = from; k <= upto; ++k) {
-    float x = c->co_ev[k][0], y = c->co_ev[k][1];
+    float x = c->co_ev.x[k], y = c->co_ev.y[k];
     bool rot = all || k < c->n - 1; /* a later call may go on from here */
     if (k == c->active) {
       lb_f4 w = lb_quadratic(c->lead_p, c->lead_t, c->lead_s, x * x, x * y, y * y);
@@ -487,7 +490,7 @@ static void lb_chain_eval(lb_chain *c, int from, int upto, bool all) {
       lb_f4 w = lb_quadratic(arc->p, arc->t, arc->s, x * x, x * y, y * y);
       c->p[k + 1] = lb_f4_qrot_add(c->rot[k - 1], w, c->p[k]);
       if (rot) {
-        c->rot[k] = lb_f4_qmul(c->rot[k - 1], lb_arc_rotation(arc, c->co_ev[k]));
+        c->rot[k] = lb_f4_qmul(c->rot[k - 1], lb_arc_rotation(arc, x, y));
       }
     }
   }
@@ -616,7 +619,7 @@ static void lb_chain_speeds(lb_chain *c) {
       for (int i = j; i <= b; ++i) {
         reach += c->len[i];
       }
-      k += c->arc[j].angle * reach;
+      k += c->angle[j] * reach;
     }
     k *= LB_WRAP_SPEED_SLACK;
     c->inv_speed[b] = k > 0.0f ? 1.0f / k : FLT_MAX;
@@ -655,7 +658,7 @@ static bool lb_bone_touches(lb_chain *c, int b, float s, int *done) {
   }
   float clearance;
   if (b == c->active) {
-    clearance = lb_lead_clearance(c, c->co_ev[b][0], c->co_ev[b][1], true);
+    clearance = lb_lead_clearance(c, c->co_ev.x[b], c->co_ev.y[b], true);
   } else {
     if (*done < b) {
       lb_chain_eval(c, *done + 1, b, false);
@@ -684,8 +687,9 @@ static int lb_chain_touch(lb_chain *c, float s, int first) {
 }
 
 /* One phase: joints active.. close together from their common s (clear) toward 1. Returns
- * the bone that stopped them, or -1 when they reached the pose. Coefficient arrays are
- * copied whole: entries of joints that no longer close are not read. */
+ * the bone that stopped them, or -1 when they reached the pose. Coefficients are computed and
+ * copied for all lanes: lanes of joints that no longer close are not read (co_end keeps
+ * theirs). */
 static int lb_chain_phase(lb_chain *c) {
   float lo = c->s[c->active];
   int k0 = (int)(lo * (float)LB_WRAP_MARCH_STEPS);
@@ -694,48 +698,42 @@ static int lb_chain_phase(lb_chain *c) {
     if (s <= lo) {
       continue;
     }
-    for (int j = c->active; j < c->n; ++j) {
-      c->co_ev[j][0] = c->arc[j].grid[k][0];
-      c->co_ev[j][1] = c->arc[j].grid[k][1];
-    }
+    c->co_ev = c->grid[k];
     int hit = lb_chain_touch(c, s, -1);
     if (hit < 0) {
       lo = s;
-      memcpy(c->co_lo, c->co_ev, sizeof c->co_lo);
+      c->co_lo = c->co_ev;
       continue;
     }
     float hi = s;
-    memcpy(c->co_hi, c->co_ev, sizeof c->co_hi);
+    c->co_hi = c->co_ev;
     /* A whole grid cell halves with the arcs' own factors (no square root on the search's
      * critical path); a shorter first bracket of a later phase normalises each midpoint. */
     bool cell = hi - lo == 1.0f / (float)LB_WRAP_MARCH_STEPS;
     for (int i = 0; i < LB_WRAP_BISECT_STEPS; ++i) {
       float mid = 0.5f * (lo + hi);
-      for (int j = c->active; j < c->n; ++j) {
-        if (cell) {
-          float f = c->arc[j].halve[i];
-          c->co_ev[j][0] = (c->co_lo[j][0] + c->co_hi[j][0]) * f;
-          c->co_ev[j][1] = (c->co_lo[j][1] + c->co_hi[j][1]) * f;
-        } else {
-          lb_halfway(c->co_lo[j], c->co_hi[j], c->co_ev[j]);
-        }
+      if (cell) {
+        lb_co_scaled_sum(&c->co_lo, &c->co_hi, lb_f4_load(c->halve[i]), &c->co_ev);
+      } else {
+        lb_co_halfway(&c->co_lo, &c->co_hi, &c->co_ev);
       }
       int h = lb_chain_touch(c, mid, hit);
       if (h >= 0) {
         hi = mid;
         hit = h;
-        memcpy(c->co_hi, c->co_ev, sizeof c->co_hi);
+        c->co_hi = c->co_ev;
       } else {
         lo = mid;
-        memcpy(c->co_lo, c->co_ev, sizeof c->co_lo);
+        c->co_lo = c->co_ev;
       }
     }
     /* Freeze joints active..hit at the clear end; the next phase builds on them. */
     for (int j = c->active; j < c->n; ++j) {
       c->s[j] = lo;
+      c->co_end.x[j] = c->co_lo.x[j];
+      c->co_end.y[j] = c->co_lo.y[j];
     }
-    memcpy(c->co_ev, c->co_lo, sizeof c->co_ev);
-    memcpy(c->co_end, c->co_lo, sizeof c->co_end);
+    c->co_ev = c->co_lo;
     lb_chain_eval(c, c->active, hit, true);
     return hit;
   }
@@ -808,7 +806,7 @@ static void lb_write_finger(const lb_chain *c, lb_wrap_job *job) {
     } else if (c->s[k] <= 0.0f) {
       lb_copy_floats(o->r, job->open_local[j].r, 4);
     } else {
-      lb_f4_store(o->r, lb_arc_rotation(&c->arc[k], c->co_end[k]));
+      lb_f4_store(o->r, lb_arc_rotation(&c->arc[k], c->co_end.x[k], c->co_end.y[k]));
     }
   }
 }
@@ -862,12 +860,12 @@ static void lb_wrap_finger_run(lb_chain *c, const lb_wrap_job *job, bool wrap,
     return;
   }
   out->searched = true;
-  lb_arcs_init(c->arc, c->n, job, c->joint);
+  lb_arcs_init(c, job);
   for (int k = 0; k < c->n; ++k) {
     lb_arc_bone(&c->arc[k], c->u[k + 1]);
     c->s[k] = 0.0f;
-    c->co_lo[k][0] = c->co_ev[k][0] = 1.0f;
-    c->co_lo[k][1] = c->co_ev[k][1] = 0.0f;
+    c->co_lo.x[k] = c->co_ev.x[k] = 1.0f;
+    c->co_lo.y[k] = c->co_ev.y[k] = 0.0f;
   }
   /* Open hand: thresholds, and clearances that usually cover the first march steps. */
   lb_chain_lead(c);
