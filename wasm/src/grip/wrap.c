@@ -78,6 +78,7 @@ typedef struct lb_chain {
   vec3 u[LB_WRAP_SEGS + 1];
   lb_arc arc[LB_WRAP_SEGS];
   versor base_r; /* model rotation of the root's parent: the finger frame's axes */
+  int base;      /* the root's parent joint */
   vec3 root;     /* the root joint in model space: the finger frame's origin */
   float len[LB_WRAP_SEGS];
   /* search state */
@@ -112,6 +113,13 @@ typedef struct lb_chain {
   uint8_t bone_near[LB_WRAP_SEGS][LB_WRAP_MAX_NEAR];
   uint32_t bone_near_count[LB_WRAP_SEGS];
   lb_lead_shape lead[LB_WRAP_MAX_NEAR]; /* by near shape, for the lead bone's ones */
+  /* Kept from finger to finger (fingers mostly share their base joint, the hand): per shape
+   * i < LB_WRAP_MAX_NEAR with bit i of frame_made, its inverse rotation and the columns of
+   * lb_near_shape.col for base joint frame_base (-1: none yet). */
+  int frame_base;
+  uint32_t frame_made;
+  versor frame_inv[LB_WRAP_MAX_NEAR];
+  lb_f4 frame_col[LB_WRAP_MAX_NEAR][3];
   uint32_t queries;
 } lb_chain;
 
@@ -373,10 +381,11 @@ static inline lb_f4 lb_arc_rotation(const lb_arc *arc, float x, float y) {
 
 /* ---- shapes in the finger frame -------------------------------------------------------- */
 
-static void lb_near_prepare(const lb_chain *c, const lb_shape *s, lb_near_shape *out) {
-  /* own = Rs^-1 (root + Rb x - centre) = c + M x with M the matrix of Rs^-1 Rb. */
-  versor inv, q;
-  memcpy(inv, s->rotation, sizeof inv);
+/* Shape i's rotation part of the finger frame (see lb_near_prepare): Rs^-1 and the matrix of
+ * Rs^-1 Rb by columns, rows from the shape's axis on. */
+static void lb_near_frame(const lb_chain *c, const lb_shape *s, versor inv, lb_f4 col[3]) {
+  versor q;
+  memcpy(inv, s->rotation, sizeof(versor));
   lb_quat_normalize(inv);
   lb_quat_conj(inv, inv);
   lb_quat_mul(inv, c->base_r, q);
@@ -385,15 +394,37 @@ static void lb_near_prepare(const lb_chain *c, const lb_shape *s, lb_near_shape 
   float m[3][3] = {{1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y - w * z), 2.0f * (x * z + w * y)},
                    {2.0f * (x * y + w * z), 1.0f - 2.0f * (x * x + z * z), 2.0f * (y * z - w * x)},
                    {2.0f * (x * z - w * y), 2.0f * (y * z + w * x), 1.0f - 2.0f * (x * x + y * y)}};
+  int first = s->type == LB_SHAPE_CYLINDER || s->type == LB_SHAPE_CAPSULE ? (int)s->axis : 0;
+  int r0 = first, r1 = (first + 1) % 3, r2 = (first + 2) % 3;
+  for (int k = 0; k < 3; ++k) {
+    col[k] = lb_f4_set(m[r0][k], m[r1][k], m[r2][k], 0.0f);
+  }
+}
+
+static void lb_near_prepare(lb_chain *c, uint32_t i, lb_near_shape *out) {
+  /* own = Rs^-1 (root + Rb x - centre) = c + M x with M the matrix of Rs^-1 Rb. */
+  const lb_shape *s = &c->shapes[i];
+  versor inv_own;
+  const float *inv = inv_own;
+  if (i < LB_WRAP_MAX_NEAR) {
+    if (c->frame_base != c->base) {
+      c->frame_base = c->base;
+      c->frame_made = 0;
+    }
+    if (!((c->frame_made >> i) & 1u)) {
+      lb_near_frame(c, s, c->frame_inv[i], c->frame_col[i]);
+      c->frame_made |= 1u << i;
+    }
+    inv = c->frame_inv[i];
+    memcpy(out->col, c->frame_col[i], sizeof out->col);
+  } else {
+    lb_near_frame(c, s, inv_own, out->col);
+  }
   vec3 d = {c->root[0] - s->center[0], c->root[1] - s->center[1], c->root[2] - s->center[2]};
   vec3 own;
   lb_quat_rotate(inv, d, own);
   int first = s->type == LB_SHAPE_CYLINDER || s->type == LB_SHAPE_CAPSULE ? (int)s->axis : 0;
-  int r0 = first, r1 = (first + 1) % 3, r2 = (first + 2) % 3;
-  for (int k = 0; k < 3; ++k) {
-    out->col[k] = lb_f4_set(m[r0][k], m[r1][k], m[r2][k], 0.0f);
-  }
-  out->c = lb_f4_set(own[r0], own[r1], own[r2], 0.0f);
+  out->c = lb_f4_set(own[first], own[(first + 1) % 3], own[(first + 2) % 3], 0.0f);
   out->type = s->type;
   out->radius = s->radius;
   out->half_height = s->half_height;
@@ -766,6 +797,7 @@ static void lb_chain_init(lb_chain *c, const lb_wrap_job *job, const lb_finger_i
 static void lb_chain_frame(lb_chain *c, const lb_wrap_job *job) {
   const lb_transform *base = &job->model[job->parents[c->joint[0]]];
   memcpy(c->base_r, base->r, sizeof(versor));
+  c->base = job->parents[c->joint[0]];
   const lb_transform *l0 = &job->local[c->joint[0]];
   vec3 scale = {base->s[0], base->s[1], base->s[2]};
   vec3 st = {scale[0] * l0->t[0], scale[1] * l0->t[1], scale[2] * l0->t[2]};
@@ -828,7 +860,7 @@ static void lb_chain_near(lb_chain *c, const lb_wrap_job *job) {
     c->queries++;
     if (d - total < limit) {
       if (c->near_count < LB_WRAP_MAX_NEAR) {
-        lb_near_prepare(c, &c->shapes[i], &c->near[c->near_count]);
+        lb_near_prepare(c, i, &c->near[c->near_count]);
         c->near_root[c->near_count] = d;
       } else {
         c->near_all = true;
@@ -917,6 +949,7 @@ lb_result lb_wrap_run(lb_wrap_job *job) {
     return r;
   }
   lb_chain c;
+  c.frame_base = -1;
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     const lb_finger_info *fi = &job->hand->fingers[f];
     if (!fi->found) {
