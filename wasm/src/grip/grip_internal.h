@@ -152,12 +152,24 @@ void lb_grip_arm_reach(const lb_skeleton *sk, lb_rig_instance *inst, const lb_gr
 void lb_grip_anchor_world(const lb_world *w, uint32_t object_slot, lb_entity anchor, bool mirror,
                           uint32_t mirror_axis, lb_transform *out);
 
+/* Surfaces a held object offers for the wrap (at most 16, entity order), in the rig's model
+ * space. Both hands of one character hold the same object and no transform changes between
+ * their fingers, so they are gathered once per character step: `object` -1 before that. */
+#define LB_GRIP_SHAPES_MAX 16
+typedef struct lb_grip_shapes {
+  int object;
+  uint32_t count;
+  lb_shape shapes[LB_GRIP_SHAPES_MAX];
+} lb_grip_shapes;
+
 /* Fingers of one hand (grip/hand_fingers.c): the pose's target shape (GripProfile
  * per-joint fingers, a GripPose name or a captured finger pose), wrapped onto the held
- * object's surfaces, applied by `weight` over the animated fingers. LB_GRIP_DRIVER_NONE
- * leaves the animated fingers (the blend eases them back). */
+ * object's surfaces (gathered into `shapes` unless it holds this object's already),
+ * applied by `weight` over the animated fingers. LB_GRIP_DRIVER_NONE leaves the animated
+ * fingers (the blend eases them back). */
 void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driver_kind kind,
-                          lb_name pose, float weight, float trigger, int object);
+                          lb_name pose, float weight, float trigger, int object,
+                          lb_grip_shapes *shapes);
 
 /* A registered captured pose by name, or null (string work: registrations only). */
 lb_finger_pose *lb_grip_find_finger_pose(const lb_world *w, const char *name);

@@ -5,8 +5,6 @@
 #include "limber/grip_wrap.h"
 #include <string.h>
 
-#define LB_GRIP_SHAPES_MAX 16
-
 #define LB_GRIP_SUBTREE_MAX 256 /* entities of a held object's subtree searched for surfaces */
 
 /* GripSurface shapes on the object or any entity below it (its subtree only, in entity
@@ -57,7 +55,8 @@ static void lb_apply_captured(const int16_t *map, lb_rig_instance *inst, const l
 }
 
 void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driver_kind kind,
-                          lb_name pose, float weight, float trigger, int object) {
+                          lb_name pose, float weight, float trigger, int object,
+                          lb_grip_shapes *shapes) {
   h->contacts = 0;
   if (kind == LB_GRIP_DRIVER_NONE || weight <= 0.0f) {
     return;
@@ -98,8 +97,11 @@ void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driv
   const lb_grip_profile_c *prof =
       object >= 0 ? lb_component_ptr(w, (uint32_t)object, LB_GRIP_PROFILE) : NULL;
   if (prof && prof->wrap) {
-    lb_shape shapes[LB_GRIP_SHAPES_MAX];
-    uint32_t n = lb_gather_shapes(w, s, object, shapes);
+    if (shapes->object != object) {
+      shapes->count = lb_gather_shapes(w, s, object, shapes->shapes);
+      shapes->object = object;
+    }
+    uint32_t n = shapes->count;
     if (n > 0) {
       lb_wrap_job wrap = lb_wrap_default_job();
       wrap.hand = &h->def->info;
@@ -109,7 +111,7 @@ void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driv
       wrap.open_local = sk->rest;
       wrap.pose_local = inst->local;
       wrap.model = inst->model;
-      wrap.shapes = shapes;
+      wrap.shapes = shapes->shapes;
       wrap.shape_count = n;
       wrap.margin = LB_WRAP_MARGIN_FRACTION * job.index_length;
       wrap.end_mask = h->def->rig.tip_estimated;

@@ -197,13 +197,15 @@ static void lb_grip_character(lb_world *w, uint32_t s, float dt) {
     }
   }
   /* Fingers of both hands. */
+  lb_grip_shapes shapes;
+  shapes.object = -1;
   for (int side = 0; side < 2; ++side) {
     lb_grip_hand *h = &gs->hands[side];
     if (!active[side]) {
       continue;
     }
     lb_grip_hand_fingers(w, s, h, plan[side].kind, plan[side].pose, plan[side].weight,
-                         plan[side].trigger, plan[side].object);
+                         plan[side].trigger, plan[side].object, &shapes);
     lb_grip_blend_apply(h, sk, inst, anim[side], lb_grip_blend_arm_count(h), h->def->blend_count);
     int hand = h->def->info.hand;
     lb_rig_local_to_model(sk, inst, (uint32_t)hand, sk->subtree_end[hand]);

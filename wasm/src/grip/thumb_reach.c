@@ -9,6 +9,7 @@
  * (the half angle of two rotations about one axis is their normalised sum), so no sine
  * is evaluated per step; a fixed number of steps and one interpolation finish it. The
  * work never depends on the input beyond those fixed counts. */
+#include "../math/simd4_xf.h"
 #include "finger_pose_internal.h"
 
 #include <string.h>
@@ -54,35 +55,26 @@ static void lb_sub(const float *a, const float *b, vec3 out) {
   out[2] = a[2] - b[2];
 }
 
-/* v turned about unit axis a by the angle whose cosine and sine are (c, s). */
-static void lb_rodrigues(const vec3 a, float c, float s, const vec3 v, vec3 out) {
-  float d = (a[0] * v[0] + a[1] * v[1] + a[2] * v[2]) * (1.0f - c);
-  vec3 x = {a[1] * v[2] - a[2] * v[1], a[2] * v[0] - a[0] * v[2], a[0] * v[1] - a[1] * v[0]};
-  vec3 r = {v[0] * c + x[0] * s + a[0] * d, v[1] * c + x[1] * s + a[1] * d,
-            v[2] * c + x[2] * s + a[2] * d};
-  memcpy(out, r, sizeof r);
+/* v turned about unit axis a by the angle whose cosine and sine are (c, s): per lane
+ * v c + (a x v) s + a d, d = (a . v)(1 - c), the dot summed x, y, z in order. */
+static lb_f4 lb_rodrigues(lb_f4 a, float c, float s, lb_f4 v) {
+  float av[4];
+  lb_f4_store(av, lb_f4_mul(a, v));
+  float d = (av[0] + av[1] + av[2]) * (1.0f - c);
+  lb_f4 r = lb_f4_add(lb_f4_mul(v, lb_f4_set1(c)), lb_f4_mul(lb_f4_cross(a, v), lb_f4_set1(s)));
+  return lb_f4_add(r, lb_f4_mul(a, lb_f4_set1(d)));
 }
 
-/* The rest chain as vectors: tip - J0 = c + R1 (u + R2 w). */
+/* The rest chain as vectors (x, y, z lanes): tip - J0 = c + R1 (u + R2 w). */
 typedef struct lb_bend_model {
-  vec3 c, u, w, a1, a2;
+  lb_f4 c, u, w, a1, a2;
   bool two; /* a second distal joint bends */
 } lb_bend_model;
 
 static float lb_bend_dist(const lb_bend_model *m, float c, float s) {
-  vec3 v, t;
-  if (m->two) {
-    lb_rodrigues(m->a2, c, s, m->w, v);
-    v[0] += m->u[0];
-    v[1] += m->u[1];
-    v[2] += m->u[2];
-  } else {
-    memcpy(v, m->u, sizeof v);
-  }
-  lb_rodrigues(m->a1, c, s, v, t);
-  t[0] += m->c[0];
-  t[1] += m->c[1];
-  t[2] += m->c[2];
+  lb_f4 v = m->two ? lb_f4_add(lb_rodrigues(m->a2, c, s, m->w), m->u) : m->u;
+  float t[4];
+  lb_f4_store(t, lb_f4_add(lb_rodrigues(m->a1, c, s, v), m->c));
   return lb_vec3_length(t);
 }
 
@@ -196,13 +188,19 @@ void lb_thumb_reach(lb_finger_pose_job *job) {
     lb_bend_model m;
     const float *tip = pos[LB_FINGER_MAX_SEGMENTS];
     m.two = n >= 3 && (rf->tip >= 0 || rf->tip_estimated || n > 3);
-    lb_sub(pos[1], pos[0], m.c);
-    lb_sub(m.two ? pos[2] : tip, pos[1], m.u);
-    lb_sub(tip, m.two ? pos[2] : tip, m.w);
-    lb_quat_rotate(frames[0].r, rf->bend_axis[1], m.a1);
-    lb_quat_rotate(frames[1].r, rf->bend_axis[2 < n ? 2 : 1], m.a2);
-    lb_vec3_normalize_to(m.a1, m.a1);
-    lb_vec3_normalize_to(m.a2, m.a2);
+    vec3 v0, u, w, a1, a2;
+    lb_sub(pos[1], pos[0], v0);
+    lb_sub(m.two ? pos[2] : tip, pos[1], u);
+    lb_sub(tip, m.two ? pos[2] : tip, w);
+    lb_quat_rotate(frames[0].r, rf->bend_axis[1], a1);
+    lb_quat_rotate(frames[1].r, rf->bend_axis[2 < n ? 2 : 1], a2);
+    lb_vec3_normalize_to(a1, a1);
+    lb_vec3_normalize_to(a2, a2);
+    m.c = lb_f4_set(v0[0], v0[1], v0[2], 0.0f);
+    m.u = lb_f4_set(u[0], u[1], u[2], 0.0f);
+    m.w = lb_f4_set(w[0], w[1], w[2], 0.0f);
+    m.a1 = lb_f4_set(a1[0], a1[1], a1[2], 0.0f);
+    m.a2 = lb_f4_set(a2[0], a2[1], a2[2], 0.0f);
     float c, s;
     lb_solve_bend(&m, lb_dist3(target, pos[0]), &c, &s);
     for (int j = 1; j < n; ++j) {

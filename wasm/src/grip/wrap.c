@@ -17,6 +17,7 @@
  *   Those vectors are set up once per phase.
  * - Bones keep proven clearances and touches (see the header), so most steps ask one bone. */
 #include "../math/math_inline.h"
+#include "../math/simd4_xf.h"
 #include "limber/grip_wrap.h"
 #include "limber/rig.h"
 
@@ -39,21 +40,23 @@ _Static_assert(LB_WRAP_MARCH_STEPS == 8, "the march grid is built by three halvi
 
 /* One joint's closing path: the rotation at coefficient (x, y) is x qa + y qc. */
 typedef struct lb_arc {
-  versor qa; /* unit start */
-  versor qc; /* unit, orthogonal to qa, toward the (sign-aligned) end */
+  lb_f4 qa; /* unit start */
+  lb_f4 qc; /* unit, orthogonal to qa, toward the (sign-aligned) end */
   /* The joint's bone (the next offset u) turned by x qa + y qc is x² p + x y t + y² s. */
-  vec3 p, t, s;
-  float grid[LB_WRAP_GRID][2]; /* coefficients at s = k / 8 */
-  /* (a + b) halve[i] is halfway between the coefficients a and b of s 1/8 / 2^i apart. */
-  float halve[LB_WRAP_BISECT_STEPS];
-  float angle; /* upper bound of the rotation angle open → pose, radians */
+  lb_f4 p, t, s;
 } lb_arc;
+
+/* Coefficients (x, y) of a finger's joints, joint j in lane j: the search halves all the
+ * closing joints' arcs with one vector operation. */
+typedef struct lb_co {
+  float x[4], y[4];
+} lb_co;
 
 /* A shape within a finger's reach, moved into the finger's frame: its own-frame point is
  * c + m x for a finger-frame point x, the axis coordinate first (cylinder, capsule). */
 typedef struct lb_near_shape {
-  float m[3][3];
-  vec3 c;
+  lb_f4 col[3]; /* the matrix m by columns (lane = row) */
+  lb_f4 c;
   lb_shape_type type;
   float radius, half_height;
   vec3 half_extents;
@@ -61,7 +64,7 @@ typedef struct lb_near_shape {
 
 /* The lead bone's end in a near shape's frame: k + x² mp + x y mt + y² ms. */
 typedef struct lb_lead_shape {
-  vec3 k, mp, mt, ms;
+  lb_f4 k, mp, mt, ms;
 } lb_lead_shape;
 
 typedef struct lb_chain {
@@ -75,6 +78,7 @@ typedef struct lb_chain {
   vec3 u[LB_WRAP_SEGS + 1];
   lb_arc arc[LB_WRAP_SEGS];
   versor base_r; /* model rotation of the root's parent: the finger frame's axes */
+  int base;      /* the root's parent joint */
   vec3 root;     /* the root joint in model space: the finger frame's origin */
   float len[LB_WRAP_SEGS];
   /* search state */
@@ -82,14 +86,15 @@ typedef struct lb_chain {
   float s[LB_WRAP_SEGS]; /* closing per joint */
   /* Coefficients of every joint at the last clear s, the first touching s and the s being
    * evaluated (entries of joints that no longer close are stale), and where each stopped. */
-  float co_lo[LB_WRAP_SEGS][2];
-  float co_hi[LB_WRAP_SEGS][2];
-  float co_ev[LB_WRAP_SEGS][2];
-  float co_end[LB_WRAP_SEGS][2];
-  versor rot[LB_WRAP_SEGS];    /* finger-frame rotations, last evaluation (frozen ones fixed) */
-  vec3 p[LB_WRAP_SEGS + 1];    /* finger-frame joint positions, p[0] = 0 */
-  versor lead_a, lead_c;       /* the lead joint's rotation is x lead_a + y lead_c */
-  vec3 lead_p, lead_t, lead_s; /* its bone, x² P + x y T + y² S */
+  lb_co co_lo, co_hi, co_ev, co_end;
+  lb_co grid[LB_WRAP_GRID]; /* coefficients at s = k / 8 */
+  /* (a + b) halve[i] is halfway between the coefficients a and b of s 1/8 / 2^i apart. */
+  float halve[LB_WRAP_BISECT_STEPS][4];
+  float angle[4];            /* upper bound of each joint's rotation angle open → pose, radians */
+  lb_f4 rot[LB_WRAP_SEGS];   /* finger-frame rotations, last evaluation (frozen ones fixed) */
+  lb_f4 p[LB_WRAP_SEGS + 1]; /* finger-frame joint positions, p[0] = 0 */
+  lb_f4 lead_a, lead_c;      /* the lead joint's rotation is x lead_a + y lead_c */
+  lb_f4 lead_p, lead_t, lead_s; /* its bone, x² P + x y T + y² S */
   /* Touch thresholds per bone and shape in reach (near_all: one per bone, thr[b][0]). */
   float thr[LB_WRAP_SEGS][LB_WRAP_MAX_NEAR];
   float inv_speed[LB_WRAP_SEGS]; /* 1 / K, K: sample speed bound per unit s, this phase */
@@ -108,6 +113,13 @@ typedef struct lb_chain {
   uint8_t bone_near[LB_WRAP_SEGS][LB_WRAP_MAX_NEAR];
   uint32_t bone_near_count[LB_WRAP_SEGS];
   lb_lead_shape lead[LB_WRAP_MAX_NEAR]; /* by near shape, for the lead bone's ones */
+  /* Kept from finger to finger (fingers mostly share their base joint, the hand): per shape
+   * i < LB_WRAP_MAX_NEAR with bit i of frame_made, its inverse rotation and the columns of
+   * lb_near_shape.col for base joint frame_base (-1: none yet). */
+  int frame_base;
+  uint32_t frame_made;
+  versor frame_inv[LB_WRAP_MAX_NEAR];
+  lb_f4 frame_col[LB_WRAP_MAX_NEAR][3];
   uint32_t queries;
 } lb_chain;
 
@@ -252,19 +264,37 @@ static inline float lb_dot4(const float *a, const float *b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
 }
 
-/* out = c + m v. */
-static inline void lb_mat_apply(const float (*m)[3], const float *c, const float *v, float *out) {
-  for (int r = 0; r < 3; ++r) {
-    out[r] = c[r] + (m[r][0] * v[0] + m[r][1] * v[1] + m[r][2] * v[2]);
-  }
+/* Vectors and quaternions of the search live in lb_f4 lanes (x, y, z[, w]): each lane runs
+ * the scalar expression's operations in its order, so the bits are those of scalar code. */
+static inline lb_f4 lb_v3(const float *v) {
+  return lb_f4_set(v[0], v[1], v[2], 0.0f);
+}
+
+/* c + m v, m by columns: per lane (row) c + ((m0 v0 + m1 v1) + m2 v2). */
+static inline lb_f4 lb_mat_apply(const lb_f4 col[3], lb_f4 c, lb_f4 v) {
+  lb_f4 m = lb_f4_add(lb_f4_mul(col[0], LB_F4_SHUFFLE(v, 0, 0, 0, 0)),
+                      lb_f4_mul(col[1], LB_F4_SHUFFLE(v, 1, 1, 1, 1)));
+  return lb_f4_add(c, lb_f4_add(m, lb_f4_mul(col[2], LB_F4_SHUFFLE(v, 2, 2, 2, 2))));
+}
+
+/* (a + b) f per joint. */
+static inline void lb_co_scaled_sum(const lb_co *a, const lb_co *b, lb_f4 f, lb_co *out) {
+  lb_f4_store(out->x, lb_f4_mul(lb_f4_add(lb_f4_load(a->x), lb_f4_load(b->x)), f));
+  lb_f4_store(out->y, lb_f4_mul(lb_f4_add(lb_f4_load(a->y), lb_f4_load(b->y)), f));
+}
+
+/* 1 / |(x, y)| per lane. */
+static inline lb_f4 lb_inv_norm2(lb_f4 x, lb_f4 y) {
+  return lb_f4_div(lb_f4_set1(1.0f), lb_f4_sqrt(lb_f4_add(lb_f4_mul(x, x), lb_f4_mul(y, y))));
 }
 
 /* The unit (cos, sin) halfway between two unit pairs: their normalised sum. */
-static inline void lb_halfway(const float *a, const float *b, float *out) {
-  float x = a[0] + b[0], y = a[1] + b[1];
-  float inv = 1.0f / lb_geom_sqrt(x * x + y * y);
-  out[0] = x * inv;
-  out[1] = y * inv;
+static inline void lb_co_halfway(const lb_co *a, const lb_co *b, lb_co *out) {
+  lb_f4 x = lb_f4_add(lb_f4_load(a->x), lb_f4_load(b->x));
+  lb_f4 y = lb_f4_add(lb_f4_load(a->y), lb_f4_load(b->y));
+  lb_f4 inv = lb_inv_norm2(x, y);
+  lb_f4_store(out->x, lb_f4_mul(x, inv));
+  lb_f4_store(out->y, lb_f4_mul(y, inv));
 }
 
 /* ---- closing paths --------------------------------------------------------------------- */
@@ -280,100 +310,82 @@ static void lb_unit(const float *q, float *out) {
 /* The paths of joints 0..n-1: unit ends, the grid by three halvings of [0, 1] and the
  * bisection factors. The pairs halved at one level are equally far apart, so one square root
  * per level scales all of them; a bisection of a whole grid cell halves pairs 1/8, 1/16, ...
- * apart, whose factors continue the same chain (halve[i]: pairs 1/8 / 2^i apart). The
- * square roots and divisions chain level by level, so the joints go through the levels
- * together: their chains overlap instead of waiting on each other. */
-static void lb_arcs_init(lb_arc *arcs, int n, const lb_wrap_job *job, const int16_t *joint) {
-  float h[LB_WRAP_SEGS][2]; /* coefficient at s = 1/8 / 2^i while the factors are chained */
-  for (int j = 0; j < n; ++j) {
-    lb_arc *arc = &arcs[j];
-    versor qb;
-    lb_unit(job->open_local[joint[j]].r, arc->qa);
-    lb_unit(job->pose_local[joint[j]].r, qb);
-    float d = lb_dot4(arc->qa, qb);
+ * apart, whose factors continue the same chain (halve[i]: pairs 1/8 / 2^i apart). The joints
+ * go through the levels together, one per lane (unused lanes halve a standing path). */
+static void lb_arcs_init(lb_chain *ch, const lb_wrap_job *job) {
+  lb_co *g = ch->grid;
+  for (int j = 0; j < 4; ++j) {
+    g[0].x[j] = g[8].x[j] = 1.0f;
+    g[0].y[j] = g[8].y[j] = 0.0f;
+  }
+  for (int j = 0; j < ch->n; ++j) {
+    lb_arc *arc = &ch->arc[j];
+    versor qa, qb;
+    lb_unit(job->open_local[ch->joint[j]].r, qa);
+    lb_unit(job->pose_local[ch->joint[j]].r, qb);
+    arc->qa = lb_f4_load(qa);
+    float d = lb_dot4(qa, qb);
     float sign = d < 0.0f ? -1.0f : 1.0f; /* the shorter arc */
     d *= sign;
     versor c;
     for (int i = 0; i < 4; ++i) {
-      c[i] = qb[i] * sign - arc->qa[i] * d;
+      c[i] = qb[i] * sign - qa[i] * d;
     }
     float len = lb_geom_sqrt(lb_dot4(c, c));
-    float(*g)[2] = arc->grid;
-    g[0][0] = 1.0f;
-    g[0][1] = 0.0f;
     if (len > 0.0f) {
       float inv = 1.0f / len, nrm = 1.0f / lb_geom_sqrt(d * d + len * len);
-      for (int i = 0; i < 4; ++i) {
-        arc->qc[i] = c[i] * inv;
-      }
-      g[8][0] = d * nrm;
-      g[8][1] = len * nrm;
+      arc->qc = lb_f4_mul(lb_f4_load(c), lb_f4_set1(inv));
+      g[8].x[j] = d * nrm;
+      g[8].y[j] = len * nrm;
     } else { /* the same rotation: the path stands still */
-      memset(arc->qc, 0, sizeof(versor));
-      g[8][0] = 1.0f;
-      g[8][1] = 0.0f;
+      arc->qc = lb_f4_set1(0.0f);
     }
   }
   for (int step = LB_WRAP_MARCH_STEPS; step > 1; step /= 2) {
     int half = step / 2;
-    for (int j = 0; j < n; ++j) {
-      float(*g)[2] = arcs[j].grid;
-      float x = g[0][0] + g[step][0], y = g[0][1] + g[step][1];
-      float f = 1.0f / lb_geom_sqrt(x * x + y * y);
-      for (int k = half; k < LB_WRAP_GRID; k += step) {
-        g[k][0] = (g[k - half][0] + g[k + half][0]) * f;
-        g[k][1] = (g[k - half][1] + g[k + half][1]) * f;
-      }
+    lb_f4 f = lb_inv_norm2(lb_f4_add(lb_f4_load(g[0].x), lb_f4_load(g[step].x)),
+                           lb_f4_add(lb_f4_load(g[0].y), lb_f4_load(g[step].y)));
+    for (int k = half; k < LB_WRAP_GRID; k += step) {
+      lb_co_scaled_sum(&g[k - half], &g[k + half], f, &g[k]);
     }
   }
-  for (int j = 0; j < n; ++j) {
-    h[j][0] = arcs[j].grid[1][0];
-    h[j][1] = arcs[j].grid[1][1];
-  }
+  /* h: the coefficient at s = 1/8 / 2^i while the factors are chained. */
+  lb_f4 hx = lb_f4_load(g[1].x), hy = lb_f4_load(g[1].y);
   for (int i = 0; i < LB_WRAP_BISECT_STEPS; ++i) {
-    for (int j = 0; j < n; ++j) {
-      float x = 1.0f + h[j][0], y = h[j][1];
-      float f = 1.0f / lb_geom_sqrt(x * x + y * y);
-      arcs[j].halve[i] = f;
-      h[j][0] = x * f;
-      h[j][1] = y * f;
-    }
+    lb_f4 x = lb_f4_add(lb_f4_set1(1.0f), hx);
+    lb_f4 f = lb_inv_norm2(x, hy);
+    lb_f4_store(ch->halve[i], f);
+    hx = lb_f4_mul(x, f);
+    hy = lb_f4_mul(hy, f);
   }
-  for (int j = 0; j < n; ++j) {
-    /* θ <= 8 tan(θ / 8) and the rotation angle is 2θ. */
-    const float(*g)[2] = arcs[j].grid;
-    arcs[j].angle = 2.0f * (float)LB_WRAP_MARCH_STEPS * g[1][1] / g[1][0];
-  }
+  /* θ <= 8 tan(θ / 8) and the rotation angle is 2θ. */
+  lb_f4 scale = lb_f4_set1(2.0f * (float)LB_WRAP_MARCH_STEPS);
+  lb_f4_store(ch->angle, lb_f4_div(lb_f4_mul(scale, lb_f4_load(g[1].y)), lb_f4_load(g[1].x)));
 }
 
 /* The bone offset u turned along the path, as a quadratic in the coefficient: see
  * lb_chain_lead. */
 static void lb_arc_bone(lb_arc *arc, const float *u) {
-  static const vec3 zero = {0.0f, 0.0f, 0.0f};
-  lb_qrot_add(arc->qa, u, zero, arc->p);
-  lb_qrot_add(arc->qc, u, zero, arc->s);
-  versor uq = {u[0], u[1], u[2], 0.0f}, au,
-         cinv = {-arc->qc[0], -arc->qc[1], -arc->qc[2], arc->qc[3]}, z;
-  lb_qmul(arc->qa, uq, au);
-  lb_qmul(au, cinv, z);
-  for (int i = 0; i < 3; ++i) {
-    arc->t[i] = 2.0f * z[i];
-  }
+  const lb_f4 zero = lb_f4_set1(0.0f), uq = lb_v3(u);
+  arc->p = lb_f4_qrot_add(arc->qa, uq, zero);
+  arc->s = lb_f4_qrot_add(arc->qc, uq, zero);
+  lb_f4 cinv = lb_f4_xor(arc->qc, lb_f4_set(-0.0f, -0.0f, -0.0f, 0.0f));
+  lb_f4 z = lb_f4_qmul(lb_f4_qmul(arc->qa, uq), cinv);
+  arc->t = lb_f4_mul(lb_f4_set1(2.0f), z);
 }
 
 /* The rotation at coefficient co. */
-static inline void lb_arc_rotation(const lb_arc *arc, const float *co, versor out) {
-  for (int i = 0; i < 4; ++i) {
-    out[i] = arc->qa[i] * co[0] + arc->qc[i] * co[1];
-  }
+static inline lb_f4 lb_arc_rotation(const lb_arc *arc, float x, float y) {
+  return lb_f4_add(lb_f4_mul(arc->qa, lb_f4_set1(x)), lb_f4_mul(arc->qc, lb_f4_set1(y)));
 }
 
 /* ---- shapes in the finger frame -------------------------------------------------------- */
 
-static void lb_near_prepare(const lb_chain *c, const lb_shape *s, lb_near_shape *out) {
-  /* own = Rs^-1 (root + Rb x - centre) = c + M x with M the matrix of Rs^-1 Rb. */
-  versor inv, q;
-  memcpy(inv, s->rotation, sizeof inv);
+/* Shape i's rotation part of the finger frame (see lb_near_prepare): Rs^-1 and the matrix of
+ * Rs^-1 Rb by columns, rows from the shape's axis on. */
+static void lb_near_frame(const lb_chain *c, const lb_shape *s, versor inv, lb_f4 col[3]) {
+  versor q;
+  memcpy(inv, s->rotation, sizeof(versor));
   lb_quat_normalize(inv);
   lb_quat_conj(inv, inv);
   lb_quat_mul(inv, c->base_r, q);
@@ -382,40 +394,64 @@ static void lb_near_prepare(const lb_chain *c, const lb_shape *s, lb_near_shape 
   float m[3][3] = {{1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y - w * z), 2.0f * (x * z + w * y)},
                    {2.0f * (x * y + w * z), 1.0f - 2.0f * (x * x + z * z), 2.0f * (y * z - w * x)},
                    {2.0f * (x * z - w * y), 2.0f * (y * z + w * x), 1.0f - 2.0f * (x * x + y * y)}};
+  int first = s->type == LB_SHAPE_CYLINDER || s->type == LB_SHAPE_CAPSULE ? (int)s->axis : 0;
+  int r0 = first, r1 = (first + 1) % 3, r2 = (first + 2) % 3;
+  for (int k = 0; k < 3; ++k) {
+    col[k] = lb_f4_set(m[r0][k], m[r1][k], m[r2][k], 0.0f);
+  }
+}
+
+static void lb_near_prepare(lb_chain *c, uint32_t i, lb_near_shape *out) {
+  /* own = Rs^-1 (root + Rb x - centre) = c + M x with M the matrix of Rs^-1 Rb. */
+  const lb_shape *s = &c->shapes[i];
+  versor inv_own;
+  const float *inv = inv_own;
+  if (i < LB_WRAP_MAX_NEAR) {
+    if (c->frame_base != c->base) {
+      c->frame_base = c->base;
+      c->frame_made = 0;
+    }
+    if (!((c->frame_made >> i) & 1u)) {
+      lb_near_frame(c, s, c->frame_inv[i], c->frame_col[i]);
+      c->frame_made |= 1u << i;
+    }
+    inv = c->frame_inv[i];
+    memcpy(out->col, c->frame_col[i], sizeof out->col);
+  } else {
+    lb_near_frame(c, s, inv_own, out->col);
+  }
   vec3 d = {c->root[0] - s->center[0], c->root[1] - s->center[1], c->root[2] - s->center[2]};
   vec3 own;
   lb_quat_rotate(inv, d, own);
   int first = s->type == LB_SHAPE_CYLINDER || s->type == LB_SHAPE_CAPSULE ? (int)s->axis : 0;
-  for (int r = 0; r < 3; ++r) {
-    int row = (first + r) % 3;
-    memcpy(out->m[r], m[row], sizeof m[row]);
-    out->c[r] = own[row];
-  }
+  out->c = lb_f4_set(own[first], own[(first + 1) % 3], own[(first + 2) % 3], 0.0f);
   out->type = s->type;
   out->radius = s->radius;
   out->half_height = s->half_height;
   memcpy(out->half_extents, s->half_extents, sizeof(vec3));
 }
 
-static inline float lb_own_distance(const lb_near_shape *s, const float *q) {
-  return lb_shape_distance_local(s->type, s->radius, s->half_height, s->half_extents, q);
+static inline float lb_own_distance(const lb_near_shape *s, lb_f4 q) {
+  float v[4];
+  lb_f4_store(v, q);
+  return lb_shape_distance_local(s->type, s->radius, s->half_height, s->half_extents, v);
 }
 
-static inline float lb_near_distance(const lb_near_shape *s, const float *x) {
-  float q[3];
-  lb_mat_apply(s->m, s->c, x, q);
-  return lb_own_distance(s, q);
+static inline float lb_near_distance(const lb_near_shape *s, lb_f4 x) {
+  return lb_own_distance(s, lb_mat_apply(s->col, s->c, x));
 }
 
 /* Distance from finger-frame point x to shape i of the job, in model space (near_all). */
-static float lb_far_distance(const lb_chain *c, uint32_t i, const float *x) {
+static float lb_far_distance(const lb_chain *c, uint32_t i, lb_f4 x) {
+  float v[4];
   vec3 p;
-  lb_qrot_add(c->base_r, x, c->root, p);
+  lb_f4_store(v, x);
+  lb_qrot_add(c->base_r, v, c->root, p);
   return lb_shape_distance(&c->shapes[i], p);
 }
 
 /* Distance from finger-frame point x to the i-th shape in reach. */
-static float lb_chain_distance(const lb_chain *c, uint32_t i, const float *x) {
+static float lb_chain_distance(const lb_chain *c, uint32_t i, lb_f4 x) {
   return c->near_all ? lb_far_distance(c, i, x) : lb_near_distance(&c->near[i], x);
 }
 
@@ -429,20 +465,20 @@ static float lb_chain_distance(const lb_chain *c, uint32_t i, const float *x) {
 static void lb_chain_lead(lb_chain *c) {
   int a = c->active;
   const lb_arc *arc = &c->arc[a];
-  static const vec3 zero = {0.0f, 0.0f, 0.0f};
+  const lb_f4 zero = lb_f4_set1(0.0f);
   if (a == 0) {
-    memcpy(c->lead_a, arc->qa, sizeof(versor));
-    memcpy(c->lead_c, arc->qc, sizeof(versor));
-    memcpy(c->lead_p, arc->p, sizeof(vec3));
-    memcpy(c->lead_t, arc->t, sizeof(vec3));
-    memcpy(c->lead_s, arc->s, sizeof(vec3));
+    c->lead_a = arc->qa;
+    c->lead_c = arc->qc;
+    c->lead_p = arc->p;
+    c->lead_t = arc->t;
+    c->lead_s = arc->s;
   } else {
-    const float *r = c->rot[a - 1];
-    lb_qmul(r, arc->qa, c->lead_a);
-    lb_qmul(r, arc->qc, c->lead_c);
-    lb_qrot_add(r, arc->p, zero, c->lead_p);
-    lb_qrot_add(r, arc->t, zero, c->lead_t);
-    lb_qrot_add(r, arc->s, zero, c->lead_s);
+    lb_f4 r = c->rot[a - 1];
+    c->lead_a = lb_f4_qmul(r, arc->qa);
+    c->lead_c = lb_f4_qmul(r, arc->qc);
+    c->lead_p = lb_f4_qrot_add(r, arc->p, zero);
+    c->lead_t = lb_f4_qrot_add(r, arc->t, zero);
+    c->lead_s = lb_f4_qrot_add(r, arc->s, zero);
   }
   if (c->near_all) {
     return;
@@ -451,19 +487,17 @@ static void lb_chain_lead(lb_chain *c) {
     uint32_t i = c->bone_near[a][n];
     const lb_near_shape *sh = &c->near[i];
     lb_lead_shape *l = &c->lead[i];
-    lb_mat_apply(sh->m, sh->c, c->p[a], l->k);
-    lb_mat_apply(sh->m, zero, c->lead_p, l->mp);
-    lb_mat_apply(sh->m, zero, c->lead_t, l->mt);
-    lb_mat_apply(sh->m, zero, c->lead_s, l->ms);
+    l->k = lb_mat_apply(sh->col, sh->c, c->p[a]);
+    l->mp = lb_mat_apply(sh->col, zero, c->lead_p);
+    l->mt = lb_mat_apply(sh->col, zero, c->lead_t);
+    l->ms = lb_mat_apply(sh->col, zero, c->lead_s);
   }
 }
 
 /* x² P + x y T + y² S. */
-static inline void lb_quadratic(const float *p, const float *t, const float *s, float xx, float xy,
-                                float yy, float *out) {
-  for (int i = 0; i < 3; ++i) {
-    out[i] = xx * p[i] + xy * t[i] + yy * s[i];
-  }
+static inline lb_f4 lb_quadratic(lb_f4 p, lb_f4 t, lb_f4 s, float xx, float xy, float yy) {
+  lb_f4 a = lb_f4_add(lb_f4_mul(lb_f4_set1(xx), p), lb_f4_mul(lb_f4_set1(xy), t));
+  return lb_f4_add(a, lb_f4_mul(lb_f4_set1(yy), s));
 }
 
 /* Positions of joints from+1..upto+1 (the end of bone upto) with every closing joint at its
@@ -473,27 +507,21 @@ static inline void lb_quadratic(const float *p, const float *t, const float *s, 
  * touched: bones proven clear need no kinematics at all. */
 static void lb_chain_eval(lb_chain *c, int from, int upto, bool all) {
   for (int k = from; k <= upto; ++k) {
-    float x = c->co_ev[k][0], y = c->co_ev[k][1];
+    float x = c->co_ev.x[k], y = c->co_ev.y[k];
     bool rot = all || k < c->n - 1; /* a later call may go on from here */
-    vec3 w;
     if (k == c->active) {
-      lb_quadratic(c->lead_p, c->lead_t, c->lead_s, x * x, x * y, y * y, w);
-      for (int i = 0; i < 3; ++i) {
-        c->p[k + 1][i] = c->p[k][i] + w[i];
-      }
+      lb_f4 w = lb_quadratic(c->lead_p, c->lead_t, c->lead_s, x * x, x * y, y * y);
+      c->p[k + 1] = lb_f4_add(c->p[k], w);
       if (rot) {
-        for (int i = 0; i < 4; ++i) {
-          c->rot[k][i] = c->lead_a[i] * x + c->lead_c[i] * y;
-        }
+        c->rot[k] =
+            lb_f4_add(lb_f4_mul(c->lead_a, lb_f4_set1(x)), lb_f4_mul(c->lead_c, lb_f4_set1(y)));
       }
     } else {
       const lb_arc *arc = &c->arc[k];
-      lb_quadratic(arc->p, arc->t, arc->s, x * x, x * y, y * y, w);
-      lb_qrot_add(c->rot[k - 1], w, c->p[k], c->p[k + 1]);
+      lb_f4 w = lb_quadratic(arc->p, arc->t, arc->s, x * x, x * y, y * y);
+      c->p[k + 1] = lb_f4_qrot_add(c->rot[k - 1], w, c->p[k]);
       if (rot) {
-        versor q;
-        lb_arc_rotation(arc, c->co_ev[k], q);
-        lb_qmul(c->rot[k - 1], q, c->rot[k]);
+        c->rot[k] = lb_f4_qmul(c->rot[k - 1], lb_arc_rotation(arc, x, y));
       }
     }
   }
@@ -503,7 +531,7 @@ static void lb_chain_eval(lb_chain *c, int from, int upto, bool all) {
 
 /* Smallest (distance - threshold) over the points (bone b's end, then its midpoint) and the
  * shapes in reach, queried in model space (near_all: one threshold for all shapes). */
-static float lb_far_clearance(lb_chain *c, int b, const vec3 pts[2], bool stop) {
+static float lb_far_clearance(lb_chain *c, int b, const lb_f4 pts[2], bool stop) {
   float best = FLT_MAX;
   for (int k = 0; k < 2; ++k) {
     for (uint32_t i = 0; i < c->shape_count; ++i) {
@@ -522,9 +550,7 @@ static float lb_far_clearance(lb_chain *c, int b, const vec3 pts[2], bool stop) 
  * shapes it can reach, from the kinematics; with `stop`, returns as soon as one is negative
  * (a touch). */
 static float lb_bone_clearance(lb_chain *c, int b, bool stop) {
-  const float *a = c->p[b], *e = c->p[b + 1];
-  vec3 pts[2] = {{e[0], e[1], e[2]},
-                 {0.5f * (a[0] + e[0]), 0.5f * (a[1] + e[1]), 0.5f * (a[2] + e[2])}};
+  lb_f4 pts[2] = {c->p[b + 1], lb_f4_mul(lb_f4_set1(0.5f), lb_f4_add(c->p[b], c->p[b + 1]))};
   if (c->near_all) {
     return lb_far_clearance(c, b, pts, stop);
   }
@@ -550,27 +576,22 @@ static float lb_bone_clearance(lb_chain *c, int b, bool stop) {
 static float lb_lead_clearance(lb_chain *c, float x, float y, bool stop) {
   int b = c->active;
   float xx = x * x, xy = x * y, yy = y * y;
+  const lb_f4 half = lb_f4_set1(0.5f);
   if (c->near_all) {
-    const float *a = c->p[b];
-    vec3 w, pts[2];
-    lb_quadratic(c->lead_p, c->lead_t, c->lead_s, xx, xy, yy, w);
-    for (int i = 0; i < 3; ++i) {
-      pts[0][i] = a[i] + w[i];
-      pts[1][i] = a[i] + 0.5f * w[i];
-    }
+    lb_f4 w = lb_quadratic(c->lead_p, c->lead_t, c->lead_s, xx, xy, yy);
+    lb_f4 pts[2] = {lb_f4_add(c->p[b], w), lb_f4_add(c->p[b], lb_f4_mul(half, w))};
     return lb_far_clearance(c, b, pts, stop);
   }
   const float *thr = c->thr[b];
   const uint8_t *list = c->bone_near[b];
   uint32_t count = c->bone_near_count[b];
   float best = FLT_MAX;
-  vec3 w[LB_WRAP_MAX_NEAR];
+  lb_f4 w[LB_WRAP_MAX_NEAR];
   for (uint32_t n = 0; n < count; ++n) {
     uint32_t i = list[n];
     const lb_lead_shape *l = &c->lead[i];
-    lb_quadratic(l->mp, l->mt, l->ms, xx, xy, yy, w[n]);
-    vec3 q = {l->k[0] + w[n][0], l->k[1] + w[n][1], l->k[2] + w[n][2]};
-    float d = lb_own_distance(&c->near[i], q) - thr[i];
+    w[n] = lb_quadratic(l->mp, l->mt, l->ms, xx, xy, yy);
+    float d = lb_own_distance(&c->near[i], lb_f4_add(l->k, w[n])) - thr[i];
     c->queries++;
     best = d < best ? d : best;
     if (stop && best < 0.0f) {
@@ -580,8 +601,7 @@ static float lb_lead_clearance(lb_chain *c, float x, float y, bool stop) {
   for (uint32_t n = 0; n < count; ++n) {
     uint32_t i = list[n];
     const lb_lead_shape *l = &c->lead[i];
-    vec3 q = {l->k[0] + 0.5f * w[n][0], l->k[1] + 0.5f * w[n][1], l->k[2] + 0.5f * w[n][2]};
-    float d = lb_own_distance(&c->near[i], q) - thr[i];
+    float d = lb_own_distance(&c->near[i], lb_f4_add(l->k, lb_f4_mul(half, w[n]))) - thr[i];
     c->queries++;
     best = d < best ? d : best;
     if (stop && best < 0.0f) {
@@ -595,8 +615,7 @@ static float lb_lead_clearance(lb_chain *c, float x, float y, bool stop) {
  * distance when it starts closer, so that it never gets deeper into that shape while every
  * other shape still keeps the full margin. Returns the bone's clearance (>= 0). */
 static float lb_bone_thresholds(lb_chain *c, int b, float margin) {
-  const float *a = c->p[b], *e = c->p[b + 1];
-  vec3 mid = {0.5f * (a[0] + e[0]), 0.5f * (a[1] + e[1]), 0.5f * (a[2] + e[2])};
+  lb_f4 e = c->p[b + 1], mid = lb_f4_mul(lb_f4_set1(0.5f), lb_f4_add(c->p[b], e));
   uint32_t count = c->near_all ? c->shape_count : c->bone_near_count[b];
   float dmin = FLT_MAX, clearance = FLT_MAX;
   for (uint32_t n = 0; n < count; ++n) {
@@ -631,7 +650,7 @@ static void lb_chain_speeds(lb_chain *c) {
       for (int i = j; i <= b; ++i) {
         reach += c->len[i];
       }
-      k += c->arc[j].angle * reach;
+      k += c->angle[j] * reach;
     }
     k *= LB_WRAP_SPEED_SLACK;
     c->inv_speed[b] = k > 0.0f ? 1.0f / k : FLT_MAX;
@@ -670,7 +689,7 @@ static bool lb_bone_touches(lb_chain *c, int b, float s, int *done) {
   }
   float clearance;
   if (b == c->active) {
-    clearance = lb_lead_clearance(c, c->co_ev[b][0], c->co_ev[b][1], true);
+    clearance = lb_lead_clearance(c, c->co_ev.x[b], c->co_ev.y[b], true);
   } else {
     if (*done < b) {
       lb_chain_eval(c, *done + 1, b, false);
@@ -699,8 +718,9 @@ static int lb_chain_touch(lb_chain *c, float s, int first) {
 }
 
 /* One phase: joints active.. close together from their common s (clear) toward 1. Returns
- * the bone that stopped them, or -1 when they reached the pose. Coefficient arrays are
- * copied whole: entries of joints that no longer close are not read. */
+ * the bone that stopped them, or -1 when they reached the pose. Coefficients are computed and
+ * copied for all lanes: lanes of joints that no longer close are not read (co_end keeps
+ * theirs). */
 static int lb_chain_phase(lb_chain *c) {
   float lo = c->s[c->active];
   int k0 = (int)(lo * (float)LB_WRAP_MARCH_STEPS);
@@ -709,48 +729,42 @@ static int lb_chain_phase(lb_chain *c) {
     if (s <= lo) {
       continue;
     }
-    for (int j = c->active; j < c->n; ++j) {
-      c->co_ev[j][0] = c->arc[j].grid[k][0];
-      c->co_ev[j][1] = c->arc[j].grid[k][1];
-    }
+    c->co_ev = c->grid[k];
     int hit = lb_chain_touch(c, s, -1);
     if (hit < 0) {
       lo = s;
-      memcpy(c->co_lo, c->co_ev, sizeof c->co_lo);
+      c->co_lo = c->co_ev;
       continue;
     }
     float hi = s;
-    memcpy(c->co_hi, c->co_ev, sizeof c->co_hi);
+    c->co_hi = c->co_ev;
     /* A whole grid cell halves with the arcs' own factors (no square root on the search's
      * critical path); a shorter first bracket of a later phase normalises each midpoint. */
     bool cell = hi - lo == 1.0f / (float)LB_WRAP_MARCH_STEPS;
     for (int i = 0; i < LB_WRAP_BISECT_STEPS; ++i) {
       float mid = 0.5f * (lo + hi);
-      for (int j = c->active; j < c->n; ++j) {
-        if (cell) {
-          float f = c->arc[j].halve[i];
-          c->co_ev[j][0] = (c->co_lo[j][0] + c->co_hi[j][0]) * f;
-          c->co_ev[j][1] = (c->co_lo[j][1] + c->co_hi[j][1]) * f;
-        } else {
-          lb_halfway(c->co_lo[j], c->co_hi[j], c->co_ev[j]);
-        }
+      if (cell) {
+        lb_co_scaled_sum(&c->co_lo, &c->co_hi, lb_f4_load(c->halve[i]), &c->co_ev);
+      } else {
+        lb_co_halfway(&c->co_lo, &c->co_hi, &c->co_ev);
       }
       int h = lb_chain_touch(c, mid, hit);
       if (h >= 0) {
         hi = mid;
         hit = h;
-        memcpy(c->co_hi, c->co_ev, sizeof c->co_hi);
+        c->co_hi = c->co_ev;
       } else {
         lo = mid;
-        memcpy(c->co_lo, c->co_ev, sizeof c->co_lo);
+        c->co_lo = c->co_ev;
       }
     }
     /* Freeze joints active..hit at the clear end; the next phase builds on them. */
     for (int j = c->active; j < c->n; ++j) {
       c->s[j] = lo;
+      c->co_end.x[j] = c->co_lo.x[j];
+      c->co_end.y[j] = c->co_lo.y[j];
     }
-    memcpy(c->co_ev, c->co_lo, sizeof c->co_ev);
-    memcpy(c->co_end, c->co_lo, sizeof c->co_end);
+    c->co_ev = c->co_lo;
     lb_chain_eval(c, c->active, hit, true);
     return hit;
   }
@@ -783,11 +797,12 @@ static void lb_chain_init(lb_chain *c, const lb_wrap_job *job, const lb_finger_i
 static void lb_chain_frame(lb_chain *c, const lb_wrap_job *job) {
   const lb_transform *base = &job->model[job->parents[c->joint[0]]];
   memcpy(c->base_r, base->r, sizeof(versor));
+  c->base = job->parents[c->joint[0]];
   const lb_transform *l0 = &job->local[c->joint[0]];
   vec3 scale = {base->s[0], base->s[1], base->s[2]};
   vec3 st = {scale[0] * l0->t[0], scale[1] * l0->t[1], scale[2] * l0->t[2]};
   lb_qrot_add(base->r, st, base->t, c->root);
-  memset(c->p[0], 0, sizeof(vec3));
+  c->p[0] = lb_f4_set1(0.0f);
   for (int k = 1; k <= c->n; ++k) {
     const lb_transform *prev = &job->local[c->joint[k - 1]];
     for (int a = 0; a < 3; ++a) {
@@ -823,7 +838,7 @@ static void lb_write_finger(const lb_chain *c, lb_wrap_job *job) {
     } else if (c->s[k] <= 0.0f) {
       lb_copy_floats(o->r, job->open_local[j].r, 4);
     } else {
-      lb_arc_rotation(&c->arc[k], c->co_end[k], o->r);
+      lb_f4_store(o->r, lb_arc_rotation(&c->arc[k], c->co_end.x[k], c->co_end.y[k]));
     }
   }
 }
@@ -845,7 +860,7 @@ static void lb_chain_near(lb_chain *c, const lb_wrap_job *job) {
     c->queries++;
     if (d - total < limit) {
       if (c->near_count < LB_WRAP_MAX_NEAR) {
-        lb_near_prepare(c, &c->shapes[i], &c->near[c->near_count]);
+        lb_near_prepare(c, i, &c->near[c->near_count]);
         c->near_root[c->near_count] = d;
       } else {
         c->near_all = true;
@@ -877,12 +892,12 @@ static void lb_wrap_finger_run(lb_chain *c, const lb_wrap_job *job, bool wrap,
     return;
   }
   out->searched = true;
-  lb_arcs_init(c->arc, c->n, job, c->joint);
+  lb_arcs_init(c, job);
   for (int k = 0; k < c->n; ++k) {
     lb_arc_bone(&c->arc[k], c->u[k + 1]);
     c->s[k] = 0.0f;
-    c->co_lo[k][0] = c->co_ev[k][0] = 1.0f;
-    c->co_lo[k][1] = c->co_ev[k][1] = 0.0f;
+    c->co_lo.x[k] = c->co_ev.x[k] = 1.0f;
+    c->co_lo.y[k] = c->co_ev.y[k] = 0.0f;
   }
   /* Open hand: thresholds, and clearances that usually cover the first march steps. */
   lb_chain_lead(c);
@@ -934,6 +949,7 @@ lb_result lb_wrap_run(lb_wrap_job *job) {
     return r;
   }
   lb_chain c;
+  c.frame_base = -1;
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     const lb_finger_info *fi = &job->hand->fingers[f];
     if (!fi->found) {
