@@ -399,7 +399,7 @@ export class World {
       if (this.ex.lbw_skeleton_root_parent(this.w, asset, p) !== 0) {
         throw badArgument('skeleton', 'asset', `= ${describe(asset)} is not a skeleton asset of this world`, 'LB_ERR_INVALID_ARGUMENT');
       }
-      return this.readPose(p, 1, undefined, '')[0];
+      return this.readPose(p, 1)[0];
     });
     const n = this.ex.lbw_joint_count(this.w, asset);
     const names: string[] = [];
@@ -431,7 +431,7 @@ export class World {
 
   /** Fills `out` when it is an array of `count` joint transforms (their arrays are written in
    * place: no allocation), else returns new ones. */
-  private readPose(ptr: number, count: number, out: JointTransform[] | undefined, fn: string): JointTransform[] {
+  private readPose(ptr: number, count: number, out?: JointTransform[], fn = 'pose'): JointTransform[] {
     const f = this.heap.f32;
     const reuse = out !== undefined;
     if (reuse && (!Array.isArray(out) || out.length !== count)) throw badArgument(fn, 'out', `must be an array of ${count} joint transforms (one per joint of the rig), got ${describe(out)}`, 'LB_ERR_INVALID_ARGUMENT');
@@ -550,7 +550,7 @@ export class World {
       const code = this.ex.lbw_grip_anchor(this.w, h, role === 'main' ? 0 : 1, p);
       if (code !== 0 && this.heap.cstring(this.ex.lbw_result_name(code)) === 'LB_ERR_MISSING_COMPONENT') return null;
       this.check(code, { entity: h, component: 'GripHolder', fn: 'gripAnchor' });
-      return this.readPose(p, 1, undefined, '')[0];
+      return this.readPose(p, 1)[0];
     });
   }
 
@@ -613,7 +613,7 @@ export class World {
     const h = this.entity(e, 'worldTransform');
     return this.heap.scratch(this.xf.size, (p) => {
       this.check(this.ex.lbw_entity_transform(this.w, h, p), { entity: h, fn: 'worldTransform' });
-      return this.readPose(p, 1, undefined, '')[0];
+      return this.readPose(p, 1)[0];
     });
   }
 

@@ -466,35 +466,9 @@ lb_result lb_sample_job_run(lb_sample_job *job) {
     }
     return LB_OK;
   }
-  /* Channels without a track take the rest pose, copied per channel in the same pass (a bulk
-   * memcpy first measured no faster; emscripten's JS builds hand copies of 512 bytes or more
-   * to JS). */
+  /* Track by track: channels without a track take the rest pose. */
   for (uint32_t j = 0; j < animated; ++j) {
-    const lb_joint_tracks *jt = &joints[j];
-    lb_transform *out = &output[j];
-    uint32_t *h = hints ? &hints[j * 3u] : NULL;
-    if (jt->rotation.count > 0) {
-      eval_quat(&jt->rotation, t, d, loop, h ? h + 1 : NULL, &memo, out->r);
-    } else {
-      out->r[0] = rest[j].r[0];
-      out->r[1] = rest[j].r[1];
-      out->r[2] = rest[j].r[2];
-      out->r[3] = rest[j].r[3];
-    }
-    if (jt->translation.count > 0) {
-      eval_vec3(&jt->translation, t, d, loop, h, &memo, out->t);
-    } else {
-      out->t[0] = rest[j].t[0];
-      out->t[1] = rest[j].t[1];
-      out->t[2] = rest[j].t[2];
-    }
-    if (jt->scale.count > 0) {
-      eval_vec3(&jt->scale, t, d, loop, h ? h + 2 : NULL, &memo, out->s);
-    } else {
-      out->s[0] = rest[j].s[0];
-      out->s[1] = rest[j].s[1];
-      out->s[2] = rest[j].s[2];
-    }
+    lb_sample_at_joint(&at, j, &output[j]);
   }
   for (uint32_t j = animated; j < job->joint_count; ++j) {
     output[j] = rest[j];

@@ -39,11 +39,19 @@ struct lb_clip_frames {
   size_t bytes;
 };
 
+/* The dot of two keys, as the sampler sums it. */
+static float key_dot(const float *a, const float *b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+}
+
 /* What the sampler decides per lane: keys more than 8 degrees apart (or a NaN dot). */
-static bool segment_is_wide(const float *a, const float *b) {
-  float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+static bool dot_is_wide(float d) {
   float ad = d < 0.0f ? -d : d;
   return !(ad >= LB_ANIM_NLERP_MIN_DOT);
+}
+
+static bool segment_is_wide(const float *a, const float *b) {
+  return dot_is_wide(key_dot(a, b));
 }
 
 /* Whether rotation track `lane` (the lane-th animated one) is wide from key k. */
@@ -193,9 +201,9 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
           a[c] = va[c * 4u + l];
           b[c] = vb[c * 4u + l];
         }
-        float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-        *bits = (uint8_t)(*bits | (dot < 0.0f ? 1u << l : 0u));
-        if (!segment_is_wide(a, b)) {
+        float d = key_dot(a, b);
+        *bits = (uint8_t)(*bits | (d < 0.0f ? 1u << l : 0u));
+        if (!dot_is_wide(d)) {
           continue;
         }
         *bits = (uint8_t)(*bits | 16u << l);
@@ -204,7 +212,6 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
           next += 12u;
         }
         /* lb_quat_slerp's angle terms, the same operations */
-        float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
         float sign = 1.0f;
         if (d < 0.0f) {
           d = -d;
