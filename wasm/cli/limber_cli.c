@@ -121,7 +121,10 @@ static lb_result load_scene(lb_world *world, const char *path, const char *json,
 }
 
 static int usage(void) {
-  fprintf(stderr, "usage: limber hash|run SCENE.json [--steps N] [--dt SECONDS]\n");
+  fprintf(stderr, "usage: limber hash|run|poses SCENE.json [--steps N] [--dt SECONDS]\n"
+                  "  poses: after every step, each named entity's joint positions in world space\n"
+                  "  (float32 x y z per joint, little-endian) to stdout; scripts/pose-diff.mjs\n"
+                  "  compares two such dumps\n");
   return 2;
 }
 
@@ -160,11 +163,32 @@ static bool parse_dt(const char *s, double *out) {
   return true;
 }
 
+/* Why: comparing two builds' motion (a change that alters hashes states its error in metres)
+ * needs the poses themselves, not a hash of them. */
+static void write_poses(const lb_world *world, const lb_scene *scene) {
+  for (uint32_t i = 0; i < lb_scene_entity_count(scene); ++i) {
+    lb_entity e = lb_scene_entity_at(scene, i);
+    uint32_t n = 0;
+    const lb_transform *model = lb_rig_model_pose(world, e, &n);
+    lb_transform x;
+    if (!model || lb_world_entity_transform(world, e, &x) != LB_OK) {
+      continue;
+    }
+    for (uint32_t j = 0; j < n; ++j) {
+      lb_transform m;
+      lb_transform_mul(&x, &model[j], &m);
+      fwrite(m.t, sizeof(float), 3, stdout);
+    }
+  }
+}
+
 int main(int argc, char **argv) {
-  if (argc < 3 || (strcmp(argv[1], "hash") != 0 && strcmp(argv[1], "run") != 0)) {
+  if (argc < 3 || (strcmp(argv[1], "hash") != 0 && strcmp(argv[1], "run") != 0 &&
+                   strcmp(argv[1], "poses") != 0)) {
     return usage();
   }
   bool summary = strcmp(argv[1], "run") == 0;
+  bool poses = strcmp(argv[1], "poses") == 0;
   const char *path = argv[2];
   unsigned long long steps = 60;
   double dt = 1.0 / 60.0;
@@ -196,6 +220,9 @@ int main(int argc, char **argv) {
   }
   for (unsigned long long s = 0; r == LB_OK && s < steps; ++s) {
     r = lb_scene_step(world, scene, (float)dt);
+    if (r == LB_OK && poses) {
+      write_poses(world, scene);
+    }
   }
   free(json);
   if (r != LB_OK) {
@@ -205,6 +232,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   uint64_t h = lb_world_hash(world);
+  if (poses) {
+    lb_scene_destroy(world, scene);
+    lb_world_destroy(world);
+    return 0;
+  }
   if (summary) {
     printf("scene %s: %llu steps of %g s, %u named entities\n", path, steps, dt,
            lb_scene_entity_count(scene));
