@@ -968,11 +968,36 @@ static void test_frames_bit_identical(void) {
       tracks[j].rotation.values = &q[j][0][0];
     }
   }
+  /* Bitwise-equal keys (lb_clip_reduce_job's constant stretches), which both samplers copy:
+   * joint 2's keys 1 and 2 (one lane of a group), joints 5 and 6 from key 2 on (every lane of
+   * the second group, its padding lanes included). */
+  memcpy(q[2][2], q[2][1], sizeof q[2][1]);
+  for (int k = 3; k < K; ++k) {
+    memcpy(q[5][k], q[5][2], sizeof q[5][2]);
+    memcpy(q[6][k], q[6][2], sizeof q[6][2]);
+  }
   lb_clip clip = {1.2f, J, tracks};
   LB_CHECK(lb_clip_validate(&clip) == LB_OK);
   lb_clip_frames *fr = NULL;
   LB_CHECK(lb_clip_frames_create(&clip, NULL, &fr) == LB_OK);
   poses += frames_compare(&clip, fr, rest, J);
+  {
+    /* between two equal keys the sample is the key itself, bit for bit */
+    lb_transform out[J];
+    lb_sample_job job = {0};
+    job.clip = &clip;
+    job.frames = fr;
+    job.time = 0.37f;
+    job.rest = rest;
+    job.joint_count = J;
+    job.output = out;
+    LB_CHECK(lb_sample_job_run(&job) == LB_OK);
+    LB_CHECK(memcmp(out[2].r, q[2][1], sizeof q[2][1]) == 0);
+    job.time = 0.95f;
+    LB_CHECK(lb_sample_job_run(&job) == LB_OK);
+    LB_CHECK(memcmp(out[5].r, q[5][2], sizeof q[5][2]) == 0);
+    LB_CHECK(memcmp(out[6].r, q[6][2], sizeof q[6][2]) == 0);
+  }
   lb_clip_frames_destroy(fr);
   /* Another key grid on one track, or STEP: no frames (the caller samples without). */
   static float other[K] = {0.0f, 0.2f, 0.5f, 0.9f, 1.0f};

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import * as THREE from 'three';
-import { createWorld, findClip, LimberError, loadRig, Rig, sampleClip } from '../../dist/web/bridge/index.js';
+import { createWorld, findClip, LimberError, listClips, loadRig, Rig, sampleClip } from '../../dist/web/bridge/index.js';
 
 const TOL_REST = 1e-6;
 const TOL_SAMPLE = 1e-5;
@@ -252,7 +252,8 @@ async function crossCheck(bytes, label, options = {}, threeBytes = bytes) {
   const gltf = await threeParse(threeBytes);
   const parser = gltf.parser;
   const world = await createWorld();
-  const rig = loadRig(world, bytes, options);
+  // the importer's fidelity against three's, before any key reduction
+  const rig = loadRig(world, bytes, { keyTolerance: 0, ...options });
   const json = parser.json;
 
   // three object per glTF node, and node index per three track target name
@@ -419,6 +420,58 @@ test('gltf: bad files throw a LimberError naming the problem and change nothing'
   assert.ok(diff(local[1].t, rig.joints[1].rest.t) === 0);
   assert.throws(() => sampleClip(world, 99, 0), (e) => e.code === 'LB_ERR_INVALID_ARGUMENT');
   assert.throws(() => sampleClip(world, 1, NaN), (e) => e.code === 'LB_ERR_NOT_FINITE' && /'Walk'/.test(e.message));
+  world.destroy();
+});
+
+test('loadRig: key reduction within keyTolerance, reported per clip; bad values refused', async () => {
+  const world = await createWorld();
+  const bytes = new Uint8Array(readFileSync('assets/rigs/mannequin-unreal.glb'));
+  const raw = loadRig(world, bytes, { keyTolerance: 0 });
+  const reduced = loadRig(world, bytes);
+  const coarse = loadRig(world, bytes, { keyTolerance: 0.01, skinDistance: 0.05 });
+  const n = raw.joints.length;
+  const parents = raw.joints.map((j) => j.parent);
+  const model = (local) => {
+    const out = [];
+    for (let j = 0; j < n; j++) {
+      const l = local[j];
+      if (parents[j] < 0) {
+        out.push({ t: [...l.t], r: [...l.r], s: [...l.s] });
+        continue;
+      }
+      const p = out[parents[j]];
+      const v = new THREE.Vector3(...l.t).multiply(new THREE.Vector3(...p.s)).applyQuaternion(new THREE.Quaternion(...p.r));
+      const r = new THREE.Quaternion(...p.r).multiply(new THREE.Quaternion(...l.r));
+      out.push({ t: [v.x + p.t[0], v.y + p.t[1], v.z + p.t[2]], r: [r.x, r.y, r.z, r.w], s: [p.s[0] * l.s[0], p.s[1] * l.s[1], p.s[2] * l.s[2]] });
+    }
+    return out;
+  };
+  for (const [rig, tol] of [[reduced, 1e-4], [coarse, 0.01]]) {
+    let worst = 0;
+    let constant = 0;
+    let rawConstant = 0;
+    rig.clips.forEach((c, k) => {
+      assert.ok(c.reduction.error <= tol, `${c.name}: ${c.reduction.error} m`);
+      assert.equal(c.reduction.tracks, raw.clips[k].reduction.tracks);
+      constant += c.reduction.constantTracks;
+      rawConstant += raw.clips[k].reduction.constantTracks;
+      for (let i = 0; i <= 60; i++) {
+        const t = (c.duration * i) / 60;
+        const a = model(sampleClip(world, raw.clips[k].handle, t));
+        const b = model(sampleClip(world, c.handle, t));
+        for (let j = 0; j < n; j++) worst = Math.max(worst, Math.hypot(a[j].t[0] - b[j].t[0], a[j].t[1] - b[j].t[1], a[j].t[2] - b[j].t[2]));
+      }
+    });
+    console.log(`mannequin-unreal at ${tol} m: constant tracks ${rawConstant} -> ${constant}; joint positions moved at most ${(worst * 1e3).toFixed(4)} mm (three.js posing, 61 times per clip)`);
+    assert.ok(constant > rawConstant);
+    assert.ok(worst <= tol * 1.001 + 1e-6, `${worst} m`);
+  }
+  assert.ok(raw.clips.every((c) => c.reduction.error === 0));
+  const skeletons = listClips(world).length;
+  for (const [options, code] of [[{ keyTolerance: Number.NaN }, 'LB_ERR_NOT_FINITE'], [{ keyTolerance: 2 }, 'LB_ERR_OUT_OF_RANGE'], [{ skinDistance: -1 }, 'LB_ERR_OUT_OF_RANGE'], [{ skinDistance: '0.1' }, 'LB_ERR_NOT_FINITE']]) {
+    assert.throws(() => loadRig(world, bytes, options), (e) => e instanceof LimberError && e.code === code && /keyTolerance|skinDistance|key_tolerance|skin_distance/.test(e.message), JSON.stringify(options));
+  }
+  assert.equal(listClips(world).length, skeletons);
   world.destroy();
 });
 

@@ -17,7 +17,7 @@ _Static_assert(sizeof(lb_gltf_buffer) == 12 && offsetof(lb_gltf_buffer, bytes) =
 LBW_EXPORT(lbw_gltf_import)
 int lbw_gltf_import(const uint8_t *data, uint32_t size, const lb_gltf_buffer *buffers,
                     uint32_t buffer_count, int32_t skin, int32_t names, float cubic_tolerance,
-                    lb_gltf_asset **out, char *msg) {
+                    float key_tolerance, float skin_distance, lb_gltf_asset **out, char *msg) {
   lb_gltf_def d = lb_gltf_default_def();
   d.data = data;
   d.size = size;
@@ -26,6 +26,8 @@ int lbw_gltf_import(const uint8_t *data, uint32_t size, const lb_gltf_buffer *bu
   d.skin = skin;
   d.names = (lb_gltf_names)names;
   d.cubic_tolerance = cubic_tolerance;
+  d.key_tolerance = key_tolerance;
+  d.skin_distance = skin_distance;
   return lb_gltf_import(&d, out, msg, LB_GLTF_MESSAGE_MAX);
 }
 LBW_EXPORT(lbw_gltf_free) void lbw_gltf_free(lb_gltf_asset *a) {
@@ -88,6 +90,17 @@ LBW_EXPORT(lbw_clip_name) const char *lbw_clip_name(lb_world *w, uint32_t clip) 
 LBW_EXPORT(lbw_clip_duration) float lbw_clip_duration(lb_world *w, uint32_t clip) {
   const lb_clip *c = lb_world_clip(w, clip);
   return c ? c->duration : 0.0f;
+}
+/* out[0] tracks with keys, out[1] constant tracks, out[2] metres (lb_world_clip_reduction). */
+LBW_EXPORT(lbw_clip_reduction) int lbw_clip_reduction(lb_world *w, uint32_t clip, float *out) {
+  lb_clip_reduction r;
+  if (lb_world_clip_reduction(w, clip, &r) != LB_OK || !out) {
+    return 0;
+  }
+  out[0] = (float)r.track_count;
+  out[1] = (float)r.constant_tracks;
+  out[2] = r.error;
+  return 1;
 }
 LBW_EXPORT(lbw_clip_skeleton) uint32_t lbw_clip_skeleton(lb_world *w, uint32_t clip) {
   return lb_world_clip_skeleton(w, clip);

@@ -14,7 +14,7 @@ export { checkWasmBytes } from './wasm.js';
 export { captureFingerPose, registerFingerPose, gripPoseStatus, registerGripPose, gripPoseByJoint, gripPoseDef } from './grip.js';
 export type { FingerPose, FingerShape, GripDriver, GripPoseDef, HandGripStatus } from './grip.js';
 export { loadRig, findClip, listClips, sampleClip } from './gltf.js';
-export type { LoadRigOptions, LoadedRig, GltfJoint, GltfClip, GltfSkin } from './gltf.js';
+export type { LoadRigOptions, LoadedRig, GltfJoint, GltfClip, GltfSkin, ClipReduction } from './gltf.js';
 export { builtinQueries } from './collide.js';
 export { addController, animatorParam, animatorStatus, controllerInfo, rootMotion, setAnimatorParam, setAnimatorTrigger } from './animator.js';
 export type { AnimatorParamType, AnimatorStatus, ControllerInfo, RootMotion } from './animator.js';

@@ -13,6 +13,23 @@ export interface LoadRigOptions {
   /** 0 (default): CUBICSPLINE channels are an error; > 0: resampled to LINEAR keys within
    * this distance (metres, scale units or quaternion components), <= 1. */
   cubicTolerance?: number;
+  /** Clip reduction at import, metres in [0, 1]: a track whose motion moves no joint, and
+   * no point `skinDistance` from a joint, by more than this becomes constant (sampled as a
+   * copy). Default 1e-4 (0.1 mm); 0 keeps every key as the file has it. */
+  keyTolerance?: number;
+  /** Metres in [0, 100], default 0.1: how far past each joint the reduction measures (where
+   * a mesh skinned to a leaf joint ends). */
+  skinDistance?: number;
+}
+
+/** What the clip reduction did to one clip (LoadRigOptions.keyTolerance). */
+export interface ClipReduction {
+  /** Tracks (translation, rotation, scale channels) with keys. */
+  tracks: number;
+  /** Tracks whose keys are all equal: the file's own and the reduced. */
+  constantTracks: number;
+  /** Largest joint position change the reduction measured, metres (<= keyTolerance). */
+  error: number;
 }
 
 export interface GltfJoint {
@@ -31,6 +48,8 @@ export interface GltfClip {
   name: string;
   /** Seconds. */
   duration: number;
+  /** What the key reduction did at import (LoadRigOptions.keyTolerance). */
+  reduction: ClipReduction;
 }
 
 export interface GltfSkin {
@@ -106,6 +125,13 @@ export function loadRig(world: World, bytes: Uint8Array, options: LoadRigOptions
   if (typeof tol !== 'number' || !Number.isFinite(tol)) {
     fail('LB_ERR_NOT_FINITE', `loadRig: field 'cubicTolerance' must be a finite number, got ${describe(tol)}`, 'cubicTolerance');
   }
+  const keyTol = options.keyTolerance ?? 1e-4;
+  const skinDistance = options.skinDistance ?? 0.1;
+  for (const [field, v] of [['keyTolerance', keyTol], ['skinDistance', skinDistance]] as const) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      fail('LB_ERR_NOT_FINITE', `loadRig: field '${field}' must be a finite number of metres, got ${describe(v)}`, field);
+    }
+  }
   const entries = options.buffers instanceof Map ? [...options.buffers] : Object.entries(options.buffers ?? {});
   for (const [uri, b] of entries) {
     nameArg(uri, 'loadRig', 'buffers');
@@ -125,7 +151,7 @@ export function loadRig(world: World, bytes: Uint8Array, options: LoadRigOptions
       new Uint32Array(ex.memory.buffer, table + k * BUFFER_SIZE, 3).set([u, p, b.length]);
     });
     const out = keep(heap.alloc(4 + MESSAGE_MAX, 'loadRig'));
-    const code = ex.lbw_gltf_import(data, bytes.length, table, entries.length, skin, names === 'error' ? 1 : 0, tol, out, out + 4);
+    const code = ex.lbw_gltf_import(data, bytes.length, table, entries.length, skin, names === 'error' ? 1 : 0, tol, keyTol, skinDistance, out, out + 4);
     if (code !== 0) {
       const name = heap.cstring(ex.lbw_result_name(code));
       throw new LimberError(name, `${name}: ${heap.cstring(out + 4)}`);
@@ -162,12 +188,29 @@ export function loadRig(world: World, bytes: Uint8Array, options: LoadRigOptions
     const clips: GltfClip[] = [];
     for (let k = 0; k < count; k++) {
       const h = first + k;
-      clips.push({ handle: h, name: heap.cstring(ex.lbw_clip_name(w, h)), duration: ex.lbw_clip_duration(w, h) });
+      clips.push(clipInfo(i, h));
     }
     return { asset: skeleton, joints, clips, skin: skinInfo, rootParent };
   } finally {
     if (asset) ex.lbw_gltf_free(asset);
     for (const p of owned) ex.lbw_free(p);
+  }
+}
+
+function clipInfo(i: NativeContext, h: number): GltfClip {
+  const { ex, heap } = i;
+  const out = heap.alloc(12, 'clip');
+  try {
+    const ok = ex.lbw_clip_reduction(i.w, h, out) === 1;
+    const f = heap.f32.subarray(out >> 2, (out >> 2) + 3);
+    return {
+      handle: h,
+      name: heap.cstring(ex.lbw_clip_name(i.w, h)),
+      duration: ex.lbw_clip_duration(i.w, h),
+      reduction: ok ? { tracks: f[0]!, constantTracks: f[1]!, error: f[2]! } : { tracks: 0, constantTracks: 0, error: 0 },
+    };
+  } finally {
+    ex.lbw_free(out);
   }
 }
 
@@ -194,7 +237,7 @@ export function listClips(world: World, skeleton = 0): GltfClip[] {
   for (let h = 1; h <= count; h++) {
     const s = i.ex.lbw_clip_skeleton(i.w, h);
     if (s === 0 || (skeleton !== 0 && s !== skeleton)) continue;
-    out.push({ handle: h, name: i.heap.cstring(i.ex.lbw_clip_name(i.w, h)), duration: i.ex.lbw_clip_duration(i.w, h) });
+    out.push(clipInfo(i, h));
   }
   return out;
 }

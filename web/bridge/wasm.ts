@@ -63,8 +63,9 @@ export interface LimberExports {
   lbw_scene_entity_count(s: number): number;
   lbw_scene_entity_name(s: number, i: number): number;
   lbw_scene_entity_at(s: number, i: number): number;
-  lbw_gltf_import(data: number, size: number, buffers: number, bufferCount: number, skin: number, names: number, cubicTolerance: number, out: number, msg: number): number;
+  lbw_gltf_import(data: number, size: number, buffers: number, bufferCount: number, skin: number, names: number, cubicTolerance: number, keyTolerance: number, skinDistance: number, out: number, msg: number): number;
   lbw_gltf_free(asset: number): void;
+  lbw_clip_reduction(w: number, clip: number, out: number): number;
   lbw_gltf_add_asset(w: number, asset: number, out: number): number;
   lbw_gltf_joint_count(asset: number): number;
   lbw_gltf_joint_name(asset: number, j: number): number;

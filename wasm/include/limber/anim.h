@@ -73,6 +73,58 @@ uint32_t lb_clip_track_count(const lb_clip *clip);
  *  LB_ERR_DEGENERATE        a zero rotation key. */
 lb_result lb_clip_validate(const lb_clip *clip);
 
+/* ---- reduction at import ------------------------------------------------------------------- */
+
+/* Makes near-constant tracks constant: every key of a track whose motion moves no point of the
+ * skeleton by more than `tolerance` is set to its first key, bit for bit, and the samplers copy
+ * a segment whose two keys are bitwise equal instead of interpolating it (the fingers of a
+ * walk cycle that hold one pose, a spine that barely breathes). Key counts and times stay, so
+ * a clip keeps its shared key grid (lb_clip_frames).
+ *
+ * The error is measured, not estimated: after a pass the original and reduced clips are
+ * sampled at every key time of every track and posed through the skeleton (lb_transform_mul
+ * from the roots), and the largest distance between the two, at each joint and at
+ * `skin_distance` along each joint's x, y and z axes (where a mesh skinned to a leaf joint
+ * ends), must be <= tolerance; otherwise the per-track budget is halved and the pass redone
+ * from the original keys (12 times at most, then the clip is left as it was). Between key
+ * times a constant track stays within its keys' spread, so the bound holds there too.
+ * Run once at import (lb_gltf_import and lb_world_add_clip do); it allocates scratch. */
+typedef struct lb_clip_reduce_job {
+  /* inputs */
+  /* The clip to reduce in place: its tracks' values must point to writable memory (the
+   * importer's own copy). Must pass lb_clip_validate. */
+  const lb_clip *clip;
+  const int16_t *parents;        /* the skeleton: joint_count parents, -1 = root, parents first */
+  const lb_transform *rest;      /* joint_count local rest transforms (joints without tracks) */
+  uint32_t joint_count;          /* >= clip->joint_count, <= LB_MAX_JOINTS */
+  float tolerance;               /* metres, [0, 1]; default 1e-4 (0.1 mm); 0 keeps every key */
+  float skin_distance;           /* metres, [0, 100]; default 0.1 */
+  const lb_allocator *allocator; /* scratch; null: malloc/free */
+  /* outputs */
+  uint32_t track_count;     /* tracks with keys */
+  uint32_t constant_before; /* tracks whose keys were all equal already */
+  uint32_t constant_count;  /* tracks whose keys are all equal now */
+  float error; /* metres: the largest measured position difference the reduction made */
+} lb_clip_reduce_job;
+
+/* What a reduction did to one clip (the job's outputs, kept with clip assets). */
+typedef struct lb_clip_reduction {
+  uint32_t track_count;     /* tracks with keys */
+  uint32_t constant_tracks; /* tracks whose keys are all equal: the file's own and the reduced */
+  float error;              /* metres: the largest position change measured */
+} lb_clip_reduction;
+
+lb_clip_reduce_job lb_clip_reduce_default_job(void);
+/* The job's outputs as an lb_clip_reduction. */
+lb_clip_reduction lb_clip_reduce_job_result(const lb_clip_reduce_job *job);
+/* LB_OK, or LB_ERR_INVALID_ARGUMENT (null clip/parents/rest, joint_count 0, below the clip's
+ * or above LB_MAX_JOINTS, a parent not before its child), LB_ERR_NOT_FINITE (tolerance,
+ * skin_distance), LB_ERR_OUT_OF_RANGE (tolerance or skin_distance outside its range), or what
+ * lb_clip_validate says of the clip. */
+lb_result lb_clip_reduce_job_validate(const lb_clip_reduce_job *job);
+/* Validates, then reduces; LB_ERR_OUT_OF_MEMORY leaves the clip as it was. */
+lb_result lb_clip_reduce_job_run(lb_clip_reduce_job *job);
+
 /* ---- sampling ------------------------------------------------------------------------------ */
 
 /* Per-instance playback hint: for each track, the key index found last time. The caller owns

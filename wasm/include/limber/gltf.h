@@ -97,11 +97,17 @@ typedef struct lb_gltf_def {
   size_t size;                   /* bytes in data, > 0 */
   const lb_gltf_buffer *buffers; /* external buffers (may be null when buffer_count == 0) */
   uint32_t buffer_count;
-  int32_t skin;           /* skin index, LB_GLTF_SKIN_AUTO (default) or LB_GLTF_ALL_NODES */
-  lb_gltf_names names;    /* duplicate joint/clip names; default LB_GLTF_NAMES_SUFFIX */
-  float cubic_tolerance;  /* 0 (default): refuse CUBICSPLINE; > 0: resample to LINEAR
-                             within this distance (metres, scale units, or quaternion
-                             components), finite, <= 1 */
+  int32_t skin;          /* skin index, LB_GLTF_SKIN_AUTO (default) or LB_GLTF_ALL_NODES */
+  lb_gltf_names names;   /* duplicate joint/clip names; default LB_GLTF_NAMES_SUFFIX */
+  float cubic_tolerance; /* 0 (default): refuse CUBICSPLINE; > 0: resample to LINEAR
+                            within this distance (metres, scale units, or quaternion
+                            components), finite, <= 1 */
+  /* Clip reduction (lb_clip_reduce_job): tracks whose motion moves no joint, and no point
+   * skin_distance from a joint, by more than key_tolerance are made constant. Metres;
+   * key_tolerance in [0, 1], default 1e-4 (0 keeps every key as the file has it);
+   * skin_distance in [0, 100], default 0.1. */
+  float key_tolerance;
+  float skin_distance;
   lb_allocator allocator; /* default malloc/free; lb_world_add_gltf: the world's */
 } lb_gltf_def;
 
@@ -110,6 +116,7 @@ lb_gltf_def lb_gltf_default_def(void);
 typedef struct lb_gltf_clip {
   char name[LB_JOINT_NAME_MAX]; /* animation name, "animation<i>" if unnamed */
   lb_clip clip;                 /* passed lb_clip_validate; joint_count = skeleton joints */
+  lb_clip_reduction reduction;  /* what the key reduction did (def.key_tolerance) */
 } lb_gltf_clip;
 
 typedef struct lb_gltf_asset {
@@ -191,6 +198,10 @@ uint32_t lb_world_clip_count(const lb_world *world);
 const lb_clip *lb_world_clip(const lb_world *world, uint32_t clip);
 const char *lb_world_clip_name(const lb_world *world, uint32_t clip);
 uint32_t lb_world_clip_skeleton(const lb_world *world, uint32_t clip);
+/* What the key reduction did to a clip asset (lb_gltf_def.key_tolerance for glTF clips, the
+ * default tolerance for lb_world_add_clip); LB_ERR_INVALID_ARGUMENT for an invalid handle or
+ * a null out. */
+lb_result lb_world_clip_reduction(const lb_world *world, uint32_t clip, lb_clip_reduction *out);
 
 /* Samples a clip asset over its skeleton's rest pose (lb_sample_job, no cursor): `out`
  * receives `count` local transforms, count = the skeleton's joint count. time in seconds,

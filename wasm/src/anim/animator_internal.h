@@ -92,6 +92,7 @@ typedef struct lb_clip_asset {
   lb_clip clip;      /* joints and keys point into block */
   void *block;
   lb_clip_frames *frames; /* rotations for four-wide sampling; null if the keys do not allow */
+  lb_clip_reduction reduction;
 } lb_clip_asset;
 
 /* Per-world state of the anim module: clip and controller assets. */

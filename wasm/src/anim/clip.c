@@ -310,6 +310,14 @@ LB_ANIM_INLINE void eval_quat(const lb_track *tr, float t, float duration, bool 
     return;
   }
   const float *vb = tr->values + (size_t)sp.b * 4u;
+  if (memcmp(va, vb, 4u * sizeof(float)) == 0) {
+    /* a constant stretch (lb_clip_reduce_job): the key itself, not its renormalisation */
+    out[0] = va[0];
+    out[1] = va[1];
+    out[2] = va[2];
+    out[3] = va[3];
+    return;
+  }
   float u = sp.u;
   float d = va[0] * vb[0] + va[1] * vb[1] + va[2] * vb[2] + va[3] * vb[3];
   float ad = d < 0.0f ? -d : d;

@@ -11,8 +11,11 @@ static size_t track_floats(const lb_track *t, size_t comps) {
   return (size_t)t->count * (1u + comps);
 }
 
-/* One block: the joint tracks array, then every track's times and values. */
-static lb_result clip_copy(lb_world *w, const lb_clip *src, lb_clip_asset *dst) {
+/* One block: the joint tracks array, then every track's times and values. With a skeleton,
+ * the copy is reduced (lb_clip_reduce_job, default tolerance) before its frames are made; a
+ * glTF asset's clips were reduced by their importer. */
+static lb_result clip_copy(lb_world *w, const lb_clip *src, const lb_skeleton *reduce_for,
+                           lb_clip_asset *dst) {
   size_t floats = 0;
   for (uint32_t j = 0; j < src->joint_count; ++j) {
     const lb_joint_tracks *jt = &src->joints[j];
@@ -49,6 +52,19 @@ static lb_result clip_copy(lb_world *w, const lb_clip *src, lb_clip_asset *dst) 
   dst->clip = *src;
   dst->clip.joints = joints;
   dst->block = block;
+  if (reduce_for) {
+    lb_clip_reduce_job reduce = lb_clip_reduce_default_job();
+    reduce.clip = &dst->clip;
+    reduce.parents = reduce_for->parents;
+    reduce.rest = reduce_for->rest;
+    reduce.joint_count = reduce_for->joint_count;
+    reduce.allocator = &w->allocator;
+    if (lb_clip_reduce_job_run(&reduce) != LB_OK) { /* validated: only out of memory */
+      lb_free(w, block);
+      return LB_ERR_OUT_OF_MEMORY;
+    }
+    dst->reduction = lb_clip_reduce_job_result(&reduce);
+  }
   /* Clips whose rotations do not share one LINEAR key grid sample without frames. */
   dst->frames = NULL;
   if (lb_clip_frames_create(&dst->clip, &w->allocator, &dst->frames) == LB_ERR_OUT_OF_MEMORY) {
@@ -122,7 +138,7 @@ lb_result lb_world_add_clip(lb_world *w, const char *name, uint32_t skeleton, co
   }
   lb_clip_asset a;
   memset(&a, 0, sizeof a);
-  if (clip_copy(w, clip, &a) != LB_OK) {
+  if (clip_copy(w, clip, s, &a) != LB_OK) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_clip '%s': out of memory", name);
   }
   memcpy(a.name, name, strlen(name) + 1u);
@@ -165,6 +181,15 @@ const lb_clip_frames *lb_world_clip_frames(const lb_world *w, uint32_t clip) {
 const char *lb_world_clip_name(const lb_world *w, uint32_t clip) {
   const lb_clip_asset *a = clip_get(w, clip);
   return a ? a->name : NULL;
+}
+
+lb_result lb_world_clip_reduction(const lb_world *w, uint32_t clip, lb_clip_reduction *out) {
+  const lb_clip_asset *a = clip_get(w, clip);
+  if (!a || !out) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  *out = a->reduction;
+  return LB_OK;
 }
 
 uint32_t lb_world_clip_skeleton(const lb_world *w, uint32_t clip) {
@@ -241,10 +266,11 @@ lb_result lb_world_add_gltf_asset(lb_world *w, const lb_gltf_asset *asset, lb_gl
   for (; done < asset->clip_count && r == LB_OK; ++done) {
     lb_clip_asset *a = &lb_anim_world_of(w)->clips[base + done];
     memset(a, 0, sizeof *a);
-    r = clip_copy(w, &asset->clips[done].clip, a);
+    r = clip_copy(w, &asset->clips[done].clip, NULL, a);
     if (r != LB_OK) {
       break;
     }
+    a->reduction = asset->clips[done].reduction;
     memcpy(a->name, asset->clips[done].name, LB_JOINT_NAME_MAX);
     a->name[LB_JOINT_NAME_MAX - 1] = 0;
   }

@@ -33,9 +33,10 @@ struct lb_clip_frames {
   uint32_t *wide_at;
   float *wide;
   /* Per (key, group): bit l set where lane l's keys k and k + 1 have a negative dot (the
-   * lerp takes -u on key k + 1), bit 4 + l where lane l is slerped. Worked out here with the
-   * sampler's own operations, so the sampler reads them instead of a dot per lane. */
-  uint8_t *lane_bits;
+   * lerp takes -u on key k + 1), bit 4 + l where lane l is slerped, bit 8 + l where the two
+   * keys are bitwise equal (copied). Worked out here with the sampler's own operations, so
+   * the sampler reads them instead of a dot per lane. */
+  uint16_t *lane_bits;
   size_t bytes;
 };
 
@@ -131,8 +132,8 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
   }
   size_t wide_at_bytes = ((size_t)keys * groups * sizeof(uint32_t) + 15u) & ~(size_t)15u;
   size_t wide_bytes = (size_t)wide_count * 12u * sizeof(float);
-  size_t bytes =
-      head + jbytes + floats * sizeof(float) + wide_at_bytes + wide_bytes + (size_t)keys * groups;
+  size_t bytes = head + jbytes + floats * sizeof(float) + wide_at_bytes + wide_bytes +
+                 (size_t)keys * groups * sizeof(uint16_t);
   uint8_t *block = lb_mem_alloc(&al, bytes);
   if (!block) {
     return LB_ERR_OUT_OF_MEMORY;
@@ -149,7 +150,8 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
   f->values = (float *)(void *)(block + head + jbytes);
   f->wide_at = (uint32_t *)(void *)(block + head + jbytes + floats * sizeof(float));
   f->wide = (float *)(void *)(block + head + jbytes + floats * sizeof(float) + wide_at_bytes);
-  f->lane_bits = block + head + jbytes + floats * sizeof(float) + wide_at_bytes + wide_bytes;
+  f->lane_bits = (uint16_t *)(void *)(block + head + jbytes + floats * sizeof(float) +
+                                      wide_at_bytes + wide_bytes);
   f->bytes = bytes;
   uint16_t *tj = f->joints + (size_t)groups * 4u, *sj = tj + nt, *rj = sj + ns;
   f->lists = (lb_joint_lists){tj, nt, sj, ns, rj, nr};
@@ -187,7 +189,7 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
   for (uint32_t k = 0; k < keys; ++k) {
     for (uint32_t g = 0; g < groups; ++g) {
       uint32_t *at = &f->wide_at[(size_t)k * groups + g];
-      uint8_t *bits = &f->lane_bits[(size_t)k * groups + g];
+      uint16_t *bits = &f->lane_bits[(size_t)k * groups + g];
       *at = UINT32_MAX;
       *bits = 0u;
       if (keys < 2u) {
@@ -201,12 +203,16 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
           a[c] = va[c * 4u + l];
           b[c] = vb[c * 4u + l];
         }
+        if (memcmp(a, b, sizeof a) == 0) {
+          *bits = (uint16_t)(*bits | 256u << l);
+          continue;
+        }
         float d = key_dot(a, b);
-        *bits = (uint8_t)(*bits | (d < 0.0f ? 1u << l : 0u));
+        *bits = (uint16_t)(*bits | (d < 0.0f ? 1u << l : 0u));
         if (!dot_is_wide(d)) {
           continue;
         }
-        *bits = (uint8_t)(*bits | 16u << l);
+        *bits = (uint16_t)(*bits | 16u << l);
         if (*at == UINT32_MAX) {
           *at = next;
           next += 12u;
@@ -273,7 +279,9 @@ LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, uint32_t g, 
   const float *vb = f->values + ((size_t)sp.b * groups + g) * 16u;
   lb_f4 ax = lb_f4_load(va), ay = lb_f4_load(va + 4), az = lb_f4_load(va + 8),
         aw = lb_f4_load(va + 12);
-  if (sp.copy) {
+  const uint32_t bits = sp.copy ? 0u : f->lane_bits[(size_t)sp.a * groups + g];
+  const uint32_t same = bits >> 8;
+  if (sp.copy || same == 15u) {
     q[0] = ax;
     q[1] = ay;
     q[2] = az;
@@ -286,8 +294,7 @@ LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, uint32_t g, 
       {1, 1, -1, 1},  {-1, 1, -1, 1},  {1, -1, -1, 1},  {-1, -1, -1, 1},
       {1, 1, 1, -1},  {-1, 1, 1, -1},  {1, -1, 1, -1},  {-1, -1, 1, -1},
       {1, 1, -1, -1}, {-1, 1, -1, -1}, {1, -1, -1, -1}, {-1, -1, -1, -1}};
-  const uint32_t bits = f->lane_bits[(size_t)sp.a * groups + g];
-  const uint32_t slerp = bits >> 4;
+  const uint32_t slerp = (bits >> 4) & 15u;
   const lb_f4 sa = lb_f4_set1(1.0f - sp.u);
   lb_f4 bx = lb_f4_load(vb), by = lb_f4_load(vb + 4), bz = lb_f4_load(vb + 8),
         bw = lb_f4_load(vb + 12);
@@ -301,6 +308,14 @@ LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, uint32_t g, 
   q[2] = qz;
   q[3] = qw;
   lb_f4_qnormalize4(q);
+  if (same != 0u) {
+    /* lanes whose keys are equal keep the key (the scalar sampler copies them) */
+    const lb_f4 keep = lb_f4_lt(lb_f4_load(k_sign[same]), lb_f4_set1(0.0f));
+    q[0] = lb_f4_select(keep, ax, q[0]);
+    q[1] = lb_f4_select(keep, ay, q[1]);
+    q[2] = lb_f4_select(keep, az, q[2]);
+    q[3] = lb_f4_select(keep, aw, q[3]);
+  }
   if (slerp == 0) {
     return;
   }

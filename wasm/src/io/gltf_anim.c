@@ -362,6 +362,22 @@ lb_result gltf_build_clips(gltf_ctx *c) {
       bake_root_parent(&c->asset->root_parent, (lb_joint_tracks *)(uintptr_t)clips[i].clip.joints);
     }
   }
+  for (uint32_t i = 0; i < n; ++i) {
+    /* the clips' keys live in the asset's arena: this copy is the importer's own */
+    lb_clip_reduce_job reduce = lb_clip_reduce_default_job();
+    reduce.clip = &clips[i].clip;
+    reduce.parents = c->asset->skeleton.parents;
+    reduce.rest = c->asset->skeleton.rest;
+    reduce.joint_count = c->asset->skeleton.joint_count;
+    reduce.tolerance = c->def->key_tolerance;
+    reduce.skin_distance = c->def->skin_distance;
+    reduce.allocator = &c->def->allocator;
+    lb_result rr = lb_clip_reduce_job_run(&reduce);
+    if (rr != LB_OK) {
+      return gltf_fail(c, rr, "animation %u: key reduction failed (%s)", i, lb_result_name(rr));
+    }
+    clips[i].reduction = lb_clip_reduce_job_result(&reduce);
+  }
   lb_result r = gltf_unique_names(c, names, n, "animation", ids);
   if (r != LB_OK) {
     return r;

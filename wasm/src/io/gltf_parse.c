@@ -296,6 +296,9 @@ lb_gltf_def lb_gltf_default_def(void) {
   memset(&d, 0, sizeof d);
   d.skin = LB_GLTF_SKIN_AUTO;
   d.names = LB_GLTF_NAMES_SUFFIX;
+  lb_clip_reduce_job reduce = lb_clip_reduce_default_job();
+  d.key_tolerance = reduce.tolerance;
+  d.skin_distance = reduce.skin_distance;
   return d;
 }
 
@@ -327,6 +330,16 @@ static lb_result check_def(gltf_ctx *c, const lb_gltf_def *d) {
   if (d->cubic_tolerance < 0.0f || d->cubic_tolerance > 1.0f) {
     return gltf_fail(c, LB_ERR_OUT_OF_RANGE, "def: 'cubic_tolerance' = %g is outside [0, 1]",
                      (double)d->cubic_tolerance);
+  }
+  if (!lb_is_finite(d->key_tolerance) || !lb_is_finite(d->skin_distance)) {
+    return gltf_fail(c, LB_ERR_NOT_FINITE, "def: 'key_tolerance' or 'skin_distance' is not finite");
+  }
+  if (d->key_tolerance < 0.0f || d->key_tolerance > 1.0f || d->skin_distance < 0.0f ||
+      d->skin_distance > 100.0f) {
+    return gltf_fail(c, LB_ERR_OUT_OF_RANGE,
+                     "def: 'key_tolerance' = %g (want [0, 1] m) or 'skin_distance' = %g (want "
+                     "[0, 100] m) is out of range",
+                     (double)d->key_tolerance, (double)d->skin_distance);
   }
   if ((d->allocator.alloc == NULL) != (d->allocator.free == NULL)) {
     return gltf_fail(c, LB_ERR_INVALID_ARGUMENT, "def: allocator needs both alloc and free");
