@@ -6,6 +6,7 @@
 #include "../math/simd4_xf.h"
 #include "clip_internal.h"
 #include <stddef.h>
+#include <string.h>
 
 lb_blend_job lb_blend_default_job(void) {
   lb_blend_job job = {0};
@@ -69,9 +70,17 @@ lb_result lb_blend_job_validate(const lb_blend_job *job) {
   return LB_OK;
 }
 
+/* Vectors every weighted layer agrees on bit for bit (a joint no clip moves: the rest pose in
+ * every layer) blend to themselves exactly, not to their renormalised weighted sum. */
+static bool same_vec3(const float *a, const float *b) {
+  return memcmp(a, b, 3u * sizeof(float)) == 0;
+}
+
 static void blend_joint(const lb_blend_job *job, uint32_t j, lb_transform *out) {
   float total = 0.0f;
   const float *first_r = NULL;
+  const float *first_t = NULL, *first_s = NULL;
+  bool same_t = true, same_s = true;
   float t[3] = {0.0f, 0.0f, 0.0f}, s[3] = {0.0f, 0.0f, 0.0f}, r[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   for (uint32_t i = 0; i < job->layer_count; ++i) {
     const lb_blend_layer *l = &job->layers[i];
@@ -82,7 +91,11 @@ static void blend_joint(const lb_blend_job *job, uint32_t j, lb_transform *out) 
     const lb_transform *p = &l->pose[j];
     if (!first_r) {
       first_r = p->r;
+      first_t = p->t;
+      first_s = p->s;
     }
+    same_t = same_t && same_vec3(first_t, p->t);
+    same_s = same_s && same_vec3(first_s, p->s);
     float d =
         first_r[0] * p->r[0] + first_r[1] * p->r[1] + first_r[2] * p->r[2] + first_r[3] * p->r[3];
     float wr = d < 0.0f ? -w : w;
@@ -101,8 +114,8 @@ static void blend_joint(const lb_blend_job *job, uint32_t j, lb_transform *out) 
   }
   float inv = 1.0f / total;
   for (int c = 0; c < 3; ++c) {
-    out->t[c] = t[c] * inv;
-    out->s[c] = s[c] * inv;
+    out->t[c] = same_t ? first_t[c] : t[c] * inv;
+    out->s[c] = same_s ? first_s[c] : s[c] * inv;
   }
   for (int c = 0; c < 4; ++c) {
     out->r[c] = r[c];
@@ -161,16 +174,32 @@ static void blend_rotations4(const lb_transform *const *poses, const float *weig
   lb_f4_store(output[j + 3u].r, aw);
 }
 
+/* Bits 0-2 of a row (x y z, not the padding lane) equal in both. */
+static inline uint32_t rows_agree(lb_f4 a, lb_f4 b) {
+  return (uint32_t)(lb_f4_mask_bits(lb_f4_same_bits(a, b)) & 7) == 7u;
+}
+
 static void blend_vec3_4(const lb_transform *const *poses, const float *weights, uint32_t used,
                          uint32_t j, float inv, size_t offset, lb_transform *output) {
   const lb_f4 zero = lb_f4_set1(0.0f);
   lb_f4 ax = zero, ay = zero, az = zero;
+  lb_f4 first[4] = {zero, zero, zero, zero};
+  uint32_t agree = 15u; /* bit k: every layer's vector of joint j + k equals the first's */
   for (uint32_t i = 0; i < used; ++i) {
     const uint8_t *p = (const uint8_t *)&poses[i][j] + offset;
     lb_f4 x = lb_f4_load((const float *)(const void *)p);
     lb_f4 y = lb_f4_load((const float *)(const void *)(p + sizeof(lb_transform)));
     lb_f4 z = lb_f4_load((const float *)(const void *)(p + 2u * sizeof(lb_transform)));
     lb_f4 pad = lb_f4_load((const float *)(const void *)(p + 3u * sizeof(lb_transform)));
+    if (i == 0) {
+      first[0] = x;
+      first[1] = y;
+      first[2] = z;
+      first[3] = pad;
+    } else {
+      agree &= rows_agree(first[0], x) | rows_agree(first[1], y) << 1 |
+               rows_agree(first[2], z) << 2 | rows_agree(first[3], pad) << 3;
+    }
     lb_f4_transpose(&x, &y, &z, &pad); /* pad now holds the padding lanes: unused */
     lb_f4 w = lb_f4_set1(weights[i]);
     ax = lb_f4_add(ax, lb_f4_mul(w, x));
@@ -183,6 +212,13 @@ static void blend_vec3_4(const lb_transform *const *poses, const float *weights,
   az = lb_f4_mul(az, iv);
   lb_f4 zw = zero;
   lb_f4_transpose(&ax, &ay, &az, &zw);
+  if (agree != 0u) {
+    /* blend_joint's rule: vectors the layers agree on are copied (padding lanes included) */
+    ax = agree & 1u ? first[0] : ax;
+    ay = agree & 2u ? first[1] : ay;
+    az = agree & 4u ? first[2] : az;
+    zw = agree & 8u ? first[3] : zw;
+  }
   uint8_t *o = (uint8_t *)&output[j] + offset;
   lb_f4_store((float *)(void *)o, ax);
   lb_f4_store((float *)(void *)(o + sizeof(lb_transform)), ay);
@@ -227,10 +263,12 @@ static void blend_uniform(const lb_blend_job *job) {
   for (uint32_t j = LB_BLEND_VEC4 ? grouped : 0u; j < n; ++j) {
     const float *first_r = poses[0][j].r;
     float t[3] = {0.0f, 0.0f, 0.0f}, s[3] = {0.0f, 0.0f, 0.0f}, r[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    bool rot = j >= grouped;
+    bool rot = j >= grouped, same_t = true, same_s = true;
     for (uint32_t i = 0; i < used; ++i) {
       const lb_transform *p = &poses[i][j];
       float w = weights[i];
+      same_t = same_t && same_vec3(poses[0][j].t, p->t);
+      same_s = same_s && same_vec3(poses[0][j].s, p->s);
       for (int c = 0; c < 3; ++c) {
         t[c] += w * p->t[c];
         s[c] += w * p->s[c];
@@ -249,8 +287,8 @@ static void blend_uniform(const lb_blend_job *job) {
     }
     lb_transform *out = &job->output[j];
     for (int c = 0; c < 3; ++c) {
-      out->t[c] = t[c] * inv;
-      out->s[c] = s[c] * inv;
+      out->t[c] = same_t ? poses[0][j].t[c] : t[c] * inv;
+      out->s[c] = same_s ? poses[0][j].s[c] : s[c] * inv;
     }
     if (rot) {
       normalize_into(r, out->r);

@@ -108,67 +108,23 @@ typedef struct taken {
   float inv; /* 1 / the total weight */
 } taken;
 
-/* Translations and scales of every joint as if no layer had tracks: sum w * rest in layer
- * order, times inv (blend.c's sums), four joints at a time. */
-static void blend_rest_vectors(const taken *tk, const lb_transform *rest, uint32_t n,
-                               lb_transform *out) {
-  const lb_f4 iv = lb_f4_set1(tk->inv);
-  uint32_t j = 0;
-  for (; LB_BLEND_VEC4 && j + 4u <= n; j += 4u) {
-    for (size_t off = offsetof(lb_transform, t); off <= offsetof(lb_transform, s);
-         off += offsetof(lb_transform, s) - offsetof(lb_transform, t)) {
-      const uint8_t *p = (const uint8_t *)&rest[j] + off;
-      lb_f4 x = lb_f4_load((const float *)(const void *)p);
-      lb_f4 y = lb_f4_load((const float *)(const void *)(p + sizeof(lb_transform)));
-      lb_f4 z = lb_f4_load((const float *)(const void *)(p + 2u * sizeof(lb_transform)));
-      lb_f4 pad = lb_f4_load((const float *)(const void *)(p + 3u * sizeof(lb_transform)));
-      lb_f4_transpose(&x, &y, &z, &pad);
-      lb_f4 ax = lb_f4_set1(0.0f), ay = ax, az = ax;
-      for (uint32_t u = 0; u < tk->count; ++u) {
-        lb_f4 w = lb_f4_set1(tk->w[u]);
-        ax = lb_f4_add(ax, lb_f4_mul(w, x));
-        ay = lb_f4_add(ay, lb_f4_mul(w, y));
-        az = lb_f4_add(az, lb_f4_mul(w, z));
-      }
-      ax = lb_f4_mul(ax, iv);
-      ay = lb_f4_mul(ay, iv);
-      az = lb_f4_mul(az, iv);
-      lb_f4 zw = lb_f4_set1(0.0f);
-      lb_f4_transpose(&ax, &ay, &az, &zw);
-      uint8_t *o = (uint8_t *)&out[j] + off;
-      lb_f4_store((float *)(void *)o, ax);
-      lb_f4_store((float *)(void *)(o + sizeof(lb_transform)), ay);
-      lb_f4_store((float *)(void *)(o + 2u * sizeof(lb_transform)), az);
-      lb_f4_store((float *)(void *)(o + 3u * sizeof(lb_transform)), zw);
-    }
-  }
-  for (; j < n; ++j) {
-    float t[3] = {0.0f, 0.0f, 0.0f}, s[3] = {0.0f, 0.0f, 0.0f};
-    for (uint32_t u = 0; u < tk->count; ++u) {
-      for (int c = 0; c < 3; ++c) {
-        t[c] += tk->w[u] * rest[j].t[c];
-        s[c] += tk->w[u] * rest[j].s[c];
-      }
-    }
-    for (int c = 0; c < 3; ++c) {
-      out[j].t[c] = t[c] * tk->inv;
-      out[j].s[c] = s[c] * tk->inv;
-    }
-  }
-}
-
 /* Joint j's translation (channel 0) or scale (2) where some layer has a track. */
 static void blend_track_vector(taken *tk, uint32_t j, uint32_t channel, float *out) {
-  float acc[3] = {0.0f, 0.0f, 0.0f};
+  float acc[3] = {0.0f, 0.0f, 0.0f}, first[3];
+  bool same = true;
   for (uint32_t u = 0; u < tk->count; ++u) {
     float v[3];
     lb_sample_at_vec3(&tk->at[u], j, channel, v);
+    if (u == 0) {
+      memcpy(first, v, sizeof first);
+    }
+    same = same && memcmp(first, v, sizeof v) == 0;
     for (int c = 0; c < 3; ++c) {
       acc[c] += tk->w[u] * v[c];
     }
   }
   for (int c = 0; c < 3; ++c) {
-    out[c] = acc[c] * tk->inv;
+    out[c] = same ? first[c] : acc[c] * tk->inv; /* blend.c: agreeing layers give their vector */
   }
 }
 
@@ -231,7 +187,9 @@ static void run_together(lb_sample_blend_job *job) {
     tk.frames[u] = s->frames;
     tk.span[u] = lb_sample_at_grid(&tk.at[u], s->frames);
   }
-  blend_rest_vectors(&tk, job->rest, n, out);
+  /* Every layer gives a joint without translation or scale tracks its rest vectors, and the
+   * blend of vectors the layers agree on is that vector (blend.c): the rest's, copied. */
+  memcpy(out, job->rest, (size_t)n * sizeof(lb_transform));
   uint8_t seen[LB_MAX_JOINTS];
   memset(seen, 0, n);
   for (uint32_t u = 0; u < tk.count; ++u) {

@@ -76,6 +76,10 @@ LB_F4_INLINE lb_f4 lb_f4_gt(lb_f4 a, lb_f4 b) {
 LB_F4_INLINE lb_f4 lb_f4_ge(lb_f4 a, lb_f4 b) {
   return wasm_f32x4_ge(a, b);
 }
+/* all ones where the lanes' bits are equal (so -0 differs from +0 and a NaN can match) */
+LB_F4_INLINE lb_f4 lb_f4_same_bits(lb_f4 a, lb_f4 b) {
+  return wasm_i32x4_eq(a, b);
+}
 /* mask ? a : b per lane */
 LB_F4_INLINE lb_f4 lb_f4_select(lb_f4 mask, lb_f4 a, lb_f4 b) {
   return wasm_v128_bitselect(a, b, mask);
@@ -140,6 +144,9 @@ LB_F4_INLINE lb_f4 lb_f4_gt(lb_f4 a, lb_f4 b) {
 }
 LB_F4_INLINE lb_f4 lb_f4_ge(lb_f4 a, lb_f4 b) {
   return _mm_cmpge_ps(a, b);
+}
+LB_F4_INLINE lb_f4 lb_f4_same_bits(lb_f4 a, lb_f4 b) {
+  return _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_castps_si128(a), _mm_castps_si128(b)));
 }
 LB_F4_INLINE lb_f4 lb_f4_select(lb_f4 mask, lb_f4 a, lb_f4 b) {
   return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
@@ -240,6 +247,9 @@ LB_F4_INLINE lb_f4 lb_f4_gt(lb_f4 a, lb_f4 b) {
 }
 LB_F4_INLINE lb_f4 lb_f4_ge(lb_f4 a, lb_f4 b) {
   LB_F4_MAP(lb_f4_bits_(a.v[i] >= b.v[i] ? 0xffffffffu : 0u));
+}
+LB_F4_INLINE lb_f4 lb_f4_same_bits(lb_f4 a, lb_f4 b) {
+  LB_F4_MAP(lb_f4_bits_(lb_f4_u_(a.v[i]) == lb_f4_u_(b.v[i]) ? 0xffffffffu : 0u));
 }
 LB_F4_INLINE lb_f4 lb_f4_select(lb_f4 mask, lb_f4 a, lb_f4 b) {
   LB_F4_MAP(lb_f4_u_(mask.v[i]) ? a.v[i] : b.v[i]);
