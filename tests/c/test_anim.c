@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../wasm/src/math/simd4.h"
+#include "rig_fixture.h"
 #include "test.h"
 
 #define LB_TEST_SIMD_NAME LB_SIMD4_NAME
@@ -898,38 +899,13 @@ done:
   return poses;
 }
 
-/* The generated rigs whose clips the four-wide sampling tests run over. */
-static const char *const k_rig_files[] = {"mannequin-mixamo",  "mannequin-unreal",
-                                          "mannequin-blender", "convention-vrm",
-                                          "convention-biped",  "convention-daz4"};
-
-/* assets/rigs/<name>.glb imported, or null (a failed check). */
-static lb_gltf_asset *import_rig(const char *name) {
-  char path[128];
-  snprintf(path, sizeof path, "assets/rigs/%s.glb", name);
-  size_t size = 0;
-  uint8_t *bytes = lb_test_read_file(path, &size);
-  LB_CHECK(bytes != NULL);
-  if (!bytes) {
-    return NULL;
-  }
-  lb_gltf_def def = lb_gltf_default_def();
-  def.data = bytes;
-  def.size = size;
-  lb_gltf_asset *asset = NULL;
-  char msg[LB_GLTF_MESSAGE_MAX];
-  LB_CHECK(lb_gltf_import(&def, &asset, msg, sizeof msg) == LB_OK);
-  free(bytes);
-  return asset;
-}
-
 /* The generated rigs' clips (glTF, one 30 Hz grid), and a synthetic clip with keys far apart
  * (slerp lanes), hemisphere flips, a joint without a rotation track and a lane count that is
  * not a multiple of four. */
 static void test_frames_bit_identical(void) {
   uint32_t poses = 0, clips = 0;
   for (size_t fi = 0; fi < sizeof k_rig_files / sizeof k_rig_files[0]; ++fi) {
-    lb_gltf_asset *asset = import_rig(k_rig_files[fi]);
+    lb_gltf_asset *asset = lb_test_import_rig(k_rig_files[fi], lb_gltf_default_def().key_tolerance);
     for (uint32_t c = 0; asset && c < asset->clip_count; ++c) {
       lb_clip_frames *fr = NULL;
       LB_CHECK(lb_clip_frames_create(&asset->clips[c].clip, NULL, &fr) == LB_OK);
@@ -1197,7 +1173,7 @@ static void test_sample_blend_bits(void) {
   rng r = {0x9e3779b9u};
   uint32_t poses = 0, together = 0, differ = 0, apart = 0, apart_together = 0;
   for (size_t fi = 0; fi < sizeof k_rig_files / sizeof k_rig_files[0]; ++fi) {
-    lb_gltf_asset *asset = import_rig(k_rig_files[fi]);
+    lb_gltf_asset *asset = lb_test_import_rig(k_rig_files[fi], lb_gltf_default_def().key_tolerance);
     if (!asset) {
       continue;
     }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rig_fixture.h"
 #include "test.h"
 
 #define MAXJ 128
@@ -62,38 +63,15 @@ static double pose_error(const lb_clip *a, const lb_clip *b, const int16_t *pare
   return worst;
 }
 
-static lb_gltf_asset *import_rig(const char *name, float tolerance) {
-  char path[128];
-  snprintf(path, sizeof path, "assets/rigs/%s.glb", name);
-  size_t size = 0;
-  uint8_t *bytes = lb_test_read_file(path, &size);
-  LB_CHECK(bytes != NULL);
-  if (!bytes) {
-    return NULL;
-  }
-  lb_gltf_def def = lb_gltf_default_def();
-  def.data = bytes;
-  def.size = size;
-  def.key_tolerance = tolerance;
-  lb_gltf_asset *asset = NULL;
-  char msg[LB_GLTF_MESSAGE_MAX];
-  LB_CHECK(lb_gltf_import(&def, &asset, msg, sizeof msg) == LB_OK);
-  free(bytes);
-  return asset;
-}
-
-static const char *const k_rigs[] = {"mannequin-mixamo", "mannequin-unreal", "mannequin-blender",
-                                     "convention-vrm",   "convention-biped", "convention-daz4"};
-
 /* Every clip of every generated rig at 0.1 mm (the default) and 1 cm against the file's keys. */
 static void test_rigs_within_tolerance(void) {
   const float tols[2] = {1e-4f, 1e-2f};
   for (int ti = 0; ti < 2; ++ti) {
     uint32_t tracks = 0, raw_constant = 0, constant = 0, clips = 0;
     double worst = 0.0, reported = 0.0;
-    for (size_t r = 0; r < sizeof k_rigs / sizeof k_rigs[0]; ++r) {
-      lb_gltf_asset *raw = import_rig(k_rigs[r], 0.0f);
-      lb_gltf_asset *red = import_rig(k_rigs[r], tols[ti]);
+    for (size_t r = 0; r < sizeof k_rig_files / sizeof k_rig_files[0]; ++r) {
+      lb_gltf_asset *raw = lb_test_import_rig(k_rig_files[r], 0.0f);
+      lb_gltf_asset *red = lb_test_import_rig(k_rig_files[r], tols[ti]);
       for (uint32_t c = 0; raw && red && c < raw->clip_count; ++c) {
         const lb_skeleton_def *sk = &raw->skeleton;
         LB_CHECK(sk->joint_count <= MAXJ);
