@@ -174,51 +174,40 @@ static void blend_rotations4(const lb_transform *const *poses, const float *weig
   lb_f4_store(output[j + 3u].r, aw);
 }
 
-/* Bits 0-2 of a row (x y z, not the padding lane) equal in both. */
-static inline uint32_t rows_agree(lb_f4 a, lb_f4 b) {
-  return (uint32_t)(lb_f4_mask_bits(lb_f4_same_bits(a, b)) & 7) == 7u;
-}
-
-static void blend_vec3_4(const lb_transform *const *poses, const float *weights, uint32_t used,
-                         uint32_t j, float inv, size_t offset, lb_transform *output) {
+LB_F4_INLINE void blend_vec3_4(const lb_transform *const *poses, const float *weights,
+                               uint32_t used, uint32_t j, float inv, size_t offset,
+                               lb_transform *output) {
   const lb_f4 zero = lb_f4_set1(0.0f);
   lb_f4 ax = zero, ay = zero, az = zero;
-  lb_f4 first[4] = {zero, zero, zero, zero};
-  uint32_t agree = 15u; /* bit k: every layer's vector of joint j + k equals the first's */
+  /* the first layer's x y z (lanes = joints j..j+3), and where every layer's bits equal them */
+  lb_f4 fx = zero, fy = zero, fz = zero, same = lb_f4_same_bits(zero, zero);
   for (uint32_t i = 0; i < used; ++i) {
     const uint8_t *p = (const uint8_t *)&poses[i][j] + offset;
     lb_f4 x = lb_f4_load((const float *)(const void *)p);
     lb_f4 y = lb_f4_load((const float *)(const void *)(p + sizeof(lb_transform)));
     lb_f4 z = lb_f4_load((const float *)(const void *)(p + 2u * sizeof(lb_transform)));
     lb_f4 pad = lb_f4_load((const float *)(const void *)(p + 3u * sizeof(lb_transform)));
-    if (i == 0) {
-      first[0] = x;
-      first[1] = y;
-      first[2] = z;
-      first[3] = pad;
-    } else {
-      agree &= rows_agree(first[0], x) | rows_agree(first[1], y) << 1 |
-               rows_agree(first[2], z) << 2 | rows_agree(first[3], pad) << 3;
-    }
     lb_f4_transpose(&x, &y, &z, &pad); /* pad now holds the padding lanes: unused */
+    if (i == 0) {
+      fx = x;
+      fy = y;
+      fz = z;
+    } else {
+      same = lb_f4_and(same, lb_f4_and(lb_f4_same_bits(fx, x),
+                                       lb_f4_and(lb_f4_same_bits(fy, y), lb_f4_same_bits(fz, z))));
+    }
     lb_f4 w = lb_f4_set1(weights[i]);
     ax = lb_f4_add(ax, lb_f4_mul(w, x));
     ay = lb_f4_add(ay, lb_f4_mul(w, y));
     az = lb_f4_add(az, lb_f4_mul(w, z));
   }
   lb_f4 iv = lb_f4_set1(inv);
-  ax = lb_f4_mul(ax, iv);
-  ay = lb_f4_mul(ay, iv);
-  az = lb_f4_mul(az, iv);
+  /* blend_joint's rule: a vector every layer agrees on is copied */
+  ax = lb_f4_select(same, fx, lb_f4_mul(ax, iv));
+  ay = lb_f4_select(same, fy, lb_f4_mul(ay, iv));
+  az = lb_f4_select(same, fz, lb_f4_mul(az, iv));
   lb_f4 zw = zero;
   lb_f4_transpose(&ax, &ay, &az, &zw);
-  if (agree != 0u) {
-    /* blend_joint's rule: vectors the layers agree on are copied (padding lanes included) */
-    ax = agree & 1u ? first[0] : ax;
-    ay = agree & 2u ? first[1] : ay;
-    az = agree & 4u ? first[2] : az;
-    zw = agree & 8u ? first[3] : zw;
-  }
   uint8_t *o = (uint8_t *)&output[j] + offset;
   lb_f4_store((float *)(void *)o, ax);
   lb_f4_store((float *)(void *)(o + sizeof(lb_transform)), ay);

@@ -45,6 +45,10 @@ LB_F4_INLINE lb_f4 lb_f4_set(float x, float y, float z, float w) {
 LB_F4_INLINE lb_f4 lb_f4_xor(lb_f4 a, lb_f4 b) {
   return wasm_v128_xor(a, b);
 }
+/* Bitwise and (of masks) */
+LB_F4_INLINE lb_f4 lb_f4_and(lb_f4 a, lb_f4 b) {
+  return wasm_v128_and(a, b);
+}
 LB_F4_INLINE lb_f4 lb_f4_add(lb_f4 a, lb_f4 b) {
   return wasm_f32x4_add(a, b);
 }
@@ -114,6 +118,9 @@ LB_F4_INLINE lb_f4 lb_f4_set(float x, float y, float z, float w) {
 #define LB_F4_SHUFFLE(a, i, j, k, l) _mm_shuffle_ps((a), (a), _MM_SHUFFLE(l, k, j, i))
 LB_F4_INLINE lb_f4 lb_f4_xor(lb_f4 a, lb_f4 b) {
   return _mm_xor_ps(a, b);
+}
+LB_F4_INLINE lb_f4 lb_f4_and(lb_f4 a, lb_f4 b) {
+  return _mm_and_ps(a, b);
 }
 LB_F4_INLINE lb_f4 lb_f4_add(lb_f4 a, lb_f4 b) {
   return _mm_add_ps(a, b);
@@ -232,6 +239,9 @@ LB_F4_INLINE lb_f4 lb_f4_sqrt(lb_f4 a) {
 #endif
 LB_F4_INLINE lb_f4 lb_f4_xor(lb_f4 a, lb_f4 b) {
   LB_F4_MAP(lb_f4_bits_(lb_f4_u_(a.v[i]) ^ lb_f4_u_(b.v[i])));
+}
+LB_F4_INLINE lb_f4 lb_f4_and(lb_f4 a, lb_f4 b) {
+  LB_F4_MAP(lb_f4_bits_(lb_f4_u_(a.v[i]) & lb_f4_u_(b.v[i])));
 }
 LB_F4_INLINE lb_f4 lb_f4_neg(lb_f4 a) {
   LB_F4_MAP(lb_f4_bits_(lb_f4_u_(a.v[i]) ^ 0x80000000u));
