@@ -136,26 +136,23 @@ static inline void normalize_into(const float *q, float *out) {
 static void blend_rotations4(const lb_transform *const *poses, const float *weights, uint32_t used,
                              uint32_t j, lb_transform *output) {
   const lb_f4 zero = lb_f4_set1(0.0f);
-  lb_f4 fx = zero, fy = zero, fz = zero, fw = zero;
-  lb_f4 ax = zero, ay = zero, az = zero, aw = zero;
-  for (uint32_t i = 0; i < used; ++i) {
-    const lb_transform *p = &poses[i][j];
+  const lb_transform *p = &poses[0][j];
+  lb_f4 fx = lb_f4_load(p[0].r), fy = lb_f4_load(p[1].r), fz = lb_f4_load(p[2].r),
+        fw = lb_f4_load(p[3].r);
+  lb_f4_transpose(&fx, &fy, &fz, &fw);
+  /* the first layer's dot with itself is >= 0 (or NaN): never negated */
+  lb_f4 w0 = lb_f4_set1(weights[0]);
+  lb_f4 ax = lb_f4_add(zero, lb_f4_mul(w0, fx)), ay = lb_f4_add(zero, lb_f4_mul(w0, fy)),
+        az = lb_f4_add(zero, lb_f4_mul(w0, fz)), aw = lb_f4_add(zero, lb_f4_mul(w0, fw));
+  for (uint32_t i = 1; i < used; ++i) {
+    p = &poses[i][j];
     lb_f4 x = lb_f4_load(p[0].r), y = lb_f4_load(p[1].r), z = lb_f4_load(p[2].r),
           w = lb_f4_load(p[3].r);
     lb_f4_transpose(&x, &y, &z, &w);
     lb_f4 wi = lb_f4_set1(weights[i]);
-    lb_f4 wr = wi;
-    if (i == 0) {
-      fx = x;
-      fy = y;
-      fz = z;
-      fw = w;
-    } else {
-      lb_f4 d =
-          lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(fx, x), lb_f4_mul(fy, y)), lb_f4_mul(fz, z)),
-                    lb_f4_mul(fw, w));
-      wr = lb_f4_select(lb_f4_lt(d, zero), lb_f4_neg(wi), wi);
-    }
+    lb_f4 d = lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(fx, x), lb_f4_mul(fy, y)), lb_f4_mul(fz, z)),
+                        lb_f4_mul(fw, w));
+    lb_f4 wr = lb_f4_select(lb_f4_lt(d, zero), lb_f4_neg(wi), wi);
     ax = lb_f4_add(ax, lb_f4_mul(wr, x));
     ay = lb_f4_add(ay, lb_f4_mul(wr, y));
     az = lb_f4_add(az, lb_f4_mul(wr, z));
@@ -163,40 +160,41 @@ static void blend_rotations4(const lb_transform *const *poses, const float *weig
   }
   lb_f4 q[4] = {ax, ay, az, aw};
   lb_f4_qnormalize4(q);
-  ax = q[0];
-  ay = q[1];
-  az = q[2];
-  aw = q[3];
-  lb_f4_transpose(&ax, &ay, &az, &aw);
-  lb_f4_store(output[j].r, ax);
-  lb_f4_store(output[j + 1u].r, ay);
-  lb_f4_store(output[j + 2u].r, az);
-  lb_f4_store(output[j + 3u].r, aw);
+  lb_f4_transpose(&q[0], &q[1], &q[2], &q[3]);
+  lb_f4_store(output[j].r, q[0]);
+  lb_f4_store(output[j + 1u].r, q[1]);
+  lb_f4_store(output[j + 2u].r, q[2]);
+  lb_f4_store(output[j + 3u].r, q[3]);
+}
+
+/* Joints j..j+3's vectors at `offset` in `pose`, transposed: lanes = joints. */
+LB_F4_INLINE void load_vec3_4(const lb_transform *pose, uint32_t j, size_t offset, lb_f4 *x,
+                              lb_f4 *y, lb_f4 *z) {
+  const uint8_t *p = (const uint8_t *)&pose[j] + offset;
+  *x = lb_f4_load((const float *)(const void *)p);
+  *y = lb_f4_load((const float *)(const void *)(p + sizeof(lb_transform)));
+  *z = lb_f4_load((const float *)(const void *)(p + 2u * sizeof(lb_transform)));
+  lb_f4 pad = lb_f4_load((const float *)(const void *)(p + 3u * sizeof(lb_transform)));
+  lb_f4_transpose(x, y, z, &pad); /* pad now holds the padding lanes: unused */
 }
 
 LB_F4_INLINE void blend_vec3_4(const lb_transform *const *poses, const float *weights,
                                uint32_t used, uint32_t j, float inv, size_t offset,
                                lb_transform *output) {
   const lb_f4 zero = lb_f4_set1(0.0f);
-  lb_f4 ax = zero, ay = zero, az = zero;
   /* the first layer's x y z (lanes = joints j..j+3), and where every layer's bits equal them */
-  lb_f4 fx = zero, fy = zero, fz = zero, same = lb_f4_same_bits(zero, zero);
-  for (uint32_t i = 0; i < used; ++i) {
-    const uint8_t *p = (const uint8_t *)&poses[i][j] + offset;
-    lb_f4 x = lb_f4_load((const float *)(const void *)p);
-    lb_f4 y = lb_f4_load((const float *)(const void *)(p + sizeof(lb_transform)));
-    lb_f4 z = lb_f4_load((const float *)(const void *)(p + 2u * sizeof(lb_transform)));
-    lb_f4 pad = lb_f4_load((const float *)(const void *)(p + 3u * sizeof(lb_transform)));
-    lb_f4_transpose(&x, &y, &z, &pad); /* pad now holds the padding lanes: unused */
-    if (i == 0) {
-      fx = x;
-      fy = y;
-      fz = z;
-    } else {
-      same = lb_f4_and(same, lb_f4_and(lb_f4_same_bits(fx, x),
-                                       lb_f4_and(lb_f4_same_bits(fy, y), lb_f4_same_bits(fz, z))));
-    }
-    lb_f4 w = lb_f4_set1(weights[i]);
+  lb_f4 fx, fy, fz;
+  load_vec3_4(poses[0], j, offset, &fx, &fy, &fz);
+  lb_f4 same = lb_f4_same_bits(zero, zero);
+  lb_f4 w = lb_f4_set1(weights[0]);
+  lb_f4 ax = lb_f4_add(zero, lb_f4_mul(w, fx)), ay = lb_f4_add(zero, lb_f4_mul(w, fy)),
+        az = lb_f4_add(zero, lb_f4_mul(w, fz));
+  for (uint32_t i = 1; i < used; ++i) {
+    lb_f4 x, y, z;
+    load_vec3_4(poses[i], j, offset, &x, &y, &z);
+    same = lb_f4_and(same, lb_f4_and(lb_f4_same_bits(fx, x),
+                                     lb_f4_and(lb_f4_same_bits(fy, y), lb_f4_same_bits(fz, z))));
+    w = lb_f4_set1(weights[i]);
     ax = lb_f4_add(ax, lb_f4_mul(w, x));
     ay = lb_f4_add(ay, lb_f4_mul(w, y));
     az = lb_f4_add(az, lb_f4_mul(w, z));
