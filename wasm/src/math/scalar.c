@@ -195,16 +195,33 @@ void lb_sincos(float x, float *s, float *c) {
   *c = cc;
 }
 
+/* One of sincos_abs's results with one kernel (the quadrant picks which): the same bits,
+ * half the work (slerp calls lb_sin twice per interpolated lane). */
+static float sin_or_cos_abs(float ax, bool want_cos) {
+  trig_reduced red = trig_reduce(ax);
+  float z = red.r * red.r;
+  uint32_t q = (uint32_t)red.quadrant + (want_cos ? 1u : 0u); /* cos x = sin(x + pi/2) */
+  float k = (q & 1u) ? cos_kernel(red.r, red.r_lo, z) : sin_kernel(red.r, red.r_lo, z);
+  return (q & 2u) ? -k : k;
+}
+
 float lb_sin(float x) {
-  float s, c;
-  lb_sincos(x, &s, &c);
-  return s;
+  uint32_t sign = float_bits(x) & 0x80000000u;
+  float ax = bits_float(float_bits(x) & 0x7FFFFFFFu);
+  float ss, cc;
+  if (!trig_in_range(ax, &ss, &cc)) {
+    return with_sign(ss, sign);
+  }
+  return with_sign(sin_or_cos_abs(ax, false), sign);
 }
 
 float lb_cos(float x) {
-  float s, c;
-  lb_sincos(x, &s, &c);
-  return c;
+  float ax = bits_float(float_bits(x) & 0x7FFFFFFFu);
+  float ss, cc;
+  if (!trig_in_range(ax, &ss, &cc)) {
+    return cc;
+  }
+  return sin_or_cos_abs(ax, true);
 }
 
 /* ---- atan / atan2 --------------------------------------------------------------------- */
