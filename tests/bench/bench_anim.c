@@ -59,7 +59,7 @@ typedef struct lb_anim_state {
   const lb_clip *clips[LB_ANIM_CLIPS];
   lb_clip_frames *frames[LB_ANIM_CLIPS];
   int stage;
-  lb_skeleton skeleton; /* parents only: what lb_rig_local_to_model reads */
+  lb_skeleton skeleton; /* parents and by_depth: what lb_rig_local_to_model reads */
   uint32_t joint_count;
   uint32_t track_count;
   lb_transform *sampled[LB_ANIM_CLIPS]; /* shared scratch: each character blends at once */
@@ -128,6 +128,7 @@ static void lb_anim_teardown(void *p) {
     lb_clip_frames_destroy(s->frames[k]);
   }
   free(s->skeleton.parents);
+  free(s->skeleton.by_depth);
   lb_gltf_free(s->asset);
   free(s);
 }
@@ -177,10 +178,14 @@ static void *lb_anim_setup(const char *file, int stage) {
   s->track_count = lb_clip_track_count(s->clips[0]);
   s->skeleton.joint_count = n;
   s->skeleton.parents = malloc(n * sizeof(int16_t));
-  int ok = s->skeleton.parents != NULL;
+  s->skeleton.by_depth = malloc(n * sizeof(uint16_t));
+  uint16_t *depth = malloc(n * sizeof(uint16_t));
+  int ok = s->skeleton.parents && s->skeleton.by_depth && depth;
   if (ok) {
     memcpy(s->skeleton.parents, sk->parents, n * sizeof(int16_t));
+    lb_skeleton_order_by_depth(s->skeleton.parents, n, depth, s->skeleton.by_depth);
   }
+  free(depth);
   for (uint32_t k = 0; k < LB_ANIM_CLIPS; ++k) {
     s->sampled[k] = malloc(n * sizeof(lb_transform));
     ok = ok && s->sampled[k] && lb_clip_track_count(s->clips[k]) == s->track_count;

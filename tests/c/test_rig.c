@@ -182,6 +182,11 @@ static void test_reorder(void) {
   LB_CHECK(lb_skeleton_find_joint(w, asset, "Root/B/B1") == 6);
   LB_CHECK(lb_skeleton_find_joint(w, asset, "Root/A/B1") == -1);
   check_depth_first(w, asset);
+  /* the whole-pose walk order: by depth, then index (Root | A B | A1 A2 B1 | A1x) */
+  const uint16_t by_depth[] = {0, 1, 5, 2, 4, 6, 3};
+  for (uint32_t j = 0; j < 7; ++j) {
+    LB_CHECK(s->by_depth[j] == by_depth[j]);
+  }
   lb_world_destroy(w);
 }
 

@@ -11,6 +11,10 @@ typedef struct lb_skeleton {
   char (*names)[LB_JOINT_NAME_MAX];
   int16_t *parents;
   uint16_t *subtree_end;
+  /* Every joint, shallowest first (parents before children; siblings and cousins side by
+   * side), for the whole-pose local->model: consecutive joints then seldom wait on each other,
+   * so the CPU overlaps their work (-11% on anim.stage.model natively). Null: depth-first. */
+  uint16_t *by_depth;
   lb_transform *rest;
   lb_transform root_parent; /* lb_skeleton_def.root_parent, identity if none */
 } lb_skeleton;
@@ -54,7 +58,11 @@ lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asse
 void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst);
 /* 4x4 model matrices (column-major, what skinning reads) over the joint range [first, end). */
 void lb_rig_write_matrices(lb_rig_instance *inst, uint32_t first, uint32_t end);
-/* local -> model over the joint range [first, end). */
+/* out = the joints 0..n-1 ordered by depth, then index (lb_skeleton.by_depth); `depth` is
+ * n entries of scratch. Parents must precede children. */
+void lb_skeleton_order_by_depth(const int16_t *parents, uint32_t n, uint16_t *depth, uint16_t *out);
+/* model = parent model * local for joints first..end-1 (depth-first ranges: a subtree is
+ * [j, subtree_end[j])); the whole pose walks by_depth when the skeleton has it. */
 void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t first,
                            uint32_t end);
 /* Sets joint j's local rotation so that its model rotation becomes model_r (the parent's

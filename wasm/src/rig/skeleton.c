@@ -102,13 +102,15 @@ lb_result lb_world_add_skeleton(lb_world *w, const lb_skeleton_def *def, uint32_
   s.names = lb_alloc_array(w, n, LB_JOINT_NAME_MAX);
   s.parents = lb_alloc_array(w, n, sizeof(int16_t));
   s.subtree_end = lb_alloc_array(w, n, sizeof(uint16_t));
+  s.by_depth = lb_alloc_array(w, n, sizeof(uint16_t));
   s.rest = lb_alloc_array(w, n, sizeof(lb_transform));
   uint32_t *order = lb_alloc_array(w, n, sizeof(uint32_t));
   int32_t *remap = lb_alloc_array(w, n, sizeof(int32_t));
-  if (!s.names || !s.parents || !s.subtree_end || !s.rest || !order || !remap) {
+  if (!s.names || !s.parents || !s.subtree_end || !s.by_depth || !s.rest || !order || !remap) {
     lb_free(w, s.names);
     lb_free(w, s.parents);
     lb_free(w, s.subtree_end);
+    lb_free(w, s.by_depth);
     lb_free(w, s.rest);
     lb_free(w, order);
     lb_free(w, remap);
@@ -136,11 +138,29 @@ lb_result lb_world_add_skeleton(lb_world *w, const lb_skeleton_def *def, uint32_
       s.subtree_end[p] = s.subtree_end[k];
     }
   }
+  lb_skeleton_order_by_depth(s.parents, n, (uint16_t *)(void *)order, s.by_depth);
   lb_free(w, order);
   lb_free(w, remap);
   rw->skeletons[rw->skeleton_count++] = s;
   *out_asset = rw->skeleton_count; /* handle = index + 1 */
   return LB_OK;
+}
+
+void lb_skeleton_order_by_depth(const int16_t *parents, uint32_t n, uint16_t *depth,
+                                uint16_t *out) {
+  uint32_t deepest = 0;
+  for (uint32_t j = 0; j < n; ++j) {
+    depth[j] = parents[j] < 0 ? 0u : (uint16_t)(depth[parents[j]] + 1u);
+    deepest = depth[j] > deepest ? depth[j] : deepest;
+  }
+  uint32_t k = 0;
+  for (uint32_t d = 0; d <= deepest; ++d) {
+    for (uint32_t j = 0; j < n; ++j) {
+      if (depth[j] == d) {
+        out[k++] = (uint16_t)j;
+      }
+    }
+  }
 }
 
 const lb_skeleton *lb_skeleton_get(const lb_world *w, uint32_t asset) {
@@ -154,6 +174,7 @@ void lb_skeletons_release(lb_world *w, lb_rig_world *rw, uint32_t keep) {
     lb_free(w, s->names);
     lb_free(w, s->parents);
     lb_free(w, s->subtree_end);
+    lb_free(w, s->by_depth);
     lb_free(w, s->rest);
   }
   if (keep == 0) {
