@@ -106,7 +106,14 @@ static trig_reduced trig_reduce_by(float ax, int k) {
  * so k can miss and leave |r| well beyond pi/4. The reduction itself stays exact for any
  * nearby k, so its r tells how far k is off; one corrected pass lands in range. */
 static trig_reduced trig_reduce(float ax) {
-  int k = (int)(ax * TWO_OVER_PI + 0.5f);
+  float fk = ax * TWO_OVER_PI + 0.5f;
+  if (fk < 1.0f) {
+    /* k = 0: trig_reduce_by gives r = ax - 0 = ax and r_lo = (ax - ax) + (-0 - 0) = +0
+     * exactly, without its eleven operations (most slerp and yaw angles land here) */
+    trig_reduced out = {ax, 0.0f, 0};
+    return out;
+  }
+  int k = (int)fk;
   trig_reduced red = trig_reduce_by(ax, k);
   if (red.r > 0.8f || red.r < -0.8f) {
     float dk = red.r * TWO_OVER_PI;
