@@ -302,7 +302,9 @@ LB_ANIM_INLINE void eval_quat(const lb_track *tr, float t, float duration, bool 
                               uint32_t *hint, span_memo *memo, float *out) {
   key_span sp = locate_fast(tr, t, duration, wrap, hint, memo);
   const float *va = tr->values + (size_t)sp.a * 4u;
-  if (sp.copy) {
+  /* between bitwise-equal keys (a constant stretch, lb_clip_reduce_job): the key itself, not
+   * its renormalisation */
+  if (sp.copy || memcmp(va, tr->values + (size_t)sp.b * 4u, 4u * sizeof(float)) == 0) {
     out[0] = va[0];
     out[1] = va[1];
     out[2] = va[2];
@@ -310,14 +312,6 @@ LB_ANIM_INLINE void eval_quat(const lb_track *tr, float t, float duration, bool 
     return;
   }
   const float *vb = tr->values + (size_t)sp.b * 4u;
-  if (memcmp(va, vb, 4u * sizeof(float)) == 0) {
-    /* a constant stretch (lb_clip_reduce_job): the key itself, not its renormalisation */
-    out[0] = va[0];
-    out[1] = va[1];
-    out[2] = va[2];
-    out[3] = va[3];
-    return;
-  }
   float u = sp.u;
   float d = va[0] * vb[0] + va[1] * vb[1] + va[2] * vb[2] + va[3] * vb[3];
   float ad = d < 0.0f ? -d : d;

@@ -108,7 +108,8 @@ typedef struct reduce_scratch {
   float *times;
   uint32_t time_count;
   lb_transform *local_a, *local_b, *model_a, *model_b;
-  float *reach; /* per joint: metres over which its own rotation or scale error is felt */
+  float *reach;        /* per joint: metres over which its own rotation or scale error is felt */
+  float *parent_scale; /* per joint: its parent's largest rest model scale (1 for a root) */
 } reduce_scratch;
 
 static int cmp_float(const void *a, const void *b) {
@@ -140,7 +141,7 @@ static lb_result scratch_make(const lb_clip_reduce_job *job, const lb_allocator 
   uint32_t jn = job->joint_count;
   size_t values = clip_values(clip), keys = clip_keys(clip);
   size_t bytes = (size_t)clip->joint_count * sizeof(lb_joint_tracks) +
-                 4u * jn * sizeof(lb_transform) + (values + keys + jn) * sizeof(float);
+                 4u * jn * sizeof(lb_transform) + (values + keys + 2u * jn) * sizeof(float);
   uint8_t *block = lb_mem_alloc(al, bytes);
   if (!block) {
     return LB_ERR_OUT_OF_MEMORY;
@@ -154,6 +155,8 @@ static lb_result scratch_make(const lb_clip_reduce_job *job, const lb_allocator 
   s->model_b = s->model_a + jn;
   float *f = (float *)(void *)(s->model_b + jn);
   s->reach = f;
+  f += jn;
+  s->parent_scale = f;
   f += jn;
   s->times = f;
   f += keys;
@@ -204,7 +207,9 @@ static void to_model(const lb_clip_reduce_job *job, const lb_transform *local,
 static void joint_reach(const lb_clip_reduce_job *job, reduce_scratch *s) {
   to_model(job, job->rest, s->model_a);
   for (uint32_t j = 0; j < job->joint_count; ++j) {
+    int32_t p = job->parents[j];
     s->reach[j] = job->skin_distance * max_abs3(s->model_a[j].s);
+    s->parent_scale[j] = p >= 0 ? max_abs3(s->model_a[p].s) : 1.0f;
   }
   for (uint32_t j = 0; j < job->joint_count; ++j) {
     for (int32_t p = job->parents[j]; p >= 0; p = job->parents[p]) {
@@ -221,13 +226,10 @@ static void joint_reach(const lb_clip_reduce_job *job, reduce_scratch *s) {
 static uint32_t flatten_pass(const lb_clip_reduce_job *job, const reduce_scratch *s, float budget) {
   const lb_clip *clip = job->clip;
   uint32_t made = 0;
-  to_model(job, job->rest, s->model_a);
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
     const lb_joint_tracks *jt = &clip->joints[j];
-    int32_t p = job->parents[j];
-    float parent_scale = p >= 0 ? max_abs3(s->model_a[p].s) : 1.0f;
     const lb_track *tr[3] = {&jt->translation, &jt->rotation, &jt->scale};
-    float lever[3] = {parent_scale, s->reach[j], s->reach[j]};
+    float lever[3] = {s->parent_scale[j], s->reach[j], s->reach[j]};
     for (int ch = 0; ch < 3; ++ch) {
       uint32_t comps = ch == 1 ? 4u : 3u;
       if (tr[ch]->count < 2u || track_constant(tr[ch], comps)) {
