@@ -42,6 +42,10 @@ extern const lb_bench lb_bench_ik_two_bone;
 extern const lb_bench lb_bench_world_step_ik;
 extern const lb_bench lb_bench_grip_hand;
 extern const lb_bench lb_bench_grip_character;
+extern const lb_bench lb_bench_grip_stage_pose;
+extern const lb_bench lb_bench_grip_stage_wrap;
+extern const lb_bench lb_bench_grip_stage_arms;
+extern const lb_bench lb_bench_grip_stage_fingers;
 /* bench_anim.c */
 extern const lb_bench lb_bench_anim_character;
 extern const lb_bench lb_bench_anim_character_unreal;

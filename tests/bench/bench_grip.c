@@ -22,7 +22,17 @@
  *                 restore, both arms' plan and IK, anchor reads, both hands' pose + wrap +
  *                 weight, the hands' local→model refresh and the palm gap outputs. Not
  *                 timed: animation, entity transforms, matrices (the other phases). The
- *                 "error" is the larger palm-to-anchor distance (metres) from the holder. */
+ *                 "error" is the larger palm-to-anchor distance (metres) from the holder.
+ * The split (each part on the same data, so run.mjs prints its share of the whole):
+ * grip.stage.pose     grip.hand's finger pose job alone.
+ * grip.stage.wrap     grip.hand's wrap job alone, from the pose job's output (computed once in
+ *                     setup, as the whole bench computes it every operation).
+ * grip.stage.arms     grip.character's restore + the phase's arms part (lb_grip_arms: plan,
+ *                     blend snapshots, main and support arm reach and IK).
+ * grip.stage.fingers  grip.character's fingers part (lb_grip_fingers: both hands' pose, wrap
+ *                     and weight, the hands' local->model, palm gaps) after a restore of the
+ *                     pose the arms part leaves (saved in setup). */
+#include "../../wasm/src/grip/grip_internal.h"
 #include "../../wasm/src/rig/rig_internal.h"
 #include "bench.h"
 #include "limber/limber.h"
@@ -30,6 +40,9 @@
 #include <string.h>
 
 /* ---- grip.hand ------------------------------------------------------------------------ */
+
+/* What an operation runs: the whole bench, or one of its parts (the split). */
+enum { LB_GRIP_STAGE_ALL = 0, LB_GRIP_STAGE_FIRST, LB_GRIP_STAGE_SECOND };
 
 #define LB_HAND_MAXJ 128
 
@@ -44,6 +57,8 @@ typedef struct lb_hand_state {
   lb_hand_rig rig;
   lb_grip_pose_def fist;
   lb_shape cylinder;
+  int stage;    /* LB_GRIP_STAGE_* */
+  float margin; /* the wrap's margin, from the pose job (set up once for the wrap stage) */
 } lb_hand_state;
 
 static void lb_hand_teardown(void *p) {
@@ -117,13 +132,60 @@ static int lb_hand_init(lb_hand_state *s) {
   return 1;
 }
 
-static void *lb_hand_setup(void) {
+static void lb_hand_job(lb_hand_state *s, lb_finger_pose_job *job) {
+  *job = lb_finger_pose_default_job();
+  job->rig = &s->rig;
+  job->pose = &s->fist;
+  job->joint_count = s->count;
+  job->local = s->local;
+  job->model = s->model;
+  job->out_local = s->pose;
+}
+
+static lb_wrap_job lb_hand_wrap_job(lb_hand_state *s) {
+  lb_wrap_job wrap = lb_wrap_default_job();
+  wrap.hand = &s->info;
+  wrap.joint_count = s->count;
+  wrap.parents = s->parents;
+  wrap.local = s->local;
+  wrap.open_local = s->local; /* the rest is the open hand */
+  wrap.pose_local = s->pose;
+  wrap.model = s->model;
+  wrap.shapes = &s->cylinder;
+  wrap.shape_count = 1;
+  wrap.out_local = s->out;
+  wrap.margin = s->margin;
+  return wrap;
+}
+
+static void *lb_hand_setup_stage(int stage) {
   lb_hand_state *s = calloc(1, sizeof *s);
   if (!s || !lb_hand_init(s)) {
     lb_hand_teardown(s);
     return NULL;
   }
+  s->stage = stage;
+  /* the wrap stage starts from the pose job's output, as the whole bench's wrap does */
+  lb_finger_pose_job job;
+  lb_hand_job(s, &job);
+  if (lb_finger_pose_run(&job) != LB_OK) {
+    lb_hand_teardown(s);
+    return NULL;
+  }
+  s->margin = LB_WRAP_MARGIN_FRACTION * job.index_length;
   return s;
+}
+
+static void *lb_hand_setup(void) {
+  return lb_hand_setup_stage(LB_GRIP_STAGE_ALL);
+}
+
+static void *lb_hand_setup_pose(void) {
+  return lb_hand_setup_stage(LB_GRIP_STAGE_FIRST);
+}
+
+static void *lb_hand_setup_wrap(void) {
+  return lb_hand_setup_stage(LB_GRIP_STAGE_SECOND);
 }
 
 /* How far the closest bone sample (midpoint and end of every bone) falls short of the
@@ -155,38 +217,27 @@ static double lb_hand_shortfall(const lb_hand_state *s, float margin) {
 
 static void lb_hand_run(void *p, uint32_t iters, lb_bench_stats *st) {
   lb_hand_state *s = p;
-  lb_wrap_job wrap = lb_wrap_default_job();
   for (uint32_t i = 0; i < iters; ++i) {
-    lb_finger_pose_job job = lb_finger_pose_default_job();
-    job.rig = &s->rig;
-    job.pose = &s->fist;
-    job.joint_count = s->count;
-    job.local = s->local;
-    job.model = s->model;
-    job.out_local = s->pose;
-    wrap = lb_wrap_default_job();
-    wrap.hand = &s->info;
-    wrap.joint_count = s->count;
-    wrap.parents = s->parents;
-    wrap.local = s->local;
-    wrap.open_local = s->local; /* the rest is the open hand */
-    wrap.pose_local = s->pose;
-    wrap.model = s->model;
-    wrap.shapes = &s->cylinder;
-    wrap.shape_count = 1;
-    wrap.out_local = s->out;
-    if (lb_finger_pose_run(&job) != LB_OK) {
-      st->failures++;
-      continue;
+    if (s->stage != LB_GRIP_STAGE_SECOND) {
+      lb_finger_pose_job job;
+      lb_hand_job(s, &job);
+      if (lb_finger_pose_run(&job) != LB_OK) {
+        st->failures++;
+        continue;
+      }
+      s->margin = LB_WRAP_MARGIN_FRACTION * job.index_length;
     }
-    wrap.margin = LB_WRAP_MARGIN_FRACTION * job.index_length;
-    if (lb_wrap_run(&wrap) != LB_OK) {
-      st->failures++;
-      continue;
+    if (s->stage != LB_GRIP_STAGE_FIRST) {
+      lb_wrap_job wrap = lb_hand_wrap_job(s);
+      if (lb_wrap_run(&wrap) != LB_OK) {
+        st->failures++;
+        continue;
+      }
+      st->work += wrap.queries;
     }
-    st->work += wrap.queries;
   }
-  double e = iters ? lb_hand_shortfall(s, wrap.margin) : 0.0;
+  /* the pose stage alone wraps nothing: its error is 0 */
+  double e = iters && s->stage != LB_GRIP_STAGE_FIRST ? lb_hand_shortfall(s, s->margin) : 0.0;
   st->error_sum += e * (double)iters;
   st->error_max = e > st->error_max ? e : st->error_max;
   st->ops += iters;
@@ -198,6 +249,24 @@ const lb_bench lb_bench_grip_hand = {
     "one hand: finger pose job ('fist') + wrap job onto a 1.5 cm cylinder across the palm",
     20000,
     lb_hand_setup,
+    lb_hand_run,
+    lb_hand_teardown,
+    "queries"};
+
+const lb_bench lb_bench_grip_stage_pose = {"grip.stage.pose",
+                                           "us",
+                                           "grip.hand's finger pose job ('fist') only",
+                                           20000,
+                                           lb_hand_setup_pose,
+                                           lb_hand_run,
+                                           lb_hand_teardown};
+
+const lb_bench lb_bench_grip_stage_wrap = {
+    "grip.stage.wrap",
+    "us",
+    "grip.hand's wrap job only (from the pose job's output, computed once)",
+    20000,
+    lb_hand_setup_wrap,
     lb_hand_run,
     lb_hand_teardown,
     "queries"};
@@ -238,6 +307,11 @@ typedef struct lb_character_state {
   lb_entity hero;
   uint32_t slot, joint_count, slots;
   lb_transform *local, *model, *world_xf; /* as they enter the Grip phase */
+  int stage;                              /* LB_GRIP_STAGE_* */
+  /* The fingers stage's start: the arms part's decisions and the pose and transforms it
+   * leaves. */
+  lb_grip_step step;
+  lb_transform *arms_local, *arms_model, *arms_world_xf;
 } lb_character_state;
 
 static void lb_character_teardown(void *p) {
@@ -252,6 +326,9 @@ static void lb_character_teardown(void *p) {
     free(s->local);
     free(s->model);
     free(s->world_xf);
+    free(s->arms_local);
+    free(s->arms_model);
+    free(s->arms_world_xf);
     free(s);
   }
 }
@@ -292,27 +369,66 @@ static int lb_character_init(lb_character_state *s) {
   memcpy(s->local, inst->local, s->joint_count * sizeof(lb_transform));
   memcpy(s->model, inst->model, s->joint_count * sizeof(lb_transform));
   memcpy(s->world_xf, w->world_xf, s->slots * sizeof(lb_transform));
+  /* the arms part once, from that state: where the fingers stage starts */
+  s->arms_local = malloc(s->joint_count * sizeof(lb_transform));
+  s->arms_model = malloc(s->joint_count * sizeof(lb_transform));
+  s->arms_world_xf = malloc(s->slots * sizeof(lb_transform));
+  if (!s->arms_local || !s->arms_model || !s->arms_world_xf) {
+    return 0;
+  }
+  lb_grip_arms(w, s->slot, &s->step);
+  memcpy(s->arms_local, inst->local, s->joint_count * sizeof(lb_transform));
+  memcpy(s->arms_model, inst->model, s->joint_count * sizeof(lb_transform));
+  memcpy(s->arms_world_xf, w->world_xf, s->slots * sizeof(lb_transform));
   return 1;
 }
 
-static void *lb_character_setup(void) {
+static void *lb_character_setup_stage(int stage) {
   lb_character_state *s = calloc(1, sizeof *s);
   if (!s || !lb_character_init(s)) {
     lb_character_teardown(s);
     return NULL;
   }
+  s->stage = stage;
   return s;
+}
+
+static void *lb_character_setup(void) {
+  return lb_character_setup_stage(LB_GRIP_STAGE_ALL);
+}
+
+static void *lb_character_setup_arms(void) {
+  return lb_character_setup_stage(LB_GRIP_STAGE_FIRST);
+}
+
+static void *lb_character_setup_fingers(void) {
+  return lb_character_setup_stage(LB_GRIP_STAGE_SECOND);
 }
 
 static void lb_character_run(void *p, uint32_t iters, lb_bench_stats *st) {
   lb_character_state *s = p;
   lb_world *w = s->world;
   lb_rig_instance *inst = lb_rig_of_slot(w, s->slot);
+  bool fingers = s->stage == LB_GRIP_STAGE_SECOND;
+  const lb_transform *local = fingers ? s->arms_local : s->local;
+  const lb_transform *model = fingers ? s->arms_model : s->model;
+  const lb_transform *world_xf = fingers ? s->arms_world_xf : s->world_xf;
   for (uint32_t i = 0; i < iters; ++i) {
-    memcpy(inst->local, s->local, s->joint_count * sizeof(lb_transform));
-    memcpy(inst->model, s->model, s->joint_count * sizeof(lb_transform));
-    memcpy(w->world_xf, s->world_xf, s->slots * sizeof(lb_transform));
-    lb_world_run_phase(w, LB_PHASE_GRIP, 1.0f / 60.0f);
+    memcpy(inst->local, local, s->joint_count * sizeof(lb_transform));
+    memcpy(inst->model, model, s->joint_count * sizeof(lb_transform));
+    memcpy(w->world_xf, world_xf, s->slots * sizeof(lb_transform));
+    if (s->stage == LB_GRIP_STAGE_ALL) {
+      lb_world_run_phase(w, LB_PHASE_GRIP, 1.0f / 60.0f);
+    } else if (s->stage == LB_GRIP_STAGE_FIRST) {
+      lb_grip_step step;
+      lb_grip_arms(w, s->slot, &step);
+    } else {
+      lb_grip_fingers(w, s->slot, &s->step, 1.0f / 60.0f);
+    }
+  }
+  if (s->stage == LB_GRIP_STAGE_FIRST) {
+    st->ops += iters; /* the palm gaps come from the fingers part: no error here */
+    return;
   }
   const lb_grip_holder_c *gh = lb_component_ptr(w, s->slot, LB_GRIP_HOLDER);
   double e = gh->main_distance > gh->support_distance ? gh->main_distance : gh->support_distance;
@@ -331,5 +447,24 @@ const lb_bench lb_bench_grip_character = {
     "the Grip phase",
     20000,
     lb_character_setup,
+    lb_character_run,
+    lb_character_teardown};
+
+const lb_bench lb_bench_grip_stage_arms = {
+    "grip.stage.arms",
+    "us",
+    "grip.character's arms part only: plan, blend snapshots, main and support arm reach + IK",
+    20000,
+    lb_character_setup_arms,
+    lb_character_run,
+    lb_character_teardown};
+
+const lb_bench lb_bench_grip_stage_fingers = {
+    "grip.stage.fingers",
+    "us",
+    "grip.character's fingers part only: both hands' pose + wrap + weight, hands' "
+    "local->model, palm gaps",
+    20000,
+    lb_character_setup_fingers,
     lb_character_run,
     lb_character_teardown};

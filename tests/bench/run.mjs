@@ -66,6 +66,12 @@ const BENCHES = [
   { name: 'world.step_ik', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'grip.hand', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'grip.character', targets: ['native', 'wasm-simd', 'wasm'] },
+  // The parts of grip.hand (its two jobs) and of grip.character (the phase's arms and fingers
+  // parts) on the same data: each job's share.
+  { name: 'grip.stage.pose', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'grip.stage.wrap', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'grip.stage.arms', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'grip.stage.fingers', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'anim.character', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
   { name: 'anim.character_unreal', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
   // The stages of anim.character on the same data: where its time goes.
@@ -458,6 +464,43 @@ function printScaleRatios(rows) {
   for (const c of out) console.log(line(c));
 }
 
+// Stage benches and the bench whose operation they split (same data, same run).
+const STAGE_OF = {
+  'anim.stage.sample_blend': 'anim.character',
+  'anim.stage.sample': 'anim.character',
+  'anim.stage.blend': 'anim.character',
+  'anim.stage.model': 'anim.character',
+  'grip.stage.pose': 'grip.hand',
+  'grip.stage.wrap': 'grip.hand',
+  'grip.stage.arms': 'grip.character',
+  'grip.stage.fingers': 'grip.character',
+};
+
+// Each stage's min over its whole bench's min, per target: where the time goes. The separate
+// anim.stage.sample and .blend are the jobs the one-pass sample_blend replaces (not part of
+// anim.character); the grip.character parts each include the bench's pose restore.
+function printStageShares(rows) {
+  const min = new Map(rows.map((r) => [`${r.bench}|${r.target}`, r.min]));
+  const out = [];
+  for (const [stage, whole] of Object.entries(STAGE_OF)) {
+    for (const target of Object.keys(TARGETS)) {
+      const m = min.get(`${stage}|${target}`);
+      const w = min.get(`${whole}|${target}`);
+      if (m === undefined || w === undefined) continue;
+      out.push([stage, whole, target, fmt(m), fmt(w), `${((100 * m) / w).toFixed(0)}%`]);
+    }
+  }
+  if (!out.length) return;
+  const header = ['stage', 'of', 'target', 'stage min (us)', 'whole min (us)', 'share'];
+  const widths = header.map((h, i) => Math.max(h.length, ...out.map((c) => c[i].length)));
+  const line = (cells) => cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  console.log('');
+  console.log('stage split: each stage over the bench it splits (mins of this run)');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const c of out) console.log(line(c));
+}
+
 // The shipped .wasm files (what a game downloads), as built by this invocation's build step,
 // against issue 16's size goal. Not a timed bench: a flag in the table and in the JSON.
 const WASM_SIZE_LIMIT_KB = 300; // KiB
@@ -534,6 +577,7 @@ function printTable(rows, o) {
   printScaleRatios(rows);
   printWasmSizes();
   printCollideRatios(rows);
+  printStageShares(rows);
   const seen = new Set();
   console.log('');
   for (const r of rows) {

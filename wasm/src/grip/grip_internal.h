@@ -178,6 +178,36 @@ lb_finger_pose *lb_grip_find_finger_pose(const lb_world *w, const char *name);
 lb_result lb_grip_check_pose_name(lb_world *w, const char *where, const char *field, lb_name name);
 /* The grip system (grip/phase_grip.c). */
 void lb_system_grip(lb_world *w, float dt);
+
+/* What drives one hand this step (grip/phase_grip.c). */
+typedef struct lb_grip_plan {
+  lb_grip_driver_kind kind;
+  lb_name pose;     /* pose name (0 = none) */
+  float weight;     /* fingers over the animation */
+  float arm_weight; /* arms (holder) */
+  float trigger;
+  float seconds; /* blend time of the component driving the hand */
+  int object;    /* held object's slot, holder-driven hands, else -1 */
+  lb_entity anchor;
+} lb_grip_plan;
+
+/* One character's Grip phase between its two parts: what the arms part decided and read,
+ * what the fingers part needs. */
+typedef struct lb_grip_step {
+  lb_grip_plan plan[2];
+  uint32_t placement;
+  bool active[2];
+  int main, support;                 /* hand sides, or -1 */
+  versor anim[2][LB_GRIP_BLEND_MAX]; /* covered joints as they entered the phase */
+  lb_transform anchor_world[2];      /* held object's anchor per hand */
+} lb_grip_step;
+
+/* The Grip phase of character slot s (GripHands and Rig) is lb_grip_arms then
+ * lb_grip_fingers; they are separate so that the benches time each part. Arms: the plan,
+ * the blends' snapshots, the main arm, the object (Hand placement), the support arm. */
+void lb_grip_arms(lb_world *w, uint32_t s, lb_grip_step *step);
+/* Fingers of both hands, the hands' local->model, the blends' clocks, the palm gaps. */
+void lb_grip_fingers(lb_world *w, uint32_t s, const lb_grip_step *step, float dt);
 lb_result lb_grip_check_surface(lb_world *w, const char *where, const lb_grip_surface_c *c);
 /* The shape a GripSurface component describes. */
 lb_shape_def lb_grip_surface_def(const lb_grip_surface_c *c);

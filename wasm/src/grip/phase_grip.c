@@ -10,18 +10,6 @@
 #include "grip_internal.h"
 #include <string.h>
 
-/* What drives each hand this step. */
-typedef struct lb_grip_plan {
-  lb_grip_driver_kind kind;
-  lb_name pose;     /* pose name (0 = none) */
-  float weight;     /* fingers over the animation */
-  float arm_weight; /* arms (holder) */
-  float trigger;
-  float seconds; /* blend time of the component driving the hand */
-  int object;    /* held object's slot, holder-driven hands, else -1 */
-  lb_entity anchor;
-} lb_grip_plan;
-
 /* Identity of what drives a hand: a change starts a blend. Weights and triggers are
  * continuous inputs, not part of it. */
 static uint64_t lb_plan_key(const lb_grip_plan *p, uint32_t placement) {
@@ -139,31 +127,29 @@ static void lb_place_object(lb_world *w, uint32_t s, const lb_grip_hand *h, cons
   lb_world_refresh_below(w, (uint32_t)p->object);
 }
 
-static void lb_grip_character(lb_world *w, uint32_t s, float dt) {
+void lb_grip_arms(lb_world *w, uint32_t s, lb_grip_step *step) {
   lb_grip_hands *gs = lb_component_state(w, s, LB_GRIP_HANDS);
   lb_rig_instance *inst = lb_rig_of_slot(w, s);
   const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
   lb_grip_holder_c *gh =
       lb_slot_has(w, s, LB_GRIP_HOLDER) ? lb_component_ptr(w, s, LB_GRIP_HOLDER) : NULL;
-  lb_grip_plan plan[2];
-  uint32_t placement;
-  lb_plan_hands(w, s, plan, &placement);
-  versor anim[2][LB_GRIP_BLEND_MAX];
-  bool active[2];
+  lb_grip_plan *plan = step->plan;
+  lb_plan_hands(w, s, plan, &step->placement);
+  uint32_t placement = step->placement;
   for (int side = 0; side < 2; ++side) {
     lb_grip_hand *h = &gs->hands[side];
     /* Hands are resolved on write (lb_grip_hands_refresh); a skeleton they do not belong
      * to leaves them idle. */
-    active[side] = lb_grip_hand_ready(h, inst->asset);
-    if (!active[side]) {
+    step->active[side] = lb_grip_hand_ready(h, inst->asset);
+    if (!step->active[side]) {
       continue;
     }
     h->driver = plan[side].kind;
     lb_grip_blend_begin(h, lb_plan_key(&plan[side], placement), plan[side].seconds);
-    active[side] = plan[side].kind != LB_GRIP_DRIVER_NONE || h->blend_t < 1.0f;
-    if (active[side]) {
+    step->active[side] = plan[side].kind != LB_GRIP_DRIVER_NONE || h->blend_t < 1.0f;
+    if (step->active[side]) {
       lb_first_grip(h, inst);
-      lb_grip_blend_snapshot(h, inst, anim[side]);
+      lb_grip_blend_snapshot(h, inst, step->anim[side]);
     }
   }
   int main = -1, support = -1;
@@ -171,57 +157,70 @@ static void lb_grip_character(lb_world *w, uint32_t s, float dt) {
     main = plan[side].kind == LB_GRIP_DRIVER_MAIN ? side : main;
     support = plan[side].kind == LB_GRIP_DRIVER_SUPPORT ? side : support;
   }
-  lb_transform anchor_world[2], anchor_model;
+  step->main = main;
+  step->support = support;
+  lb_transform anchor_model;
   /* Arms: main first (Object placement), then the object, then the support arm, each
    * eased before anything reads it. */
   int order[2] = {main >= 0 ? main : 0, main >= 0 ? 1 - main : 1};
   for (int k = 0; k < 2; ++k) {
     int side = order[k];
     lb_grip_hand *h = &gs->hands[side];
-    if (!active[side]) {
+    if (!step->active[side]) {
       continue;
     }
     const lb_grip_plan *p = &plan[side];
     bool reach = (side == main && placement == LB_GRIP_PLACEMENT_OBJECT) || side == support;
     if (p->object >= 0) {
-      lb_anchor_model(w, s, p, &anchor_world[side], &anchor_model);
+      lb_anchor_model(w, s, p, &step->anchor_world[side], &anchor_model);
       if (reach) {
         lb_grip_arm_reach(sk, inst, h, &anchor_model, p->arm_weight, gh->shoulder_assist,
                           side == main);
       }
     }
-    lb_grip_blend_apply(h, sk, inst, anim[side], 0, lb_grip_blend_arm_count(h));
+    lb_grip_blend_apply(h, sk, inst, step->anim[side], 0, lb_grip_blend_arm_count(h));
     if (side == main && placement == LB_GRIP_PLACEMENT_HAND) {
       lb_place_object(w, s, h, p);
-      lb_anchor_model(w, s, p, &anchor_world[side], &anchor_model);
+      lb_anchor_model(w, s, p, &step->anchor_world[side], &anchor_model);
     }
   }
-  /* Fingers of both hands. */
+}
+
+void lb_grip_fingers(lb_world *w, uint32_t s, const lb_grip_step *step, float dt) {
+  lb_grip_hands *gs = lb_component_state(w, s, LB_GRIP_HANDS);
+  lb_rig_instance *inst = lb_rig_of_slot(w, s);
+  const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
+  lb_grip_holder_c *gh =
+      lb_slot_has(w, s, LB_GRIP_HOLDER) ? lb_component_ptr(w, s, LB_GRIP_HOLDER) : NULL;
+  const lb_grip_plan *plan = step->plan;
+  int main = step->main, support = step->support;
   lb_grip_shapes shapes;
   shapes.object = -1;
   for (int side = 0; side < 2; ++side) {
     lb_grip_hand *h = &gs->hands[side];
-    if (!active[side]) {
+    if (!step->active[side]) {
       continue;
     }
     lb_grip_hand_fingers(w, s, h, plan[side].kind, plan[side].pose, plan[side].weight,
                          plan[side].trigger, plan[side].object, &shapes);
-    lb_grip_blend_apply(h, sk, inst, anim[side], lb_grip_blend_arm_count(h), h->def->blend_count);
+    lb_grip_blend_apply(h, sk, inst, step->anim[side], lb_grip_blend_arm_count(h),
+                        h->def->blend_count);
     int hand = h->def->info.hand;
     lb_rig_local_to_model(sk, inst, (uint32_t)hand, sk->subtree_end[hand]);
     lb_grip_blend_advance(h, dt);
-    h->palm_distance = plan[side].object >= 0 ? lb_palm_gap(w, s, h, &anchor_world[side]) : 0.0f;
+    h->palm_distance =
+        plan[side].object >= 0 ? lb_palm_gap(w, s, h, &step->anchor_world[side]) : 0.0f;
   }
   if (gh) {
-    gh->main_distance = main >= 0 && active[main] ? gs->hands[main].palm_distance : 0.0f;
-    gh->support_distance =
-        support >= 0 && active[support] ? gs->hands[support].palm_distance : 0.0f;
+    bool on_main = main >= 0 && step->active[main],
+         on_support = support >= 0 && step->active[support];
+    gh->main_distance = on_main ? gs->hands[main].palm_distance : 0.0f;
+    gh->support_distance = on_support ? gs->hands[support].palm_distance : 0.0f;
     /* A hand without a palm frame (fingers not found) reached only its hand joint: the
      * real palm is somewhere else, so it is not reported reached. */
-    gh->main_reached =
-        main >= 0 && active[main] && gs->hands[main].def->rig.valid && gh->main_distance <= 5e-4f;
-    gh->support_reached = support >= 0 && active[support] && gs->hands[support].def->rig.valid &&
-                          gh->support_distance <= 5e-4f;
+    gh->main_reached = on_main && gs->hands[main].def->rig.valid && gh->main_distance <= 5e-4f;
+    gh->support_reached =
+        on_support && gs->hands[support].def->rig.valid && gh->support_distance <= 5e-4f;
   }
 }
 
@@ -230,7 +229,9 @@ void lb_system_grip(lb_world *w, float dt) {
   uint32_t s;
   for (lb_each it = lb_each_begin(w, LB_GRIP_HANDS); lb_each_next(&it, &s);) {
     if (lb_slot_has(w, s, LB_RIG)) {
-      lb_grip_character(w, s, dt);
+      lb_grip_step step;
+      lb_grip_arms(w, s, &step);
+      lb_grip_fingers(w, s, &step, dt);
     }
   }
 }
