@@ -1,6 +1,7 @@
 /* Animator controller assets: validation of a def (all of it, before anything is added), the
  * compiled form (names resolved to indices and clip handles) and read access. */
 #include "../base/array.h"
+#include "../base/format.h"
 #include "animator_internal.h"
 #include <stdio.h>
 #include <string.h>
@@ -247,7 +248,7 @@ static lb_result check_state(const checker *c, uint32_t i, uint32_t root_joint) 
     }
   }
   char what[LB_ANIM_NAME_MAX + 32];
-  snprintf(what, sizeof what, "state '%s': speed", s->name);
+  lb_snprintf(what, sizeof what, "state '%s': speed", s->name);
   lb_result r = check_range(c, what, s->speed, 0.0f, 10.0f);
   if (r != LB_OK) {
     return r;
@@ -267,7 +268,7 @@ static lb_result check_state(const checker *c, uint32_t i, uint32_t root_joint) 
       return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT, "%s: state '%s' cannot return to itself",
                      c->where, s->name);
     }
-    snprintf(what, sizeof what, "state '%s': nextFade", s->name);
+    lb_snprintf(what, sizeof what, "state '%s': nextFade", s->name);
     r = check_range(c, what, s->next_fade, 0.0f, LB_ANIM_MAX_SECONDS);
   }
   return r;
@@ -294,10 +295,10 @@ static lb_result check_transition(const checker *c, uint32_t i) {
                    c->where, i, t->to);
   }
   char what[64];
-  snprintf(what, sizeof what, "transition %u: fade", i);
+  lb_snprintf(what, sizeof what, "transition %u: fade", i);
   lb_result r = check_range(c, what, t->fade, 0.0f, LB_ANIM_MAX_SECONDS);
   if (r == LB_OK && t->exit_time >= 0.0f) {
-    snprintf(what, sizeof what, "transition %u: exitTime", i);
+    lb_snprintf(what, sizeof what, "transition %u: exitTime", i);
     r = check_range(c, what, t->exit_time, 0.0f, 1e6f);
   } else if (r == LB_OK && !lb_is_finite(t->exit_time)) {
     r = lb_fail(c->w, LB_ERR_NOT_FINITE, "%s: transition %u: exitTime is not finite", c->where, i);
@@ -500,7 +501,7 @@ lb_result lb_world_add_controller(lb_world *w, const lb_animator_controller_def 
     return lb_fail(w, LB_ERR_OUT_OF_RANGE, "add_controller: name is longer than %d bytes",
                    LB_JOINT_NAME_MAX - 1);
   }
-  snprintf(c.where, sizeof c.where, "controller '%s'", def->name ? def->name : "");
+  lb_snprintf(c.where, sizeof c.where, "controller '%s'", def->name ? def->name : "");
   c.sk = lb_skeleton_get(w, def->skeleton);
   if (!c.sk) {
     return lb_fail(w, LB_ERR_UNKNOWN_NAME, "%s: skeleton asset %u does not exist", c.where,

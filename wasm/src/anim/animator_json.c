@@ -1,5 +1,6 @@
 /* Controller JSON (format in limber/animator.h) → lb_animator_controller_def, then the same
  * validation as a def built in C. Strict: unknown keys and wrong value types are errors. */
+#include "../base/format.h"
 #include "../base/json.h"
 #include "animator_internal.h"
 #include <stdio.h>
@@ -51,7 +52,7 @@ static lb_result number(const parser *p, const cJSON *obj, const char *key, cons
   }
   if (!cJSON_IsNumber(j)) {
     char at[256];
-    snprintf(at, sizeof at, "%s.%s", path, key);
+    lb_snprintf(at, sizeof at, "%s.%s", path, key);
     return bad(p, at, "must be a number");
   }
   *out = (float)j->valuedouble;
@@ -66,7 +67,7 @@ static lb_result boolean(const parser *p, const cJSON *obj, const char *key, con
   }
   if (!cJSON_IsBool(j)) {
     char at[256];
-    snprintf(at, sizeof at, "%s.%s", path, key);
+    lb_snprintf(at, sizeof at, "%s.%s", path, key);
     return bad(p, at, "must be true or false");
   }
   *out = cJSON_IsTrue(j);
@@ -78,7 +79,7 @@ static lb_result string(const parser *p, const cJSON *obj, const char *key, cons
                         bool required, const char **out) {
   const cJSON *j = item(obj, key);
   char at[256];
-  snprintf(at, sizeof at, "%s.%s", path, key);
+  lb_snprintf(at, sizeof at, "%s.%s", path, key);
   if (!j) {
     return required ? bad(p, at, "is required") : LB_OK;
   }
@@ -100,7 +101,7 @@ static lb_result parse_params(const parser *p, const cJSON *params, lb_animator_
   static const char *const keys[] = {"type", "default", NULL};
   for (const cJSON *it = params->child; it; it = it->next) {
     char path[96];
-    snprintf(path, sizeof path, "parameters.%s", it->string);
+    lb_snprintf(path, sizeof path, "parameters.%s", it->string);
     if (d->param_count == LB_ANIM_MAX_PARAMS) {
       return lb_fail(p->w, LB_ERR_CAPACITY, "%s: more than %d parameters", p->ctl,
                      LB_ANIM_MAX_PARAMS);
@@ -142,7 +143,7 @@ static lb_result parse_blend(const parser *p, const cJSON *blend, const char *pa
                              lb_anim_state_def *o, lb_anim_blend_point *points) {
   static const char *const keys[] = {"parameter", "points", NULL};
   char at[128];
-  snprintf(at, sizeof at, "%s.blend", path);
+  lb_snprintf(at, sizeof at, "%s.blend", path);
   if (!cJSON_IsObject(blend)) {
     return bad(p, at, "must be an object { \"parameter\": ..., \"points\": [...] }");
   }
@@ -165,7 +166,7 @@ static lb_result parse_blend(const parser *p, const cJSON *blend, const char *pa
   o->points = points;
   for (const cJSON *pt = pts->child; pt; pt = pt->next) {
     char pp[160];
-    snprintf(pp, sizeof pp, "%s.points[%u]", at, o->point_count);
+    lb_snprintf(pp, sizeof pp, "%s.points[%u]", at, o->point_count);
     if (!cJSON_IsObject(pt)) {
       return bad(p, pp, "must be an object { \"clip\": ..., \"value\": ... }");
     }
@@ -195,7 +196,7 @@ static lb_result parse_states(const parser *p, const cJSON *states, lb_animator_
   static const char *const keys[] = {"clip", "blend", "speed", "loop", "next", "nextFade", NULL};
   for (const cJSON *it = states->child; it; it = it->next) {
     char path[96];
-    snprintf(path, sizeof path, "states.%s", it->string);
+    lb_snprintf(path, sizeof path, "states.%s", it->string);
     if (d->state_count == LB_ANIM_MAX_STATES) {
       return lb_fail(p->w, LB_ERR_CAPACITY, "%s: more than %d states", p->ctl, LB_ANIM_MAX_STATES);
     }
@@ -278,7 +279,7 @@ static lb_result parse_transitions(const parser *p, const cJSON *tr, lb_animator
   static const char *const keys[] = {"from", "to", "fade", "exitTime", "conditions", NULL};
   for (const cJSON *it = tr->child; it; it = it->next) {
     char path[48];
-    snprintf(path, sizeof path, "transitions[%u]", d->transition_count);
+    lb_snprintf(path, sizeof path, "transitions[%u]", d->transition_count);
     if (d->transition_count == LB_ANIM_MAX_TRANSITIONS) {
       return lb_fail(p->w, LB_ERR_CAPACITY, "%s: more than %d transitions", p->ctl,
                      LB_ANIM_MAX_TRANSITIONS);
@@ -316,7 +317,7 @@ static lb_result parse_transitions(const parser *p, const cJSON *tr, lb_animator
       o->conditions = s->conds[index];
       for (const cJSON *c = r == LB_OK ? conds->child : NULL; c && r == LB_OK; c = c->next) {
         char cp[80];
-        snprintf(cp, sizeof cp, "%s.conditions[%u]", path, o->condition_count);
+        lb_snprintf(cp, sizeof cp, "%s.conditions[%u]", path, o->condition_count);
         r = parse_condition(p, c, cp, &s->conds[index][o->condition_count++]);
       }
     }
@@ -332,7 +333,7 @@ lb_result lb_controller_from_cjson(lb_world *w, uint32_t skeleton, const char *n
   const cJSON *root = json_object;
   parser p;
   p.w = w;
-  snprintf(p.ctl, sizeof p.ctl, "controller '%s'", name ? name : "");
+  lb_snprintf(p.ctl, sizeof p.ctl, "controller '%s'", name ? name : "");
   if (!cJSON_IsObject(root)) {
     return lb_fail(w, LB_ERR_PARSE, "%s: the controller must be a JSON object", p.ctl);
   }

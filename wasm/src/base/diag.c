@@ -1,5 +1,6 @@
 #include "diag.h"
 #include "alloc.h"
+#include "format.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -30,7 +31,7 @@ lb_result lb_diag_vset(lb_diag *d, lb_result code, const char *fmt, va_list ap) 
   const char *name = lb_result_name(code);
   va_list copy;
   va_copy(copy, ap);
-  int body = vsnprintf(NULL, 0, fmt, copy);
+  int body = lb_vsnprintf(NULL, 0, fmt, copy);
   va_end(copy);
   size_t need = strlen(name) + 2u + (body > 0 ? (size_t)body : 0u) + 1u;
   d->code = code;
@@ -48,9 +49,9 @@ lb_result lb_diag_vset(lb_diag *d, lb_result code, const char *fmt, va_list ap) 
   if (out == d->fallback && d->text) {
     d->text[0] = 0;
   }
-  int n = snprintf(out, cap, "%s: ", name);
+  int n = lb_snprintf(out, cap, "%s: ", name);
   if (n > 0 && (size_t)n < cap) {
-    vsnprintf(out + n, cap - (size_t)n, fmt, ap);
+    lb_vsnprintf(out + n, cap - (size_t)n, fmt, ap);
   }
   return code;
 }

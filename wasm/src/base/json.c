@@ -1,4 +1,5 @@
 #include "json.h"
+#include "format.h"
 #include "names.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,7 +7,7 @@
 
 static cJSON *lb_json_err(lb_json_error *err, size_t at, const char *what) {
   err->at = at;
-  snprintf(err->what, sizeof err->what, "%s byte %zu", what, at);
+  lb_snprintf(err->what, sizeof err->what, "%s byte %zu", what, at);
   return NULL;
 }
 
@@ -54,8 +55,8 @@ static int lb_key_cmp(const void *a, const void *b) {
 
 /* Appends ".key" or "[i]" to the path in buf (cut short past its size: a message). */
 static size_t lb_path_push(char *buf, size_t cap, size_t n, const cJSON *item, int index) {
-  int k = item->string ? snprintf(buf + n, cap - n, "%s%s", n ? "." : "", item->string)
-                       : snprintf(buf + n, cap - n, "[%d]", index);
+  int k = item->string ? lb_snprintf(buf + n, cap - n, "%s%s", n ? "." : "", item->string)
+                       : lb_snprintf(buf + n, cap - n, "[%d]", index);
   size_t m = n + (k > 0 ? (size_t)k : 0u);
   return m < cap ? m : cap - 1u;
 }
@@ -139,10 +140,10 @@ cJSON *lb_json_parse(const char *json, size_t len, lb_json_error *err) {
   bool oom = false;
   char path[96] = "";
   if (lb_json_duplicate(root, path, sizeof path, 0, &oom) || oom) {
-    snprintf(err->what, sizeof err->what, "%s", oom ? "out of memory" : path);
+    lb_snprintf(err->what, sizeof err->what, "%s", oom ? "out of memory" : path);
     if (!oom) {
       size_t n = strlen(err->what);
-      snprintf(err->what + n, sizeof err->what - n, ": repeated key");
+      lb_snprintf(err->what + n, sizeof err->what - n, ": repeated key");
     }
     cJSON_Delete(root);
     return NULL;

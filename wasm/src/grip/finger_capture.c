@@ -1,5 +1,6 @@
 /* Captured finger poses: a hand's joint rotations as JSON, and a per-world store of them
  * for GripProfile. They name bones, so they belong to one skeleton and never mirror. */
+#include "../base/format.h"
 #include "../base/json.h"
 #include "grip_internal.h"
 #include <stdio.h>
@@ -38,7 +39,7 @@ lb_result lb_world_capture_finger_pose(lb_world *w, uint32_t e, const char *hand
   /* Two passes in one: count everything, copy what fits. */
 #define LB_EMIT(...)                                                                               \
   do {                                                                                             \
-    int k_ = snprintf(tmp, sizeof tmp, __VA_ARGS__);                                               \
+    int k_ = lb_snprintf(tmp, sizeof tmp, __VA_ARGS__);                                            \
     if (k_ > 0) {                                                                                  \
       if (n + (size_t)k_ < cap) {                                                                  \
         memcpy(buf + n, tmp, (size_t)k_);                                                          \

@@ -1,4 +1,5 @@
 /* Hand and finger finding by name conventions (see limber/grip.h for the rules). */
+#include "../base/format.h"
 #include "limber/grip.h"
 #include "limber/rig.h"
 
@@ -410,7 +411,7 @@ static void lb_text_add(lb_text *t, const char *s) {
 
 static void lb_text_int(lb_text *t, int v) {
   char n[16];
-  snprintf(n, sizeof n, "%d", v);
+  lb_snprintf(n, sizeof n, "%d", v);
   lb_text_add(t, n);
 }
 

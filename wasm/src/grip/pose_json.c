@@ -2,7 +2,9 @@
  * writer whose text reads back bit-exactly (see limber/grip_pose.h). */
 #include "pose_json.h"
 #include "../base/alloc.h"
+#include "../base/decimal.h"
 #include "../base/diag.h"
+#include "../base/format.h"
 #include "../base/json.h"
 #include "limber/grip_pose.h"
 
@@ -28,9 +30,9 @@ typedef struct lb_jctx {
 /* Key names are user bytes: quote at most 40 of them. */
 static void lb_path(char *out, const char *parent, const char *key) {
   if (parent[0]) {
-    snprintf(out, LB_PATH_MAX, "%s.%.40s", parent, key);
+    lb_snprintf(out, LB_PATH_MAX, "%s.%.40s", parent, key);
   } else {
-    snprintf(out, LB_PATH_MAX, "%.40s", key);
+    lb_snprintf(out, LB_PATH_MAX, "%.40s", key);
   }
 }
 
@@ -108,7 +110,7 @@ static lb_result lb_jshape(lb_jctx *c, const cJSON *obj, const char *where, bool
       int i = 0;
       for (const cJSON *e = it->child; e && r == LB_OK; e = e->next, ++i) {
         char ep[LB_PATH_MAX + 16];
-        snprintf(ep, sizeof ep, "%s[%d]", path, i);
+        lb_snprintf(ep, sizeof ep, "%s[%d]", path, i);
         r = lb_jnum(c, e, ep, LB_GRIP_BEND_MIN_DEG, LB_GRIP_BEND_MAX_DEG, &s->bend[i]);
       }
       s->set |= LB_SHAPE_BEND;
@@ -221,7 +223,7 @@ lb_result lb_grip_pose_parse_json(const char *json, size_t len, lb_grip_pose_def
   if (err && errcap > 0) {
     const char *text = lb_diag_text(&d);
     const char *body = r != LB_OK ? strstr(text, ": ") : NULL;
-    snprintf(err, errcap, "%s", body ? body + 2 : "");
+    lb_snprintf(err, errcap, "%s", body ? body + 2 : "");
   }
   lb_diag_release(&d);
   return r;
@@ -248,8 +250,8 @@ static void lb_put(lb_jout *o, const char *s) {
 static void lb_put_float(lb_jout *o, float v) {
   char tmp[32];
   for (int prec = 6; prec <= 9; ++prec) {
-    snprintf(tmp, sizeof tmp, "%.*g", prec, (double)v);
-    float back = (float)strtod(tmp, NULL);
+    lb_snprintf(tmp, sizeof tmp, "%.*g", prec, (double)v);
+    float back = (float)lb_strtod(tmp, NULL);
     if (memcmp(&back, &v, sizeof v) == 0) {
       break;
     }

@@ -1,5 +1,6 @@
 /* The world's grip pose registry (registerGripPose) and pose text for the bridge. */
 #include "../base/array.h"
+#include "../base/format.h"
 #include "grip_internal.h"
 #include "pose_json.h"
 #include <stdio.h>
@@ -18,7 +19,7 @@ lb_result lb_world_register_grip_pose(lb_world *w, const char *name, const char 
   lb_result r = lb_grip_pose_parse_json_diag(json, len, &def, &w->diag);
   if (r != LB_OK) {
     char prefix[64];
-    snprintf(prefix, sizeof prefix, "registerGripPose '%.31s': ", name);
+    lb_snprintf(prefix, sizeof prefix, "registerGripPose '%.31s': ", name);
     return lb_diag_prefix(&w->diag, r, prefix);
   }
   if (lb_grip_find_finger_pose(w, name)) {

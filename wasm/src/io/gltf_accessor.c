@@ -1,6 +1,7 @@
 /* Buffers (GLB BIN chunk, base64 data: URIs, caller-passed external bytes), buffer views and
  * accessors, each bounds-checked before a byte is read. Multi-byte values are assembled
  * little-endian explicitly, so reads are alignment-free and host-independent. */
+#include "../base/format.h"
 #include "gltf_internal.h"
 #include <stdio.h>
 #include <string.h>
@@ -67,7 +68,7 @@ static lb_result buffer_resolve(gltf_ctx *c, uint32_t index, const gltf_buffer_s
   }
   const cJSON *b = c->buffers[index];
   char where[32];
-  snprintf(where, sizeof where, "buffer %u", index);
+  lb_snprintf(where, sizeof where, "buffer %u", index);
   uint32_t byte_length = 0;
   lb_result r = gltf_json_uint(c, b, "byteLength", true, 4294967295.0, where, &byte_length);
   if (r != LB_OK) {
@@ -147,7 +148,7 @@ typedef struct gltf_view {
 static lb_result view_resolve(gltf_ctx *c, uint32_t index, gltf_view *out) {
   const cJSON *v = c->views[index];
   char where[32];
-  snprintf(where, sizeof where, "bufferView %u", index);
+  lb_snprintf(where, sizeof where, "bufferView %u", index);
   uint32_t buffer = 0, offset = 0, length = 0, stride = 0;
   lb_result r = gltf_json_index(c, v, "buffer", true, c->buffer_count, where, &buffer);
   if (r == LB_OK) {
@@ -244,7 +245,7 @@ static lb_result sparse_resolve(gltf_ctx *c, const cJSON *sp, const char *where,
   if (!cJSON_IsObject(ind) || !cJSON_IsObject(val)) {
     return gltf_fail(c, LB_ERR_PARSE, "%s: sparse needs 'indices' and 'values' objects", where);
   }
-  snprintf(w2, sizeof w2, "%s sparse indices", where);
+  lb_snprintf(w2, sizeof w2, "%s sparse indices", where);
   r = gltf_json_index(c, ind, "bufferView", true, c->view_count, w2, &view);
   if (r == LB_OK) {
     r = gltf_json_uint(c, ind, "byteOffset", false, 4294967295.0, w2, &offset);
@@ -269,7 +270,7 @@ static lb_result sparse_resolve(gltf_ctx *c, const cJSON *sp, const char *where,
   }
   a->sparse_indices = v.data + offset;
   a->sparse_index_type = itype;
-  snprintf(w2, sizeof w2, "%s sparse values", where);
+  lb_snprintf(w2, sizeof w2, "%s sparse values", where);
   offset = 0;
   r = gltf_json_index(c, val, "bufferView", true, c->view_count, w2, &view);
   if (r == LB_OK) {
@@ -293,7 +294,7 @@ lb_result gltf_accessor_get(gltf_ctx *c, uint32_t index, const char *what, gltf_
   memset(out, 0, sizeof *out);
   out->index = index;
   char where[160];
-  snprintf(where, sizeof where, "accessor %u (%s)", index, what);
+  lb_snprintf(where, sizeof where, "accessor %u (%s)", index, what);
   if (index >= c->accessor_count) {
     return gltf_fail(c, LB_ERR_PARSE, "%s: there are only %u accessors", where, c->accessor_count);
   }

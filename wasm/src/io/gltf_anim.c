@@ -1,4 +1,5 @@
 /* glTF animations → lb_clip: one clip per animation, one track per (joint, path). */
+#include "../base/format.h"
 #include "gltf_internal.h"
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +18,7 @@ typedef struct channel_info {
 static lb_result read_channel(gltf_ctx *c, const cJSON *anim, uint32_t k, const cJSON *ch,
                               const char *alabel, channel_info *out) {
   char where[160];
-  snprintf(where, sizeof where, "%s channel %u", alabel, k);
+  lb_snprintf(where, sizeof where, "%s channel %u", alabel, k);
   const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
   uint32_t sampler = 0;
   if (!cJSON_IsObject(ch)) {
@@ -57,7 +58,7 @@ static lb_result read_channel(gltf_ctx *c, const cJSON *anim, uint32_t k, const 
   out->path_name = paths[kind];
   const cJSON *s = cJSON_GetArrayItem(samplers, (int)sampler);
   char swhere[176];
-  snprintf(swhere, sizeof swhere, "%s sampler %u", alabel, sampler);
+  lb_snprintf(swhere, sizeof swhere, "%s sampler %u", alabel, sampler);
   if (!cJSON_IsObject(s)) {
     return gltf_fail(c, LB_ERR_PARSE, "%s is not an object", swhere);
   }
@@ -91,7 +92,7 @@ static lb_result read_channel(gltf_ctx *c, const cJSON *anim, uint32_t k, const 
 static lb_result read_times(gltf_ctx *c, const channel_info *ch, const char *label, float **out,
                             uint32_t *count) {
   char what[224];
-  snprintf(what, sizeof what, "%s input", label);
+  lb_snprintf(what, sizeof what, "%s input", label);
   gltf_accessor a;
   lb_result r = gltf_accessor_get(c, ch->input, what, &a);
   if (r != LB_OK) {
@@ -159,7 +160,7 @@ static lb_result read_track(gltf_ctx *c, const channel_info *ch, const char *lab
                      label);
   }
   char what[224];
-  snprintf(what, sizeof what, "%s output", label);
+  lb_snprintf(what, sizeof what, "%s output", label);
   gltf_accessor a;
   lb_result r = gltf_accessor_get(c, ch->output, what, &a);
   if (r != LB_OK) {
@@ -237,12 +238,12 @@ static lb_result build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *clip)
                      jname->valuestring, LB_JOINT_NAME_MAX - 1);
   }
   if (jname && jname->valuestring[0]) {
-    snprintf(name, LB_JOINT_NAME_MAX, "%s", jname->valuestring);
+    lb_snprintf(name, LB_JOINT_NAME_MAX, "%s", jname->valuestring);
   } else {
-    snprintf(name, LB_JOINT_NAME_MAX, "animation%u", ai);
+    lb_snprintf(name, LB_JOINT_NAME_MAX, "animation%u", ai);
   }
   char alabel[96];
-  snprintf(alabel, sizeof alabel, "animation %u '%s'", ai, name);
+  lb_snprintf(alabel, sizeof alabel, "animation %u '%s'", ai, name);
   const cJSON *channels = cJSON_GetObjectItemCaseSensitive(anim, "channels");
   const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
   if (!cJSON_IsArray(channels) || cJSON_GetArraySize(channels) == 0) {
@@ -270,7 +271,8 @@ static lb_result build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *clip)
       gltf_node_label(c, (uint32_t)info.node, node_label, sizeof node_label);
     }
     char label[200];
-    snprintf(label, sizeof label, "%s channel %u (%s %s)", alabel, k, node_label, info.path_name);
+    lb_snprintf(label, sizeof label, "%s channel %u (%s %s)", alabel, k, node_label,
+                info.path_name);
     float *times = NULL;
     uint32_t keys = 0;
     r = read_times(c, &info, label, &times, &keys);

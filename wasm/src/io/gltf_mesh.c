@@ -1,5 +1,6 @@
 /* glTF mesh nodes as collision meshes: the triangles of each node's mesh, in the file's
  * world frame (node transforms applied), added through the collide module's public API. */
+#include "../base/format.h"
 #include "../world/world_core.h"
 #include "gltf_internal.h"
 #include "limber/collide.h"
@@ -143,7 +144,7 @@ static lb_result gm_add_all(lb_world *w, gltf_ctx *c, lb_gltf_mesh_node *out, ui
       continue;
     }
     char where[96];
-    snprintf(where, sizeof where, "node %u", i);
+    lb_snprintf(where, sizeof where, "node %u", i);
     uint32_t mi = 0;
     r = gltf_json_index(c, nj, "mesh", true, mesh_count, where, &mi);
     lb_transform xf;
@@ -159,7 +160,7 @@ static lb_result gm_add_all(lb_world *w, gltf_ctx *c, lb_gltf_mesh_node *out, ui
     int pi = 0;
     for (const cJSON *p = prims ? prims->child : NULL; r == LB_OK && p; p = p->next, ++pi) {
       char pw[96];
-      snprintf(pw, sizeof pw, "mesh %u primitive %d", mi, pi);
+      lb_snprintf(pw, sizeof pw, "mesh %u primitive %d", mi, pi);
       r = gm_primitive(c, p, pw, &xf, &b);
     }
     if (r != LB_OK) {
@@ -173,16 +174,16 @@ static lb_result gm_add_all(lb_world *w, gltf_ctx *c, lb_gltf_mesh_node *out, ui
     r = lb_world_add_mesh(w, &md, &out[k].mesh);
     if (r != LB_OK) {
       char prefix[96];
-      snprintf(prefix, sizeof prefix, "gltf: node %u: ", i);
+      lb_snprintf(prefix, sizeof prefix, "gltf: node %u: ", i);
       *world_message = true;
       return lb_diag_prefix(&w->diag, r, prefix);
     }
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(nj, "name");
     if (cJSON_IsString(name) && name->valuestring[0] &&
         strlen(name->valuestring) < LB_JOINT_NAME_MAX) {
-      snprintf(out[k].name, sizeof out[k].name, "%s", name->valuestring);
+      lb_snprintf(out[k].name, sizeof out[k].name, "%s", name->valuestring);
     } else {
-      snprintf(out[k].name, sizeof out[k].name, "node%u", i);
+      lb_snprintf(out[k].name, sizeof out[k].name, "node%u", i);
     }
     out[k].node = i;
     k++;

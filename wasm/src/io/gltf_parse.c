@@ -1,6 +1,7 @@
 /* glTF import entry: the GLB container or JSON text, the JSON helpers, the arena, and the
  * order of the import steps. */
 #include "../base/alloc.h"
+#include "../base/format.h"
 #include "../base/json.h"
 #include "gltf_internal.h"
 #include <stdio.h>
@@ -74,8 +75,8 @@ void gltf_arena_release(gltf_arena *a) {
 lb_result gltf_fail(gltf_ctx *c, lb_result code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = snprintf(c->message, sizeof c->message, "gltf: ");
-  vsnprintf(c->message + n, sizeof c->message - (size_t)n, fmt, ap);
+  int n = lb_snprintf(c->message, sizeof c->message, "gltf: ");
+  lb_vsnprintf(c->message + n, sizeof c->message - (size_t)n, fmt, ap);
   va_end(ap);
   return code;
 }
@@ -418,7 +419,7 @@ lb_result lb_gltf_import(const lb_gltf_def *def, lb_gltf_asset **out, char *mess
   c = al.alloc(sizeof *c, al.user);
   if (!c) {
     if (message && message_size > 0) {
-      snprintf(message, message_size, "gltf: out of memory");
+      lb_snprintf(message, message_size, "gltf: out of memory");
     }
     return LB_ERR_OUT_OF_MEMORY;
   }
@@ -455,7 +456,7 @@ lb_result lb_gltf_import(const lb_gltf_def *def, lb_gltf_asset **out, char *mess
   } else {
     gltf_arena_release(&asset_arena);
     if (message && message_size > 0) {
-      snprintf(message, message_size, "%s", c->message);
+      lb_snprintf(message, message_size, "%s", c->message);
     }
   }
   al.free(c, al.user);

@@ -1,5 +1,6 @@
 /* Node hierarchy (parents, cycles), node rest TRS (matrix decomposition), joint names, and
  * the skin or the whole node forest turned into a depth-first skeleton. */
+#include "../base/format.h"
 #include "gltf_internal.h"
 #include <stdio.h>
 #include <string.h>
@@ -8,9 +9,9 @@ const char *gltf_node_label(const gltf_ctx *c, uint32_t node, char *buf, size_t 
   const cJSON *name =
       node < c->node_count ? cJSON_GetObjectItemCaseSensitive(c->nodes[node].json, "name") : NULL;
   if (cJSON_IsString(name) && name->valuestring[0]) {
-    snprintf(buf, n, "node %u '%.48s'", node, name->valuestring);
+    lb_snprintf(buf, n, "node %u '%.48s'", node, name->valuestring);
   } else {
-    snprintf(buf, n, "node %u", node);
+    lb_snprintf(buf, n, "node %u", node);
   }
   return buf;
 }
@@ -202,7 +203,7 @@ static lb_result node_name(gltf_ctx *c, uint32_t i, char *out) {
     return gltf_fail(c, LB_ERR_PARSE, "node %u: 'name' is not a string", i);
   }
   if (!name || !name->valuestring[0]) {
-    snprintf(out, LB_JOINT_NAME_MAX, "node%u", i);
+    lb_snprintf(out, LB_JOINT_NAME_MAX, "node%u", i);
     return LB_OK;
   }
   size_t len = strlen(name->valuestring);
@@ -238,7 +239,7 @@ lb_result gltf_unique_names(gltf_ctx *c, char (*names)[LB_JOINT_NAME_MAX], uint3
     memcpy(base, names[i], sizeof base);
     for (uint32_t s = 1;; ++s) {
       char cand[LB_JOINT_NAME_MAX + 16];
-      int len = snprintf(cand, sizeof cand, "%s_%u", base, s);
+      int len = lb_snprintf(cand, sizeof cand, "%s_%u", base, s);
       if (len < 0 || len >= LB_JOINT_NAME_MAX) {
         return gltf_fail(c, LB_ERR_OUT_OF_RANGE,
                          "%s %d: name '%s' is used twice and too long for a suffix", kind,
@@ -308,7 +309,7 @@ static uint32_t dfs(const gltf_ctx *c, uint32_t root, const uint8_t *included, u
 static lb_result skin_nodes(gltf_ctx *c, uint32_t skin, uint8_t *included, int32_t *root,
                             uint32_t *joint_count, int32_t **skin_nodes_out) {
   char where[32], la[80], lb[80];
-  snprintf(where, sizeof where, "skin %u", skin);
+  lb_snprintf(where, sizeof where, "skin %u", skin);
   const cJSON *joints = cJSON_GetObjectItemCaseSensitive(c->skins[skin], "joints");
   int n = cJSON_GetArraySize(joints);
   if (!cJSON_IsArray(joints) || n == 0) {
@@ -374,7 +375,7 @@ static lb_result skin_nodes(gltf_ctx *c, uint32_t skin, uint8_t *included, int32
 static lb_result read_ibms(gltf_ctx *c, uint32_t skin, uint32_t n, mat4 *out) {
   uint32_t acc = 0;
   char where[48];
-  snprintf(where, sizeof where, "skin %u", skin);
+  lb_snprintf(where, sizeof where, "skin %u", skin);
   const cJSON *s = c->skins[skin];
   if (!cJSON_GetObjectItemCaseSensitive(s, "inverseBindMatrices")) {
     for (uint32_t i = 0; i < n; ++i) {
@@ -391,7 +392,7 @@ static lb_result read_ibms(gltf_ctx *c, uint32_t skin, uint32_t n, mat4 *out) {
     return r;
   }
   char what[48];
-  snprintf(what, sizeof what, "skin %u inverseBindMatrices", skin);
+  lb_snprintf(what, sizeof what, "skin %u inverseBindMatrices", skin);
   gltf_accessor a;
   r = gltf_accessor_get(c, acc, what, &a);
   if (r != LB_OK) {

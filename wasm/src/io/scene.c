@@ -1,5 +1,6 @@
 /* Scene loading and the timeline. Commands are converted to component structs at
  * load, so a step applies them with no JSON work. */
+#include "../base/format.h"
 #include "../base/json.h"
 #include "../world/world_core.h"
 #include "limber/rig.h"
@@ -323,7 +324,7 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
         continue;
       }
       char where[160];
-      snprintf(where, sizeof where, "scene: entity '%s': %s", sc->entities[idx].name, cname);
+      lb_snprintf(where, sizeof where, "scene: entity '%s': %s", sc->entities[idx].name, cname);
       _Alignas(16) uint8_t data[LB_COMPONENT_MAX_SIZE];
       lb_component_defaults(type, data);
       lb_result r = lb_component_fields_from_cjson(w, sc, type, fields, where, data, NULL);
@@ -331,7 +332,7 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
         r = lb_world_insert(w, sc->entities[idx].value, type, data);
         if (r != LB_OK) {
           char prefix[160];
-          snprintf(prefix, sizeof prefix, "scene: entity '%s': ", sc->entities[idx].name);
+          lb_snprintf(prefix, sizeof prefix, "scene: entity '%s': ", sc->entities[idx].name);
           lb_diag_prefix(&w->diag, r, prefix);
         }
       }
@@ -406,7 +407,7 @@ static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
     cmd->type = (uint32_t)type;
     if (cmd->kind == LB_CMD_UPDATE || cmd->kind == LB_CMD_INSERT) {
       char where[96];
-      snprintf(where, sizeof where, "scene: timeline[%d]: %s", index, comp->valuestring);
+      lb_snprintf(where, sizeof where, "scene: timeline[%d]: %s", index, comp->valuestring);
       lb_component_defaults(cmd->type, cmd->data);
       const cJSON *fields = cJSON_GetObjectItemCaseSensitive(body, "fields");
       lb_result r = lb_component_fields_from_cjson(w, sc, cmd->type, fields, where, cmd->data,
@@ -491,8 +492,8 @@ lb_result lb_scene_load_files(lb_world *w, const char *json, size_t len, const l
   }
   if (r == LB_OK) {
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
-    snprintf(sc->name, sizeof sc->name, "%s",
-             cJSON_IsString(name) && name->valuestring[0] ? name->valuestring : "(unnamed)");
+    lb_snprintf(sc->name, sizeof sc->name, "%s",
+                cJSON_IsString(name) && name->valuestring[0] ? name->valuestring : "(unnamed)");
     r = lb_scene_timeline(w, sc, cJSON_GetObjectItemCaseSensitive(root, "timeline"));
   }
   if (r == LB_OK && sc->command_count) {
@@ -534,12 +535,12 @@ static const char *const lb_command_kinds[] = {"update", "insert", "remove", "pa
 static lb_result lb_command_fail(lb_world *w, const lb_scene *sc, const lb_command *cmd,
                                  lb_result r) {
   char prefix[1024];
-  snprintf(prefix, sizeof prefix,
-           "scene '%s': timeline[%u] (step %llu: %s %s on entity '%s'): ", sc->name,
-           (unsigned)cmd->index, (unsigned long long)cmd->step, lb_command_kinds[cmd->kind],
-           cmd->kind == LB_CMD_PARAM ? (const char *)cmd->data
-                                     : lb_component_info_get(cmd->type)->name,
-           sc->entities[cmd->entity_index].name);
+  lb_snprintf(prefix, sizeof prefix,
+              "scene '%s': timeline[%u] (step %llu: %s %s on entity '%s'): ", sc->name,
+              (unsigned)cmd->index, (unsigned long long)cmd->step, lb_command_kinds[cmd->kind],
+              cmd->kind == LB_CMD_PARAM ? (const char *)cmd->data
+                                        : lb_component_info_get(cmd->type)->name,
+              sc->entities[cmd->entity_index].name);
   return lb_diag_prefix(&w->diag, r, prefix);
 }
 

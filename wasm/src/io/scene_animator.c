@@ -1,6 +1,7 @@
 /* What the animator adds to scenes: glTF rig assets (from the caller's file table),
  * controller assets, the timeline's "param" command and the list of files a scene needs. */
 #include "../anim/animator_internal.h"
+#include "../base/format.h"
 #include "../base/json.h"
 #include "scene_internal.h"
 #include <stdio.h>
@@ -26,7 +27,7 @@ lb_result lb_scene_gltf_rig(lb_world *w, const char *name, const void *rig_json,
     return lb_fail(w, LB_ERR_PARSE, "scene: rig asset '%s': 'skin' must be a skin index", name);
   }
   char what[160];
-  snprintf(what, sizeof what, "rig asset '%s': file", name);
+  lb_snprintf(what, sizeof what, "rig asset '%s': file", name);
   const lb_scene_file *file = NULL;
   lb_result found = lb_scene_file_get(w, files, file_count, path->valuestring, what, &file);
   if (found != LB_OK) {
@@ -42,7 +43,7 @@ lb_result lb_scene_gltf_rig(lb_world *w, const char *name, const void *rig_json,
   lb_result res = lb_world_add_gltf(w, &def, &added);
   if (res != LB_OK) {
     char prefix[512];
-    snprintf(prefix, sizeof prefix, "scene: rig asset '%s' (%s): ", name, path->valuestring);
+    lb_snprintf(prefix, sizeof prefix, "scene: rig asset '%s' (%s): ", name, path->valuestring);
     return lb_diag_prefix(&w->diag, res, prefix);
   }
   *out_skeleton = added.skeleton;
@@ -91,7 +92,7 @@ lb_result lb_scene_param_command(lb_world *w, int index, lb_entity e, const void
                                  float *value, bool *value_is_bool) {
   const cJSON *b = body;
   char where[48];
-  snprintf(where, sizeof where, "scene: timeline[%d]: param", index);
+  lb_snprintf(where, sizeof where, "scene: timeline[%d]: param", index);
   for (const cJSON *it = b->child; it; it = it->next) {
     if (strcmp(it->string, "entity") != 0 && strcmp(it->string, "name") != 0 &&
         strcmp(it->string, "value") != 0) {
@@ -127,7 +128,7 @@ lb_result lb_scene_param_command(lb_world *w, int index, lb_entity e, const void
   lb_result r = lb_world_get_animator_param(w, e, name, &cur, &type);
   if (r != LB_OK) {
     char prefix[256];
-    snprintf(prefix, sizeof prefix, "%s: ", where);
+    lb_snprintf(prefix, sizeof prefix, "%s: ", where);
     return lb_diag_prefix(&w->diag, r, prefix);
   }
   return check_kind(w, where, name, type, *value_is_bool);

@@ -5,6 +5,7 @@
  * kinds not listed keep the Collider default layer). Each piece becomes a static collider
  * entity named by the piece, part of the scene (rolled back with a failed load, despawned by
  * lb_scene_unload). */
+#include "../base/format.h"
 #include "../base/json.h"
 #include "../world/world_core.h"
 #include "limber/collide.h"
@@ -56,7 +57,7 @@ static lb_result lv_spawn(lb_world *w, lb_scene *sc, const char *name, const flo
   }
   if (r != LB_OK) {
     char prefix[320];
-    snprintf(prefix, sizeof prefix, "scene: level '%s': piece '%s': ", path, name);
+    lb_snprintf(prefix, sizeof prefix, "scene: level '%s': piece '%s': ", path, name);
     lb_diag_prefix(&w->diag, r, prefix);
   }
   return r;
@@ -126,7 +127,7 @@ static lb_result lv_gltf(lb_world *w, lb_scene *sc, const char *path, const lb_s
   lb_result r = lb_world_add_gltf_meshes(w, &def, nodes, LB_LEVEL_PIECES_MAX, &n);
   if (r != LB_OK) {
     char prefix[320];
-    snprintf(prefix, sizeof prefix, "scene: level '%s': ", path);
+    lb_snprintf(prefix, sizeof prefix, "scene: level '%s': ", path);
     lb_diag_prefix(&w->diag, r, prefix);
   }
   /* The meshes are in the file's world frame: the entities stay at the origin. */

@@ -1,5 +1,6 @@
 /* What the nav module adds to scenes: navmesh assets from the caller's file table,
  * "navmeshes": { NAME: { "file": PATH } } (Limber's navmesh JSON, limber/nav.h). */
+#include "../base/format.h"
 #include "../base/json.h"
 #include "../world/world_core.h"
 #include "limber/nav.h"
@@ -24,7 +25,7 @@ lb_result lb_scene_navmesh(lb_world *w, const char *name, const void *json,
     return lb_fail(w, LB_ERR_PARSE, "scene: navmesh asset '%s': 'file' must be a file path", name);
   }
   char what[160];
-  snprintf(what, sizeof what, "navmesh asset '%s': file", name);
+  lb_snprintf(what, sizeof what, "navmesh asset '%s': file", name);
   const lb_scene_file *file = NULL;
   lb_result found = lb_scene_file_get(w, files, file_count, path->valuestring, what, &file);
   if (found != LB_OK) {
@@ -33,7 +34,7 @@ lb_result lb_scene_navmesh(lb_world *w, const char *name, const void *json,
   lb_result r = lb_world_add_navmesh_json(w, name, (const char *)file->bytes, file->size, out);
   if (r != LB_OK) {
     char prefix[512];
-    snprintf(prefix, sizeof prefix, "scene: navmesh asset '%s' (%s): ", name, path->valuestring);
+    lb_snprintf(prefix, sizeof prefix, "scene: navmesh asset '%s' (%s): ", name, path->valuestring);
     return lb_diag_prefix(&w->diag, r, prefix);
   }
   return LB_OK;

@@ -3,6 +3,7 @@
  * left = +X, palms down, metres. Joint frames are aligned with the model axes
  * (identity rest rotations), except Blender naming (local +Y along each bone).
  * Model-space rest positions are the same for every naming convention. */
+#include "../base/format.h"
 #include "limber/rig.h"
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +30,7 @@ typedef struct lb_humanoid_build {
 static int16_t lb_add(lb_humanoid_build *b, const char *name, int16_t parent, float x, float y,
                       float z, float k) {
   uint32_t i = b->count++;
-  snprintf(b->names[i], LB_JOINT_NAME_MAX, "%s", name);
+  lb_snprintf(b->names[i], LB_JOINT_NAME_MAX, "%s", name);
   b->name_ptrs[i] = b->names[i];
   b->parents[i] = parent;
   lb_transform_identity(&b->rest[i]);
@@ -79,16 +80,16 @@ static void lb_part_name(char *n, lb_humanoid_naming naming, int right, int part
                                        "Calf",     "Foot",     "Toe",     "Toe_End"};
   switch (naming) {
   case LB_NAMING_UNREAL:
-    snprintf(n, LB_JOINT_NAME_MAX, "%s_%s", unreal[part], right ? "r" : "l");
+    lb_snprintf(n, LB_JOINT_NAME_MAX, "%s_%s", unreal[part], right ? "r" : "l");
     break;
   case LB_NAMING_BLENDER:
-    snprintf(n, LB_JOINT_NAME_MAX, "%s.%s", blender[part], right ? "R" : "L");
+    lb_snprintf(n, LB_JOINT_NAME_MAX, "%s.%s", blender[part], right ? "R" : "L");
     break;
   case LB_NAMING_DIGITS:
-    snprintf(n, LB_JOINT_NAME_MAX, "%s_%s", right ? "R" : "L", digits[part]);
+    lb_snprintf(n, LB_JOINT_NAME_MAX, "%s_%s", right ? "R" : "L", digits[part]);
     break;
   default:
-    snprintf(n, LB_JOINT_NAME_MAX, "%s%s", lb_side_mixamo[right], mixamo[part]);
+    lb_snprintf(n, LB_JOINT_NAME_MAX, "%s%s", lb_side_mixamo[right], mixamo[part]);
     break;
   }
 }
@@ -101,30 +102,30 @@ static void lb_finger_joint_name(char *n, lb_humanoid_naming naming, int right, 
   switch (naming) {
   case LB_NAMING_UNREAL:
     if (seg < 0) {
-      snprintf(n, LB_JOINT_NAME_MAX, "%s_metacarpal_%s", fl, r);
+      lb_snprintf(n, LB_JOINT_NAME_MAX, "%s_metacarpal_%s", fl, r);
     } else if (seg == 3) {
-      snprintf(n, LB_JOINT_NAME_MAX, "%s_end_%s", fl, r);
+      lb_snprintf(n, LB_JOINT_NAME_MAX, "%s_end_%s", fl, r);
     } else {
-      snprintf(n, LB_JOINT_NAME_MAX, "%s_0%d_%s", fl, seg + 1, r);
+      lb_snprintf(n, LB_JOINT_NAME_MAX, "%s_0%d_%s", fl, seg + 1, r);
     }
     break;
   case LB_NAMING_BLENDER:
     if (seg == 3) {
-      snprintf(n, LB_JOINT_NAME_MAX, "%s%s.03.%s_end", f == 0 ? "" : "f_", fl, R);
+      lb_snprintf(n, LB_JOINT_NAME_MAX, "%s%s.03.%s_end", f == 0 ? "" : "f_", fl, R);
     } else {
-      snprintf(n, LB_JOINT_NAME_MAX, "%s%s.0%d.%s", f == 0 ? "" : "f_", fl, seg + 1, R);
+      lb_snprintf(n, LB_JOINT_NAME_MAX, "%s%s.0%d.%s", f == 0 ? "" : "f_", fl, seg + 1, R);
     }
     break;
   case LB_NAMING_DIGITS:
     if (seg == 3) {
-      snprintf(n, LB_JOINT_NAME_MAX, "%s_Digit%d_End", R, f);
+      lb_snprintf(n, LB_JOINT_NAME_MAX, "%s_Digit%d_End", R, f);
     } else {
-      snprintf(n, LB_JOINT_NAME_MAX, "%s_Digit%d_%d", R, f, seg + 1);
+      lb_snprintf(n, LB_JOINT_NAME_MAX, "%s_Digit%d_%d", R, f, seg + 1);
     }
     break;
   default:
-    snprintf(n, LB_JOINT_NAME_MAX, "%sHand%s%d", lb_side_mixamo[right], lb_fingers[f].name,
-             seg + 1);
+    lb_snprintf(n, LB_JOINT_NAME_MAX, "%sHand%s%d", lb_side_mixamo[right], lb_fingers[f].name,
+                seg + 1);
     break;
   }
 }

@@ -1,6 +1,7 @@
 /* Generic component access: every write is checked against the schema, then by the
  * component's own stage hook, on a staging copy; the world changes only after both
  * passed, and nothing after them can fail. */
+#include "../base/format.h"
 #include "world_core.h"
 #include <stdio.h>
 #include <string.h>
@@ -153,7 +154,7 @@ static lb_result lb_write_component(lb_world *w, lb_entity e, uint32_t type, con
     return LB_ERR_STALE_ENTITY;
   }
   uint32_t slot = (uint32_t)s;
-  snprintf(where, sizeof where, "%s on %s", info->name, lb_entity_label(e, lbl, sizeof lbl));
+  lb_snprintf(where, sizeof where, "%s on %s", info->name, lb_entity_label(e, lbl, sizeof lbl));
   bool had = lb_slot_has(w, slot, type);
   if (!insert && !had) {
     return lb_fail(w, LB_ERR_MISSING_COMPONENT, "%s: the entity has no %s to update", where,

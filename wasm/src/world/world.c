@@ -1,4 +1,5 @@
 /* World lifetime, memory, messages, names and entity handles. */
+#include "../base/format.h"
 #include "world_core.h"
 #include <stdio.h>
 #include <string.h>
@@ -24,10 +25,10 @@ lb_result lb_fail(lb_world *w, lb_result code, const char *fmt, ...) {
 }
 
 const char *lb_entity_label(lb_entity e, char *buf, size_t n) {
-  snprintf(buf, n, "entity %uv%u", (unsigned)((e & LB_MAX_ENTITIES) - 1u),
-           (unsigned)(e >> LB_ENTITY_INDEX_BITS));
+  lb_snprintf(buf, n, "entity %uv%u", (unsigned)((e & LB_MAX_ENTITIES) - 1u),
+              (unsigned)(e >> LB_ENTITY_INDEX_BITS));
   if (e == LB_NULL_ENTITY) {
-    snprintf(buf, n, "null entity");
+    lb_snprintf(buf, n, "null entity");
   }
   return buf;
 }
