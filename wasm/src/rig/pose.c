@@ -49,25 +49,31 @@ void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst) {
 
 void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t first,
                            uint32_t end) {
+  /* Locals, not struct fields: the stores into model could alias the fields as far as the
+   * compiler knows, which would reload them every joint. */
+  const int16_t *parents = s->parents;
+  const lb_transform *local = inst->local;
+  lb_transform *model = inst->model;
   if (first == 0 && end == s->joint_count && s->by_depth) {
     /* the same operations per joint as below, in an order whose neighbours are independent */
+    const uint16_t *order = s->by_depth;
     for (uint32_t i = 0; i < end; ++i) {
-      uint32_t j = s->by_depth[i];
-      int p = s->parents[j];
+      uint32_t j = order[i];
+      int p = parents[j];
       if (p < 0) {
-        inst->model[j] = inst->local[j];
+        model[j] = local[j];
       } else {
-        lb_f4_xf_mul(&inst->model[p], &inst->local[j], &inst->model[j]);
+        lb_f4_xf_mul(&model[p], &local[j], &model[j]);
       }
     }
     return;
   }
   for (uint32_t j = first; j < end; ++j) {
-    int p = s->parents[j];
+    int p = parents[j];
     if (p < 0) {
-      inst->model[j] = inst->local[j];
+      model[j] = local[j];
     } else {
-      lb_f4_xf_mul(&inst->model[p], &inst->local[j], &inst->model[j]);
+      lb_f4_xf_mul(&model[p], &local[j], &model[j]);
     }
   }
 }
