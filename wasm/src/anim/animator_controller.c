@@ -3,7 +3,6 @@
 #include "../base/array.h"
 #include "../base/format.h"
 #include "animator_internal.h"
-#include <stdio.h>
 #include <string.h>
 
 lb_animator_controller_def lb_animator_controller_default_def(void) {

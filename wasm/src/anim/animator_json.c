@@ -3,7 +3,6 @@
 #include "../base/format.h"
 #include "../base/json.h"
 #include "animator_internal.h"
-#include <stdio.h>
 #include <string.h>
 
 /* Every array a def can need, so parsing never allocates per item. */

@@ -1,7 +1,6 @@
 #include "diag.h"
 #include "alloc.h"
 #include "format.h"
-#include <stdio.h>
 #include <string.h>
 
 void lb_diag_init(lb_diag *d, const lb_allocator *a) {

@@ -1,7 +1,6 @@
 #include "json.h"
 #include "format.h"
 #include "names.h"
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -3,7 +3,6 @@
 #include "../base/format.h"
 #include "../base/json.h"
 #include "grip_internal.h"
-#include <stdio.h>
 #include <string.h>
 
 lb_result lb_world_capture_finger_pose(lb_world *w, uint32_t e, const char *hand_joint, char *buf,

@@ -3,7 +3,6 @@
 #include "limber/grip.h"
 #include "limber/rig.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #define LB_TOKENS_MAX 16

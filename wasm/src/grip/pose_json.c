@@ -9,7 +9,6 @@
 #include "limber/grip_pose.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

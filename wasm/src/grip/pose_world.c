@@ -3,7 +3,6 @@
 #include "../base/format.h"
 #include "grip_internal.h"
 #include "pose_json.h"
-#include <stdio.h>
 #include <string.h>
 
 lb_result lb_world_register_grip_pose(lb_world *w, const char *name, const char *json, size_t len) {

@@ -3,7 +3,6 @@
  * little-endian explicitly, so reads are alignment-free and host-independent. */
 #include "../base/format.h"
 #include "gltf_internal.h"
-#include <stdio.h>
 #include <string.h>
 
 /* ---- base64 -------------------------------------------------------------------------------- */

@@ -1,7 +1,6 @@
 /* glTF animations → lb_clip: one clip per animation, one track per (joint, path). */
 #include "../base/format.h"
 #include "gltf_internal.h"
-#include <stdio.h>
 #include <string.h>
 
 typedef enum path_kind { PATH_T, PATH_R, PATH_S, PATH_WEIGHTS } path_kind;

@@ -4,7 +4,6 @@
 #include "../world/world_core.h"
 #include "gltf_internal.h"
 #include "limber/collide.h"
-#include <stdio.h>
 #include <string.h>
 
 /* World transform of a node: its parents' rest TRS composed from the root down. */

@@ -4,7 +4,6 @@
 #include "../base/format.h"
 #include "../base/json.h"
 #include "gltf_internal.h"
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,7 +2,6 @@
  * the skin or the whole node forest turned into a depth-first skeleton. */
 #include "../base/format.h"
 #include "gltf_internal.h"
-#include <stdio.h>
 #include <string.h>
 
 const char *gltf_node_label(const gltf_ctx *c, uint32_t node, char *buf, size_t n) {

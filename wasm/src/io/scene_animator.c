@@ -4,7 +4,6 @@
 #include "../base/format.h"
 #include "../base/json.h"
 #include "scene_internal.h"
-#include <stdio.h>
 #include <string.h>
 
 lb_result lb_scene_gltf_rig(lb_world *w, const char *name, const void *rig_json,

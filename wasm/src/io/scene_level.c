@@ -11,7 +11,6 @@
 #include "limber/collide.h"
 #include "limber/gltf.h"
 #include "scene_internal.h"
-#include <stdio.h>
 #include <string.h>
 
 #define LB_LEVEL_PIECES_MAX 4096

@@ -5,7 +5,6 @@
 #include "../world/world_core.h"
 #include "limber/nav.h"
 #include "scene_internal.h"
-#include <stdio.h>
 #include <string.h>
 
 lb_result lb_scene_navmesh(lb_world *w, const char *name, const void *json,

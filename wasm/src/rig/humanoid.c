@@ -5,7 +5,6 @@
  * Model-space rest positions are the same for every naming convention. */
 #include "../base/format.h"
 #include "limber/rig.h"
-#include <stdio.h>
 #include <string.h>
 
 lb_humanoid_def lb_humanoid_default_def(void) {

@@ -3,7 +3,6 @@
  * passed, and nothing after them can fail. */
 #include "../base/format.h"
 #include "world_core.h"
-#include <stdio.h>
 #include <string.h>
 
 static const char *lb_type_name(lb_field_type t) {

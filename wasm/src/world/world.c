@@ -1,7 +1,6 @@
 /* World lifetime, memory, messages, names and entity handles. */
 #include "../base/format.h"
 #include "world_core.h"
-#include <stdio.h>
 #include <string.h>
 
 void *lb_alloc(lb_world *w, size_t size) {
