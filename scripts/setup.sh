@@ -8,7 +8,7 @@ say() { echo "[setup] $*"; }
 need_root() { if [ "$(id -u)" -ne 0 ]; then echo "sudo"; fi; }
 SUDO=$(need_root)
 
-DEB_PKGS=(emscripten libcglm-dev chromium dpkg-dev cmake gcc clang clang-format libclang-rt-14-dev)
+DEB_PKGS=(emscripten libcglm-dev chromium dpkg-dev cmake gcc clang clang-format libclang-rt-14-dev valgrind)
 missing=()
 for p in "${DEB_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

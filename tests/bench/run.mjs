@@ -38,6 +38,12 @@
 // else    a readable table with "x faster" = baseline min / target min.
 // Always  build/bench/results.csv (one row per bench and target, this run only).
 //
+// --instructions  instead of timing: native instructions per operation, counted by valgrind
+//         (callgrind) over two batches of different sizes with no warm-up, the difference over
+//         the difference in operations (setup cancels out). Independent of the machine's load,
+//         so two builds compare on a noisy machine; slow (valgrind): pick benches with --bench.
+//         Prints a table, or with --json {"bench","target":"native","unit":"instr","min":X,...}.
+//
 // Nothing is asserted about speed: numbers are printed; the exit status is non-zero
 // only when a target could not be built or run.
 import { spawnSync } from 'node:child_process';
@@ -160,12 +166,13 @@ const TARGETS = {
 
 // ---- arguments ------------------------------------------------------------------
 function parseArgs(argv) {
-  const o = { json: false, runs: 9, rounds: 3, iters: 0, benches: [], targets: [], build: true };
+  const o = { json: false, runs: 9, rounds: 3, iters: 0, benches: [], targets: [], build: true, instructions: false };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     const v = argv[i + 1];
     if (a === '--json') o.json = true;
     else if (a === '--no-build') o.build = false;
+    else if (a === '--instructions') o.instructions = true;
     else if (a === '--runs' && v !== undefined) (o.runs = Number(v)), ++i;
     else if (a === '--rounds' && v !== undefined) (o.rounds = Number(v)), ++i;
     else if (a === '--iters' && v !== undefined) (o.iters = Number(v)), ++i;
@@ -174,7 +181,7 @@ function parseArgs(argv) {
     else {
       if (a !== '--help' && a !== '-h') console.error(`bench: unknown argument '${a}'`);
       console.error(
-        'usage: node tests/bench/run.mjs [--json] [--runs N>=5] [--rounds R] [--iters N] [--bench NAME]... [--target NAME]... [--no-build]\n' +
+        'usage: node tests/bench/run.mjs [--json] [--runs N>=5] [--rounds R] [--iters N] [--bench NAME]... [--target NAME]... [--no-build] [--instructions]\n' +
           `benches: ${BENCHES.map((b) => `${b.name} (${b.targets.join(', ')})`).join('; ')}`,
       );
       process.exit(a === '--help' || a === '-h' ? 0 : 2);
@@ -356,6 +363,10 @@ async function main() {
     ...b,
     targets: b.targets.filter((t) => !o.targets.length || o.targets.includes(t)),
   }));
+  if (o.instructions) {
+    process.exitCode = countInstructions(benches.filter((b) => b.targets.includes('native')), o);
+    return;
+  }
   // Targets in first-seen order, each with the benches it runs.
   const plan = new Map();
   for (const b of benches) for (const t of b.targets) plan.set(t, [...(plan.get(t) ?? []), b.name]);
@@ -424,6 +435,60 @@ async function main() {
     printTable(rows, o);
   }
   process.exitCode = status;
+}
+
+// ---- --instructions ------------------------------------------------------------------
+
+// Instructions (callgrind's Ir) of one native run of `bench` with batches of `iters`, no
+// warm-up, and the operations it ran.
+function callgrindRun(bench, iters) {
+  const args = ['--tool=callgrind', '--callgrind-out-file=/dev/null', NATIVE_BIN, '--bench', bench, '--runs', '1', '--iters', String(iters), '--warmup', '0'];
+  const r = spawnSync('valgrind', args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 << 20, timeout: 60 * 60 * 1000 });
+  if (r.error) throw new BuildError(`valgrind: ${r.error.message} (install the Debian package valgrind)`);
+  const collected = /Collected : (\d+)/.exec(r.stderr ?? '');
+  const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('{'));
+  if (r.status !== 0 || !collected || !line) throw new BuildError(`valgrind ${bench}: exit status ${r.status}: ${(r.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`);
+  const j = JSON.parse(line);
+  return { instructions: Number(collected[1]), ops: j.iters * j.runs, unit: j.unit };
+}
+
+function countInstructions(benches, o) {
+  try {
+    if (o.build) buildNative();
+  } catch (e) {
+    if (!(e instanceof BuildError)) throw e;
+    console.error(`bench: cannot build target native: ${e.message}`);
+    return 1;
+  }
+  const rows = [];
+  let status = 0;
+  for (const b of benches) {
+    try {
+      // Two batch sizes: whatever the setup and teardown cost cancels in the difference.
+      const small = o.iters || 200;
+      const a = callgrindRun(b.name, small);
+      const c = callgrindRun(b.name, small * 6);
+      if (c.ops <= a.ops) throw new BuildError(`${b.name}: the larger batch ran no more operations`);
+      rows.push({ bench: b.name, perOp: (c.instructions - a.instructions) / (c.ops - a.ops), ops: c.ops - a.ops });
+    } catch (e) {
+      if (!(e instanceof BuildError)) throw e;
+      console.error(`bench: ${e.message}`);
+      status = 1;
+    }
+  }
+  if (o.json) {
+    for (const r of rows) {
+      const n = Math.round(r.perOp);
+      console.log(JSON.stringify({ bench: r.bench, target: 'native', unit: 'instr', min: n, median: n, runs: 1 }));
+    }
+  } else if (rows.length) {
+    console.log('native instructions per operation (callgrind; the difference of two batches, no warm-up)');
+    const w = Math.max(5, ...rows.map((r) => r.bench.length));
+    console.log(`${'bench'.padEnd(w)}  ${'instructions/op'.padStart(15)}  ${'ops counted'.padStart(11)}`);
+    console.log(`${'-'.repeat(w)}  ${'-'.repeat(15)}  ${'-'.repeat(11)}`);
+    for (const r of rows) console.log(`${r.bench.padEnd(w)}  ${Math.round(r.perOp).toLocaleString('en-US').padStart(15)}  ${String(r.ops).padStart(11)}`);
+  }
+  return status;
 }
 
 function writeCsv(rows) {
