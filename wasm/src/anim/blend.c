@@ -76,7 +76,7 @@ static bool same_vec3(const float *a, const float *b) {
   return memcmp(a, b, 3u * sizeof(float)) == 0;
 }
 
-static void blend_joint(const lb_blend_job *job, uint32_t j, lb_transform *out) {
+void lb_blend_job_joint(const lb_blend_job *job, uint32_t j, lb_transform *out) {
   float total = 0.0f;
   const float *first_r = NULL;
   const float *first_t = NULL, *first_s = NULL;
@@ -200,7 +200,7 @@ LB_F4_INLINE void blend_vec3_4(const lb_transform *const *poses, const float *we
     az = lb_f4_add(az, lb_f4_mul(w, z));
   }
   lb_f4 iv = lb_f4_set1(inv);
-  /* blend_joint's rule: a vector every layer agrees on is copied */
+  /* lb_blend_job_joint's rule: a vector every layer agrees on is copied */
   ax = lb_f4_select(same, fx, lb_f4_mul(ax, iv));
   ay = lb_f4_select(same, fy, lb_f4_mul(ay, iv));
   az = lb_f4_select(same, fz, lb_f4_mul(az, iv));
@@ -213,9 +213,9 @@ LB_F4_INLINE void blend_vec3_4(const lb_transform *const *poses, const float *we
   lb_f4_store((float *)(void *)(o + 3u * sizeof(lb_transform)), zw);
 }
 
-/* blend_joint for every joint when no layer has joint weights: which layers contribute,
+/* lb_blend_job_joint for every joint when no layer has joint weights: which layers contribute,
  * their weights, the total and its reciprocal are then the same for every joint, so they
- * are worked out once. Per joint the sums run in blend_joint's order (bit-identical). */
+ * are worked out once. Per joint the sums run in lb_blend_job_joint's order (bit-identical). */
 static void blend_uniform(const lb_blend_job *job) {
   enum { MAX_FAST = 8 };
   const lb_transform *poses[MAX_FAST];
@@ -319,7 +319,7 @@ lb_result lb_blend_job_run(lb_blend_job *job) {
   for (uint32_t j = 0; j < job->joint_count; ++j) {
     lb_transform *out = &job->output[j];
     if (!uniform) {
-      blend_joint(job, j, out);
+      lb_blend_job_joint(job, j, out);
     }
     for (uint32_t i = 0; i < job->additive_count; ++i) {
       additive_joint(&job->additive[i], j, out);

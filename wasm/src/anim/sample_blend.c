@@ -160,7 +160,7 @@ static void blend_adjusted(lb_sample_blend_job *job, taken *tk) {
   blend.joint_count = 1u;
   blend.threshold = job->threshold;
   blend.output = &job->output[j];
-  lb_blend_job_run(&blend);
+  lb_blend_job_joint(&blend, 0u, &job->output[j]);
 }
 
 static void run_together(lb_sample_blend_job *job) {
