@@ -133,6 +133,17 @@ static void make_chain(float bone, lb_transform *rest, lb_clip *clip) {
   clip->joints = g_tracks;
 }
 
+/* The reduction job over the chain at `tolerance` metres. */
+static lb_clip_reduce_job chain_job(lb_clip *clip, const lb_transform *rest, float tolerance) {
+  lb_clip_reduce_job job = lb_clip_reduce_default_job();
+  job.clip = clip;
+  job.parents = g_parents;
+  job.rest = rest;
+  job.joint_count = CJ;
+  job.tolerance = tolerance;
+  return job;
+}
+
 static bool track_constant(int j) {
   for (int k = 1; k < CK; ++k) {
     if (memcmp(g_keys[j][0], g_keys[j][k], sizeof g_keys[j][0]) != 0) {
@@ -161,12 +172,7 @@ static void test_chain_scales(void) {
       keep_tracks[j].rotation.values = &keep[j][0][0];
     }
     original.joints = keep_tracks;
-    lb_clip_reduce_job job = lb_clip_reduce_default_job();
-    job.clip = &clip;
-    job.parents = g_parents;
-    job.rest = rest;
-    job.joint_count = CJ;
-    job.tolerance = 1e-3f;
+    lb_clip_reduce_job job = chain_job(&clip, rest, 1e-3f);
     LB_CHECK(lb_clip_reduce_job_run(&job) == LB_OK);
     char got[CJ + 1];
     for (int j = 0; j < CJ; ++j) {
@@ -191,12 +197,7 @@ static void test_bad_input(void) {
   make_chain(0.3f, rest, &clip);
   static float keep[CJ][CK][4];
   memcpy(keep, g_keys, sizeof keep);
-  lb_clip_reduce_job good = lb_clip_reduce_default_job();
-  good.clip = &clip;
-  good.parents = g_parents;
-  good.rest = rest;
-  good.joint_count = CJ;
-  good.tolerance = 1e-2f;
+  lb_clip_reduce_job good = chain_job(&clip, rest, 1e-2f);
   int16_t backwards[CJ] = {-1, 0, 3, 1, 2, 4};
   struct {
     const char *what;

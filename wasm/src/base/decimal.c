@@ -380,9 +380,12 @@ static int expansion(double v, int last, char *out, int cap, int *first, bool *r
     out[count++] = ints[i];
   }
   for (int place = -1; place >= last && count < cap && place >= -LB_DEC_FRACTION; --place) {
-    if (fp.n == 0) {
-      out[count++] = 0;
-      continue;
+    if (fp.n == 0) { /* the rest down to `last` is zeros */
+      int stop = last > -LB_DEC_FRACTION ? last : -LB_DEC_FRACTION;
+      int zeros = place - stop + 1 < cap - count ? place - stop + 1 : cap - count;
+      memset(out + count, 0, (size_t)zeros);
+      count += zeros;
+      break;
     }
     big_mul_add(&fp, 10u, 0);
     /* digit = fp >> s, fp &= 2^s - 1 */
@@ -405,33 +408,16 @@ static int expansion(double v, int last, char *out, int cap, int *first, bool *r
   return count;
 }
 
-int lb_decimal_top(double v) {
-  char d[LB_DEC_INTEGER + 340];
-  int first;
-  bool rest;
-  int n = expansion(v, -330, d, (int)sizeof d, &first, &rest);
-  for (int i = 0; i < n; ++i) {
-    if (d[i]) {
-      return first - i;
-    }
-  }
-  return first - n;
-}
-
-int lb_decimal_digits(double v, int place, char *digits, int cap, int *top) {
-  place = place < -LB_DEC_FRACTION ? -LB_DEC_FRACTION : place;
-  char d[LB_DEC_INTEGER + LB_DEC_FRACTION + 4];
-  int first;
-  bool rest;
-  int last = place - 1; /* the rounding digit's place */
-  int n = expansion(v, last < -LB_DEC_FRACTION ? -LB_DEC_FRACTION : last, d, (int)sizeof d, &first,
-                    &rest);
+/* The expansion d[0..n) (d[0] of place `first`; `rest`: something nonzero follows d[n - 1])
+ * rounded at `place`: lb_decimal_digits's result. */
+static int round_at(const char *d, int n, int first, bool rest, int place, char *digits, int cap,
+                    int *top) {
   /* kept: places first .. place; index of place p is first - p */
   int keep = first - place + 1;
-  int round_at = keep; /* index of the rounding digit */
-  int round = round_at >= 0 && round_at < n ? d[round_at] : 0;
+  int round_i = keep; /* index of the rounding digit */
+  int round = round_i >= 0 && round_i < n ? d[round_i] : 0;
   bool after = rest;
-  for (int i = round_at + 1; i < n && !after; ++i) {
+  for (int i = round_i + 1; i < n && !after; ++i) {
     after = i >= 0 && d[i] != 0;
   }
   /* R = the kept digits as an integer, leading zeros dropped */
@@ -470,4 +456,29 @@ int lb_decimal_digits(double v, int place, char *digits, int cap, int *top) {
   }
   digits[out > 0 ? out : 0] = 0;
   return out;
+}
+
+int lb_decimal_digits(double v, int place, char *digits, int cap, int *top) {
+  place = place < -LB_DEC_FRACTION ? -LB_DEC_FRACTION : place;
+  char d[LB_DEC_INTEGER + LB_DEC_FRACTION + 4];
+  int first;
+  bool rest;
+  int last = place - 1; /* the rounding digit's place */
+  int n = expansion(v, last < -LB_DEC_FRACTION ? -LB_DEC_FRACTION : last, d, (int)sizeof d, &first,
+                    &rest);
+  return round_at(d, n, first, rest, place, digits, cap, top);
+}
+
+int lb_decimal_significant(double v, int count, char *digits, int cap, int *top) {
+  char d[LB_DEC_INTEGER + LB_DEC_FRACTION + 4];
+  int first;
+  bool rest;
+  int n = expansion(v, -LB_DEC_FRACTION, d, (int)sizeof d, &first, &rest);
+  int lead = 0;
+  while (lead < n && d[lead] == 0) {
+    lead++;
+  }
+  int place = first - lead - (count - 1);
+  place = place < -LB_DEC_FRACTION ? -LB_DEC_FRACTION : place;
+  return round_at(d, n, first, rest, place, digits, cap, top);
 }

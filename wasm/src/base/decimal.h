@@ -24,7 +24,8 @@ double lb_strtod(const char *s, char **end);
  * the rounded value is 0. Used by lb_vsnprintf's %e, %f and %g. */
 int lb_decimal_digits(double v, int place, char *digits, int cap, int *top);
 
-/* The place of |v|'s first significant digit (floor(log10 |v|)) for finite v != 0, exact. */
-int lb_decimal_top(double v);
+/* The same rounded at `count` >= 1 significant digits, for finite v != 0 (one expansion: the
+ * first significant digit's place is found on the way). */
+int lb_decimal_significant(double v, int count, char *digits, int cap, int *top);
 
 #endif

@@ -1,6 +1,6 @@
 /* printf-style formatting (see format.h). Floating conversions take their digits from
- * lb_decimal_digits (exact), so %g of a float printed with 9 digits reads back to the same
- * float, as with libc. */
+ * lb_decimal_digits and lb_decimal_significant (exact, one expansion each), so %g of a float
+ * printed with 9 digits reads back to the same float, as with libc. */
 #include "format.h"
 #include "decimal.h"
 
@@ -177,14 +177,13 @@ static void put_float(lb_out *o, const lb_spec *sp, double v, char conv) {
     n = fixed_text(r, len, p, sp->alt, text);
   } else {
     int sig = c == 'g' && p == 0 ? 1 : c == 'g' ? p : p + 1;
-    int x = a == 0.0 ? 0 : lb_decimal_top(a);
-    len = lb_decimal_digits(a, x - (sig - 1), r, (int)sizeof r, &top);
+    int x = 0; /* the place of the first digit */
     if (a == 0.0) {
       memset(r, '0', (size_t)sig);
       len = sig;
-    } else if (len > sig) { /* rounding carried into a new digit: 9.99 -> 10.0 */
-      x++;
-      len = sig;
+    } else {
+      len = lb_decimal_significant(a, sig, r, (int)sizeof r, &x);
+      len = len > sig ? sig : len; /* a carry (9.99 -> 10.0) added a digit: a trailing 0 */
     }
     if (c == 'e' || x < -4 || x >= sig) {
       n = exp_text(r, sig, x, sp->alt, upper, text);
