@@ -38,11 +38,14 @@
 // else    a readable table with "x faster" = baseline min / target min.
 // Always  build/bench/results.csv (one row per bench and target, this run only).
 //
-// --instructions  instead of timing: native instructions per operation, counted by valgrind
+// --instructions  instead of timing: instructions per operation, counted by valgrind
 //         (callgrind) over two batches of different sizes with no warm-up, the difference over
 //         the difference in operations (setup cancels out). Independent of the machine's load,
 //         so two builds compare on a noisy machine; slow (valgrind): pick benches with --bench.
-//         Prints a table, or with --json {"bench","target":"native","unit":"instr","min":X,...}.
+//         Targets native (the default), wasm-simd and wasm (--target): the wasm ones count the
+//         x86 code V8 makes of the module, with its optimising compiler only and no concurrency
+//         (WASM_COUNT_FLAGS), which repeats within 0.3 %. Prints a table, or with --json
+//         {"bench","target","unit":"instr","min":X,...}.
 //
 // Nothing is asserted about speed: numbers are printed; the exit status is non-zero
 // only when a target could not be built or run.
@@ -364,7 +367,7 @@ async function main() {
     targets: b.targets.filter((t) => !o.targets.length || o.targets.includes(t)),
   }));
   if (o.instructions) {
-    process.exitCode = countInstructions(benches.filter((b) => b.targets.includes('native')), o);
+    process.exitCode = countInstructions(benches, o);
     return;
   }
   // Targets in first-seen order, each with the benches it runs.
@@ -439,54 +442,79 @@ async function main() {
 
 // ---- --instructions ------------------------------------------------------------------
 
-// Instructions (callgrind's Ir) of one native run of `bench` with batches of `iters`, no
+// The wasm targets' V8 under callgrind: TurboFan straight away (no Liftoff, no tier-up that
+// depends on time), no background threads and V8's predictable mode (no concurrent marking or
+// compiling), so the same batch runs the same machine code and the count repeats.
+const WASM_COUNT_FLAGS = ['--no-liftoff', '--no-wasm-tier-up', '--single-threaded', '--predictable'];
+const COUNT_TARGETS = ['native', 'wasm-simd', 'wasm'];
+
+// Instructions (callgrind's Ir) of one run of `bench` on `target` with batches of `iters`, no
 // warm-up, and the operations it ran.
-function callgrindRun(bench, iters) {
-  const args = ['--tool=callgrind', '--callgrind-out-file=/dev/null', NATIVE_BIN, '--bench', bench, '--runs', '1', '--iters', String(iters), '--warmup', '0'];
+function callgrindRun(target, bench, iters) {
+  let command = TARGETS[target].command(bench);
+  const tool = ['--tool=callgrind', '--callgrind-out-file=/dev/null'];
+  if (target !== 'native') {
+    command = [command[0], ...WASM_COUNT_FLAGS, ...command.slice(1)];
+    tool.push('--smc-check=all-non-file'); // V8 writes code at run time
+  }
+  const args = [...tool, ...command, '--bench', bench, '--runs', '1', '--iters', String(iters), '--warmup', '0'];
   const r = spawnSync('valgrind', args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 << 20, timeout: 60 * 60 * 1000 });
   if (r.error) throw new BuildError(`valgrind: ${r.error.message} (install the Debian package valgrind)`);
   const collected = /Collected : (\d+)/.exec(r.stderr ?? '');
   const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('{'));
-  if (r.status !== 0 || !collected || !line) throw new BuildError(`valgrind ${bench}: exit status ${r.status}: ${(r.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`);
+  if (r.status !== 0 || !collected || !line) throw new BuildError(`valgrind ${bench} [${target}]: exit status ${r.status}: ${(r.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`);
   const j = JSON.parse(line);
   return { instructions: Number(collected[1]), ops: j.iters * j.runs, unit: j.unit };
 }
 
 function countInstructions(benches, o) {
-  try {
-    if (o.build) buildNative();
-  } catch (e) {
-    if (!(e instanceof BuildError)) throw e;
-    console.error(`bench: cannot build target native: ${e.message}`);
+  const targets = o.targets.length ? COUNT_TARGETS.filter((t) => o.targets.includes(t)) : ['native'];
+  if (!targets.length) {
+    console.error(`bench: --instructions counts ${COUNT_TARGETS.join(', ')}; none of them was asked for`);
     return 1;
   }
-  const rows = [];
+  const usable = [];
   let status = 0;
-  for (const b of benches) {
+  for (const t of targets) {
     try {
-      // Two batch sizes: whatever the setup and teardown cost cancels in the difference.
-      const small = o.iters || 200;
-      const a = callgrindRun(b.name, small);
-      const c = callgrindRun(b.name, small * 6);
-      if (c.ops <= a.ops) throw new BuildError(`${b.name}: the larger batch ran no more operations`);
-      rows.push({ bench: b.name, perOp: (c.instructions - a.instructions) / (c.ops - a.ops), ops: c.ops - a.ops });
+      if (o.build) TARGETS[t].build();
+      usable.push(t);
     } catch (e) {
       if (!(e instanceof BuildError)) throw e;
-      console.error(`bench: ${e.message}`);
+      console.error(`bench: cannot build target ${t}: ${e.message}`);
       status = 1;
+    }
+  }
+  const rows = [];
+  for (const b of benches) {
+    for (const t of usable.filter((x) => b.targets.includes(x))) {
+      try {
+        // Two batch sizes: whatever the setup, teardown and compilation cost cancels in the
+        // difference. V8 adds some 50k instructions that come and go from run to run (its own
+        // housekeeping): larger wasm batches spread them thinner.
+        const small = o.iters || (t === 'native' ? 200 : 1000);
+        const a = callgrindRun(t, b.name, small);
+        const c = callgrindRun(t, b.name, small * 6);
+        if (c.ops <= a.ops) throw new BuildError(`${b.name} [${t}]: the larger batch ran no more operations`);
+        rows.push({ bench: b.name, target: t, perOp: (c.instructions - a.instructions) / (c.ops - a.ops), ops: c.ops - a.ops });
+      } catch (e) {
+        if (!(e instanceof BuildError)) throw e;
+        console.error(`bench: ${e.message}`);
+        status = 1;
+      }
     }
   }
   if (o.json) {
     for (const r of rows) {
       const n = Math.round(r.perOp);
-      console.log(JSON.stringify({ bench: r.bench, target: 'native', unit: 'instr', min: n, median: n, runs: 1 }));
+      console.log(JSON.stringify({ bench: r.bench, target: r.target, unit: 'instr', min: n, median: n, runs: 1 }));
     }
   } else if (rows.length) {
-    console.log('native instructions per operation (callgrind; the difference of two batches, no warm-up)');
+    console.log('instructions per operation (callgrind; the difference of two batches, no warm-up; wasm: the x86 code V8 makes of it)');
     const w = Math.max(5, ...rows.map((r) => r.bench.length));
-    console.log(`${'bench'.padEnd(w)}  ${'instructions/op'.padStart(15)}  ${'ops counted'.padStart(11)}`);
-    console.log(`${'-'.repeat(w)}  ${'-'.repeat(15)}  ${'-'.repeat(11)}`);
-    for (const r of rows) console.log(`${r.bench.padEnd(w)}  ${Math.round(r.perOp).toLocaleString('en-US').padStart(15)}  ${String(r.ops).padStart(11)}`);
+    console.log(`${'bench'.padEnd(w)}  ${'target'.padEnd(9)}  ${'instructions/op'.padStart(15)}  ${'ops counted'.padStart(11)}`);
+    console.log(`${'-'.repeat(w)}  ${'-'.repeat(9)}  ${'-'.repeat(15)}  ${'-'.repeat(11)}`);
+    for (const r of rows) console.log(`${r.bench.padEnd(w)}  ${r.target.padEnd(9)}  ${Math.round(r.perOp).toLocaleString('en-US').padStart(15)}  ${String(r.ops).padStart(11)}`);
   }
   return status;
 }
