@@ -1,6 +1,7 @@
 /* The blend job and the subtree mask helper (limber/anim.h). */
 #include "limber/anim.h"
 
+#include "../base/bytes.h"
 #include "../math/math_inline.h"
 #include "../math/simd4.h"
 #include "../math/simd4_xf.h"
@@ -73,7 +74,7 @@ lb_result lb_blend_job_validate(const lb_blend_job *job) {
 /* Vectors every weighted layer agrees on bit for bit (a joint no clip moves: the rest pose in
  * every layer) blend to themselves exactly, not to their renormalised weighted sum. */
 static bool same_vec3(const float *a, const float *b) {
-  return memcmp(a, b, 3u * sizeof(float)) == 0;
+  return lb_same_bytes(a, b, 3u * sizeof(float));
 }
 
 void lb_blend_job_joint(const lb_blend_job *job, uint32_t j, lb_transform *out) {

@@ -2,6 +2,7 @@
  * root motion reads the clip through the same track evaluation as sampling. */
 #include "clip_internal.h"
 
+#include "../base/bytes.h"
 #include "../math/math_inline.h"
 
 #include <stddef.h>
@@ -304,7 +305,7 @@ LB_ANIM_INLINE void eval_quat(const lb_track *tr, float t, float duration, bool 
   const float *va = tr->values + (size_t)sp.a * 4u;
   /* between bitwise-equal keys (a constant stretch, lb_clip_reduce_job): the key itself, not
    * its renormalisation */
-  if (sp.copy || memcmp(va, tr->values + (size_t)sp.b * 4u, 4u * sizeof(float)) == 0) {
+  if (sp.copy || lb_same_bytes(va, tr->values + (size_t)sp.b * 4u, 4u * sizeof(float))) {
     out[0] = va[0];
     out[1] = va[1];
     out[2] = va[2];

@@ -5,6 +5,7 @@
  * scalar slerp lane by lane, and the key span (a, b, u) comes from the scalar key search.
  * tests/c/test_anim.c compares every output bit with and without frames. */
 #include "../base/alloc.h"
+#include "../base/bytes.h"
 #include "../math/math_inline.h"
 #include "../math/simd4.h"
 #include "../math/simd4_xf.h"
@@ -366,7 +367,7 @@ void lb_clip_frames_sample(const lb_clip_frames *f, key_span sp, lb_transform *o
 
 bool lb_clip_frames_same_lanes(const lb_clip_frames *a, const lb_clip_frames *b) {
   return a->joint_count == b->joint_count && a->lane_count == b->lane_count &&
-         memcmp(a->joints, b->joints, (size_t)a->group_count * 4u * sizeof(uint16_t)) == 0;
+         lb_same_bytes(a->joints, b->joints, (size_t)a->group_count * 4u * sizeof(uint16_t));
 }
 
 /* Groups blended per block: the block's sums stay in a small stack buffer (L1) while the

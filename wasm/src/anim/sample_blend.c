@@ -3,6 +3,7 @@
  * jobs and the blend job. Both give the bits of the second way: every value goes through
  * the same operations in the same order (the sums of blend.c, the samplers of clip.c and
  * clip_frames.c), which tests/c/test_anim.c checks bit for bit. */
+#include "../base/bytes.h"
 #include "../math/math_inline.h"
 #include "../math/simd4.h"
 #include "clip_internal.h"
@@ -118,7 +119,7 @@ static void blend_track_vector(taken *tk, uint32_t j, uint32_t channel, float *o
     if (u == 0) {
       memcpy(first, v, sizeof first);
     }
-    same = same && memcmp(first, v, sizeof v) == 0;
+    same = same && lb_same_bytes(first, v, sizeof v);
     for (int c = 0; c < 3; ++c) {
       acc[c] += tk->w[u] * v[c];
     }

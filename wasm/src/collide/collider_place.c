@@ -2,6 +2,8 @@
  * colliders come or go, a refit of the leaves whose colliders moved otherwise. */
 #include "collide_internal.h"
 
+#include "../base/bytes.h"
+
 #include <string.h>
 
 /* The world transform of `slot` from the Transform components now (what the next Model
@@ -188,7 +190,7 @@ void cl_sync(lb_world *w, bool stepped) {
     } else {
       continue;
     }
-    if (!p->dirty && p->valid && memcmp(&xf, &p->xf, sizeof xf) == 0) {
+    if (!p->dirty && p->valid && lb_same_bytes(&xf, &p->xf, sizeof xf)) {
       continue;
     }
     cl_place(cw, p, &xf);
