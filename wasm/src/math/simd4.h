@@ -100,8 +100,14 @@ LB_F4_INLINE void lb_f4_transpose(lb_f4 *a, lb_f4 *b, lb_f4 *c, lb_f4 *d) {
   *c = wasm_i64x2_shuffle(t2, t3, 0, 2);
   *d = wasm_i64x2_shuffle(t2, t3, 1, 3);
 }
+/* V8 builds a v128 constant afresh at every use, inside loops too (two to four x86 instructions
+ * each), where LLVM left a v128.const. An empty asm statement hides the value from LLVM, which
+ * then keeps it in a local set before the loop, and V8 in a register. */
+#define LB_F4_HOLD(v) __asm__("" : "+r"(v))
 #elif defined(LB_SIMD4_SSE2)
 typedef __m128 lb_f4;
+/* Compilers keep SSE constants in registers or load them: nothing to hold (see the wasm one). */
+#define LB_F4_HOLD(v) ((void)0)
 #define LB_SIMD4_NAME "sse2"
 LB_F4_INLINE lb_f4 lb_f4_load(const float *p) {
   return _mm_loadu_ps(p);
@@ -174,6 +180,7 @@ typedef struct lb_f4 {
   float v[4];
 } lb_f4;
 #define LB_SIMD4_NAME "scalar"
+#define LB_F4_HOLD(v) ((void)0)
 #define LB_F4_MAP(expr)                                                                            \
   lb_f4 r_;                                                                                        \
   for (int i = 0; i < 4; ++i) {                                                                    \

@@ -10,16 +10,41 @@
 
 #include <stddef.h>
 
+/* The constants of lb_f4_qmul_k and lb_f4_xf_mul_k: lb_f4_xf_constants() before a loop. */
+typedef struct lb_f4_xf_k {
+  lb_f4 s2, s3, s4; /* lb_f4_qmul's sign flips */
+  lb_f4 xyz;        /* all bits set in lanes x, y, z: and-ing clears the padding lane */
+} lb_f4_xf_k;
+
+LB_F4_INLINE lb_f4_xf_k lb_f4_xf_constants(void) {
+  lb_f4_xf_k k;
+  k.s2 = lb_f4_set(0.0f, -0.0f, 0.0f, -0.0f);
+  k.s3 = lb_f4_set(0.0f, 0.0f, -0.0f, -0.0f);
+  k.s4 = lb_f4_set(-0.0f, 0.0f, 0.0f, -0.0f);
+  k.xyz = lb_f4_gt(lb_f4_set(1.0f, 1.0f, 1.0f, 0.0f), lb_f4_set1(0.0f));
+  LB_F4_HOLD(k.s2);
+  LB_F4_HOLD(k.s3);
+  LB_F4_HOLD(k.s4);
+  LB_F4_HOLD(k.xyz);
+  return k;
+}
+
 /* a * b, as lb_qmul. */
-LB_F4_INLINE lb_f4 lb_f4_qmul(lb_f4 a, lb_f4 b) {
-  const lb_f4 s2 = lb_f4_set(0.0f, -0.0f, 0.0f, -0.0f);
-  const lb_f4 s3 = lb_f4_set(0.0f, 0.0f, -0.0f, -0.0f);
-  const lb_f4 s4 = lb_f4_set(-0.0f, 0.0f, 0.0f, -0.0f);
+LB_F4_INLINE lb_f4 lb_f4_qmul_k(lb_f4 a, lb_f4 b, const lb_f4_xf_k *k) {
   lb_f4 t1 = lb_f4_mul(LB_F4_SHUFFLE(a, 3, 3, 3, 3), b);
-  lb_f4 t2 = lb_f4_mul(LB_F4_SHUFFLE(a, 0, 0, 0, 0), lb_f4_xor(LB_F4_SHUFFLE(b, 3, 2, 1, 0), s2));
-  lb_f4 t3 = lb_f4_mul(LB_F4_SHUFFLE(a, 1, 1, 1, 1), lb_f4_xor(LB_F4_SHUFFLE(b, 2, 3, 0, 1), s3));
-  lb_f4 t4 = lb_f4_mul(LB_F4_SHUFFLE(a, 2, 2, 2, 2), lb_f4_xor(LB_F4_SHUFFLE(b, 1, 0, 3, 2), s4));
+  lb_f4 t2 =
+      lb_f4_mul(LB_F4_SHUFFLE(a, 0, 0, 0, 0), lb_f4_xor(LB_F4_SHUFFLE(b, 3, 2, 1, 0), k->s2));
+  lb_f4 t3 =
+      lb_f4_mul(LB_F4_SHUFFLE(a, 1, 1, 1, 1), lb_f4_xor(LB_F4_SHUFFLE(b, 2, 3, 0, 1), k->s3));
+  lb_f4 t4 =
+      lb_f4_mul(LB_F4_SHUFFLE(a, 2, 2, 2, 2), lb_f4_xor(LB_F4_SHUFFLE(b, 1, 0, 3, 2), k->s4));
   return lb_f4_add(lb_f4_add(lb_f4_add(t1, t2), t3), t4);
+}
+
+/* lb_f4_qmul_k outside loops. */
+LB_F4_INLINE lb_f4 lb_f4_qmul(lb_f4 a, lb_f4 b) {
+  lb_f4_xf_k k = lb_f4_xf_constants();
+  return lb_f4_qmul_k(a, b, &k);
 }
 
 /* lb_qnormalize on four quaternions held one component per register (lane l = quaternion
@@ -61,17 +86,16 @@ LB_F4_INLINE lb_f4 lb_f4_qrot_add(lb_f4 q, lb_f4 v, lb_f4 base) {
 
 /* out = parent * local, as lb_xf_mul_r(parent, local, local->r, out). out may alias local.
  * The translation is written as four floats: the fourth lands in the padding (0). */
-LB_F4_INLINE void lb_f4_xf_mul(const lb_transform *parent, const lb_transform *local,
-                               lb_transform *out) {
-  const lb_f4 zero = lb_f4_set1(0.0f);
+LB_F4_INLINE void lb_f4_xf_mul_k(const lb_transform *parent, const lb_transform *local,
+                                 lb_transform *out, const lb_f4_xf_k *k) {
   lb_f4 p = lb_f4_load(parent->r);
   if (LB_F4_XF_LANES) {
-    const lb_f4 xyz = lb_f4_gt(lb_f4_set(1.0f, 1.0f, 1.0f, 0.0f), zero);
+    /* and-ing with xyz is the select of 0 in the padding lane, in one operation */
     lb_f4 ps = lb_f4_load(parent->s);
-    lb_f4 st = lb_f4_select(xyz, lb_f4_mul(ps, lb_f4_load(local->t)), zero);
-    lb_f4 t = lb_f4_qrot_add(p, st, lb_f4_select(xyz, lb_f4_load(parent->t), zero));
-    lb_f4 q = lb_f4_qmul(p, lb_f4_load(local->r));
-    lb_f4 sc = lb_f4_select(xyz, lb_f4_mul(ps, lb_f4_load(local->s)), zero);
+    lb_f4 st = lb_f4_and(lb_f4_mul(ps, lb_f4_load(local->t)), k->xyz);
+    lb_f4 t = lb_f4_qrot_add(p, st, lb_f4_and(lb_f4_load(parent->t), k->xyz));
+    lb_f4 q = lb_f4_qmul_k(p, lb_f4_load(local->r), k);
+    lb_f4 sc = lb_f4_and(lb_f4_mul(ps, lb_f4_load(local->s)), k->xyz);
     lb_f4_store(out->t, t);
     lb_f4_store(out->r, q);
     lb_f4_store(out->s, sc);
@@ -80,7 +104,7 @@ LB_F4_INLINE void lb_f4_xf_mul(const lb_transform *parent, const lb_transform *l
   lb_f4 st = lb_f4_set(parent->s[0] * local->t[0], parent->s[1] * local->t[1],
                        parent->s[2] * local->t[2], 0.0f);
   lb_f4 t = lb_f4_qrot_add(p, st, lb_f4_set(parent->t[0], parent->t[1], parent->t[2], 0.0f));
-  lb_f4 q = lb_f4_qmul(p, lb_f4_load(local->r));
+  lb_f4 q = lb_f4_qmul_k(p, lb_f4_load(local->r), k);
   float s0 = parent->s[0] * local->s[0], s1 = parent->s[1] * local->s[1],
         s2 = parent->s[2] * local->s[2];
   lb_f4_store(out->t, t);

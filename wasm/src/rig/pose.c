@@ -54,6 +54,7 @@ void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t
   const int16_t *parents = s->parents;
   const lb_transform *local = inst->local;
   lb_transform *model = inst->model;
+  const lb_f4_xf_k k = lb_f4_xf_constants();
   if (first == 0 && end == s->joint_count && s->by_depth) {
     /* the same operations per joint as below, in an order whose neighbours are independent */
     const uint16_t *order = s->by_depth;
@@ -63,7 +64,7 @@ void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t
       if (p < 0) {
         model[j] = local[j];
       } else {
-        lb_f4_xf_mul(&model[p], &local[j], &model[j]);
+        lb_f4_xf_mul_k(&model[p], &local[j], &model[j], &k);
       }
     }
     return;
@@ -73,7 +74,7 @@ void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t
     if (p < 0) {
       model[j] = local[j];
     } else {
-      lb_f4_xf_mul(&model[p], &local[j], &model[j]);
+      lb_f4_xf_mul_k(&model[p], &local[j], &model[j], &k);
     }
   }
 }
