@@ -1,8 +1,10 @@
-/* The four-lane paths (wasm/src/math/simd4.h, simd4_xf.h) against the scalar functions they
- * replace: transform composition and 4x4 matrices, bit for bit, on random and edge inputs
- * (zeros of both signs, negative and tiny scales, unnormalised rotations). The same file is
+/* The four-lane paths (wasm/src/math/simd4.h, simd4_xf.h, simd4_trig.h) against the scalar
+ * functions they replace: transform composition, 4x4 matrices and the slerp sine, bit for bit,
+ * on random and edge inputs (zeros of both signs, negative and tiny scales, unnormalised
+ * rotations, the sine's reduction boundaries). The same file is
  * built again with LB_SIMD4_SCALAR (test_simd4_scalar.c) for the portable path. */
 #include "../../wasm/src/math/math_inline.h"
+#include "../../wasm/src/math/simd4_trig.h"
 #include "../../wasm/src/math/simd4_xf.h"
 #include "limber/math.h"
 #include "test.h"
@@ -97,9 +99,54 @@ static void test_matrix4_bits(void) {
   LB_CHECK(differ == 0);
 }
 
+/* lb_f4_sin_low against lb_sin: every lane it keeps has lb_sin's bits, it keeps every lane of
+ * [0, pi/2] (the slerp angles), and it reports the lanes it cannot do. */
+static void test_sin_low_bits(void) {
+  rng r = {0x27d4eb2fu};
+  const float pio2 = 1.57079637f, pio4 = 0.785398185f;
+  /* edges: zeros, tiny and subnormal, both sides of the k = 0 / 1 split (fk = 1) and of
+   * pi/2, the reduction's bound near 3 pi / 4 and past it, non-finite and huge values */
+  const float edge[] = {
+      0.0f,  -0.0f,       1e-30f,      1e-40f,     -1e-40f, pio4,        0.78539813f,  0.78539824f,
+      -pio4, pio2,        1.57079625f, 1.5707965f, -pio2,   2.35619449f, 2.3561945f,   2.35619473f,
+      2.4f,  3.14159274f, -3.0f,       10.0f,      1e30f,   1.0f / 0.0f, -1.0f / 0.0f, 0.0f / 0.0f,
+      1e-8f, 0.5f,        1.0f,        2.0f,       -2.3f,   2.3561e0f};
+  const uint32_t n_edge = (uint32_t)(sizeof edge / sizeof edge[0]);
+  const uint32_t n = 400000u;
+  uint32_t differ = 0, kept = 0, outside_in_range = 0;
+  for (uint32_t i = 0; i < n + n_edge; i += 4u) {
+    float x[4], got[4];
+    bool slerp_range = i < n && (i / 4u) % 2u == 0u;
+    for (uint32_t l = 0; l < 4u; ++l) {
+      uint32_t k = i + l;
+      x[l] = k >= n        ? edge[(k - n) % n_edge]
+             : slerp_range ? rnd(&r, 0.0f, pio2)
+                           : rnd(&r, -2.5f, 2.5f);
+    }
+    int outside = 0;
+    lb_f4_store(got, lb_f4_sin_low(lb_f4_load(x), &outside));
+    for (uint32_t l = 0; l < 4u; ++l) {
+      if ((outside >> l) & 1) {
+        outside_in_range += x[l] >= 0.0f && x[l] <= pio2;
+        continue;
+      }
+      float want = lb_sin(x[l]);
+      ++kept;
+      differ += memcmp(&want, &got[l], sizeof want) != 0;
+    }
+  }
+  printf(
+      "sin_low (%s): %u lanes kept, %u differ from lb_sin in any bit, %u of [0, pi/2] not kept\n",
+      LB_SIMD4_NAME, kept, differ, outside_in_range);
+  LB_CHECK(differ == 0);
+  LB_CHECK(outside_in_range == 0);
+  LB_CHECK(kept > n / 2u);
+}
+
 int main(void) {
   LB_RUN(test_xf_mul_bits);
   LB_RUN(test_matrix_bits);
   LB_RUN(test_matrix4_bits);
+  LB_RUN(test_sin_low_bits);
   LB_TEST_MAIN_END();
 }

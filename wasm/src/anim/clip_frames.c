@@ -8,6 +8,7 @@
 #include "../base/bytes.h"
 #include "../math/math_inline.h"
 #include "../math/simd4.h"
+#include "../math/simd4_trig.h"
 #include "../math/simd4_xf.h"
 #include "clip_internal.h"
 
@@ -30,7 +31,8 @@ struct lb_clip_frames {
   /* Segments (key k to k + 1, the last to the first) whose keys are more than 8 degrees
    * apart in some lane are slerped; their angle terms depend only on the keys, so they are
    * worked out here, by lb_quat_slerp's own operations: per (key, group) an offset into
-   * `wide` (UINT32_MAX: no wide lane), then per lane theta, 1 / sin(theta), sign. */
+   * `wide` (UINT32_MAX: no wide lane), then theta, 1 / sin(theta) and sign, each for the four
+   * lanes (zeros in a lane that is not wide), so they load as lanes. */
   uint32_t *wide_at;
   float *wide;
   /* Per (key, group): bit l set where lane l's keys k and k + 1 have a negative dot (the
@@ -217,6 +219,7 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
         if (*at == UINT32_MAX) {
           *at = next;
           next += 12u;
+          memset(f->wide + *at, 0, 12u * sizeof(float));
         }
         /* lb_quat_slerp's angle terms, the same operations */
         float sign = 1.0f;
@@ -225,10 +228,10 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
           sign = -1.0f;
         }
         float theta = lb_acos(d);
-        float *e = f->wide + *at + l * 3u;
+        float *e = f->wide + *at + l;
         e[0] = theta;
-        e[1] = 1.0f / lb_sin(theta);
-        e[2] = sign;
+        e[4] = 1.0f / lb_sin(theta);
+        e[8] = sign;
       }
     }
   }
@@ -260,10 +263,11 @@ const lb_joint_lists *lb_clip_frames_lists(const lb_clip_frames *f) {
   return &f->lists;
 }
 
-/* lb_quat_slerp(a, b, u) for u in (0, 1) with its angle terms from `e`. */
+/* lb_quat_slerp(a, b, u) for u in (0, 1) with its angle terms from `e`, lane l alone (the
+ * lanes whose sine lb_f4_sin_low does not do). */
 static void lane_slerp(const float *va, const float *vb, uint32_t l, float u, const float *e,
                        float *out) {
-  float theta = e[l * 3u], inv_sin = e[l * 3u + 1u], sign = e[l * 3u + 2u];
+  float theta = e[l], inv_sin = e[4u + l], sign = e[8u + l];
   float wa = lb_sin((1.0f - u) * theta) * inv_sin;
   float wb = lb_sin(u * theta) * inv_sin * sign;
   for (uint32_t c = 0; c < 4u; ++c) {
@@ -320,12 +324,42 @@ LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, uint32_t g, 
   if (slerp == 0) {
     return;
   }
-  /* Padding lanes repeat a real track, so their slerp is as good as any value. */
+  /* lb_quat_slerp on the four lanes at once (lanes that are not wide have theta 0 and are
+   * not kept); padding lanes repeat a real track, so their slerp is as good as any value. */
+  const float *e = f->wide + f->wide_at[(size_t)sp.a * groups + g];
+  /* Four lanes' sines at once cost natively about what two lanes' lb_sin calls do, in wasm
+   * about one (the calls cost more there); the portable lanes would run all four. */
+#if defined(LB_SIMD4_WASM)
+  const bool together = true;
+#elif defined(LB_SIMD4_SSE2)
+  const bool together = (slerp & (slerp - 1u)) != 0u;
+#else
+  const bool together = false;
+#endif
+  if (together) {
+    const lb_f4 theta = lb_f4_load(e), inv_sin = lb_f4_load(e + 4), u = lb_f4_set1(sp.u);
+    int outside = 0;
+    lb_f4 wa = lb_f4_sin_low(lb_f4_mul(lb_f4_sub(lb_f4_set1(1.0f), u), theta), &outside);
+    lb_f4 wb = lb_f4_sin_low(lb_f4_mul(u, theta), &outside);
+    if ((outside & (int)slerp) == 0) {
+      wa = lb_f4_mul(wa, inv_sin);
+      wb = lb_f4_mul(lb_f4_mul(wb, inv_sin), lb_f4_load(e + 8));
+      lb_f4 s[4] = {lb_f4_add(lb_f4_mul(ax, wa), lb_f4_mul(bx, wb)),
+                    lb_f4_add(lb_f4_mul(ay, wa), lb_f4_mul(by, wb)),
+                    lb_f4_add(lb_f4_mul(az, wa), lb_f4_mul(bz, wb)),
+                    lb_f4_add(lb_f4_mul(aw, wa), lb_f4_mul(bw, wb))};
+      lb_f4_qnormalize4(s);
+      const lb_f4 wide = lb_f4_lt(lb_f4_load(k_sign[slerp]), lb_f4_set1(0.0f));
+      for (uint32_t c = 0; c < 4u; ++c) {
+        q[c] = lb_f4_select(wide, s[c], q[c]);
+      }
+      return;
+    }
+  }
   float lanes[4][4];
   for (uint32_t c = 0; c < 4u; ++c) {
     lb_f4_store(lanes[c], q[c]);
   }
-  const float *e = f->wide + f->wide_at[(size_t)sp.a * groups + g];
   for (uint32_t l = 0; l < 4u; ++l) {
     if ((slerp >> l) & 1u) {
       float r[4];

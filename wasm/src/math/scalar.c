@@ -10,6 +10,8 @@
  */
 #include "limber/math.h"
 
+#include "trig_internal.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -56,13 +58,6 @@ float lb_sqrt(float x) {
 }
 
 /* ---- sin / cos ------------------------------------------------------------------------ */
-
-/* pi/2 = PIO2_1 + PIO2_2 + PIO2_3 (+ 6e-18). The first two parts have 12 significant bits,
- * so k * part is exact for k < 2^12 and, with k split below, for k < 2^24. */
-#define PIO2_1 0x1.922p0f
-#define PIO2_2 -0x1.2aep-18f
-#define PIO2_3 -0x1.de973ep-31f
-#define TWO_OVER_PI 0x1.45f306p-1f
 
 /* Above 2^24 adjacent floats are >= 2 rad apart: the input carries no phase, and k would
  * no longer split into two 12-bit halves. */
@@ -115,7 +110,7 @@ static trig_reduced trig_reduce(float ax) {
   }
   int k = (int)fk;
   trig_reduced red = trig_reduce_by(ax, k);
-  if (red.r > 0.8f || red.r < -0.8f) {
+  if (red.r > LB_TRIG_REDUCED_MAX || red.r < -LB_TRIG_REDUCED_MAX) {
     float dk = red.r * TWO_OVER_PI;
     k += (int)(dk + (dk >= 0.0f ? 0.5f : -0.5f));
     red = trig_reduce_by(ax, k);
@@ -127,11 +122,7 @@ static trig_reduced trig_reduce(float ax) {
  * the 0.8 slack trig_reduce allows).
  * sin(r + d) ~ sin r + d*cos r with cos r ~ 1 - z/2; the dropped terms are < 1e-9. */
 static float sin_kernel(float r, float r_lo, float z) {
-  const float s1 = -1.66666672e-1f;
-  const float s2 = 8.33333191e-3f;
-  const float s3 = -1.98400812e-4f;
-  const float s4 = 2.72491479e-6f;
-  float p = s1 + z * (s2 + z * (s3 + z * s4));
+  float p = LB_SIN_S1 + z * (LB_SIN_S2 + z * (LB_SIN_S3 + z * LB_SIN_S4));
   return r + (r * z * p + r_lo * (1.0f - 0.5f * z));
 }
 
@@ -139,13 +130,9 @@ static float sin_kernel(float r, float r_lo, float z) {
  * error ((1 - w) - hz, exact by Sterbenz since w is in [0.69, 1]) is added back with the
  * small terms, so the only sizeable rounding is the final add. */
 static float cos_kernel(float r, float r_lo, float z) {
-  const float c2 = 4.16666679e-2f;
-  const float c3 = -1.38888881e-3f;
-  const float c4 = 2.48005945e-5f;
-  const float c5 = -2.73003081e-7f;
   float hz = 0.5f * z;
   float w = 1.0f - hz;
-  float p = c2 + z * (c3 + z * (c4 + z * c5));
+  float p = LB_COS_C2 + z * (LB_COS_C3 + z * (LB_COS_C4 + z * LB_COS_C5));
   return w + (((1.0f - w) - hz) + (z * z * p - r * r_lo));
 }
 
