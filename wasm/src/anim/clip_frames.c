@@ -276,54 +276,30 @@ static void lane_slerp(const float *va, const float *vb, uint32_t l, float u, co
   lb_quat_normalize(out);
 }
 
-/* Group g's four lanes at span sp, lanes x y z w in q: key a (copy), else the normalised
- * lerp, with the lanes whose keys are more than 8 degrees apart slerped. */
-LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, uint32_t g, lb_f4 *q) {
-  uint32_t groups = f->group_count;
+/* +-1 per lane: u * -1 is -u exactly, what a select of -u would give */
+static const float k_sign[16][4] = {
+    {1, 1, 1, 1},   {-1, 1, 1, 1},   {1, -1, 1, 1},   {-1, -1, 1, 1},
+    {1, 1, -1, 1},  {-1, 1, -1, 1},  {1, -1, -1, 1},  {-1, -1, -1, 1},
+    {1, 1, 1, -1},  {-1, 1, 1, -1},  {1, -1, 1, -1},  {-1, -1, 1, -1},
+    {1, 1, -1, -1}, {-1, 1, -1, -1}, {1, -1, -1, -1}, {-1, -1, -1, -1}};
+
+/* The slerp is the rare path: out of line in the SIMD builds, so the lerp's three inlined
+ * copies stay small (and the wasm blend kernel spills less: 20,842 against 21,649
+ * instructions per anim.character); inline in the portable one, where V8 spills every
+ * live lane around the call instead (45,136 against 43,676). */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(LB_SIMD4_WASM) || defined(LB_SIMD4_SSE2))
+#define LB_FRAMES_SLERP static __attribute__((noinline))
+#else
+#define LB_FRAMES_SLERP LB_F4_INLINE
+#endif
+
+/* Over q, group g's normalised lerp, the lanes `slerp` (keys more than 8 degrees apart)
+ * slerped. */
+LB_FRAMES_SLERP void group_slerp(const lb_clip_frames *f, key_span sp, uint32_t g, uint32_t slerp,
+                                 lb_f4 *q) {
+  const uint32_t groups = f->group_count;
   const float *va = f->values + ((size_t)sp.a * groups + g) * 16u;
   const float *vb = f->values + ((size_t)sp.b * groups + g) * 16u;
-  lb_f4 ax = lb_f4_load(va), ay = lb_f4_load(va + 4), az = lb_f4_load(va + 8),
-        aw = lb_f4_load(va + 12);
-  const uint32_t bits = sp.copy ? 0u : f->lane_bits[(size_t)sp.a * groups + g];
-  const uint32_t same = bits >> 8;
-  if (sp.copy || same == 15u) {
-    q[0] = ax;
-    q[1] = ay;
-    q[2] = az;
-    q[3] = aw;
-    return;
-  }
-  /* +-1 per lane: u * -1 is -u exactly, what a select of -u would give */
-  static const float k_sign[16][4] = {
-      {1, 1, 1, 1},   {-1, 1, 1, 1},   {1, -1, 1, 1},   {-1, -1, 1, 1},
-      {1, 1, -1, 1},  {-1, 1, -1, 1},  {1, -1, -1, 1},  {-1, -1, -1, 1},
-      {1, 1, 1, -1},  {-1, 1, 1, -1},  {1, -1, 1, -1},  {-1, -1, 1, -1},
-      {1, 1, -1, -1}, {-1, 1, -1, -1}, {1, -1, -1, -1}, {-1, -1, -1, -1}};
-  const uint32_t slerp = (bits >> 4) & 15u;
-  const lb_f4 sa = lb_f4_set1(1.0f - sp.u);
-  lb_f4 bx = lb_f4_load(vb), by = lb_f4_load(vb + 4), bz = lb_f4_load(vb + 8),
-        bw = lb_f4_load(vb + 12);
-  lb_f4 sb = lb_f4_mul(lb_f4_set1(sp.u), lb_f4_load(k_sign[bits & 15u]));
-  lb_f4 qx = lb_f4_add(lb_f4_mul(ax, sa), lb_f4_mul(bx, sb));
-  lb_f4 qy = lb_f4_add(lb_f4_mul(ay, sa), lb_f4_mul(by, sb));
-  lb_f4 qz = lb_f4_add(lb_f4_mul(az, sa), lb_f4_mul(bz, sb));
-  lb_f4 qw = lb_f4_add(lb_f4_mul(aw, sa), lb_f4_mul(bw, sb));
-  q[0] = qx;
-  q[1] = qy;
-  q[2] = qz;
-  q[3] = qw;
-  lb_f4_qnormalize4(q);
-  if (same != 0u) {
-    /* lanes whose keys are equal keep the key (the scalar sampler copies them) */
-    const lb_f4 keep = lb_f4_lt(lb_f4_load(k_sign[same]), lb_f4_set1(0.0f));
-    q[0] = lb_f4_select(keep, ax, q[0]);
-    q[1] = lb_f4_select(keep, ay, q[1]);
-    q[2] = lb_f4_select(keep, az, q[2]);
-    q[3] = lb_f4_select(keep, aw, q[3]);
-  }
-  if (slerp == 0) {
-    return;
-  }
   /* lb_quat_slerp on the four lanes at once (lanes that are not wide have theta 0 and are
    * not kept); padding lanes repeat a real track, so their slerp is as good as any value. */
   const float *e = f->wide + f->wide_at[(size_t)sp.a * groups + g];
@@ -344,10 +320,11 @@ LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, uint32_t g, 
     if ((outside & (int)slerp) == 0) {
       wa = lb_f4_mul(wa, inv_sin);
       wb = lb_f4_mul(lb_f4_mul(wb, inv_sin), lb_f4_load(e + 8));
-      lb_f4 s[4] = {lb_f4_add(lb_f4_mul(ax, wa), lb_f4_mul(bx, wb)),
-                    lb_f4_add(lb_f4_mul(ay, wa), lb_f4_mul(by, wb)),
-                    lb_f4_add(lb_f4_mul(az, wa), lb_f4_mul(bz, wb)),
-                    lb_f4_add(lb_f4_mul(aw, wa), lb_f4_mul(bw, wb))};
+      lb_f4 s[4];
+      for (uint32_t c = 0; c < 4u; ++c) {
+        s[c] = lb_f4_add(lb_f4_mul(lb_f4_load(va + 4u * c), wa),
+                         lb_f4_mul(lb_f4_load(vb + 4u * c), wb));
+      }
       lb_f4_qnormalize4(s);
       const lb_f4 wide = lb_f4_lt(lb_f4_load(k_sign[slerp]), lb_f4_set1(0.0f));
       for (uint32_t c = 0; c < 4u; ++c) {
@@ -371,6 +348,50 @@ LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, uint32_t g, 
   }
   for (uint32_t c = 0; c < 4u; ++c) {
     q[c] = lb_f4_load(lanes[c]);
+  }
+}
+
+/* Group g's four lanes at span sp, lanes x y z w in q: key a (copy), else the normalised
+ * lerp, with the lanes whose keys are more than 8 degrees apart slerped. */
+LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, uint32_t g, lb_f4 *q) {
+  uint32_t groups = f->group_count;
+  const float *va = f->values + ((size_t)sp.a * groups + g) * 16u;
+  const float *vb = f->values + ((size_t)sp.b * groups + g) * 16u;
+  lb_f4 ax = lb_f4_load(va), ay = lb_f4_load(va + 4), az = lb_f4_load(va + 8),
+        aw = lb_f4_load(va + 12);
+  const uint32_t bits = sp.copy ? 0u : f->lane_bits[(size_t)sp.a * groups + g];
+  const uint32_t same = bits >> 8;
+  if (sp.copy || same == 15u) {
+    q[0] = ax;
+    q[1] = ay;
+    q[2] = az;
+    q[3] = aw;
+    return;
+  }
+  const uint32_t slerp = (bits >> 4) & 15u;
+  const lb_f4 sa = lb_f4_set1(1.0f - sp.u);
+  lb_f4 bx = lb_f4_load(vb), by = lb_f4_load(vb + 4), bz = lb_f4_load(vb + 8),
+        bw = lb_f4_load(vb + 12);
+  lb_f4 sb = lb_f4_mul(lb_f4_set1(sp.u), lb_f4_load(k_sign[bits & 15u]));
+  lb_f4 qx = lb_f4_add(lb_f4_mul(ax, sa), lb_f4_mul(bx, sb));
+  lb_f4 qy = lb_f4_add(lb_f4_mul(ay, sa), lb_f4_mul(by, sb));
+  lb_f4 qz = lb_f4_add(lb_f4_mul(az, sa), lb_f4_mul(bz, sb));
+  lb_f4 qw = lb_f4_add(lb_f4_mul(aw, sa), lb_f4_mul(bw, sb));
+  q[0] = qx;
+  q[1] = qy;
+  q[2] = qz;
+  q[3] = qw;
+  lb_f4_qnormalize4(q);
+  if (same != 0u) {
+    /* lanes whose keys are equal keep the key (the scalar sampler copies them) */
+    const lb_f4 keep = lb_f4_lt(lb_f4_load(k_sign[same]), lb_f4_set1(0.0f));
+    q[0] = lb_f4_select(keep, ax, q[0]);
+    q[1] = lb_f4_select(keep, ay, q[1]);
+    q[2] = lb_f4_select(keep, az, q[2]);
+    q[3] = lb_f4_select(keep, aw, q[3]);
+  }
+  if (slerp != 0u) {
+    group_slerp(f, sp, g, slerp, q);
   }
 }
 
