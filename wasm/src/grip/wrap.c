@@ -431,7 +431,8 @@ static void lb_near_prepare(lb_chain *c, uint32_t i, lb_near_shape *out) {
   memcpy(out->half_extents, s->half_extents, sizeof(vec3));
 }
 
-static inline float lb_own_distance(const lb_near_shape *s, lb_f4 q) {
+/* Always inlined: emcc kept it a call, around which V8 spills the search's live lanes. */
+LB_F4_INLINE float lb_own_distance(const lb_near_shape *s, lb_f4 q) {
   float v[4];
   lb_f4_store(v, q);
   return lb_shape_distance_local(s->type, s->radius, s->half_height, s->half_extents, v);
