@@ -2,7 +2,8 @@
  *
  * Bit-identity with the scalar sampler (clip.c eval_quat) is the contract: each lane does
  * the same IEEE operations in the same order, keys more than 8 degrees apart take the
- * scalar slerp lane by lane, and the key span (a, b, u) comes from the scalar key search.
+ * scalar slerp's operations (its sines four lanes at a time where that is cheaper, else lane
+ * by lane), and the key span (a, b, u) comes from the scalar key search.
  * tests/c/test_anim.c compares every output bit with and without frames. */
 #include "../base/alloc.h"
 #include "../base/bytes.h"
