@@ -9,7 +9,8 @@
 
 /* memcmp(a, b, n) == 0, eight bytes at a time. The wasm build's libc memcmp walks byte by
  * byte behind a call, and neither compiler expands it inline for wasm; the animation blend asks
- * "do these layers agree bit for bit" for every joint and every step. */
+ * "do these layers agree bit for bit" for every joint and every step. Per-step code uses this;
+ * code run once per call of the API keeps memcmp. */
 static inline bool lb_same_bytes(const void *a, const void *b, size_t n) {
   const unsigned char *p = a, *q = b;
   uint64_t diff = 0u;

@@ -4,6 +4,8 @@
  * gives the same bits everywhere. */
 #include "controller_internal.h"
 
+#include "../base/bytes.h"
+
 #include <string.h>
 
 #define CTL_EPS 1.0e-6f /* shorter motions are not cast */
@@ -241,7 +243,8 @@ void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
   const float start[3] = {p[0], p[1], p[2]};
 
   /* 1. size: the requested one when it has room */
-  if (cc->height != st->applied_height || memcmp(cc->center, st->applied_center, 12) != 0) {
+  if (cc->height != st->applied_height ||
+      !lb_same_bytes(cc->center, st->applied_center, sizeof(vec3))) {
     ctl_ctx probe = cx;
     probe.half = cc->height * 0.5f - cc->radius;
     memcpy(probe.c, cc->center, sizeof probe.c);

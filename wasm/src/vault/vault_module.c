@@ -3,6 +3,7 @@
  * restores the CharacterController and moves the character over; the Reach system plants a
  * hand on the top by the grip module's arm reach (as the interact module does). */
 #include "../anim/animator_internal.h"
+#include "../base/bytes.h"
 #include "../grip/grip_internal.h"
 #include "limber/collide.h"
 #include "limber/vault.h"
@@ -378,7 +379,7 @@ static void vault_move_one(lb_world *w, uint32_t s, float dt) {
     }
   }
   if (c->state == LB_VAULT_LANDING && cc->applied_height == st->orig_height &&
-      memcmp(cc->applied_center, st->orig_center, sizeof(vec3)) == 0) {
+      lb_same_bytes(cc->applied_center, st->orig_center, sizeof(vec3))) {
     c->state = LB_VAULT_IDLE;
   }
 }
