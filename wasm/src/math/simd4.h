@@ -101,9 +101,15 @@ LB_F4_INLINE void lb_f4_transpose(lb_f4 *a, lb_f4 *b, lb_f4 *c, lb_f4 *d) {
   *d = wasm_i64x2_shuffle(t2, t3, 1, 3);
 }
 /* V8 builds a v128 constant afresh at every use, inside loops too (two to four x86 instructions
- * each), where LLVM left a v128.const. An empty asm statement hides the value from LLVM, which
- * then keeps it in a local set before the loop, and V8 in a register. */
-#define LB_F4_HOLD(v) __asm__("" : "+r"(v))
+ * each, and the loop's spills besides). Hiding the value in a local is not enough (an empty asm
+ * statement fooled LLVM, but Binaryen's link-time -O3 put the v128.const back into the loop);
+ * a value V8 loads from memory is an ordinary value, kept in a register or, at worst, spilled
+ * and reloaded in one instruction. Costs a stack store and load per hold: hold outside loops. */
+#define LB_F4_HOLD(v)                                                                              \
+  do {                                                                                             \
+    volatile v128_t hold_ = (v);                                                                   \
+    (v) = hold_;                                                                                   \
+  } while (0)
 #elif defined(LB_SIMD4_SSE2)
 typedef __m128 lb_f4;
 /* Compilers keep SSE constants in registers or load them: nothing to hold (see the wasm one). */

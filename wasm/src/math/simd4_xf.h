@@ -16,12 +16,19 @@ typedef struct lb_f4_xf_k {
   lb_f4 xyz;        /* all bits set in lanes x, y, z: and-ing clears the padding lane */
 } lb_f4_xf_k;
 
-LB_F4_INLINE lb_f4_xf_k lb_f4_xf_constants(void) {
+/* The constants as constants: for one operation outside a loop. */
+LB_F4_INLINE lb_f4_xf_k lb_f4_xf_constants_once(void) {
   lb_f4_xf_k k;
   k.s2 = lb_f4_set(0.0f, -0.0f, 0.0f, -0.0f);
   k.s3 = lb_f4_set(0.0f, 0.0f, -0.0f, -0.0f);
   k.s4 = lb_f4_set(-0.0f, 0.0f, 0.0f, -0.0f);
   k.xyz = lb_f4_gt(lb_f4_set(1.0f, 1.0f, 1.0f, 0.0f), lb_f4_set1(0.0f));
+  return k;
+}
+
+/* The constants held (LB_F4_HOLD) for a loop: made once per call, not at every use. */
+LB_F4_INLINE lb_f4_xf_k lb_f4_xf_constants(void) {
+  lb_f4_xf_k k = lb_f4_xf_constants_once();
   LB_F4_HOLD(k.s2);
   LB_F4_HOLD(k.s3);
   LB_F4_HOLD(k.s4);
@@ -43,7 +50,7 @@ LB_F4_INLINE lb_f4 lb_f4_qmul_k(lb_f4 a, lb_f4 b, const lb_f4_xf_k *k) {
 
 /* lb_f4_qmul_k outside loops. */
 LB_F4_INLINE lb_f4 lb_f4_qmul(lb_f4 a, lb_f4 b) {
-  lb_f4_xf_k k = lb_f4_xf_constants();
+  lb_f4_xf_k k = lb_f4_xf_constants_once();
   return lb_f4_qmul_k(a, b, &k);
 }
 
