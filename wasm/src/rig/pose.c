@@ -47,6 +47,20 @@ void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst) {
   memset(inst, 0, sizeof *inst);
 }
 
+/* model = parent * local. The portable lanes take the scalar form, the same operations on
+ * the three or four values that matter: as lanes they would also compute the padding lane and
+ * mask it with integer operations (anim.stage.model measured 16,881 -> 14,467 instructions per
+ * character in the scalar wasm build). */
+LB_F4_INLINE void xf_mul(const lb_transform *parent, const lb_transform *local, lb_transform *out,
+                         const lb_f4_xf_k *k) {
+#if defined(LB_SIMD4_WASM) || defined(LB_SIMD4_SSE2)
+  lb_f4_xf_mul_k(parent, local, out, k);
+#else
+  (void)k;
+  lb_xf_mul_r(parent, local, local->r, out);
+#endif
+}
+
 void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t first,
                            uint32_t end) {
   /* Locals, not struct fields: the stores into model could alias the fields as far as the
@@ -64,7 +78,7 @@ void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t
       if (p < 0) {
         model[j] = local[j];
       } else {
-        lb_f4_xf_mul_k(&model[p], &local[j], &model[j], &k);
+        xf_mul(&model[p], &local[j], &model[j], &k);
       }
     }
     return;
@@ -74,7 +88,7 @@ void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t
     if (p < 0) {
       model[j] = local[j];
     } else {
-      lb_f4_xf_mul_k(&model[p], &local[j], &model[j], &k);
+      xf_mul(&model[p], &local[j], &model[j], &k);
     }
   }
 }
