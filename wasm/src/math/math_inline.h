@@ -64,24 +64,54 @@ static inline void lb_qnormalize(float *q) {
 }
 
 /* out = parent * local with local's rotation replaced by r: lb_transform_mul. out may alias
- * parent. */
+ * parent or local. One output field at a time (rotation, scale, translation), each input read
+ * before its field of out is written: fewer values live at once than all loads first (the
+ * scalar wasm build spilled a third of them), and no store can change a later load. */
 static inline void lb_xf_mul_r(const lb_transform *parent, const lb_transform *local,
                                const float *r, lb_transform *out) {
-  vec3 st = {parent->s[0] * local->t[0], parent->s[1] * local->t[1], parent->s[2] * local->t[2]};
-  vec3 t;
-  lb_qrot_add(parent->r, st, parent->t, t);
+  float pr[4] = {parent->r[0], parent->r[1], parent->r[2], parent->r[3]};
   versor q;
-  lb_qmul(parent->r, r, q);
-  out->s[0] = parent->s[0] * local->s[0];
-  out->s[1] = parent->s[1] * local->s[1];
-  out->s[2] = parent->s[2] * local->s[2];
-  out->t[0] = t[0];
-  out->t[1] = t[1];
-  out->t[2] = t[2];
+  lb_qmul(pr, r, q);
   out->r[0] = q[0];
   out->r[1] = q[1];
   out->r[2] = q[2];
   out->r[3] = q[3];
+  float ps0 = parent->s[0], ps1 = parent->s[1], ps2 = parent->s[2];
+  float s0 = ps0 * local->s[0], s1 = ps1 * local->s[1], s2 = ps2 * local->s[2];
+  out->s[0] = s0;
+  out->s[1] = s1;
+  out->s[2] = s2;
+  vec3 st = {ps0 * local->t[0], ps1 * local->t[1], ps2 * local->t[2]};
+  vec3 t;
+  lb_qrot_add(pr, st, parent->t, t);
+  out->t[0] = t[0];
+  out->t[1] = t[1];
+  out->t[2] = t[2];
+}
+
+/* The column-major 4x4 of xf into m[16]: lb_transform_to_mat4. */
+static inline void lb_xf_matrix(const lb_transform *xf, float *m) {
+  /* every input read before the first store: m may alias xf as far as the compiler knows */
+  float x = xf->r[0], y = xf->r[1], z = xf->r[2], w = xf->r[3];
+  float s0 = xf->s[0], s1 = xf->s[1], s2 = xf->s[2], t0 = xf->t[0], t1 = xf->t[1], t2 = xf->t[2];
+  float xx = x * x, yy = y * y, zz = z * z;
+  float xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
+  m[0] = (1.0f - 2.0f * (yy + zz)) * s0;
+  m[1] = 2.0f * (xy + wz) * s0;
+  m[2] = 2.0f * (xz - wy) * s0;
+  m[3] = 0.0f;
+  m[4] = 2.0f * (xy - wz) * s1;
+  m[5] = (1.0f - 2.0f * (xx + zz)) * s1;
+  m[6] = 2.0f * (yz + wx) * s1;
+  m[7] = 0.0f;
+  m[8] = 2.0f * (xz + wy) * s2;
+  m[9] = 2.0f * (yz - wx) * s2;
+  m[10] = (1.0f - 2.0f * (xx + yy)) * s2;
+  m[11] = 0.0f;
+  m[12] = t0;
+  m[13] = t1;
+  m[14] = t2;
+  m[15] = 1.0f;
 }
 
 /* out = xf applied to p: lb_transform_point. */

@@ -49,23 +49,5 @@ void lb_transform_point(const lb_transform *xf, const vec3 p, vec3 out) {
 }
 
 void lb_transform_to_mat4(const lb_transform *xf, mat4 out) {
-  float x = xf->r[0], y = xf->r[1], z = xf->r[2], w = xf->r[3];
-  float xx = x * x, yy = y * y, zz = z * z;
-  float xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
-  out[0][0] = (1.0f - 2.0f * (yy + zz)) * xf->s[0];
-  out[0][1] = 2.0f * (xy + wz) * xf->s[0];
-  out[0][2] = 2.0f * (xz - wy) * xf->s[0];
-  out[0][3] = 0.0f;
-  out[1][0] = 2.0f * (xy - wz) * xf->s[1];
-  out[1][1] = (1.0f - 2.0f * (xx + zz)) * xf->s[1];
-  out[1][2] = 2.0f * (yz + wx) * xf->s[1];
-  out[1][3] = 0.0f;
-  out[2][0] = 2.0f * (xz + wy) * xf->s[2];
-  out[2][1] = 2.0f * (yz - wx) * xf->s[2];
-  out[2][2] = (1.0f - 2.0f * (xx + yy)) * xf->s[2];
-  out[2][3] = 0.0f;
-  out[3][0] = xf->t[0];
-  out[3][1] = xf->t[1];
-  out[3][2] = xf->t[2];
-  out[3][3] = 1.0f;
+  lb_xf_matrix(xf, &out[0][0]);
 }

@@ -31,12 +31,19 @@ lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asse
 
 void lb_rig_write_matrices(lb_rig_instance *inst, uint32_t first, uint32_t end) {
   uint32_t j = first;
+#if defined(LB_SIMD4_WASM) || defined(LB_SIMD4_SSE2)
   for (; j + 4u <= end; j += 4u) {
     lb_f4_xf_matrix4(&inst->model[j], &inst->matrices[j][0][0]);
   }
   for (; j < end; ++j) {
     lb_f4_xf_matrix(&inst->model[j], &inst->matrices[j][0][0]);
   }
+#else
+  /* portable lanes: the scalar form, as in xf_mul below */
+  for (; j < end; ++j) {
+    lb_xf_matrix(&inst->model[j], &inst->matrices[j][0][0]);
+  }
+#endif
 }
 
 void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst) {
