@@ -679,15 +679,15 @@ static bool lb_chain_touch_at(const lb_chain *c, int b, float s) {
   return c->touch_r[b] > lb_geom_abs(s - c->touch_s[b]);
 }
 
-/* Whether bone b touches at s: from a proven sign, else by queries (the lead bone in closed
- * form, the others after the kinematics up to joint b; *done: how far they already run). */
-static bool lb_bone_touches(lb_chain *c, int b, float s, int *done) {
-  if (lb_chain_clear_at(c, b, s)) {
-    return false;
-  }
-  if (lb_chain_touch_at(c, b, s)) {
-    return true;
-  }
+/* Whether bone b touches at s, by queries (the lead bone in closed form, the others after the
+ * kinematics up to joint b; *done: how far they already run). Out of line: a call in the wasm
+ * build sets up the frame the queries need (a stack frame, V8's spills), which the proven
+ * signs below, about half the asks, skip. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static bool
+lb_bone_query(lb_chain *c, int b, float s, int *done) {
   float clearance;
   if (b == c->active) {
     clearance = lb_lead_clearance(c, c->co_ev.x[b], c->co_ev.y[b], true);
@@ -700,6 +700,17 @@ static bool lb_bone_touches(lb_chain *c, int b, float s, int *done) {
   }
   lb_chain_note(c, b, s, clearance);
   return clearance < 0.0f;
+}
+
+/* Whether bone b touches at s: from a proven sign, else by queries. */
+static inline bool lb_bone_touches(lb_chain *c, int b, float s, int *done) {
+  if (lb_chain_clear_at(c, b, s)) {
+    return false;
+  }
+  if (lb_chain_touch_at(c, b, s)) {
+    return true;
+  }
+  return lb_bone_query(c, b, s, done);
 }
 
 /* The touching moving bone at s (coefficients in co_ev), or -1 when all are clear. `first`
