@@ -6,6 +6,7 @@
 #define LB_MATH_SIMD4_XF_H
 
 #include "limber/math.h"
+#include "math_inline.h"
 #include "simd4.h"
 
 #include <stddef.h>
@@ -91,10 +92,22 @@ LB_F4_INLINE lb_f4 lb_f4_qrot_add(lb_f4 q, lb_f4 v, lb_f4 base) {
  * they load and store as whole lanes, the padding lane masked to 0. */
 #define LB_F4_XF_LANES (sizeof(lb_transform) == 48u && offsetof(lb_transform, s) == 32u)
 
+/* On the portable lanes one transform's operations would also run the padding lane and mask
+ * it with integer round trips: there the transform product and the matrices below take
+ * math_inline.h's scalar forms, the same operations (scalar wasm anim.stage.model 16,881 ->
+ * 12,482 instructions per character). */
+#if defined(LB_SIMD4_WASM) || defined(LB_SIMD4_SSE2)
+#define LB_F4_XF_VECTOR 1
+#endif
+
 /* out = parent * local, as lb_xf_mul_r(parent, local, local->r, out). out may alias local.
- * The translation is written as four floats: the fourth lands in the padding (0). */
+ * The vector builds write the translation as four floats: the fourth lands in the padding (0). */
 LB_F4_INLINE void lb_f4_xf_mul_k(const lb_transform *parent, const lb_transform *local,
                                  lb_transform *out, const lb_f4_xf_k *k) {
+#if !defined(LB_F4_XF_VECTOR)
+  (void)k;
+  lb_xf_mul_r(parent, local, local->r, out);
+#else
   lb_f4 p = lb_f4_load(parent->r);
   if (LB_F4_XF_LANES) {
     /* and-ing with xyz is the select of 0 in the padding lane, in one operation */
@@ -119,10 +132,14 @@ LB_F4_INLINE void lb_f4_xf_mul_k(const lb_transform *parent, const lb_transform 
   out->s[0] = s0;
   out->s[1] = s1;
   out->s[2] = s2;
+#endif
 }
 
 /* The column-major 4x4 of a transform, as lb_transform_to_mat4. */
 LB_F4_INLINE void lb_f4_xf_matrix(const lb_transform *xf, float *m) {
+#if !defined(LB_F4_XF_VECTOR)
+  lb_xf_matrix(xf, m);
+#else
   float x = xf->r[0], y = xf->r[1], z = xf->r[2], w = xf->r[3];
   float xx = x * x, yy = y * y, zz = z * z;
   float xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
@@ -144,12 +161,18 @@ LB_F4_INLINE void lb_f4_xf_matrix(const lb_transform *xf, float *m) {
   lb_f4_store(m + 4, lb_f4_mul(c1, lb_f4_set(xf->s[1], xf->s[1], xf->s[1], 0.0f)));
   lb_f4_store(m + 8, lb_f4_mul(c2, lb_f4_set(xf->s[2], xf->s[2], xf->s[2], 0.0f)));
   lb_f4_store(m + 12, lb_f4_set(xf->t[0], xf->t[1], xf->t[2], 1.0f));
+#endif
 }
 
 /* lb_f4_xf_matrix for four transforms (x[0], x[stride], ...), the products four joints
  * per operation; `m` receives 4 column-major matrices of 16 floats, 16 floats apart. Each
  * lane runs lb_transform_to_mat4's operations in its order. */
 LB_F4_INLINE void lb_f4_xf_matrix4(const lb_transform *x, float *m) {
+#if !defined(LB_F4_XF_VECTOR)
+  for (int k = 0; k < 4; ++k) {
+    lb_xf_matrix(&x[k], m + 16 * k);
+  }
+#else
   lb_f4 qx = lb_f4_load(x[0].r), qy = lb_f4_load(x[1].r), qz = lb_f4_load(x[2].r),
         qw = lb_f4_load(x[3].r);
   lb_f4_transpose(&qx, &qy, &qz, &qw);
@@ -206,6 +229,7 @@ LB_F4_INLINE void lb_f4_xf_matrix4(const lb_transform *x, float *m) {
         LB_F4_XF_LANES ? lb_f4_load(x[k].t) : lb_f4_set(x[k].t[0], x[k].t[1], x[k].t[2], 0.0f);
     lb_f4_store(m + 16 * k + 12, lb_f4_select(xyz, t, one));
   }
+#endif
 }
 
 #endif

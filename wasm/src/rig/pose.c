@@ -31,19 +31,12 @@ lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asse
 
 void lb_rig_write_matrices(lb_rig_instance *inst, uint32_t first, uint32_t end) {
   uint32_t j = first;
-#if defined(LB_SIMD4_WASM) || defined(LB_SIMD4_SSE2)
   for (; j + 4u <= end; j += 4u) {
     lb_f4_xf_matrix4(&inst->model[j], &inst->matrices[j][0][0]);
   }
   for (; j < end; ++j) {
     lb_f4_xf_matrix(&inst->model[j], &inst->matrices[j][0][0]);
   }
-#else
-  /* portable lanes: the scalar form, as in xf_mul below */
-  for (; j < end; ++j) {
-    lb_xf_matrix(&inst->model[j], &inst->matrices[j][0][0]);
-  }
-#endif
 }
 
 void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst) {
@@ -52,20 +45,6 @@ void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst) {
   lb_free(w, inst->model);
   lb_free(w, inst->matrices);
   memset(inst, 0, sizeof *inst);
-}
-
-/* model = parent * local. The portable lanes take the scalar form, the same operations on
- * the three or four values that matter: as lanes they would also compute the padding lane and
- * mask it with integer operations (anim.stage.model measured 16,881 -> 14,467 instructions per
- * character in the scalar wasm build). */
-LB_F4_INLINE void xf_mul(const lb_transform *parent, const lb_transform *local, lb_transform *out,
-                         const lb_f4_xf_k *k) {
-#if defined(LB_SIMD4_WASM) || defined(LB_SIMD4_SSE2)
-  lb_f4_xf_mul_k(parent, local, out, k);
-#else
-  (void)k;
-  lb_xf_mul_r(parent, local, local->r, out);
-#endif
 }
 
 void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t first,
@@ -85,7 +64,7 @@ void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t
       if (p < 0) {
         model[j] = local[j];
       } else {
-        xf_mul(&model[p], &local[j], &model[j], &k);
+        lb_f4_xf_mul_k(&model[p], &local[j], &model[j], &k);
       }
     }
     return;
@@ -95,7 +74,7 @@ void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t
     if (p < 0) {
       model[j] = local[j];
     } else {
-      xf_mul(&model[p], &local[j], &model[j], &k);
+      lb_f4_xf_mul_k(&model[p], &local[j], &model[j], &k);
     }
   }
 }
