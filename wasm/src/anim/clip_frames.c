@@ -288,8 +288,8 @@ static const float k_sign[16][4] = {
  * copies stay small (and the wasm blend kernel spills less: 20,842 against 21,649
  * instructions per anim.character); inline in the portable one, where V8 spills every
  * live lane around the call instead (45,136 against 43,676). */
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(LB_SIMD4_WASM) || defined(LB_SIMD4_SSE2))
-#define LB_FRAMES_SLERP static __attribute__((noinline))
+#if defined(LB_SIMD4_WASM) || defined(LB_SIMD4_SSE2)
+#define LB_FRAMES_SLERP LB_F4_NOINLINE
 #else
 #define LB_FRAMES_SLERP LB_F4_INLINE
 #endif

@@ -683,11 +683,7 @@ static bool lb_chain_touch_at(const lb_chain *c, int b, float s) {
  * kinematics up to joint b; *done: how far they already run). Out of line: a call in the wasm
  * build sets up the frame the queries need (a stack frame, V8's spills), which the proven
  * signs below, about half the asks, skip. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static bool
-lb_bone_query(lb_chain *c, int b, float s, int *done) {
+LB_F4_NOINLINE bool lb_bone_query(lb_chain *c, int b, float s, int *done) {
   float clearance;
   if (b == c->active) {
     clearance = lb_lead_clearance(c, c->co_ev.x[b], c->co_ev.y[b], true);

@@ -18,10 +18,14 @@
 #define LB_SIMD4_SSE2 1
 #endif
 
+/* LB_F4_NOINLINE: a kernel's rare path kept out of line, so its code does not crowd the
+ * kernel's registers (V8 spills around inlined cold code as much as around hot). */
 #if defined(__GNUC__) || defined(__clang__)
 #define LB_F4_INLINE static inline __attribute__((always_inline))
+#define LB_F4_NOINLINE static __attribute__((noinline))
 #else
 #define LB_F4_INLINE static inline
+#define LB_F4_NOINLINE static
 #endif
 
 #if defined(LB_SIMD4_WASM)
