@@ -2,7 +2,9 @@
  * functions they replace: transform composition, 4x4 matrices and the slerp sine, bit for bit,
  * on random and edge inputs (zeros of both signs, negative and tiny scales, unnormalised
  * rotations, the sine's reduction boundaries). The same file is
- * built again with LB_SIMD4_SCALAR (test_simd4_scalar.c) for the portable path. */
+ * built again with LB_SIMD4_SCALAR (test_simd4_scalar.c) for the portable path, where the
+ * transform product and the matrices are math_inline.h's scalar forms themselves (simd4_xf.h:
+ * the lanes would only emulate them), so there the sine is the lane code under test. */
 #include "../../wasm/src/math/math_inline.h"
 #include "../../wasm/src/math/simd4_trig.h"
 #include "../../wasm/src/math/simd4_xf.h"
