@@ -95,7 +95,7 @@ LB_F4_INLINE lb_f4 lb_f4_qrot_add(lb_f4 q, lb_f4 v, lb_f4 base) {
 /* On the portable lanes one transform's operations would also run the padding lane and mask
  * it with integer round trips: there the transform product and the matrices below take
  * math_inline.h's scalar forms, the same operations (scalar wasm anim.stage.model 16,881 ->
- * 12,482 instructions per character). */
+ * 12,059 instructions per character). */
 #if defined(LB_SIMD4_WASM) || defined(LB_SIMD4_SSE2)
 #define LB_F4_XF_VECTOR 1
 #endif
