@@ -1,6 +1,7 @@
 /* The finger pose job: a grip pose's target local rotations for one hand (see
  * limber/grip_pose.h). Fingers first, then the thumb, which reaches for their posed
  * positions. */
+#include "../math/simd4.h"
 #include "finger_pose_internal.h"
 
 #include <string.h>
@@ -12,22 +13,16 @@ lb_finger_pose_job lb_finger_pose_default_job(void) {
   return job;
 }
 
-/* Sum of the values times 0: Inf * 0 and NaN * 0 are NaN, finite * 0 is +-0, so one test of
- * the sum checks them all, far cheaper than a call per value in a job that runs every step. */
-static float lb_zero_sum(const float *v, int n) {
-  float acc = 0.0f;
-  for (int i = 0; i < n; ++i) {
-    acc += v[i] * 0.0f;
-  }
-  return acc;
+/* Finiteness checks as one sum of lb_f4_zero_terms, far cheaper than a call per value in a
+ * job that runs every step. */
+static lb_f4 lb_model_zero(lb_f4 acc, const lb_transform *m) {
+  acc = lb_f4_zero_terms(acc, lb_f4_load3(m->t));
+  acc = lb_f4_zero_terms(acc, lb_f4_load(m->r));
+  return lb_f4_zero_terms(acc, lb_f4_load3(m->s));
 }
 
-static float lb_model_zero(const lb_transform *m) {
-  return lb_zero_sum(m->t, 3) + lb_zero_sum(m->r, 4) + lb_zero_sum(m->s, 3);
-}
-
-static float lb_local_zero(const lb_transform *l) {
-  return lb_zero_sum(l->t, 3) + lb_zero_sum(l->s, 3);
+static lb_f4 lb_local_zero(lb_f4 acc, const lb_transform *l) {
+  return lb_f4_zero_terms(lb_f4_zero_terms(acc, lb_f4_load3(l->t)), lb_f4_load3(l->s));
 }
 
 lb_result lb_finger_pose_validate(const lb_finger_pose_job *job) {
@@ -48,7 +43,7 @@ lb_result lb_finger_pose_validate(const lb_finger_pose_job *job) {
   }
   const lb_hand_rig *rig = job->rig;
   int n = (int)job->joint_count;
-  float acc = lb_model_zero(&job->model[rig->hand]);
+  lb_f4 acc = lb_model_zero(lb_f4_set1(0.0f), &job->model[rig->hand]);
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     const lb_hand_rig_finger *rf = &rig->fingers[f];
     if (!rf->found) {
@@ -60,19 +55,19 @@ lb_result lb_finger_pose_validate(const lb_finger_pose_job *job) {
     }
     /* Most roots hang off the hand itself, checked above. */
     if (rf->root_parent != rig->hand) {
-      acc += lb_model_zero(&job->model[rf->root_parent]);
+      acc = lb_model_zero(acc, &job->model[rf->root_parent]);
     }
     for (int s = 0; s < rf->segment_count; ++s) {
       if (rf->joints[s] < 0 || rf->joints[s] >= n) {
         return LB_ERR_INVALID_ARGUMENT;
       }
-      acc += lb_local_zero(&job->local[rf->joints[s]]);
+      acc = lb_local_zero(acc, &job->local[rf->joints[s]]);
     }
     if (rf->tip >= 0) {
-      acc += lb_local_zero(&job->local[rf->tip]);
+      acc = lb_local_zero(acc, &job->local[rf->tip]);
     }
   }
-  return acc == 0.0f ? LB_OK : LB_ERR_NOT_FINITE;
+  return lb_f4_zero_terms_failed(acc) ? LB_ERR_NOT_FINITE : LB_OK;
 }
 
 /* The sine and cosine of half of deg degrees, computed once per distinct angle in a job:

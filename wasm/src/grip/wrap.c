@@ -135,16 +135,6 @@ lb_wrap_job lb_wrap_default_job(void) {
 
 /* ---- validation ----------------------------------------------------------------------- */
 
-/* Sum of v[i] * 0: Inf * 0 and NaN * 0 are NaN, finite * 0 is +-0, so one comparison of the
- * sum tests many values (no branch per value). */
-static float lb_zero_sum(const float *v, int n) {
-  float acc = 0.0f;
-  for (int i = 0; i < n; ++i) {
-    acc += v[i] * 0.0f;
-  }
-  return acc;
-}
-
 static bool lb_in_range(const lb_wrap_job *job, int j) {
   return j >= 0 && j < (int)job->joint_count;
 }
@@ -190,25 +180,30 @@ static lb_result lb_check_finger(const lb_wrap_job *job, const lb_finger_info *f
 
 static lb_result lb_check_values(const lb_wrap_job *job, const lb_finger_info *fi) {
   const lb_transform *base = &job->model[job->parents[fi->joints[0]]];
-  float acc = lb_zero_sum(base->t, 3) + lb_zero_sum(base->r, 4) + lb_zero_sum(base->s, 3);
+  lb_f4 acc = lb_f4_zero_terms(lb_f4_set1(0.0f), lb_f4_load3(base->t));
+  acc = lb_f4_zero_terms(acc, lb_f4_load(base->r));
+  acc = lb_f4_zero_terms(acc, lb_f4_load3(base->s));
   float smallest = FLT_MAX; /* squared norm of the shortest open or pose rotation */
   for (int k = 0; k <= fi->segment_count; ++k) {
     int j = k < fi->segment_count ? fi->joints[k] : fi->tip;
     if (j < 0) {
       continue;
     }
-    acc += lb_zero_sum(job->local[j].t, 3) + lb_zero_sum(job->local[j].s, 3);
+    acc = lb_f4_zero_terms(acc, lb_f4_load3(job->local[j].t));
+    acc = lb_f4_zero_terms(acc, lb_f4_load3(job->local[j].s));
     if (k == fi->segment_count) {
       continue; /* the end joint is a point: its rotation is not used */
     }
     const float *qo = job->open_local[j].r, *qp = job->pose_local[j].r;
-    acc += lb_zero_sum(qo, 4) + lb_zero_sum(qp, 4);
+    acc = lb_f4_zero_terms(lb_f4_zero_terms(acc, lb_f4_load(qo)), lb_f4_load(qp));
     float no = qo[0] * qo[0] + qo[1] * qo[1] + qo[2] * qo[2] + qo[3] * qo[3];
     float np = qp[0] * qp[0] + qp[1] * qp[1] + qp[2] * qp[2] + qp[3] * qp[3];
     smallest = no < smallest ? no : smallest;
     smallest = np < smallest ? np : smallest;
   }
-  return acc != 0.0f ? LB_ERR_NOT_FINITE : smallest > 1e-12f ? LB_OK : LB_ERR_OUT_OF_RANGE;
+  return lb_f4_zero_terms_failed(acc) ? LB_ERR_NOT_FINITE
+         : smallest > 1e-12f          ? LB_OK
+                                      : LB_ERR_OUT_OF_RANGE;
 }
 
 lb_result lb_wrap_validate(const lb_wrap_job *job) {
@@ -244,7 +239,8 @@ lb_result lb_wrap_validate(const lb_wrap_job *job) {
       if (r != LB_OK) {
         return r;
       }
-      if (((job->end_mask >> f) & 1u) && lb_zero_sum(job->end_local[f], 3) != 0.0f) {
+      if (((job->end_mask >> f) & 1u) && lb_f4_zero_terms_failed(lb_f4_zero_terms(
+                                             lb_f4_set1(0.0f), lb_f4_load3(job->end_local[f])))) {
         return LB_ERR_NOT_FINITE;
       }
     }
@@ -260,14 +256,11 @@ lb_result lb_wrap_validate(const lb_wrap_job *job) {
 
 /* ---- small vector helpers (inlined: the search's inner loop) --------------------------- */
 
+/* Vectors and quaternions of the search live in lb_f4 lanes (x, y, z[, w]; lb_f4_load3): each
+ * lane runs the scalar expression's operations in its order, so the bits are those of scalar
+ * code. */
 static inline float lb_dot4(const float *a, const float *b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-}
-
-/* Vectors and quaternions of the search live in lb_f4 lanes (x, y, z[, w]): each lane runs
- * the scalar expression's operations in its order, so the bits are those of scalar code. */
-static inline lb_f4 lb_v3(const float *v) {
-  return lb_f4_set(v[0], v[1], v[2], 0.0f);
 }
 
 /* c + m v, m by columns: per lane (row) c + ((m0 v0 + m1 v1) + m2 v2). */
@@ -366,7 +359,7 @@ static void lb_arcs_init(lb_chain *ch, const lb_wrap_job *job) {
 /* The bone offset u turned along the path, as a quadratic in the coefficient: see
  * lb_chain_lead. */
 static void lb_arc_bone(lb_arc *arc, const float *u) {
-  const lb_f4 zero = lb_f4_set1(0.0f), uq = lb_v3(u);
+  const lb_f4 zero = lb_f4_set1(0.0f), uq = lb_f4_load3(u);
   arc->p = lb_f4_qrot_add(arc->qa, uq, zero);
   arc->s = lb_f4_qrot_add(arc->qc, uq, zero);
   lb_f4 cinv = lb_f4_xor(arc->qc, lb_f4_set(-0.0f, -0.0f, -0.0f, 0.0f));

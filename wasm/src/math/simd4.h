@@ -305,4 +305,25 @@ LB_F4_INLINE void lb_f4_transpose(lb_f4 *a, lb_f4 *b, lb_f4 *c, lb_f4 *d) {
 #undef LB_F4_MAP
 #endif
 
+/* ---- shared helpers over the operations above ------------------------------------------- */
+
+/* (v[0], v[1], v[2], 0): a vec3 as lanes, never reading past it. */
+LB_F4_INLINE lb_f4 lb_f4_load3(const float *v) {
+  return lb_f4_set(v[0], v[1], v[2], 0.0f);
+}
+
+/* acc + v * 0 per lane, for finiteness checks: Inf * 0 and NaN * 0 are NaN, finite * 0 is
+ * +-0, so a lane turns NaN once any value it summed is not finite and stays +-0 otherwise,
+ * in whatever order the values come. lb_f4_lanes_nonzero tells at the end. */
+LB_F4_INLINE lb_f4 lb_f4_zero_terms(lb_f4 acc, lb_f4 v) {
+  return lb_f4_add(acc, lb_f4_mul(v, lb_f4_set1(0.0f)));
+}
+
+/* Whether some lane of a sum of lb_f4_zero_terms is not zero (NaN). */
+LB_F4_INLINE int lb_f4_zero_terms_failed(lb_f4 acc) {
+  float v[4];
+  lb_f4_store(v, acc);
+  return (v[0] + v[1] + v[2] + v[3]) != 0.0f;
+}
+
 #endif
