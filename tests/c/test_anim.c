@@ -715,6 +715,92 @@ static void test_root_motion_walk(void) {
   LB_CHECK(lb_root_motion_job_run(&job) == LB_ERR_INVALID_ARGUMENT);
 }
 
+/* Root motion of `clip` at `root` with and without a cursor (fresh, carried from call to call,
+ * or filled with nonsense), across loop seams and in reverse; returns the calls compared and
+ * adds those whose bits differ to *differ. */
+static int root_motion_cursor_calls(const lb_clip *clip, uint32_t root, int *differ) {
+  uint32_t keys[64];
+  lb_sample_cursor cursor = {keys, lb_clip_track_count(clip)};
+  LB_CHECK(cursor.capacity <= 64u);
+  memset(keys, 0, sizeof keys);
+  int compared = 0;
+  for (int fill = 0; fill < 3; ++fill) {
+    for (int i = -40; i < 260; ++i) {
+      float t0 = (float)i * 0.013f, t1 = (float)(i + (i % 7 == 0 ? -3 : 1)) * 0.013f;
+      if (i % 50 == 0) {
+        t1 = t0 + 2.3f * clip->duration; /* more than a whole loop in one call */
+      }
+      if (fill == 1) {
+        lb_sample_cursor_reset(&cursor);
+      } else if (fill == 2) {
+        for (uint32_t k = 0; k < cursor.capacity; ++k) {
+          keys[k] = (uint32_t)i * 2654435761u ^ k * 40503u; /* any index, in range or not */
+        }
+      }
+      for (int loop = 0; loop < 2; ++loop) {
+        lb_root_motion_job plain = {0}, hinted;
+        plain.clip = clip;
+        plain.root_joint = root;
+        plain.t0 = t0;
+        plain.t1 = t1;
+        plain.loop = loop != 0;
+        plain.vertical = true;
+        hinted = plain;
+        hinted.cursor = &cursor;
+        lb_result a = lb_root_motion_job_run(&plain);
+        lb_result b = lb_root_motion_job_run(&hinted);
+        LB_CHECK(a == b);
+        if (a == LB_OK) {
+          ++compared;
+          *differ += memcmp(plain.translation, hinted.translation, sizeof plain.translation) != 0 ||
+                     memcmp(&plain.yaw, &hinted.yaw, sizeof plain.yaw) != 0;
+        }
+      }
+    }
+  }
+  return compared;
+}
+
+/* A cursor is a hint only: root motion with one has the bits of root motion without one, on
+ * a root with translation keys only, on one whose translation and rotation keys differ, and on
+ * one whose tracks share their key times (the memo path); a cursor too small for the clip or
+ * without keys is refused. */
+static void test_root_motion_cursor(void) {
+  make_clip();
+  static const float times[3] = {0.0f, 0.9f, 2.0f};
+  static const float tr[9] = {0, 0, 0, 0.1f, 0.02f, 0.4f, 0, 0, 1};
+  float rot[12];
+  vec3 y = {0, 1, 0};
+  for (int k = 0; k < 3; ++k) {
+    lb_quat_from_axis_angle(y, (float)k * 50.0f * LB_DEG2RAD, &rot[4 * k]);
+  }
+  lb_joint_tracks jt = {0};
+  jt.translation = (lb_track){3, times, tr, LB_INTERP_LINEAR};
+  jt.rotation = (lb_track){3, times, rot, LB_INTERP_LINEAR};
+  lb_clip turning = {2.0f, 1, &jt};
+  LB_CHECK(lb_clip_validate(&turning) == LB_OK);
+  int differ = 0;
+  int compared = root_motion_cursor_calls(&g_clip, 0u, &differ);
+  compared += root_motion_cursor_calls(&g_clip, 1u, &differ);
+  compared += root_motion_cursor_calls(&turning, 0u, &differ);
+  printf("root motion cursor: %d calls compared bit for bit, %d differ\n", compared, differ);
+  LB_CHECK(compared > 3000);
+  LB_CHECK(differ == 0);
+  uint32_t keys[64] = {0};
+  lb_root_motion_job job = {0};
+  job.clip = &g_clip;
+  job.t1 = 0.5f;
+  lb_sample_cursor small = {keys, lb_clip_track_count(&g_clip) - 1u};
+  job.cursor = &small;
+  LB_CHECK(lb_root_motion_job_run(&job) == LB_ERR_INVALID_ARGUMENT);
+  lb_sample_cursor none = {NULL, lb_clip_track_count(&g_clip)};
+  job.cursor = &none;
+  LB_CHECK(lb_root_motion_job_run(&job) == LB_ERR_INVALID_ARGUMENT);
+  lb_sample_cursor fits = {keys, lb_clip_track_count(&g_clip)};
+  job.cursor = &fits;
+  LB_CHECK(lb_root_motion_job_run(&job) == LB_OK);
+}
+
 /* A turning clip: each loop walks 1 m forward while turning 90 deg left; four loops close a
  * square, so the motion over 4 loops is the identity (loops compose, they do not unwind). */
 static void test_root_motion_turn(void) {
@@ -1361,6 +1447,7 @@ int main(void) {
   LB_RUN(test_additive);
   LB_RUN(test_root_motion_walk);
   LB_RUN(test_root_motion_turn);
+  LB_RUN(test_root_motion_cursor);
   LB_RUN(test_nlerp_mannequin);
   LB_RUN(test_frames_bit_identical);
   LB_RUN(test_blend_uniform_bits);

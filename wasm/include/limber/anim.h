@@ -312,6 +312,10 @@ typedef struct lb_root_motion_job {
    * (a walk whose hips sway left and right), yaw is not extracted, the output yaw is 0
    * and the translation is in the clip's own frame, so the sway does not steer the path. */
   bool bake_yaw;
+  /* Optional (null: a binary search per sample): a cursor of this clip, e.g. the one its
+   * lb_sample_job uses (the root's keys near t1 are the ones that job samples next). A hint
+   * only, as for the sample job: the result is bit-identical with any content. */
+  lb_sample_cursor *cursor;
   /* outputs */
   vec3 translation; /* metres, in the character frame at t0 */
   float yaw;        /* radians about +Y, (-pi, pi] */
@@ -322,7 +326,8 @@ typedef struct lb_root_motion_job {
 float lb_clip_root_turn(const lb_clip *clip, uint32_t root_joint);
 
 /* LB_OK, or LB_ERR_INVALID_ARGUMENT (null clip, root_joint out of the clip, an unsupported
- * interp on the root joint's tracks: the only tracks the job reads), LB_ERR_NOT_FINITE (t0, t1,
+ * interp on the root joint's tracks: the only tracks the job reads, cursor capacity < track
+ * count or null keys), LB_ERR_NOT_FINITE (t0, t1,
  * duration), LB_ERR_OUT_OF_RANGE (duration <= 0, a time beyond 2^24 loops). */
 lb_result lb_root_motion_job_validate(const lb_root_motion_job *job);
 /* Validates, then computes; on error the outputs are untouched. */

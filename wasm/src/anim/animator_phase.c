@@ -258,6 +258,7 @@ static void play(frame_ctx *fx, lb_anim_playback *pb, float weight) {
     rm.loop = st->loop != 0;
     rm.vertical = vertical;
     rm.bake_yaw = pt->bake_yaw;
+    rm.cursor = &fx->cursors[k]; /* the layer's: its root keys near p1 are sampled next */
     if (lb_root_motion_job_run(&rm) == LB_OK) {
       for (int a = 0; a < 3; ++a) {
         inst->motion.translation[a] += w * rm.translation[a];

@@ -333,17 +333,6 @@ LB_ANIM_INLINE void eval_quat(const lb_track *tr, float t, float duration, bool 
   out[3] = q[3];
 }
 
-/* Any track (root motion): one value at t. */
-static void eval_track(const lb_track *tr, int comps, float t, float duration, bool wrap,
-                       uint32_t *hint, float *out) {
-  span_memo memo = {0u, 0u, 0u, 0u, 0.0f, {0u, 0u, 0.0f, true}};
-  if (comps == 4) {
-    eval_quat(tr, t, duration, wrap, hint, &memo, out);
-  } else {
-    eval_vec3(tr, t, duration, wrap, hint, &memo, out);
-  }
-}
-
 /* ---- sampling job -------------------------------------------------------------------------- */
 
 void lb_sample_cursor_reset(lb_sample_cursor *cursor) {
@@ -523,13 +512,17 @@ static motion_frame frame_identity(void) {
   return o;
 }
 
-/* The root's frame at clip time s in [0, duration], without the loop wrap span. */
+/* The root's frame at clip time s in [0, duration], without the loop wrap span. `hints`:
+ * the cursor's keys or NULL; the translation and rotation tracks share one span memo (baked
+ * clips share their key times, so the second track's span costs no search). */
 static motion_frame root_frame(const lb_clip *clip, uint32_t root, bool vertical, bool bake_yaw,
-                               float s) {
+                               uint32_t *hints, float s) {
   motion_frame f = frame_identity();
   const lb_joint_tracks *jt = &clip->joints[root];
+  span_memo memo = {0u, 0u, 0u, 0u, 0.0f, {0u, 0u, 0.0f, true}};
   if (jt->translation.count > 0) {
-    eval_track(&jt->translation, 3, s, clip->duration, false, NULL, f.p);
+    eval_vec3(&jt->translation, s, clip->duration, false, hints ? &hints[root * 3u] : NULL, &memo,
+              f.p);
     if (!vertical) {
       f.p[1] = 0.0f;
     }
@@ -537,25 +530,28 @@ static motion_frame root_frame(const lb_clip *clip, uint32_t root, bool vertical
   if (jt->rotation.count > 0 && !bake_yaw) {
     versor q;
     vec3 z = {0.0f, 0.0f, 1.0f}, fwd;
-    eval_track(&jt->rotation, 4, s, clip->duration, false, NULL, q);
+    eval_quat(&jt->rotation, s, clip->duration, false, hints ? &hints[root * 3u + 1u] : NULL, &memo,
+              q);
     lb_quat_rotate(q, z, fwd);
     f.yaw = lb_atan2(fwd[0], fwd[2]);
   }
   return f;
 }
 
-/* Motion from (k0 loops, s0) to (k0 + n loops, s1), n >= 0, in the frame at s0. */
+/* Motion from (k0 loops, s0) to (k0 + n loops, s1), n >= 0, in the frame at s0. The frame at
+ * s1 is sampled last: the cursor's hints then stand where the sample job reads next. */
 static motion_frame motion_forward(const lb_clip *clip, uint32_t root, bool vertical, bool bake,
-                                   float s0, int64_t n, float s1) {
-  motion_frame m0 = root_frame(clip, root, vertical, bake, s0);
-  motion_frame m1 = root_frame(clip, root, vertical, bake, s1);
+                                   uint32_t *hints, float s0, int64_t n, float s1) {
+  motion_frame m0 = root_frame(clip, root, vertical, bake, hints, s0);
   motion_frame inv0 = frame_inverse(&m0);
   if (n == 0) {
+    motion_frame m1 = root_frame(clip, root, vertical, bake, hints, s1);
     return frame_mul(&inv0, &m1);
   }
   /* M(s0)^-1 * M(d) * C^(n-1) * M(0)^-1 * M(s1), with C = M(0)^-1 * M(d) one whole loop. */
-  motion_frame start = root_frame(clip, root, vertical, bake, 0.0f);
-  motion_frame end = root_frame(clip, root, vertical, bake, clip->duration);
+  motion_frame start = root_frame(clip, root, vertical, bake, hints, 0.0f);
+  motion_frame end = root_frame(clip, root, vertical, bake, hints, clip->duration);
+  motion_frame m1 = root_frame(clip, root, vertical, bake, hints, s1);
   motion_frame inv_start = frame_inverse(&start);
   motion_frame cycle = frame_mul(&inv_start, &end);
   motion_frame acc = frame_mul(&inv0, &end);
@@ -594,8 +590,8 @@ float lb_clip_root_turn(const lb_clip *clip, uint32_t root_joint) {
   if (!clip || root_joint >= clip->joint_count || lb_clip_structure(clip) != LB_OK) {
     return 0.0f;
   }
-  motion_frame a = root_frame(clip, root_joint, false, false, 0.0f);
-  motion_frame b = root_frame(clip, root_joint, false, false, clip->duration);
+  motion_frame a = root_frame(clip, root_joint, false, false, NULL, 0.0f);
+  motion_frame b = root_frame(clip, root_joint, false, false, NULL, clip->duration);
   return wrap_pi(b.yaw - a.yaw);
 }
 
@@ -617,6 +613,10 @@ lb_result lb_root_motion_job_validate(const lb_root_motion_job *job) {
   if (!track_ok(&jt->translation) || !track_ok(&jt->rotation) || !track_ok(&jt->scale)) {
     return LB_ERR_INVALID_ARGUMENT;
   }
+  if (job->cursor &&
+      (!job->cursor->keys || job->cursor->capacity < lb_clip_track_count(job->clip))) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
   if (!lb_is_finite(job->t0) || !lb_is_finite(job->t1)) {
     return LB_ERR_NOT_FINITE;
   }
@@ -633,6 +633,7 @@ lb_result lb_root_motion_job_run(lb_root_motion_job *job) {
     return r;
   }
   const lb_clip *clip = job->clip;
+  uint32_t *hints = job->cursor ? job->cursor->keys : NULL;
   float d = clip->duration;
   int64_t k0 = 0, k1 = 0;
   float s0, s1;
@@ -645,10 +646,10 @@ lb_result lb_root_motion_job_run(lb_root_motion_job *job) {
   }
   motion_frame m;
   if (k1 > k0 || (k1 == k0 && s1 >= s0)) {
-    m = motion_forward(clip, job->root_joint, job->vertical, job->bake_yaw, s0, k1 - k0, s1);
+    m = motion_forward(clip, job->root_joint, job->vertical, job->bake_yaw, hints, s0, k1 - k0, s1);
   } else {
     motion_frame back =
-        motion_forward(clip, job->root_joint, job->vertical, job->bake_yaw, s1, k0 - k1, s0);
+        motion_forward(clip, job->root_joint, job->vertical, job->bake_yaw, hints, s1, k0 - k1, s0);
     m = frame_inverse(&back);
   }
   job->translation[0] = m.p[0];
