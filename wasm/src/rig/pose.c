@@ -26,6 +26,7 @@ lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asse
   memcpy(inst->local, s->rest, n * sizeof(lb_transform));
   lb_rig_local_to_model(s, inst, 0, n);
   lb_rig_write_matrices(inst, 0, n);
+  inst->edited_first = inst->edited_end = 0;
   return LB_OK;
 }
 
@@ -37,6 +38,19 @@ void lb_rig_write_matrices(lb_rig_instance *inst, uint32_t first, uint32_t end) 
   for (; j < end; ++j) {
     lb_f4_xf_matrix(&inst->model[j], &inst->matrices[j][0][0]);
   }
+}
+
+void lb_rig_mark_edited(lb_rig_instance *inst, uint32_t first, uint32_t end) {
+  if (first >= end) {
+    return;
+  }
+  if (inst->edited_first >= inst->edited_end) {
+    inst->edited_first = first;
+    inst->edited_end = end;
+    return;
+  }
+  inst->edited_first = first < inst->edited_first ? first : inst->edited_first;
+  inst->edited_end = end > inst->edited_end ? end : inst->edited_end;
 }
 
 void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst) {
@@ -55,6 +69,7 @@ void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t
   const lb_transform *local = inst->local;
   lb_transform *model = inst->model;
   const lb_f4_xf_k k = lb_f4_xf_constants();
+  lb_rig_mark_edited(inst, first, end);
   if (first == 0 && end == s->joint_count && s->by_depth) {
     /* the same operations per joint as below, in an order whose neighbours are independent */
     const uint16_t *order = s->by_depth;

@@ -31,7 +31,11 @@ typedef struct lb_rig_instance {
   lb_transform *anim;  /* host-supplied animation pose (external mode) */
   lb_transform *local; /* working local pose of this step */
   lb_transform *model; /* model space (rig root space) */
-  mat4 *matrices;      /* Output phase */
+  mat4 *matrices;      /* written by the Model phase, edited joints again by Output */
+  /* Joints [edited_first, edited_end) whose model transforms changed since the matrices were
+   * written (empty when edited_first >= edited_end): lb_rig_local_to_model marks what it
+   * writes, lb_rig_mark_edited what a module writes into `model` itself. */
+  uint32_t edited_first, edited_end;
 } lb_rig_instance;
 
 /* Per-world state: skeleton assets (handle = index + 1). */
@@ -58,6 +62,9 @@ lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asse
 void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst);
 /* 4x4 model matrices (column-major, what skinning reads) over the joint range [first, end). */
 void lb_rig_write_matrices(lb_rig_instance *inst, uint32_t first, uint32_t end);
+/* Joints [first, end) of `model` changed outside lb_rig_local_to_model: the Output phase
+ * rewrites their matrices. */
+void lb_rig_mark_edited(lb_rig_instance *inst, uint32_t first, uint32_t end);
 /* out = the joints 0..n-1 ordered by depth, then index (lb_skeleton.by_depth); `depth` is
  * n entries of scratch. Parents must precede children. */
 void lb_skeleton_order_by_depth(const int16_t *parents, uint32_t n, uint16_t *depth, uint16_t *out);

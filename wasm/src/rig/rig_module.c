@@ -62,34 +62,50 @@ static void lb_system_rig_start(lb_world *w, float dt) {
   }
 }
 
-/* 3 Model space, before entity transforms (attachments read the rigs). */
+/* 3 Model space, before entity transforms (attachments read the rigs). The matrices follow
+ * each rig's local->model at once, while its model pose is still in cache: with thousands of
+ * rigs a later pass reads every pose back from memory (world.crowd.1000). */
 static void lb_system_rig_model(lb_world *w, float dt) {
   (void)dt;
   uint32_t s;
   for (lb_each it = lb_each_begin(w, LB_RIG); lb_each_next(&it, &s);) {
     lb_rig_instance *inst = lb_component_state(w, s, LB_RIG);
     lb_rig_local_to_model(lb_skeleton_get(w, inst->asset), inst, 0, inst->joint_count);
+    lb_rig_write_matrices(inst, 0, inst->joint_count);
+    inst->edited_first = inst->edited_end = 0;
   }
 }
 
-/* 6 Output: model-space matrices for the renderer. */
+#ifndef NDEBUG
+/* Debug builds: every matrix is the one its model transform gives (no edit went unmarked)
+ * and finite (inputs are validated so that no entry can be NaN or infinite). */
+static void lb_rig_check_matrices(const lb_world *w, uint32_t s, const lb_rig_instance *inst) {
+  for (uint32_t j = 0; j < inst->joint_count; ++j) {
+    mat4 m;
+    lb_transform_to_mat4(&inst->model[j], m);
+    assert(memcmp(m, inst->matrices[j], sizeof m) == 0);
+    for (int k = 0; k < 16; ++k) {
+      assert(lb_is_finite(inst->matrices[j][k / 4][k % 4]));
+    }
+  }
+  assert(lb_is_finite(w->world_xf[s].t[0]) && lb_is_finite(w->world_xf[s].t[1]) &&
+         lb_is_finite(w->world_xf[s].t[2]) && lb_is_finite(w->world_xf[s].s[0]) &&
+         lb_is_finite(w->world_xf[s].s[1]) && lb_is_finite(w->world_xf[s].s[2]));
+}
+#endif
+
+/* 6 Output: the matrices of joints a Reach or Grip system moved after the Model phase. */
 static void lb_system_rig_output(lb_world *w, float dt) {
   (void)dt;
   uint32_t s;
   for (lb_each it = lb_each_begin(w, LB_RIG); lb_each_next(&it, &s);) {
     lb_rig_instance *inst = lb_component_state(w, s, LB_RIG);
-    lb_rig_write_matrices(inst, 0, inst->joint_count);
-#ifndef NDEBUG
-    for (uint32_t j = 0; j < inst->joint_count; ++j) {
-      /* Finite-ness is an invariant of the world: inputs are validated so that no matrix
-       * entry can be NaN or infinite (debug builds check it here). */
-      for (int k = 0; k < 16; ++k) {
-        assert(lb_is_finite(inst->matrices[j][k / 4][k % 4]));
-      }
-      assert(lb_is_finite(w->world_xf[s].t[0]) && lb_is_finite(w->world_xf[s].t[1]) &&
-             lb_is_finite(w->world_xf[s].t[2]) && lb_is_finite(w->world_xf[s].s[0]) &&
-             lb_is_finite(w->world_xf[s].s[1]) && lb_is_finite(w->world_xf[s].s[2]));
+    if (inst->edited_first < inst->edited_end) {
+      lb_rig_write_matrices(inst, inst->edited_first, inst->edited_end);
+      inst->edited_first = inst->edited_end = 0;
     }
+#ifndef NDEBUG
+    lb_rig_check_matrices(w, s, inst);
 #endif
   }
 }

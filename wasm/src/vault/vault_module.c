@@ -527,6 +527,7 @@ static void vault_reach_one(lb_world *w, uint32_t s, float dt) {
         lb_transform_inverse_mul(&sk->root_parent, &inst->model[j], &inst->local[j]);
       }
     }
+    lb_rig_mark_edited(inst, 0, inst->joint_count);
   }
   lb_transform anchor_w, anchor_m;
   lb_transform_identity(&anchor_w);
