@@ -360,6 +360,7 @@ void lb_system_animator(lb_world *w, float dt) {
     }
     animate(w, s, inst, c, dt);
     rig->driven = true;
+    lb_rig_pose_final(lb_skeleton_get(w, rig->asset), rig);
   }
 }
 

@@ -53,6 +53,13 @@ void lb_rig_mark_edited(lb_rig_instance *inst, uint32_t first, uint32_t end) {
   inst->edited_end = end > inst->edited_end ? end : inst->edited_end;
 }
 
+void lb_rig_pose_final(const lb_skeleton *s, lb_rig_instance *inst) {
+  lb_rig_local_to_model(s, inst, 0, inst->joint_count);
+  lb_rig_write_matrices(inst, 0, inst->joint_count);
+  inst->edited_first = inst->edited_end = 0;
+  inst->model_done = true;
+}
+
 void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst) {
   lb_free(w, inst->anim);
   lb_free(w, inst->local);

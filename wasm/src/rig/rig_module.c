@@ -56,23 +56,41 @@ static void lb_system_rig_start(lb_world *w, float dt) {
   uint32_t s;
   for (lb_each it = lb_each_begin(w, LB_RIG); lb_each_next(&it, &s);) {
     lb_rig_instance *inst = lb_component_state(w, s, LB_RIG);
+    inst->model_done = false;
     if (!inst->driven) {
       memcpy(inst->local, inst->anim, inst->joint_count * sizeof(lb_transform));
     }
   }
 }
 
-/* 3 Model space, before entity transforms (attachments read the rigs). The matrices follow
- * each rig's local->model at once, while its model pose is still in cache: with thousands of
- * rigs a later pass reads every pose back from memory (world.crowd.1000). */
+#ifndef NDEBUG
+/* Debug builds: a rig finished in the Animate phase (lb_rig_pose_final) has the model pose
+ * its local pose gives now, i.e. nothing changed the local pose since. */
+static void lb_rig_check_final(const lb_skeleton *sk, const lb_rig_instance *inst) {
+  lb_transform model[LB_MAX_JOINTS];
+  lb_rig_instance fresh = *inst;
+  fresh.model = model;
+  lb_rig_local_to_model(sk, &fresh, 0, inst->joint_count);
+  assert(memcmp(model, inst->model, inst->joint_count * sizeof(lb_transform)) == 0);
+}
+#endif
+
+/* 3 Model space, before entity transforms (attachments read the rigs): local->model and the
+ * matrices of every rig the Animate phase did not finish already. */
 static void lb_system_rig_model(lb_world *w, float dt) {
   (void)dt;
   uint32_t s;
   for (lb_each it = lb_each_begin(w, LB_RIG); lb_each_next(&it, &s);) {
     lb_rig_instance *inst = lb_component_state(w, s, LB_RIG);
-    lb_rig_local_to_model(lb_skeleton_get(w, inst->asset), inst, 0, inst->joint_count);
-    lb_rig_write_matrices(inst, 0, inst->joint_count);
-    inst->edited_first = inst->edited_end = 0;
+    const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
+    if (inst->model_done) {
+#ifndef NDEBUG
+      lb_rig_check_final(sk, inst);
+#endif
+      continue;
+    }
+    lb_rig_pose_final(sk, inst);
+    inst->model_done = false; /* a Model phase run alone again (benches) recomputes */
   }
 }
 
