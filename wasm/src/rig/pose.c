@@ -54,10 +54,29 @@ void lb_rig_mark_edited(lb_rig_instance *inst, uint32_t first, uint32_t end) {
 }
 
 void lb_rig_pose_final(const lb_skeleton *s, lb_rig_instance *inst) {
-  lb_rig_local_to_model(s, inst, 0, inst->joint_count);
-  lb_rig_write_matrices(inst, 0, inst->joint_count);
+  uint32_t n = inst->joint_count;
+  lb_rig_local_to_model(s, inst, 0, n);
+  uint32_t lf = inst->late_first < n ? inst->late_first : n;
+  uint32_t le = inst->late_end < n ? inst->late_end : n;
+  if (lf >= le) {
+    lf = le = n;
+  }
+  lb_rig_write_matrices(inst, 0, lf);
+  lb_rig_write_matrices(inst, le, n);
   inst->edited_first = inst->edited_end = 0;
   inst->model_done = true;
+}
+
+void lb_rig_write_late(lb_rig_instance *inst) {
+  uint32_t ef = inst->edited_first, ee = inst->edited_end;
+  /* the hull of the joints lb_rig_pose_final left and the ones edited since */
+  lb_rig_mark_edited(inst, inst->late_first, inst->late_end);
+  if (inst->edited_first < inst->edited_end) {
+    lb_rig_write_matrices(inst, inst->edited_first, inst->edited_end);
+  }
+  inst->late_first = ef;
+  inst->late_end = ee;
+  inst->edited_first = inst->edited_end = 0;
 }
 
 void lb_rig_instance_release(lb_world *w, lb_rig_instance *inst) {

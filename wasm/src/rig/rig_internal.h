@@ -36,6 +36,10 @@ typedef struct lb_rig_instance {
    * written (empty when edited_first >= edited_end): lb_rig_local_to_model marks what it
    * writes, lb_rig_mark_edited what a module writes into `model` itself. */
   uint32_t edited_first, edited_end;
+  /* Joints whose matrices lb_rig_pose_final leaves to the Output phase: the ones edited after
+   * it last step (a steady IK or grip edits the same joints each step; written early, their
+   * matrices would be written twice). */
+  uint32_t late_first, late_end;
   /* lb_rig_pose_final took this step's local pose to model space and matrices already: the
    * Model phase skips the rig (and clears this). */
   bool model_done;
@@ -70,8 +74,12 @@ void lb_rig_write_matrices(lb_rig_instance *inst, uint32_t first, uint32_t end);
 void lb_rig_mark_edited(lb_rig_instance *inst, uint32_t first, uint32_t end);
 /* The Animate phase wrote this step's final local pose (no later phase before Model space
  * changes it): local->model and the matrices now, while the pose is in cache, instead of in
- * the Model phase (with thousands of rigs, that pass reads every pose back from memory). */
+ * the Model phase (with thousands of rigs, that pass reads every pose back from memory); the
+ * late joints' matrices are left to lb_rig_write_late. */
 void lb_rig_pose_final(const lb_skeleton *s, lb_rig_instance *inst);
+/* The Output phase: the matrices of the late joints and of the ones edited since
+ * lb_rig_pose_final; this step's edits become the next step's late joints. */
+void lb_rig_write_late(lb_rig_instance *inst);
 /* out = the joints 0..n-1 ordered by depth, then index (lb_skeleton.by_depth); `depth` is
  * n entries of scratch. Parents must precede children. */
 void lb_skeleton_order_by_depth(const int16_t *parents, uint32_t n, uint16_t *depth, uint16_t *out);

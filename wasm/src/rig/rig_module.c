@@ -112,16 +112,14 @@ static void lb_rig_check_matrices(const lb_world *w, uint32_t s, const lb_rig_in
 }
 #endif
 
-/* 6 Output: the matrices of joints a Reach or Grip system moved after the Model phase. */
+/* 6 Output: the matrices of joints a Reach or Grip system moved after lb_rig_pose_final, and of
+ * the ones it left for them (moved the step before). */
 static void lb_system_rig_output(lb_world *w, float dt) {
   (void)dt;
   uint32_t s;
   for (lb_each it = lb_each_begin(w, LB_RIG); lb_each_next(&it, &s);) {
     lb_rig_instance *inst = lb_component_state(w, s, LB_RIG);
-    if (inst->edited_first < inst->edited_end) {
-      lb_rig_write_matrices(inst, inst->edited_first, inst->edited_end);
-      inst->edited_first = inst->edited_end = 0;
-    }
+    lb_rig_write_late(inst);
 #ifndef NDEBUG
     lb_rig_check_matrices(w, s, inst);
 #endif
