@@ -239,9 +239,11 @@ lb_result lb_wrap_validate(const lb_wrap_job *job) {
       if (r != LB_OK) {
         return r;
       }
-      if (((job->end_mask >> f) & 1u) && lb_f4_zero_terms_failed(lb_f4_zero_terms(
-                                             lb_f4_set1(0.0f), lb_f4_load3(job->end_local[f])))) {
-        return LB_ERR_NOT_FINITE;
+      if ((job->end_mask >> f) & 1u) {
+        lb_f4 end = lb_f4_zero_terms(lb_f4_set1(0.0f), lb_f4_load3(job->end_local[f]));
+        if (lb_f4_zero_terms_failed(end)) {
+          return LB_ERR_NOT_FINITE;
+        }
       }
     }
   }
@@ -259,6 +261,7 @@ lb_result lb_wrap_validate(const lb_wrap_job *job) {
 /* Vectors and quaternions of the search live in lb_f4 lanes (x, y, z[, w]; lb_f4_load3): each
  * lane runs the scalar expression's operations in its order, so the bits are those of scalar
  * code. */
+
 static inline float lb_dot4(const float *a, const float *b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
 }

@@ -31,7 +31,7 @@ typedef struct lb_rig_instance {
   lb_transform *anim;  /* host-supplied animation pose (external mode) */
   lb_transform *local; /* working local pose of this step */
   lb_transform *model; /* model space (rig root space) */
-  mat4 *matrices;      /* written by the Model phase, edited joints again by Output */
+  mat4 *matrices;      /* lb_rig_pose_final, then lb_rig_write_late (Output) */
   /* Joints [edited_first, edited_end) whose model transforms changed since the matrices were
    * written (empty when edited_first >= edited_end): lb_rig_local_to_model marks what it
    * writes, lb_rig_mark_edited what a module writes into `model` itself. */
