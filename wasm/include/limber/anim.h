@@ -327,8 +327,8 @@ float lb_clip_root_turn(const lb_clip *clip, uint32_t root_joint);
 
 /* LB_OK, or LB_ERR_INVALID_ARGUMENT (null clip, root_joint out of the clip, an unsupported
  * interp on the root joint's tracks: the only tracks the job reads, cursor capacity < track
- * count or null keys), LB_ERR_NOT_FINITE (t0, t1,
- * duration), LB_ERR_OUT_OF_RANGE (duration <= 0, a time beyond 2^24 loops). */
+ * count or null keys), LB_ERR_NOT_FINITE (t0, t1, duration), LB_ERR_OUT_OF_RANGE (duration
+ * <= 0, a time beyond 2^24 loops). */
 lb_result lb_root_motion_job_validate(const lb_root_motion_job *job);
 /* Validates, then computes; on error the outputs are untouched. */
 lb_result lb_root_motion_job_run(lb_root_motion_job *job);

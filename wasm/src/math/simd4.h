@@ -314,7 +314,7 @@ LB_F4_INLINE lb_f4 lb_f4_load3(const float *v) {
 
 /* acc + v * 0 per lane, for finiteness checks: Inf * 0 and NaN * 0 are NaN, finite * 0 is
  * +-0, so a lane turns NaN once any value it summed is not finite and stays +-0 otherwise,
- * in whatever order the values come. lb_f4_lanes_nonzero tells at the end. */
+ * in whatever order the values come. lb_f4_zero_terms_failed tells at the end. */
 LB_F4_INLINE lb_f4 lb_f4_zero_terms(lb_f4 acc, lb_f4 v) {
   return lb_f4_add(acc, lb_f4_mul(v, lb_f4_set1(0.0f)));
 }

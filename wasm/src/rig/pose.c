@@ -24,9 +24,7 @@ lb_result lb_rig_instance_init(lb_world *w, lb_rig_instance *inst, uint32_t asse
   inst->joint_count = n;
   memcpy(inst->anim, s->rest, n * sizeof(lb_transform));
   memcpy(inst->local, s->rest, n * sizeof(lb_transform));
-  lb_rig_local_to_model(s, inst, 0, n);
-  lb_rig_write_matrices(inst, 0, n);
-  inst->edited_first = inst->edited_end = 0;
+  lb_rig_pose_update(s, inst);
   return LB_OK;
 }
 
@@ -53,7 +51,7 @@ void lb_rig_mark_edited(lb_rig_instance *inst, uint32_t first, uint32_t end) {
   inst->edited_end = end > inst->edited_end ? end : inst->edited_end;
 }
 
-void lb_rig_pose_final(const lb_skeleton *s, lb_rig_instance *inst) {
+void lb_rig_pose_update(const lb_skeleton *s, lb_rig_instance *inst) {
   uint32_t n = inst->joint_count;
   lb_rig_local_to_model(s, inst, 0, n);
   uint32_t lf = inst->late_first < n ? inst->late_first : n;
@@ -64,12 +62,16 @@ void lb_rig_pose_final(const lb_skeleton *s, lb_rig_instance *inst) {
   lb_rig_write_matrices(inst, 0, lf);
   lb_rig_write_matrices(inst, le, n);
   inst->edited_first = inst->edited_end = 0;
+}
+
+void lb_rig_pose_final(const lb_skeleton *s, lb_rig_instance *inst) {
+  lb_rig_pose_update(s, inst);
   inst->model_done = true;
 }
 
 void lb_rig_write_late(lb_rig_instance *inst) {
   uint32_t ef = inst->edited_first, ee = inst->edited_end;
-  /* the hull of the joints lb_rig_pose_final left and the ones edited since */
+  /* the hull of the joints lb_rig_pose_update left and the ones edited since */
   lb_rig_mark_edited(inst, inst->late_first, inst->late_end);
   if (inst->edited_first < inst->edited_end) {
     lb_rig_write_matrices(inst, inst->edited_first, inst->edited_end);

@@ -31,12 +31,12 @@ typedef struct lb_rig_instance {
   lb_transform *anim;  /* host-supplied animation pose (external mode) */
   lb_transform *local; /* working local pose of this step */
   lb_transform *model; /* model space (rig root space) */
-  mat4 *matrices;      /* lb_rig_pose_final, then lb_rig_write_late (Output) */
+  mat4 *matrices;      /* lb_rig_pose_update, then lb_rig_write_late (Output) */
   /* Joints [edited_first, edited_end) whose model transforms changed since the matrices were
    * written (empty when edited_first >= edited_end): lb_rig_local_to_model marks what it
    * writes, lb_rig_mark_edited what a module writes into `model` itself. */
   uint32_t edited_first, edited_end;
-  /* Joints whose matrices lb_rig_pose_final leaves to the Output phase: the ones edited after
+  /* Joints whose matrices lb_rig_pose_update leaves to the Output phase: the ones edited after
    * it last step (a steady IK or grip edits the same joints each step; written early, their
    * matrices would be written twice). */
   uint32_t late_first, late_end;
@@ -72,13 +72,15 @@ void lb_rig_write_matrices(lb_rig_instance *inst, uint32_t first, uint32_t end);
 /* Joints [first, end) of `model` changed outside lb_rig_local_to_model: the Output phase
  * rewrites their matrices. */
 void lb_rig_mark_edited(lb_rig_instance *inst, uint32_t first, uint32_t end);
+/* Local->model and the matrices of the whole rig, the late joints' matrices left to
+ * lb_rig_write_late. */
+void lb_rig_pose_update(const lb_skeleton *s, lb_rig_instance *inst);
 /* The Animate phase wrote this step's final local pose (no later phase before Model space
- * changes it): local->model and the matrices now, while the pose is in cache, instead of in
- * the Model phase (with thousands of rigs, that pass reads every pose back from memory); the
- * late joints' matrices are left to lb_rig_write_late. */
+ * changes it): lb_rig_pose_update now, while the pose is in cache, and the Model phase skips
+ * the rig (with thousands of rigs, its pass would read every pose back from memory). */
 void lb_rig_pose_final(const lb_skeleton *s, lb_rig_instance *inst);
 /* The Output phase: the matrices of the late joints and of the ones edited since
- * lb_rig_pose_final; this step's edits become the next step's late joints. */
+ * lb_rig_pose_update; this step's edits become the next step's late joints. */
 void lb_rig_write_late(lb_rig_instance *inst);
 /* out = the joints 0..n-1 ordered by depth, then index (lb_skeleton.by_depth); `depth` is
  * n entries of scratch. Parents must precede children. */

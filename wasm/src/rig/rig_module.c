@@ -89,8 +89,7 @@ static void lb_system_rig_model(lb_world *w, float dt) {
 #endif
       continue;
     }
-    lb_rig_pose_final(sk, inst);
-    inst->model_done = false; /* a Model phase run alone again (benches) recomputes */
+    lb_rig_pose_update(sk, inst);
   }
 }
 
@@ -112,7 +111,7 @@ static void lb_rig_check_matrices(const lb_world *w, uint32_t s, const lb_rig_in
 }
 #endif
 
-/* 6 Output: the matrices of joints a Reach or Grip system moved after lb_rig_pose_final, and of
+/* 6 Output: the matrices of joints a Reach or Grip system moved after lb_rig_pose_update, and of
  * the ones it left for them (moved the step before). */
 static void lb_system_rig_output(lb_world *w, float dt) {
   (void)dt;
