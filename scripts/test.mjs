@@ -53,7 +53,7 @@ function stage(name, cmd, args, count, extraEnv = {}) {
       failed += c.failed + (ok || c.failed > 0 ? 0 : 1);
       if (!ok) {
         process.stdout.write(out.split('\n').slice(-80).join('\n'));
-        failures.push(name);
+        failures.push({ name, detail: failureDetail(out) });
       }
       process.stdout.write(`${ok ? 'ok' : 'FAILED'}: ${name}: ${c.passed} passed, ${c.failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
       resolve();
@@ -64,6 +64,22 @@ function stage(name, cmd, args, count, extraEnv = {}) {
       finish(-1);
     });
   });
+}
+
+// What failed, for the run's last lines (CI keeps only the tail of a long log): each failing
+// test's line and the start of its report (TAP "not ok" and its YAML block, ctest's and
+// Playwright's failure lines).
+const FAIL_LINE = /^\s*not ok \d+|^\s*✘|\*\*\*Failed|^\s*\d+\) \[|^FAIL|: FAIL|Assertion|ERROR: AddressSanitizer|runtime error:/;
+function failureDetail(out) {
+  const lines = out.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const picked = [];
+  for (let i = 0; i < lines.length && picked.length < 60; i++) {
+    if (!FAIL_LINE.test(lines[i])) continue;
+    // a TAP parent test that failed because a subtest did repeats it: its block says so
+    picked.push(...lines.slice(i, i + 14).filter((l) => l.trim() && !/^\s*(duration_ms|type|location|\.\.\.|---)/.test(l)).map((l) => l.slice(0, 200)));
+    i += 13;
+  }
+  return picked.length ? picked : lines.filter((l) => l.trim()).slice(-10);
 }
 
 const sumLines = (re) => (out) => {
@@ -102,6 +118,7 @@ if (existsSync(join(root, 'playwright.config.ts'))) {
   await stage('Playwright (headless Chromium)', join(root, 'node_modules/.bin/playwright'), ['test'], pwCount, { CI: process.env.CI ?? '1' });
 }
 
-if (failures.length) process.stdout.write(`\nfailed stages: ${failures.join('; ')}\n`);
+for (const f of failures) process.stdout.write(`\n-- failed in ${f.name}:\n${f.detail.join('\n')}\n`);
+if (failures.length) process.stdout.write(`\nfailed stages: ${failures.map((f) => f.name).join('; ')}\n`);
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exit(failed === 0 ? 0 : 1);
