@@ -5,9 +5,11 @@
 
 #include "limber/world.h"
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int lb_test_checks_failed;
 static int lb_tests_passed, lb_tests_failed;
@@ -63,6 +65,18 @@ typedef struct lb_test_counter {
   size_t allocs, frees, bytes;
   long live;
 } lb_test_counter;
+
+/* Whether n transforms hold the same bits in t, r and s. Not memcmp of the structs: the
+ * padding after t and s is whatever a copy left there (memcheck flags comparing it). */
+static inline bool lb_test_same_transforms(const lb_transform *a, const lb_transform *b, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (memcmp(a[i].t, b[i].t, sizeof a[i].t) != 0 || memcmp(a[i].r, b[i].r, sizeof a[i].r) != 0 ||
+        memcmp(a[i].s, b[i].s, sizeof a[i].s) != 0) {
+      return false;
+    }
+  }
+  return true;
+}
 
 static inline void *lb_test_count_alloc(size_t size, void *user) {
   lb_test_counter *c = (lb_test_counter *)user;

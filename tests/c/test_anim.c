@@ -80,20 +80,6 @@ static double maxd(double a, double b) {
   return a > b ? a : b;
 }
 
-/* Bit-equality of poses field by field (lb_transform has padding: versor is 16-aligned). */
-static bool xf_same(const lb_transform *a, const lb_transform *b) {
-  return memcmp(a->t, b->t, sizeof(vec3)) == 0 && memcmp(a->r, b->r, sizeof(versor)) == 0 &&
-         memcmp(a->s, b->s, sizeof(vec3)) == 0;
-}
-static bool pose_same(const lb_transform *a, const lb_transform *b, int n) {
-  for (int j = 0; j < n; ++j) {
-    if (!xf_same(&a[j], &b[j])) {
-      return false;
-    }
-  }
-  return true;
-}
-
 /* ---- the procedural clip ------------------------------------------------------------------- *
  * 3 joints, duration 1 s.
  *  joint 0 (root): a straight walk along +Z, 1.5 m per loop, with a vertical bob; LINEAR keys
@@ -380,12 +366,12 @@ static void test_loop_seam(void) {
   /* duration wraps to 0 exactly; negative times wrap backward. */
   LB_CHECK(sample(DUR, true, NULL, a) == LB_OK);
   LB_CHECK(sample(0.0f, true, NULL, b) == LB_OK);
-  LB_CHECK(pose_same(a, b, 3));
+  LB_CHECK(lb_test_same_transforms(a, b, 3));
   LB_CHECK(sample(-0.25f, true, NULL, a) == LB_OK);
   LB_CHECK(sample(0.75f, true, NULL, b) == LB_OK);
-  LB_CHECK(pose_same(a, b, 3));
+  LB_CHECK(lb_test_same_transforms(a, b, 3));
   LB_CHECK(sample(3.75f, true, NULL, a) == LB_OK);
-  LB_CHECK(pose_same(a, b, 3));
+  LB_CHECK(lb_test_same_transforms(a, b, 3));
   /* Without loop the last key holds to the end. */
   LB_CHECK(sample(0.95f, false, NULL, a) == LB_OK);
   LB_CHECK(memcmp(a[1].r, &k_j1_r[8], sizeof(versor)) == 0);
@@ -412,7 +398,7 @@ static void test_cursor(void) {
       float t = (float)i * (1.0f / 60.0f);
       LB_CHECK(sample(t, loop != 0, &cur, a) == LB_OK);
       LB_CHECK(sample(t, loop != 0, NULL, b) == LB_OK);
-      mismatches += !pose_same(a, b, 3);
+      mismatches += !lb_test_same_transforms(a, b, 3);
       ++n;
     }
   }
@@ -425,7 +411,7 @@ static void test_cursor(void) {
     }
     LB_CHECK(sample(t, loop, &cur, a) == LB_OK);
     LB_CHECK(sample(t, loop, NULL, b) == LB_OK);
-    mismatches += !pose_same(a, b, 3);
+    mismatches += !lb_test_same_transforms(a, b, 3);
     ++n;
   }
   for (int i = 0; i < 9; ++i) {
@@ -433,7 +419,7 @@ static void test_cursor(void) {
   }
   LB_CHECK(sample(0.33f, true, &cur, a) == LB_OK);
   LB_CHECK(sample(0.33f, true, NULL, b) == LB_OK);
-  mismatches += !pose_same(a, b, 3);
+  mismatches += !lb_test_same_transforms(a, b, 3);
   printf("cursor: %d samples, %d differ from a fresh search (bit-compare)\n", n + 1, mismatches);
   LB_CHECK(mismatches == 0);
 }
@@ -504,9 +490,9 @@ static void test_blend_weights(void) {
   /* Zero total weight: the rest pose, bit-equal; no layers at all too. */
   lb_blend_layer zero[2] = {{pa, 0.0f, NULL}, {pb, 0.0f, NULL}};
   LB_CHECK(blend(zero, 2, NULL, 0, rest, out) == LB_OK);
-  LB_CHECK(pose_same(out, rest, NJ));
+  LB_CHECK(lb_test_same_transforms(out, rest, NJ));
   LB_CHECK(blend(NULL, 0, NULL, 0, rest, out) == LB_OK);
-  LB_CHECK(pose_same(out, rest, NJ));
+  LB_CHECK(lb_test_same_transforms(out, rest, NJ));
   /* Bad input leaves the output untouched. */
   memset(out2, 0x33, sizeof(out2));
   memcpy(out, out2, sizeof(out));
@@ -523,7 +509,7 @@ static void test_blend_weights(void) {
   LB_CHECK(blend(layers, 2, NULL, 0, rest, rest) == LB_ERR_INVALID_ARGUMENT);
   lb_additive_layer add_bad = {pa, pb, 1.5f, NULL};
   LB_CHECK(blend(layers, 2, &add_bad, 1, rest, out) == LB_ERR_OUT_OF_RANGE);
-  LB_CHECK(memcmp(out, out2, sizeof(out)) == 0);
+  LB_CHECK(lb_test_same_transforms(out, out2, NJ));
 }
 
 static void test_blend_mask(void) {
@@ -559,7 +545,7 @@ static void test_blend_mask(void) {
   double max_in = 0;
   for (int j = 0; j < NJ; ++j) {
     bool in = mask[j] > 0.0f;
-    int eq = xf_same(&masked[j], &only_base[j]);
+    int eq = lb_test_same_transforms(&masked[j], &only_base[j], 1);
     if (in) {
       changed_inside &= !eq;
       for (int c = 0; c < 3; ++c) {
@@ -598,7 +584,7 @@ static void test_additive(void) {
   LB_CHECK(blend(layer, 1, NULL, 0, rest, plain) == LB_OK);
   lb_additive_layer al = {add, ref, 0.0f, NULL};
   LB_CHECK(blend(layer, 1, &al, 1, rest, out) == LB_OK);
-  LB_CHECK(pose_same(out, plain, NJ)); /* weight 0: bit-identical */
+  LB_CHECK(lb_test_same_transforms(out, plain, NJ)); /* weight 0: bit-identical */
   double max_t = 0, max_deg = 0;
   const float weights[2] = {1.0f, 0.5f};
   for (int wi = 0; wi < 2; ++wi) {
@@ -627,7 +613,7 @@ static void test_additive(void) {
   int same = 1;
   for (int j = 0; j < NJ; ++j) {
     if (mask[j] == 0.0f) {
-      same &= xf_same(&out[j], &plain[j]);
+      same &= lb_test_same_transforms(&out[j], &plain[j], 1);
     }
   }
   printf("additive: weight 0 bit-identical; weights 1, 0.5: max translation error %.3g m, "
@@ -927,17 +913,6 @@ static void test_nlerp_mannequin(void) {
 
 /* ---- four-wide sampling (lb_clip_frames) ---------------------------------------------------- */
 
-/* Every float of the transforms (not the padding) has the same bits. */
-static bool same_pose_bits(const lb_transform *a, const lb_transform *b, uint32_t n) {
-  for (uint32_t j = 0; j < n; ++j) {
-    if (memcmp(a[j].t, b[j].t, sizeof a[j].t) || memcmp(a[j].r, b[j].r, sizeof a[j].r) ||
-        memcmp(a[j].s, b[j].s, sizeof a[j].s)) {
-      return false;
-    }
-  }
-  return true;
-}
-
 /* Samples `clip` at many times (before, on and between keys, wrapping, clamped) with and
  * without frames, with and without cursors: every output bit must agree. Returns the
  * number of poses compared. */
@@ -968,7 +943,7 @@ static uint32_t frames_compare(const lb_clip *clip, const lb_clip_frames *fr,
         j1.output = a;
         j2.output = b;
         LB_CHECK(lb_sample_job_run(&j1) == LB_OK && lb_sample_job_run(&j2) == LB_OK);
-        if (!same_pose_bits(a, b, n)) {
+        if (!lb_test_same_transforms(a, b, n)) {
           LB_CHECK(!"frames change the sampled bits");
           printf("  differs at t = %.9g loop %d cursor %d\n", (double)t, loop, cur);
           goto done;
@@ -1131,7 +1106,7 @@ static void test_blend_uniform_bits(void) {
     ja.output = a;
     jb.output = b;
     LB_CHECK(lb_blend_job_run(&ja) == LB_OK && lb_blend_job_run(&jb) == LB_OK);
-    differ += same_pose_bits(a, b, n) ? 0u : 1u;
+    differ += lb_test_same_transforms(a, b, n) ? 0u : 1u;
     for (uint32_t j = 0; j < n; ++j) {
       LB_CHECK(j % 3u != 0u || memcmp(a[j].t, pose[0][j].t, sizeof a[j].t) == 0);
       LB_CHECK(j % 5u != 0u || memcmp(a[j].s, pose[0][j].s, sizeof a[j].s) == 0);
@@ -1244,7 +1219,7 @@ static uint32_t sample_blend_compare(const sb_rig *rig, rng *r, uint32_t rounds,
     blend.joint_count = n;
     blend.output = b;
     LB_CHECK(lb_blend_job_run(&blend) == LB_OK);
-    *differ += same_pose_bits(a, b, n) ? 0u : 1u;
+    *differ += lb_test_same_transforms(a, b, n) ? 0u : 1u;
     ++poses;
   }
   free(scratch);

@@ -164,7 +164,7 @@ static void hand_placement_object_follows_hand(void) {
   LB_CHECK(lb_world_insert(ref, e, LB_RIG, &rig) == LB_OK);
   LB_CHECK(lb_world_step(ref, 1.0f / 60.0f) == LB_OK);
   const lb_transform *rest = lb_rig_model_pose(ref, e, &n);
-  LB_CHECK(memcmp(&model[hand], &rest[hand], sizeof(lb_transform)) == 0);
+  LB_CHECK(lb_test_same_transforms(&model[hand], &rest[hand], 1));
   /* the support arm reads the object where the main hand put it (out of reach from a
    * T-pose: the reported gap is the measured one) */
   lb_grip_holder_c gh;

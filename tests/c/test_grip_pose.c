@@ -757,7 +757,7 @@ static void test_validation(void) {
   job.local = fx.h.local;
   job.out_local = outl;
   LB_CHECK(lb_finger_pose_run(&job) == LB_OK);
-  LB_CHECK(memcmp(local, outl, fx.h.count * sizeof(lb_transform)) == 0);
+  LB_CHECK(lb_test_same_transforms(local, outl, fx.h.count));
 
   /* Rig build: nulls, out-of-range indices, chains that are not parent → child, NaN rest. */
   lb_hand_rig r = h.rig, keep_rig = h.rig;

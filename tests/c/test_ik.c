@@ -775,7 +775,8 @@ static void test_world_ik(void) {
   memcpy(once, lb_rig_model_pose(s.w, s.hero, &n), sizeof once);
   uint64_t h = lb_world_hash(s.w);
   LB_CHECK(lb_world_step(s.w, 1.0f / 60.0f) == LB_OK);
-  LB_CHECK(memcmp(once, lb_rig_model_pose(s.w, s.hero, &n), sizeof once) == 0);
+  LB_CHECK(lb_test_same_transforms(once, lb_rig_model_pose(s.w, s.hero, &n),
+                                   sizeof once / sizeof once[0]));
   LB_CHECK(lb_world_hash(s.w) == h);
 
   /* Out of reach: arm straight toward the target, distance reported. */
@@ -850,9 +851,9 @@ static void test_world_weight_zero(void) {
   const lb_transform *a = lb_rig_model_pose(with.w, with.hero, &n1);
   const lb_transform *b = lb_rig_model_pose(without.w, without.hero, &n2);
   LB_CHECK(n1 == 65 && n2 == 65);
-  LB_CHECK(memcmp(a, b, n1 * sizeof(lb_transform)) == 0);
-  LB_CHECK(memcmp(lb_rig_local_pose(with.w, with.hero, &n1),
-                  lb_rig_local_pose(without.w, without.hero, &n2), n1 * sizeof(lb_transform)) == 0);
+  LB_CHECK(lb_test_same_transforms(a, b, n1));
+  LB_CHECK(lb_test_same_transforms(lb_rig_local_pose(with.w, with.hero, &n1),
+                                   lb_rig_local_pose(without.w, without.hero, &n2), n1));
   LB_CHECK(lb_world_hash(with.w) == lb_world_hash(without.w));
   lb_two_bone_ik_c ik;
   LB_CHECK(lb_world_get(with.w, with.arm, LB_TWO_BONE_IK, &ik) == LB_OK);
@@ -902,7 +903,8 @@ static void test_world_matrices_follow_edits(void) {
     ++steps;
     /* the sequence does move the arm (else the late joints would be written anyway) */
     if (k == 2) {
-      LB_CHECK(memcmp(before, lb_rig_model_pose(s.w, s.hero, &n), sizeof before) != 0);
+      LB_CHECK(!lb_test_same_transforms(before, lb_rig_model_pose(s.w, s.hero, &n),
+                                        sizeof before / sizeof before[0]));
     }
   }
   LB_CHECK(lb_world_despawn(s.w, s.arm) == LB_OK);
@@ -956,7 +958,8 @@ static void test_world_degenerate(void) {
     LB_CHECK(lb_world_insert(w, hero, LB_TWO_BONE_IK, &ik) == LB_OK);
     LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
     const lb_transform *m = lb_rig_model_pose(w, hero, &n);
-    LB_CHECK(memcmp(m, before, sizeof before) == 0); /* identity corrections */
+    LB_CHECK(lb_test_same_transforms(m, before,
+                                     sizeof before / sizeof before[0])); /* identity corrections */
     LB_CHECK(transforms_finite(m, 5));
     LB_CHECK(lb_world_get(w, hero, LB_TWO_BONE_IK, &ik) == LB_OK);
     LB_CHECK(lb_is_finite(ik.distance));

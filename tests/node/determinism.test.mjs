@@ -1,7 +1,7 @@
 // One scene, one hash: native gcc and clang CLIs, Node over the SIMD and the
 // scalar wasm builds, all equal to the stored expected hash.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { createWorld } from '../../dist/web/bridge/index.js';
@@ -16,6 +16,16 @@ for (const [key, hash] of Object.entries(expected)) {
 
   test(`${key}: native gcc CLI`, () => {
     assert.equal(lastLine(execFileSync('build/native/limber', ['hash', scene, '--steps', String(steps)], { encoding: 'utf8' })), hash);
+  });
+
+  // Uninitialised memory is the one way a native run can differ from the next (stack and heap
+  // contents move with the address layout): memcheck fails on any read of it that decides a
+  // branch or an address, and the hash must still be the stored one.
+  test(`${key}: native gcc CLI under valgrind memcheck (no uninitialised reads)`, () => {
+    const r = spawnSync('valgrind', ['-q', '--error-exitcode=9', '--track-origins=yes', 'build/native/limber', 'hash', scene, '--steps', String(steps)], { encoding: 'utf8' });
+    assert.equal(r.error, undefined, 'valgrind runs (scripts/setup.sh installs it)');
+    assert.equal(r.status, 0, `memcheck reports:\n${r.stderr.split('\n').slice(0, 24).join('\n')}`);
+    assert.equal(lastLine(r.stdout), hash);
   });
 
   test(`${key}: native clang CLI`, () => {

@@ -2,7 +2,7 @@
  * colliders come or go, a refit of the leaves whose colliders moved otherwise. */
 #include "collide_internal.h"
 
-#include "../base/bytes.h"
+#include "../math/math_inline.h"
 
 #include <string.h>
 
@@ -190,7 +190,7 @@ void cl_sync(lb_world *w, bool stepped) {
     } else {
       continue;
     }
-    if (!p->dirty && p->valid && lb_same_bytes(&xf, &p->xf, sizeof xf)) {
+    if (!p->dirty && p->valid && lb_xf_same_bits(&xf, &p->xf)) {
       continue;
     }
     cl_place(cw, p, &xf);

@@ -909,6 +909,7 @@ static void lb_wrap_finger_run(lb_chain *c, const lb_wrap_job *job, bool wrap,
   lb_chain_speeds(c);
   for (int b = 0; b < c->nb; ++b) {
     lb_chain_note(c, b, 0.0f, lb_bone_thresholds(c, b, job->margin));
+    c->touch_s[b] = 0.0f; /* read (never used) by the range test below, as is touch_r */
     c->touch_r[b] = -1.0f;
   }
   for (;;) {

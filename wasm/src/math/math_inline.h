@@ -5,6 +5,7 @@
 #ifndef LIMBER_MATH_INLINE_H
 #define LIMBER_MATH_INLINE_H
 
+#include "../base/bytes.h"
 #include "limber/math.h"
 
 /* out = a * b: lb_quat_mul. out may alias a or b. */
@@ -61,6 +62,13 @@ static inline void lb_qnormalize(float *q) {
   q[1] *= inv;
   q[2] *= inv;
   q[3] *= inv;
+}
+
+/* Whether two transforms hold the same bits in t, r and s. Not the struct's bytes: the
+ * padding after t and s (the rotation is 16-byte aligned) is whatever a copy left there. */
+static inline bool lb_xf_same_bits(const lb_transform *a, const lb_transform *b) {
+  return lb_same_bytes(a->t, b->t, sizeof(vec3)) && lb_same_bytes(a->r, b->r, sizeof(versor)) &&
+         lb_same_bytes(a->s, b->s, sizeof(vec3));
 }
 
 /* out = parent * local with local's rotation replaced by r: lb_transform_mul. out may alias

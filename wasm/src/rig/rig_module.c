@@ -2,6 +2,7 @@
  * systems that start each step from the animation pose, take it to model space and write
  * the output matrices, the bone hash, and joints for Transform.parentJoint. */
 #include "../base/fnv.h"
+#include "../math/math_inline.h"
 #include "rig_internal.h"
 #include <assert.h>
 #include <string.h>
@@ -71,7 +72,9 @@ static void lb_rig_check_final(const lb_skeleton *sk, const lb_rig_instance *ins
   lb_rig_instance fresh = *inst;
   fresh.model = model;
   lb_rig_local_to_model(sk, &fresh, 0, inst->joint_count);
-  assert(memcmp(model, inst->model, inst->joint_count * sizeof(lb_transform)) == 0);
+  for (uint32_t j = 0; j < inst->joint_count; ++j) {
+    assert(lb_xf_same_bits(&model[j], &inst->model[j]));
+  }
 }
 #endif
 
