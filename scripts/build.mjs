@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds what is missing or stale: native (gcc) CLI/tests, wasm (SIMD + scalar),
 // TypeScript to dist/. `--quiet` prints only on failure. Targets: native, asan,
-// clang, wasm, ts (default: native wasm ts). Each step that runs prints "build: <step> ..."
+// msan, clang, wasm, ts (default: native wasm ts). Each step that runs prints "build: <step> ..."
 // and "build: <step> done (N s)" on stderr (with --quiet only when --progress is given).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -75,6 +75,7 @@ for (const t of targets) {
   // The clang build exists to compare hashes with gcc: the CLI is enough.
   else if (t === 'clang') cmakePreset('native-clang', ['limber'], ['limber_cli']);
   else if (t === 'asan') cmakePreset('asan', ['limber']);
+  else if (t === 'msan') cmakePreset('msan', ['limber']);
   else if (t === 'wasm') {
     need('emcc', 'bash scripts/setup.sh');
     cmakePreset('wasm', ['limber.wasm']);

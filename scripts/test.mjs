@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: builds what is missing, then runs every suite: format and type
-// checks, native C tests (gcc), the same under ASan+UBSan (clang), Node tests over
+// checks, native C tests (gcc), the same under ASan+UBSan and under MSan (clang), Node tests over
 // the wasm builds (incl. the cross-target determinism check) and Playwright in
 // headless Chromium (incl. the example game installed from the packed tarball). Prints
 // progress at least every 10 s. Ends with one line "N passed, M failed".
@@ -96,7 +96,7 @@ const nodeCount = (out) => ({ passed: Number(/^# pass (\d+)/m.exec(out)?.[1] ?? 
 const pwCount = (out) => ({ passed: Number(/(\d+) passed/.exec(out)?.[1] ?? 0), failed: Number(/(\d+) failed/.exec(out)?.[1] ?? 0) + Number(/(\d+) flaky/.exec(out)?.[1] ?? 0) });
 const oneCheck = (_out, status) => (status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
 
-await stage('build (native gcc, native clang, asan, wasm SIMD + scalar, TypeScript)', process.execPath, ['scripts/build.mjs', '--quiet', '--progress', 'native', 'clang', 'asan', 'wasm', 'ts'], oneCheck);
+await stage('build (native gcc, native clang, asan, msan, wasm SIMD + scalar, TypeScript)', process.execPath, ['scripts/build.mjs', '--quiet', '--progress', 'native', 'clang', 'asan', 'msan', 'wasm', 'ts'], oneCheck);
 const cFiles = spawnSync('git', ['ls-files', 'wasm/*.c', 'wasm/*.h', 'tests/*.c', 'tests/*.h'], { cwd: root, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
 await stage('clang-format (C sources are formatted)', 'clang-format', ['--dry-run', '-Werror', ...cFiles], oneCheck);
 await stage('include graph of wasm/ has no cycle (scripts/check-includes.mjs)', process.execPath, ['scripts/check-includes.mjs'], oneCheck);
@@ -106,6 +106,8 @@ if (existsSync(join(root, 'web/playground/tsconfig.json'))) {
 }
 await stage('native C tests (gcc, ctest)', 'ctest', ['--preset', 'native', '-V'], ctestCount);
 await stage('native C tests under ASan + UBSan (clang, ctest)', 'ctest', ['--preset', 'asan', '-V'], ctestCount, { ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1', UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1' });
+// Uninitialised memory is the one thing that can make a native run differ from the next.
+await stage('native C tests under MemorySanitizer (clang -O1, ctest)', 'ctest', ['--preset', 'msan', '-V'], ctestCount, { MSAN_OPTIONS: 'halt_on_error=1' });
 for (const f of readdirSync(join(root, 'tests/fuzz')).filter((n) => /^fuzz_.*\.c$/.test(n))) {
   const name = f.replace(/\.c$/, '');
   const work = mkdtempSync(join(tmpdir(), `limber-${name}-`));
