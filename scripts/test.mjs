@@ -69,7 +69,7 @@ function stage(name, cmd, args, count, extraEnv = {}) {
 // What failed, for the run's last lines (CI keeps only the tail of a long log): each failing
 // test's line and the start of its report (TAP "not ok" and its YAML block, ctest's and
 // Playwright's failure lines).
-const FAIL_LINE = /^\s*not ok \d+|^\s*✘|\*\*\*Failed|^\s*\d+\) \[|^FAIL|: FAIL|Assertion|ERROR: AddressSanitizer|runtime error:/;
+const FAIL_LINE = /^\s*not ok \d+|^\s*✘|\*\*\*Failed|^\s*\d+\) \[|^FAIL|: FAIL|check failed|:\d+: \||Assertion|ERROR: AddressSanitizer|ERROR: LeakSanitizer|WARNING: MemorySanitizer|runtime error:/;
 function failureDetail(out) {
   const lines = out.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
   const picked = [];
