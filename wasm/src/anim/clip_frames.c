@@ -352,15 +352,29 @@ LB_FRAMES_SLERP void group_slerp(const lb_clip_frames *f, key_span sp, uint32_t 
   }
 }
 
+/* A span's two keys' rows (group 0): a loop over the groups steps from here instead of
+ * working out each group's place in the frames' arrays again. */
+typedef struct frames_row {
+  const float *va, *vb; /* rotations of key a and key b */
+  const uint16_t *bits; /* key a's lane bits */
+} frames_row;
+
+LB_F4_INLINE frames_row frames_row_at(const lb_clip_frames *f, key_span sp) {
+  const size_t groups = f->group_count;
+  frames_row r = {f->values + (size_t)sp.a * groups * 16u, f->values + (size_t)sp.b * groups * 16u,
+                  f->lane_bits + (size_t)sp.a * groups};
+  return r;
+}
+
 /* Group g's four lanes at span sp, lanes x y z w in q: key a (copy), else the normalised
  * lerp, with the lanes whose keys are more than 8 degrees apart slerped. */
-LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, uint32_t g, lb_f4 *q) {
-  uint32_t groups = f->group_count;
-  const float *va = f->values + ((size_t)sp.a * groups + g) * 16u;
-  const float *vb = f->values + ((size_t)sp.b * groups + g) * 16u;
+LB_F4_INLINE void group_lanes(const lb_clip_frames *f, key_span sp, frames_row row, uint32_t g,
+                              lb_f4 *q) {
+  const float *va = row.va + (size_t)g * 16u;
+  const float *vb = row.vb + (size_t)g * 16u;
   lb_f4 ax = lb_f4_load(va), ay = lb_f4_load(va + 4), az = lb_f4_load(va + 8),
         aw = lb_f4_load(va + 12);
-  const uint32_t bits = sp.copy ? 0u : f->lane_bits[(size_t)sp.a * groups + g];
+  const uint32_t bits = sp.copy ? 0u : row.bits[g];
   const uint32_t same = bits >> 8;
   if (sp.copy || same == 15u) {
     q[0] = ax;
@@ -414,9 +428,10 @@ LB_F4_INLINE void group_store(const lb_clip_frames *f, uint32_t g, lb_f4 *q, lb_
 }
 
 void lb_clip_frames_sample(const lb_clip_frames *f, key_span sp, lb_transform *output) {
+  const frames_row row = frames_row_at(f, sp);
   for (uint32_t g = 0; g < f->group_count; ++g) {
     lb_f4 q[4];
-    group_lanes(f, sp, g, q);
+    group_lanes(f, sp, row, g, q);
     group_store(f, g, q, output);
   }
 }
@@ -435,6 +450,10 @@ void lb_clip_frames_blend(const lb_clip_frames *const *f, const key_span *spans,
   const lb_f4 zero = lb_f4_set1(0.0f);
   const uint32_t groups = f[0]->group_count;
   lb_f4 first[LB_FRAMES_BLOCK][4], acc[LB_FRAMES_BLOCK][4];
+  frames_row rows[LB_SAMPLE_BLEND_MAX_LAYERS]; /* count <= this (the one-pass job's limit) */
+  for (uint32_t i = 0; i < count; ++i) {
+    rows[i] = frames_row_at(f[i], spans[i]);
+  }
   for (uint32_t g0 = 0; g0 < groups; g0 += LB_FRAMES_BLOCK) {
     uint32_t end = groups - g0 < LB_FRAMES_BLOCK ? groups : g0 + LB_FRAMES_BLOCK;
     /* lb_blend_job's sums per lane (blend.c blend_rotations4): 0 + w * q for layer 0, then
@@ -442,7 +461,7 @@ void lb_clip_frames_blend(const lb_clip_frames *const *f, const key_span *spans,
     const lb_f4 w0 = lb_f4_set1(w[0]);
     for (uint32_t g = g0; g < end; ++g) {
       lb_f4 *q = first[g - g0], *a = acc[g - g0];
-      group_lanes(f[0], spans[0], g, q);
+      group_lanes(f[0], spans[0], rows[0], g, q);
       for (uint32_t c = 0; c < 4u; ++c) {
         a[c] = lb_f4_add(zero, lb_f4_mul(w0, q[c]));
       }
@@ -453,7 +472,7 @@ void lb_clip_frames_blend(const lb_clip_frames *const *f, const key_span *spans,
         lb_f4 q[4];
         const lb_f4 *p = first[g - g0];
         lb_f4 *a = acc[g - g0];
-        group_lanes(f[i], spans[i], g, q);
+        group_lanes(f[i], spans[i], rows[i], g, q);
         lb_f4 d = lb_f4_add(lb_f4_add(lb_f4_add(lb_f4_mul(p[0], q[0]), lb_f4_mul(p[1], q[1])),
                                       lb_f4_mul(p[2], q[2])),
                             lb_f4_mul(p[3], q[3]));

@@ -65,12 +65,13 @@ const lb_joint_lists *lb_clip_frames_lists(const lb_clip_frames *f);
 void lb_clip_frames_sample(const lb_clip_frames *f, key_span sp, lb_transform *output);
 /* Whether two clips' frames animate the same joints' rotations in the same lanes. */
 bool lb_clip_frames_same_lanes(const lb_clip_frames *a, const lb_clip_frames *b);
-/* For every joint with a rotation track: output[j].r = the uniform blend (lb_blend_job) of
- * the `count` layers' samples at their spans with weights w (> 0), four joints at a time. */
 /* Joint j of a blend job into *out (blend.c), without the job's validation: for a caller
  * whose layers are valid by construction (the one-pass sample+blend's adjusted joint). The
  * job's uniform path gives the same bits. Additive layers are not applied. */
 void lb_blend_job_joint(const lb_blend_job *job, uint32_t j, lb_transform *out);
+/* For every joint with a rotation track: output[j].r = the uniform blend (lb_blend_job) of
+ * the `count` (1 .. LB_SAMPLE_BLEND_MAX_LAYERS) layers' samples at their spans with weights w
+ * (> 0), four joints at a time. */
 void lb_clip_frames_blend(const lb_clip_frames *const *f, const key_span *spans, const float *w,
                           uint32_t count, lb_transform *output);
 
