@@ -123,7 +123,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       status = 1;
       continue;
     }
-    const r = await BENCHES[name]({ runs: arg('--runs', 7), iters: arg('--iters', 2000), warmup: arg('--warmup', 1) });
+    const r = await BENCHES[name]({ runs: arg('--runs', 7), iters: arg('--iters', 2000), warmup: arg('--warmup', 10) });
     console.log(JSON.stringify(r));
   }
   process.exitCode = status;
