@@ -13,8 +13,8 @@
 // over --rounds rounds (default 3). A round starts one process per target (1
 // untimed warm-up batch, then its share of the runs), targets rotating order, so a
 // slow spell of the (shared, noisy) machine hits every target rather than one. Min
-// and median over all runs are kept. The three.js baseline runs each timed run in its own
-// process (10 warm-up batches first, three_anim.mjs): see TARGETS.three.
+// and median over all runs are kept. The three.js baselines run each timed run in a process
+// of its own (TARGETS.three; three_anim.mjs warms up for 10 batches, three_ik.mjs for one).
 // Baselines (e.g. three.js) are measured in the same invocation, each bench by its script
 // (THREE_SCRIPTS below: three_ik.mjs, three_anim.mjs; rapier_collide.mjs for the collide.corridor.*
 // and controller.move benches: target rapier = Rapier's own queries and character controller,
@@ -314,10 +314,10 @@ function runTarget(target, benchNames, runs, o) {
   }
   const results = [];
   let ok = true;
-  const split = TARGETS[target].processPerRun ? runs : 1;
+  const [processes, each] = TARGETS[target].processPerRun ? [runs, 1] : [1, runs];
   for (const [key, names] of groups) {
-    for (let k = 0; k < split; ++k) {
-      const r = runCommand(target, key.split('\0'), names, runs / split, o);
+    for (let k = 0; k < processes; ++k) {
+      const r = runCommand(target, key.split('\0'), names, each, o);
       results.push(...r.results);
       ok &&= r.ok;
     }
