@@ -15,7 +15,12 @@
  *   no kinematics at all: its joint's rotation x A + y C is linear in the coefficient (x, y),
  *   so its end, p + x² P + x y T + y² S, is quadratic, and so is the end in each shape's frame.
  *   Those vectors are set up once per phase.
- * - Bones keep proven clearances and touches (see the header), so most steps ask one bone. */
+ * - Bones keep proven clearances and touches (see the header), so most steps ask one bone.
+ *
+ * Where the time goes: the march and each finger's set-up (arcs, shapes in the finger frame,
+ * thresholds), not the bisection. Built with 1 bisection step instead of 4, grip.hand ran 16 %
+ * fewer native instructions (55.3k -> 46.3k) and grip.character 7 %: a faster finish alone
+ * cannot make the wrap several times cheaper. */
 #include "../math/math_inline.h"
 #include "../math/simd4_xf.h"
 #include "limber/grip_wrap.h"
