@@ -701,12 +701,61 @@ static void test_parent_joint(void) {
   lb_world_destroy(w);
 }
 
+/* Restoring an old copy of the world's memory puts generations back; reserving the
+ * generations read before it keeps the handles issued since stale. */
+static void test_generations_reserve(void) {
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  lb_entity keep, gone;
+  LB_CHECK(lb_world_spawn(w, &keep) == LB_OK && lb_world_spawn(w, &gone) == LB_OK);
+  LB_CHECK(lb_world_despawn(w, gone) == LB_OK);
+  /* "After": spawn in gone's slot and one past the high water mark, despawn keep. */
+  lb_entity late1, late2;
+  LB_CHECK(lb_world_spawn(w, &late1) == LB_OK && lb_world_spawn(w, &late2) == LB_OK);
+  LB_CHECK((late1 & LB_MAX_ENTITIES) == (gone & LB_MAX_ENTITIES));
+  LB_CHECK(lb_world_despawn(w, keep) == LB_OK);
+  uint16_t unused[8];
+  uint32_t n = lb_world_generations_unused(w, unused, 8);
+  LB_CHECK(n == 3);
+  LB_CHECK(unused[0] == 1 && unused[1] == 2 && unused[2] == 1);
+  /* "Restore" to a world where only keep lives and gone's slot is free (a fresh world with
+   * the same history up to the copy). */
+  lb_world *r = NULL;
+  LB_CHECK(lb_world_create(NULL, &r) == LB_OK);
+  lb_entity k2, g2;
+  LB_CHECK(lb_world_spawn(r, &k2) == LB_OK && lb_world_spawn(r, &g2) == LB_OK);
+  LB_CHECK(lb_world_despawn(r, g2) == LB_OK);
+  LB_CHECK(lb_world_generations_reserve(r, unused, n) == LB_OK);
+  lb_entity a, b;
+  LB_CHECK(lb_world_spawn(r, &a) == LB_OK && lb_world_spawn(r, &b) == LB_OK);
+  LB_CHECK((a & LB_MAX_ENTITIES) == (late1 & LB_MAX_ENTITIES) && a != late1);
+  LB_CHECK((b & LB_MAX_ENTITIES) == (late2 & LB_MAX_ENTITIES) && b != late2);
+  LB_CHECK(lb_world_alive(r, k2)); /* the copy's live entity keeps its handle */
+  LB_CHECK(lb_world_despawn(r, k2) == LB_OK);
+  lb_entity c;
+  LB_CHECK(lb_world_spawn(r, &c) == LB_OK);
+  LB_CHECK((c & LB_MAX_ENTITIES) == (keep & LB_MAX_ENTITIES) && c != keep && c != k2);
+  uint16_t too_big = LB_ENTITY_GENERATION_MAX + 2u;
+  LB_CHECK(lb_world_generations_reserve(r, &too_big, 1) == LB_ERR_OUT_OF_RANGE);
+  /* Every generation of slot 4 handed out: the slot is retired, spawns skip it. */
+  uint16_t spent[5] = {0, 0, 0, 0, LB_ENTITY_GENERATION_MAX + 1u};
+  LB_CHECK(lb_world_generations_reserve(r, spent, 5) == LB_OK);
+  lb_entity d, e;
+  LB_CHECK(lb_world_spawn(r, &d) == LB_OK && lb_world_spawn(r, &e) == LB_OK);
+  LB_CHECK((d & LB_MAX_ENTITIES) == 4u && (e & LB_MAX_ENTITIES) == 6u); /* slot 3, slot 5 */
+  lb_world_destroy(r);
+  lb_world_destroy(w);
+}
+
 static void test_step_dt(void) {
   fixture f;
   fixture_init(&f, NULL);
   LB_CHECK(lb_world_step(f.w, 1.0f / 60.0f) == LB_OK);
   uint64_t h = lb_world_hash(f.w);
-  const float bad[] = {NAN, -NAN, INFINITY, -INFINITY, -1e-6f, -1.0f, 1.0001f, 2.0f, 1e30f};
+  /* Below LB_STEP_DT_MIN a rate (displacement / dt) turns rounding into kilometres per
+   * second, and below 1e-38 into infinities: denormals and 1e-30 are refused. */
+  const float bad[] = {NAN,  -NAN,  INFINITY, -INFINITY, -1e-6f, -1.0f, 1.0001f,
+                       2.0f, 1e30f, 1e-45f,   1e-40f,    1e-30f, 1e-7f, 9.99e-7f};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
     LB_CHECK(lb_world_step(f.w, bad[i]) == LB_ERR_OUT_OF_RANGE);
     CHECK_MSG(f.w, "dt");
@@ -715,7 +764,8 @@ static void test_step_dt(void) {
   LB_CHECK(lb_world_hash(f.w) == h);
   LB_CHECK(lb_world_step(f.w, 0.0f) == LB_OK);
   LB_CHECK(lb_world_step(f.w, 1.0f) == LB_OK);
-  LB_CHECK(lb_world_step_count(f.w) == 3);
+  LB_CHECK(lb_world_step(f.w, LB_STEP_DT_MIN) == LB_OK);
+  LB_CHECK(lb_world_step_count(f.w) == 4);
   LB_CHECK(lb_world_step(NULL, 0.1f) == LB_ERR_INVALID_ARGUMENT);
   /* Without IK, every step starts from the same animation pose: same hash. */
   LB_CHECK(lb_world_hash(f.w) == h);
@@ -732,5 +782,6 @@ int main(void) {
   LB_RUN(test_parenting);
   LB_RUN(test_parent_joint);
   LB_RUN(test_step_dt);
+  LB_RUN(test_generations_reserve);
   LB_TEST_MAIN_END();
 }

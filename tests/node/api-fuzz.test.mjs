@@ -1,5 +1,7 @@
 // API-sequence fuzzer (fast-check): random sequences of bridge calls (components, steps, scenes,
-// poses, collision queries on both the World methods and world.queries, moveController)
+// levels and navmeshes from intact and damaged files, snapshot and restore (own, another
+// world's, damaged, made up), poses, collision queries on both the World methods and
+// world.queries, moveController)
 // against a world and a twin. A call that succeeds is applied to both; a call that fails to the first only. After
 // every call:
 //   - only LimberError is thrown (code LB_*, message starting with the code), never a
@@ -17,8 +19,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
 import {
-  captureFingerPose, createWorld, GripPose, gripPoseStatus, LimberError, registerFingerPose, registerGripPose, Rig, Transform,
+  addNavMesh, captureFingerPose, createWorld, GripPose, gripPoseStatus, LimberError, registerFingerPose, registerGripPose, Rig, Transform,
 } from '../../dist/web/bridge/index.js';
 
 const SEED = Number(process.env.LIMBER_FUZZ_SEED ?? 20240611);
@@ -67,6 +70,23 @@ const EXTREME_ARRAYS = [
   [NaN, 0, 0], [1e30, 1e30, 1e30], [0, 0, 0, 0], [1, 2], [1, 2, 3, 4, 5], HUGE, ['1', '2', '3'], [1e4, 1e4, 1e4], [1e-6, 1e-6, 1e-6],
   [-0, -0, -0], [Infinity, 0, 0, 1], [0, 0, 0, 1e30], [-1, 1, -1], [null, 0, 0], Float32Array.of(1, 1, 1), Float64Array.of(0, 0, 0, 1), [],
 ];
+
+/** The generated levels and navmeshes, as a game's loader would hand them over. */
+const LEVEL_FILES = Object.fromEntries(['corridor.json', 'corridor.glb', 'nav-arena.json', 'nav-arena.glb', 'vault-course.json', 'nav-arena.navmesh.json', 'corridor.navmesh.json']
+  .map((f) => [`assets/levels/${f}`, new Uint8Array(readFileSync(new URL(`../../assets/levels/${f}`, import.meta.url)))]));
+const NAVMESH_TEXT = new TextDecoder().decode(LEVEL_FILES['assets/levels/nav-arena.navmesh.json']);
+/** Snapshots kept per world: each is the whole wasm memory (16 MB and up). */
+const SNAPSHOTS_KEPT = 2;
+
+/** Bytes damaged the ways a download or a bad export damages them. */
+function damaged(r, bytes) {
+  const b = bytes.slice();
+  const roll = r.int(4);
+  if (roll === 0) return b.subarray(0, r.int(b.length));
+  if (roll === 1) { for (let i = 0; i < 1 + r.int(8); i++) b[r.int(b.length)] ^= 1 << r.int(8); return b; }
+  if (roll === 2) return new Uint8Array(0);
+  return new TextEncoder().encode('{"pieces": [{"box": [1e30, NaN]}]}');
+}
 
 const POSES = ['pistol', 'fist', 'open', 'support', 'relaxed', 'claw', 'fuzzPose', 'captured', 'cup', 'pinch', 'handle'];
 const NICE_STRINGS = {
@@ -189,19 +209,21 @@ function randomScene(r, st, info) {
 
 // ---- calls --------------------------------------------------------------------------------------
 
-/** Each kind builds a call from the state and a PRNG: args computed once (from the first
- * world), `run(world, side)` does the call on either world, `read` marks calls that change
- * nothing, `touched` the entities whose components are compared after a failure. */
+/** Each kind has a weight (in quarters: snapshot and restore copy and check the whole wasm
+ * memory, so they come less often) and builds a call from the state and a PRNG: args
+ * computed once (from the first world), `run(world, side)` does the call on either world,
+ * `read` marks calls that change nothing, `touched` the entities whose components are
+ * compared after a failure. */
 const KINDS = {
-  spawn: [8, () => ({ run: (w) => w.spawn(), spawned: true })],
-  despawn: [3, (r, st) => { const e = pickHandle(r, st); return { run: (w) => w.despawn(e), touched: [e] }; }],
-  insert: [20, (r, st) => {
+  spawn: [32, () => ({ run: (w) => w.spawn(), spawned: true })],
+  despawn: [12, (r, st) => { const e = pickHandle(r, st); return { run: (w) => w.despawn(e), touched: [e] }; }],
+  insert: [80, (r, st) => {
     const e = pickHandle(r, st);
     const c = r.pick(st.info);
     const fields = r.chance(0.03) ? r.pick([null, 5, 'x', []]) : randomFields(r, c, st);
     return { run: (w) => w.insert(e, c, fields), touched: [e], label: c.name };
   }],
-  update: [10, (r, st) => {
+  update: [40, (r, st) => {
     const e = pickHandle(r, st);
     const c = r.pick(st.info);
     const fields = randomFields(r, c, st, { readonly: 0.02 });
@@ -209,10 +231,10 @@ const KINDS = {
     const fn = mode === 0 ? (d) => { Object.assign(d, fields); } : mode === 1 ? () => fields : () => undefined;
     return { run: (w) => w.update(e, c, fn), touched: [e], label: c.name };
   }],
-  remove: [4, (r, st) => { const e = pickHandle(r, st); const c = r.pick(st.info); return { run: (w) => w.remove(e, c), touched: [e], label: c.name }; }],
-  get: [5, (r, st) => { const e = pickHandle(r, st); const c = r.pick(st.info); return { run: (w) => w.get(e, c), read: true }; }],
-  query: [2, (r, st) => { const e = pickHandle(r, st); const c = r.pick(st.info); return { run: (w) => [w.alive(e), w.has(e, c)], read: true }; }],
-  setAnimationPose: [7, (r, st, w) => {
+  remove: [16, (r, st) => { const e = pickHandle(r, st); const c = r.pick(st.info); return { run: (w) => w.remove(e, c), touched: [e], label: c.name }; }],
+  get: [20, (r, st) => { const e = pickHandle(r, st); const c = r.pick(st.info); return { run: (w) => w.get(e, c), read: true }; }],
+  query: [8, (r, st) => { const e = pickHandle(r, st); const c = r.pick(st.info); return { run: (w) => [w.alive(e), w.has(e, c)], read: true }; }],
+  setAnimationPose: [28, (r, st, w) => {
     const e = pickHandle(r, st, 0.1);
     let pose;
     const rig = st.handles.find((h) => w.alive(h) && w.has(h, Rig));
@@ -237,25 +259,72 @@ const KINDS = {
     }
     return { run: (w2) => w2.setAnimationPose(e, pose), touched: [e] };
   }],
-  step: [8, (r) => {
+  step: [32, (r) => {
     const dt = r.chance(0.8) ? r.pick([1 / 60, 1 / 30, 0, 0.1, r.next() * 0.05, 1]) : r.pick([-1, NaN, Infinity, 2, 1e-30, -0, '0.016', null, 1e30]);
     return { run: (w) => w.step(dt) };
   }],
-  loadScene: [3, (r, st) => {
+  loadScene: [12, (r, st) => {
     const doc = randomScene(r, st, st.info);
     const text = typeof doc === 'string' || doc === null || typeof doc !== 'object' ? doc : r.chance(0.5) ? JSON.stringify(doc) : doc;
     return { run: (w, side) => { const s = w.loadScene(text); side.scenes.push(s); return s; }, scene: true };
   }],
-  sceneStep: [2, (r, st) => {
+  sceneStep: [8, (r, st) => {
     const i = r.int(Math.max(1, st.sceneCount));
     const dt = r.chance(0.9) ? 1 / 60 : r.pick([NaN, -1, 'x']);
     return { run: (w, side) => { const s = side.scenes[i]; if (!s) return null; s.step(dt); return s; }, knownCore: KNOWN_CORE_SCENE_STEP };
   }],
-  sceneDestroy: [2, (r, st) => {
+  sceneDestroy: [8, (r, st) => {
     const i = r.int(Math.max(1, st.sceneCount));
     return { run: (w, side) => { side.scenes[i]?.destroy(); } };
   }],
-  collideQuery: [3, (r, st) => {
+  loadLevel: [3, (r) => {
+    // A scene on a generated level (its walls and floor as colliders), sometimes with a navmesh
+    // and an agent; the files intact, damaged or missing.
+    const level = r.pick(['corridor.json', 'corridor.glb', 'nav-arena.json', 'nav-arena.glb', 'vault-course.json']);
+    const path = `assets/levels/${level}`;
+    const doc = { level: r.chance(0.5) ? path : { file: path, layers: r.chance(0.8) ? { wall: 1 + r.int(3), floor: 1 } : { wall: r.pick([0, -1, 'x', 2 ** 33]) } } };
+    const nav = 'assets/levels/nav-arena.navmesh.json';
+    if (r.chance(0.4)) {
+      doc.assets = { navmeshes: { m: { file: nav } } };
+      doc.entities = [{ name: 'walker', components: { Transform: { position: [r.next() * 4 - 2, 0, r.next() * 4 - 2] }, NavAgent: { navmesh: 'm' } } }];
+    }
+    const files = {};
+    for (const f of [path, nav]) {
+      if (r.chance(0.05)) continue; // missing: LB_ERR_UNKNOWN_NAME
+      files[f] = r.chance(0.15) ? damaged(r, LEVEL_FILES[f] ?? LEVEL_FILES[path]) : LEVEL_FILES[f] ?? LEVEL_FILES[path];
+    }
+    return { run: (w, side) => { const s = w.loadScene(doc, { files }); side.scenes.push(s); return s; }, scene: true, label: level };
+  }],
+  addNavMesh: [2, (r) => {
+    const text = r.chance(0.7) ? NAVMESH_TEXT : r.chance(0.5) ? NAVMESH_TEXT.slice(0, r.int(NAVMESH_TEXT.length)) : NAVMESH_TEXT.replace(/\d+\.\d+/, r.pick(['NaN', '1e39', '-1', '"x"']));
+    const name = r.chance(0.9) ? r.pick(['arena', 'm2']) : r.pick(STRINGS);
+    return { run: (w) => addNavMesh(w, text, name), asset: true };
+  }],
+  snapshot: [1, () => ({
+    run: (w, side) => {
+      side.snaps.push(w.snapshot());
+      if (side.snaps.length > SNAPSHOTS_KEPT) side.snaps.shift();
+    },
+  })],
+  restore: [2, (r) => {
+    // Mostly this world's own snapshots; else another world's, a damaged or a made-up one
+    // (each refused with a LimberError and no change).
+    const i = r.int(SNAPSHOTS_KEPT);
+    const roll = r.next();
+    return {
+      run: (w, side) => {
+        const own = side.snaps[Math.min(i, side.snaps.length - 1)];
+        if (roll < 0.75 || !own) {
+          if (own) w.restore(own);
+          return own;
+        }
+        if (roll < 0.85) return w.restore(side.other.snaps.at(-1) ?? {});
+        if (roll < 0.95) return w.restore({ ...own, bytes: damaged(r, own.bytes) });
+        return w.restore({ world: own.world, bytes: new Uint8Array(16), scenes: [], checksum: '' });
+      },
+    };
+  }],
+  collideQuery: [12, (r, st) => {
     // Read-only: any argument gives an answer or a LimberError, never changes the world.
     const num = () => (r.chance(0.8) ? r.pick([0.1, 0.5, 1, 2, 10, 0]) : r.pick(EXTREME_NUMBERS.concat(WEIRD)));
     const v3 = () => (r.chance(0.8) ? [r.next() * 4 - 2, r.next() * 2, r.next() * 4 - 2] : r.pick(EXTREME_ARRAYS.concat(WEIRD)));
@@ -273,17 +342,17 @@ const KINDS = {
     const table = r.chance(0.5);
     return { run: (w) => (table ? w.queries : w)[kind](...args), read: true, label: kind };
   }],
-  moveController: [2, (r, st) => {
+  moveController: [8, (r, st) => {
     const e = pickHandle(r, st);
     const d = r.chance(0.8) ? [r.next() - 0.5, 0, r.next() - 0.5] : r.pick(EXTREME_ARRAYS.concat(WEIRD));
     return { run: (w) => w.moveController(e, d), touched: [e] };
   }],
-  registerGripPose: [3, (r) => {
+  registerGripPose: [12, (r) => {
     const name = r.chance(0.8) ? r.pick(['claw', 'fuzzPose', 'fist', 'open', 'p1']) : r.pick(STRINGS.concat(WEIRD));
     const def = randomGripPose(r);
     return { run: (w) => registerGripPose(w, name, def) };
   }],
-  registerFingerPose: [2, (r, st, w) => {
+  registerFingerPose: [8, (r, st, w) => {
     const name = r.chance(0.8) ? r.pick(['captured', 'fuzzPose', 'c2']) : r.pick(STRINGS.concat(WEIRD));
     let pose;
     const rig = st.handles.find((h) => w.alive(h) && w.has(h, Rig));
@@ -301,17 +370,17 @@ const KINDS = {
     }
     return { run: (w2) => registerFingerPose(w2, name, pose) };
   }],
-  captureFingerPose: [2, (r, st) => {
+  captureFingerPose: [8, (r, st) => {
     const e = pickHandle(r, st);
     const hand = r.chance(0.8) ? r.pick(['RightHand', 'LeftHand', 'Hips']) : r.pick(STRINGS.concat(WEIRD));
     return { run: (w) => captureFingerPose(w, e, hand), read: true };
   }],
-  gripPoseStatus: [3, (r, st) => { const e = pickHandle(r, st); return { run: (w) => gripPoseStatus(w, e), read: true }; }],
-  worldTransform: [2, (r, st) => { const e = pickHandle(r, st); return { run: (w) => w.worldTransform(e), read: true }; }],
-  gripAnchor: [1, (r, st) => { const e = pickHandle(r, st); const role = r.chance(0.9) ? r.pick(['main', 'support']) : r.pick(STRINGS); return { run: (w) => w.gripAnchor(e, role), read: true }; }],
-  modelPose: [1, (r, st) => { const e = pickHandle(r, st); return { run: (w) => w.modelPose(e), read: true }; }],
-  findHand: [1, (r, st) => { const e = pickHandle(r, st); const side = r.pick(['Right', 'Left', 'right', null]); const path = r.chance(0.8) ? '' : r.pick(STRINGS); return { run: (w) => w.findHand(e, side, path), read: true }; }],
-  addHumanoidRig: [2, (r) => {
+  gripPoseStatus: [12, (r, st) => { const e = pickHandle(r, st); return { run: (w) => gripPoseStatus(w, e), read: true }; }],
+  worldTransform: [8, (r, st) => { const e = pickHandle(r, st); return { run: (w) => w.worldTransform(e), read: true }; }],
+  gripAnchor: [4, (r, st) => { const e = pickHandle(r, st); const role = r.chance(0.9) ? r.pick(['main', 'support']) : r.pick(STRINGS); return { run: (w) => w.gripAnchor(e, role), read: true }; }],
+  modelPose: [4, (r, st) => { const e = pickHandle(r, st); return { run: (w) => w.modelPose(e), read: true }; }],
+  findHand: [4, (r, st) => { const e = pickHandle(r, st); const side = r.pick(['Right', 'Left', 'right', null]); const path = r.chance(0.8) ? '' : r.pick(STRINGS); return { run: (w) => w.findHand(e, side, path), read: true }; }],
+  addHumanoidRig: [8, (r) => {
     const opts = r.chance(0.8) ? { height: 1.2 + r.next(), naming: r.pick(['mixamo', 'unreal', 'blender', 'digits']) } : r.pick([{ height: NaN }, { height: 0 }, { naming: 'maya' }, { height: '1.8' }]);
     return { run: (w) => w.addHumanoidRig(opts), asset: true };
   }],
@@ -379,7 +448,9 @@ function checkWorlds(ctx, call, what) {
 async function runSequence(commands) {
   const a = await createWorld();
   const b = await createWorld();
-  const sides = new Map([[a, { scenes: [] }], [b, { scenes: [] }]]);
+  const sides = new Map([[a, { scenes: [], snaps: [] }], [b, { scenes: [], snaps: [] }]]);
+  sides.get(a).other = sides.get(b);
+  sides.get(b).other = sides.get(a);
   const st = { handles: [], assets: [], sceneCount: 0, info: a.components };
   // The same start in both: a character with a hand pose and an object.
   for (const w of [a, b]) {

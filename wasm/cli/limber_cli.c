@@ -148,7 +148,8 @@ static bool parse_steps(const char *s, unsigned long long *out) {
   return true;
 }
 
-/* Seconds: a finite decimal number in [0, 1] with nothing after it. */
+/* Seconds: a decimal number with nothing after it that lb_world_step takes (0, or
+ * [LB_STEP_DT_MIN, 1]). */
 static bool parse_dt(const char *s, double *out) {
   if (!s[0] || strchr(" \t\n\r\f\v", s[0])) {
     return false;
@@ -156,7 +157,7 @@ static bool parse_dt(const char *s, double *out) {
   errno = 0;
   char *end = NULL;
   double v = strtod(s, &end);
-  if (errno || !end || end == s || *end || !isfinite(v) || v < 0.0 || v > 1.0) {
+  if (errno || !end || end == s || *end || !isfinite(v) || !lb_world_dt_valid((float)v)) {
     return false;
   }
   *out = v;
@@ -199,7 +200,7 @@ int main(int argc, char **argv) {
       }
     } else if (strcmp(argv[i], "--dt") == 0 && i + 1 < argc) {
       if (!parse_dt(argv[++i], &dt)) {
-        return bad_arg("--dt", argv[i], "seconds, a number in [0, 1]");
+        return bad_arg("--dt", argv[i], "seconds: 0 or a number in [1e-6, 1]");
       }
     } else {
       return usage();

@@ -40,6 +40,14 @@ LBW_EXPORT(lbw_despawn) int lbw_despawn(lb_world *w, lb_entity e) {
 LBW_EXPORT(lbw_alive) int lbw_alive(lb_world *w, lb_entity e) {
   return lb_world_alive(w, e);
 }
+LBW_EXPORT(lbw_generations_unused)
+uint32_t lbw_generations_unused(lb_world *w, uint16_t *out, uint32_t cap) {
+  return lb_world_generations_unused(w, out, cap);
+}
+LBW_EXPORT(lbw_generations_reserve)
+int lbw_generations_reserve(lb_world *w, const uint16_t *unused, uint32_t count) {
+  return lb_world_generations_reserve(w, unused, count);
+}
 
 LBW_EXPORT(lbw_insert) int lbw_insert(lb_world *w, lb_entity e, uint32_t t, const void *d) {
   return lb_world_insert(w, e, t, d);

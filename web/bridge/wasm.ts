@@ -17,6 +17,8 @@ export interface LimberExports {
   lbw_spawn(w: number, out: number): number;
   lbw_despawn(w: number, e: number): number;
   lbw_alive(w: number, e: number): number;
+  lbw_generations_unused(w: number, out: number, cap: number): number;
+  lbw_generations_reserve(w: number, unused: number, count: number): number;
   lbw_insert(w: number, e: number, type: number, data: number): number;
   lbw_set(w: number, e: number, type: number, data: number): number;
   lbw_get(w: number, e: number, type: number, out: number): number;

@@ -111,10 +111,68 @@ export interface Where {
   fn?: string;
 }
 
-/** What World.snapshot() returns: opaque. */
+/** What World.snapshot() returns. A value: it can be kept, copied or sent, and the world
+ * that made it checks it before restore() puts it back. */
 export interface WorldSnapshot {
+  /** World.id of the world that took it; restore() on another world refuses it */
   readonly world: number;
+  /** the core's whole memory */
   readonly bytes: Uint8Array;
+  /** the scenes loaded at the time (the bridge's serial and the core's scene), so restore()
+   * knows which Scene objects name state that exists again */
+  readonly scenes: ReadonlyArray<readonly [number, number]>;
+  /** keyed checksum of the above: a damaged or forged snapshot does not match */
+  readonly checksum: string;
+}
+
+/** World ids: one per World made in this process, never reused. The core's world pointer
+ * cannot tell worlds apart: each World has its own instance of the module, and every
+ * instance puts its world at the same address. */
+let nextWorldId = 1;
+
+/** The snapshot checksum's key, one per process, so a checksum can only come from
+ * snapshot() (a snapshot is not a way to write arbitrary bytes into the core). */
+const snapshotKey: Uint32Array = (() => {
+  const k = new Uint32Array(4);
+  const c = (globalThis as { crypto?: { getRandomValues?: (a: Uint32Array) => Uint32Array } }).crypto;
+  if (c?.getRandomValues) c.getRandomValues(k);
+  else for (let i = 0; i < 4; i++) k[i] = (Math.random() * 0x100000000) >>> 0;
+  return k;
+})();
+
+/** Four 32-bit multiply-rotate lanes over the words of the snapshot, each word in one lane
+ * (independent chains, about 0.2 ms per MB): a cheap check against bytes changed or cut
+ * short, keyed against bytes made up. */
+function snapshotChecksum(world: number, bytes: Uint8Array, scenes: ReadonlyArray<readonly [number, number]>): string {
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
+  let a = snapshotKey[0] ^ world, b = snapshotKey[1] ^ bytes.length, c = snapshotKey[2], d = snapshotKey[3];
+  const n4 = words.length & ~3;
+  for (let i = 0; i < n4; i += 4) {
+    a = Math.imul(a ^ words[i], 0x9e3779b1); a = (a << 13) | (a >>> 19);
+    b = Math.imul(b ^ words[i + 1], 0x85ebca77); b = (b << 17) | (b >>> 15);
+    c = Math.imul(c ^ words[i + 2], 0xc2b2ae3d); c = (c << 11) | (c >>> 21);
+    d = Math.imul(d ^ words[i + 3], 0x27d4eb2f); d = (d << 15) | (d >>> 17);
+  }
+  const tail: number[] = [];
+  for (let i = n4; i < words.length; i++) tail.push(words[i]);
+  for (let i = words.length * 4; i < bytes.length; i++) tail.push(bytes[i] | 0x100);
+  for (const [serial, ptr] of scenes) tail.push(serial, ptr);
+  tail.push(words.length, snapshotKey[0], snapshotKey[1]);
+  for (const x of tail) {
+    a = Math.imul(a ^ x, 0x9e3779b1); a = (a << 13) | (a >>> 19);
+    b = Math.imul(b ^ a, 0x85ebca77); b = (b << 17) | (b >>> 15);
+    c = Math.imul(c ^ b, 0xc2b2ae3d); c = (c << 11) | (c >>> 21);
+    d = Math.imul(d ^ c, 0x27d4eb2f); d = (d << 15) | (d >>> 17);
+  }
+  // Fold the lanes into each other so every word reaches both halves of the result.
+  for (let k = 0; k < 2; k++) {
+    a = Math.imul(a ^ d, 0x9e3779b1) ^ (b >>> 7);
+    b = Math.imul(b ^ a, 0x85ebca77) ^ (c >>> 9);
+    c = Math.imul(c ^ b, 0xc2b2ae3d) ^ (d >>> 5);
+    d = Math.imul(d ^ c, 0x27d4eb2f) ^ (a >>> 11);
+  }
+  return ((a ^ c) >>> 0).toString(16).padStart(8, '0') + ((b ^ d) >>> 0).toString(16).padStart(8, '0');
 }
 
 export class World {
@@ -126,6 +184,12 @@ export class World {
   private readonly schema: ComponentInfo[];
   private readonly byName: Map<string, ComponentInfo>;
   private readonly xf: { size: number; t: number; r: number; s: number };
+  /** This world's id (see WorldSnapshot.world). */
+  readonly id: number = nextWorldId++;
+  /** Loaded scenes: the bridge's serial (never reused, restore() does not put it back) to
+   * the core's scene. A Scene object asks here whether what it names exists. */
+  private scenes = new Map<number, number>();
+  private sceneSerial = 0;
   /** Where component bytes cross to and from the core: one block as large as the largest
    * component, kept for the world's life (an alloc and free per get measured a third of it). */
   private readonly io: number;
@@ -329,7 +393,9 @@ export class World {
     this.check(fn(this.w, e, info.id, p), { entity: e, component: info.name, fn: insert ? 'insert' : 'update' });
   }
 
-  /** Runs the frame pipeline once. dt in seconds, [0, 1]. */
+  /** Runs the frame pipeline once. dt in seconds: 0 (paused) or within [1e-6, 1]
+   * (LB_STEP_DT_MIN in limber/world.h says why); anything else is a LimberError
+   * LB_ERR_OUT_OF_RANGE and changes nothing. */
   step(dt: number): void {
     if (typeof dt !== 'number') throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: step: field 'dt' must be a number, got ${describe(dt)}`, { field: 'dt' });
     this.check(this.ex.lbw_step(this.w, dt), { fn: 'step' });
@@ -346,19 +412,55 @@ export class World {
    * a callback); handles taken before the snapshot stay valid after a restore, handles of
    * entities spawned after it are stale. The playground's editor leaves its preview this way. */
   snapshot(): WorldSnapshot {
-    const buffer = this.ex.memory.buffer;
-    return { world: this.w, bytes: new Uint8Array(buffer.slice(0)) };
+    const bytes = new Uint8Array(this.ex.memory.buffer.slice(0));
+    const scenes = [...this.scenes].map(([serial, ptr]) => [serial, ptr] as const);
+    return { world: this.id, bytes, scenes, checksum: snapshotChecksum(this.id, bytes, scenes) };
   }
 
-  /** Puts back a snapshot() of this world (see there). */
+  /** Puts back a snapshot() of this world (see there). Refuses, changing nothing, a
+   * snapshot of another world, or one whose bytes or checksum were changed. After it:
+   * entity handles issued since the snapshot stay stale (their slots hand out new
+   * generations), and a Scene loaded since is destroyed while one loaded before it (even
+   * if destroyed since) works again. */
   restore(snapshot: WorldSnapshot): void {
-    if (snapshot === null || typeof snapshot !== 'object' || !(snapshot.bytes instanceof Uint8Array) || snapshot.world !== this.w) {
-      throw badArgument('restore', 'snapshot', `must be a snapshot() of this world, got ${describe(snapshot)}`);
+    const fn = 'restore';
+    if (snapshot === null || typeof snapshot !== 'object' || !(snapshot.bytes instanceof Uint8Array) || typeof snapshot.checksum !== 'string' || !Array.isArray(snapshot.scenes)) {
+      throw badArgument(fn, 'snapshot', `must be a World.snapshot(), got ${describe(snapshot)}`);
     }
+    if (snapshot.world !== this.id) throw badArgument(fn, 'snapshot', `was taken of world ${describe(snapshot.world)}, not of this world (${this.id})`);
     const mem = this.heap.u8;
-    if (snapshot.bytes.length > mem.length) throw badArgument('restore', 'snapshot', 'is larger than the world\'s memory');
-    mem.set(snapshot.bytes);
-    mem.fill(0, snapshot.bytes.length); // memory grown since: unused again
+    const { bytes } = snapshot;
+    if (bytes.length > mem.length || bytes.length === 0 || bytes.length % 65536 !== 0) {
+      throw badArgument(fn, 'snapshot', `has ${bytes.length} bytes; a snapshot of this world has a whole number of 64 KiB pages, at most ${mem.length}`);
+    }
+    const scenes = snapshot.scenes.map((e): [number, number] => (Array.isArray(e) && e.length === 2 && Number.isInteger(e[0]) && Number.isInteger(e[1]) ? [e[0], e[1]] : [-1, -1]));
+    if (snapshotChecksum(this.id, bytes, scenes) !== snapshot.checksum) {
+      throw badArgument(fn, 'snapshot', 'is damaged: its checksum does not match its bytes (changed since snapshot() or not made by it)');
+    }
+    // Handles issued since the snapshot must stay stale: the slots' unused generations now,
+    // reserved again once the old memory is back.
+    const n = this.ex.lbw_generations_unused(this.w, 0, 0);
+    const unused = this.heap.scratch(2 * n, (p) => {
+      this.ex.lbw_generations_unused(this.w, p, n);
+      return this.heap.u8.slice(p, p + 2 * n);
+    }, fn);
+    mem.set(bytes);
+    mem.fill(0, bytes.length); // memory grown since: unused again
+    this.scenes = new Map(scenes);
+    this.heap.scratch(2 * n, (p) => {
+      this.heap.block(p, 2 * n).set(unused);
+      this.check(this.ex.lbw_generations_reserve(this.w, p, n), { fn });
+    }, fn);
+  }
+
+  /** @internal The core's scene a Scene names (0 once destroyed or restored away). */
+  scenePtr(serial: number): number {
+    return this.scenes.get(serial) ?? 0;
+  }
+
+  /** @internal Forgets a scene (Scene.destroy). */
+  sceneDropped(serial: number): void {
+    this.scenes.delete(serial);
   }
 
   /** The 64-bit bone hash as 16 hex digits (same value natively and in wasm). */
@@ -733,7 +835,9 @@ export class World {
         const code = /^(LB_[A-Z_]+): /.exec(msg)?.[1];
         throw new LimberError(code ?? 'LB_ERR_PARSE', code ? msg : `LB_ERR_PARSE: loadScene: the scene was not loaded`);
       }
-      return new Scene(this, ptr);
+      const serial = ++this.sceneSerial;
+      this.scenes.set(serial, ptr);
+      return new Scene(this, serial);
     } finally {
       for (const p of held) this.ex.lbw_free(p);
     }
@@ -745,8 +849,9 @@ export class Scene {
   readonly entities: ReadonlyMap<string, Entity>;
 
   /** Use world.loadScene(). */
-  constructor(private readonly world: World, private ptr: number) {
+  constructor(private readonly world: World, private readonly serial: number) {
     const m = new Map<string, Entity>();
+    const ptr = world.scenePtr(serial);
     world.native(({ ex, heap }) => {
       for (let i = 0; i < ex.lbw_scene_entity_count(ptr); i++) {
         m.set(heap.cstring(ex.lbw_scene_entity_name(ptr, i)), ex.lbw_scene_entity_at(ptr, i) >>> 0);
@@ -755,9 +860,17 @@ export class Scene {
     this.entities = m;
   }
 
-  /** True after destroy() (or after its world was destroyed). */
+  /** True after destroy(), after its world was destroyed, or after World.restore() went
+   * back to a snapshot taken before the scene was loaded (a restore to one taken while it
+   * was loaded makes it live again). */
   get destroyed(): boolean {
-    return this.ptr === 0 || this.world.destroyed;
+    return this.world.destroyed || this.world.scenePtr(this.serial) === 0;
+  }
+
+  private get ptr(): number {
+    const ptr = this.world.destroyed ? 0 : this.world.scenePtr(this.serial);
+    if (!ptr) throw new LimberError('LB_ERR_INVALID_ARGUMENT', 'LB_ERR_INVALID_ARGUMENT: scene.step: the scene was destroyed (by destroy(), by its world\'s destroy(), or by World.restore() to a snapshot taken before it was loaded)');
+    return ptr;
   }
 
   /** Entity by scene name; throws for an unknown name. */
@@ -769,9 +882,9 @@ export class Scene {
 
   /** Applies the timeline commands due now, then steps the world. */
   step(dt: number): void {
-    if (this.destroyed) throw new LimberError('LB_ERR_INVALID_ARGUMENT', 'LB_ERR_INVALID_ARGUMENT: the scene was destroyed');
+    const ptr = this.ptr;
     if (typeof dt !== 'number') throw badArgument('scene.step', 'dt', `must be a number, got ${describe(dt)}`);
-    this.world.native(({ ex, w, check }) => check(ex.lbw_scene_step(w, this.ptr, dt), { fn: 'scene.step' }));
+    this.world.native(({ ex, w, check }) => check(ex.lbw_scene_step(w, ptr, dt), { fn: 'scene.step' }));
   }
 
   /** Unloads the scene: despawns its entities that are still alive (the handles it
@@ -780,9 +893,9 @@ export class Scene {
    * uses them and no asset was added after them. Destroying twice, or after the world, does
    * nothing. */
   destroy(): void {
-    const ptr = this.ptr;
-    this.ptr = 0;
-    if (!ptr || this.world.destroyed) return;
+    if (this.destroyed) return;
+    const ptr = this.world.scenePtr(this.serial);
+    this.world.sceneDropped(this.serial);
     // The core despawns the scene's live entities (children first) and frees the assets
     // only it used (lb_scene_unload).
     this.world.native(({ ex, w }) => ex.lbw_scene_unload(w, ptr));

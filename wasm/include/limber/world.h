@@ -54,6 +54,17 @@ lb_result lb_world_spawn(lb_world *world, lb_entity *out);
 lb_result lb_world_despawn(lb_world *world, lb_entity e);
 bool lb_world_alive(const lb_world *world, lb_entity e);
 
+/* A host that puts back an earlier copy of the world's memory (the TypeScript bridge's
+ * World.restore) puts the generations back too, so a handle issued after the copy was
+ * taken would name whatever is spawned next in its slot. Before the restore,
+ * lb_world_generations_unused writes per slot the lowest generation not yet handed out
+ * (at most `cap` slots; returns the slot count); after it, lb_world_generations_reserve
+ * with that array makes every slot hand out only generations above those, so such
+ * handles stay stale. Slot order is untouched: spawns come out in the same slots as
+ * before. A slot with no generation left is retired, as despawn retires it. */
+uint32_t lb_world_generations_unused(const lb_world *world, uint16_t *out, uint32_t cap);
+lb_result lb_world_generations_reserve(lb_world *world, const uint16_t *unused, uint32_t count);
+
 /* Generic component access by type id (see schema.h). `data` is the component
  * struct. insert adds or replaces; set requires the component to exist. Both
  * validate every field first and change nothing on error. */
@@ -81,8 +92,15 @@ const char *lb_world_name_text(const lb_world *world, lb_name id);
 /* World transform of an entity as of the last step's Model-space phase. */
 lb_result lb_world_entity_transform(const lb_world *world, lb_entity e, lb_transform *out);
 
-/* dt in seconds, finite, [0, 1]. */
+/* The shortest step: rates (velocities, speeds, damped parameters) are displacements
+ * divided by dt, so a shorter one would turn float rounding of a position into speeds of
+ * kilometres per second (and below 1e-38 s into infinities). dt = 0 is a paused step. */
+#define LB_STEP_DT_MIN 1e-6f
+/* dt in seconds: 0 (paused: poses are evaluated, nothing moves) or within
+ * [LB_STEP_DT_MIN, 1]; anything else is LB_ERR_OUT_OF_RANGE and changes nothing. */
 lb_result lb_world_step(lb_world *world, float dt);
+/* Whether lb_world_step takes this dt (the one place the range is checked). */
+bool lb_world_dt_valid(float dt);
 uint64_t lb_world_step_count(const lb_world *world);
 
 /* 64-bit hash (FNV-1a over IEEE bit patterns, field by field) of every rig's

@@ -657,11 +657,11 @@ lb_result lb_scene_step(lb_world *w, lb_scene *sc, float dt) {
              : LB_ERR_INVALID_ARGUMENT;
   }
   /* dt first: a step that cannot run applies no command. */
-  if (!lb_is_finite(dt) || dt < 0.0f || dt > 1.0f) {
+  if (!lb_world_dt_valid(dt)) {
     return lb_fail(w, LB_ERR_OUT_OF_RANGE,
-                   "scene '%s': step: dt = %g must be finite and within [0, 1] s (no timeline "
-                   "command applied)",
-                   sc->name, (double)dt);
+                   "scene '%s': step: dt = %g s must be 0 (paused) or within [%g, 1] s (no "
+                   "timeline command applied)",
+                   sc->name, (double)dt, (double)LB_STEP_DT_MIN);
   }
   /* The commands due now are applied all or nothing. */
   uint64_t now = lb_world_step_count(w);

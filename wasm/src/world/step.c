@@ -3,13 +3,17 @@
 #include "../base/fnv.h"
 #include "world_core.h"
 
+bool lb_world_dt_valid(float dt) {
+  return dt == 0.0f || (lb_is_finite(dt) && dt >= LB_STEP_DT_MIN && dt <= 1.0f);
+}
+
 lb_result lb_world_step(lb_world *w, float dt) {
   if (!w) {
     return LB_ERR_INVALID_ARGUMENT;
   }
-  if (!lb_is_finite(dt) || dt < 0.0f || dt > 1.0f) {
-    return lb_fail(w, LB_ERR_OUT_OF_RANGE, "step: dt = %g must be finite and within [0, 1] s",
-                   (double)dt);
+  if (!lb_world_dt_valid(dt)) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE, "step: dt = %g s must be 0 (paused) or within [%g, 1] s",
+                   (double)dt, (double)LB_STEP_DT_MIN);
   }
   for (uint32_t i = 0; i < w->system_count; ++i) {
     w->systems[i].def->run(w, dt);

@@ -42,6 +42,7 @@ lb_world_def lb_world_default_def(void) {
 /* Every per-slot array, so growth and teardown walk one list. */
 #define LB_SLOT_ARRAYS(X)                                                                          \
   X(generation, uint16_t)                                                                          \
+  X(generation_floor, uint16_t)                                                                    \
   X(alive, uint8_t)                                                                                \
   X(free_slots, uint32_t)                                                                          \
   X(parent, int32_t)                                                                               \
@@ -281,13 +282,15 @@ lb_result lb_world_spawn(lb_world *w, lb_entity *out) {
   if (w->free_count > 0) {
     slot = w->free_slots[--w->free_count];
   } else {
-    if (w->high_water == w->capacity) {
-      lb_result r = lb_world_grow(w, w->capacity * 2u);
-      if (r != LB_OK) {
-        return r;
+    do { /* slots a restore retired (every generation handed out) are skipped */
+      if (w->high_water == w->capacity) {
+        lb_result r = lb_world_grow(w, w->capacity * 2u);
+        if (r != LB_OK) {
+          return r;
+        }
       }
-    }
-    slot = w->high_water++;
+      slot = w->high_water++;
+    } while (w->generation_floor[slot] > LB_ENTITY_GENERATION_MAX);
   }
   w->alive[slot] = 1;
   w->attach_joint[slot] = -1;
@@ -351,12 +354,89 @@ lb_result lb_world_despawn(lb_world *w, lb_entity e) {
   }
   lb_slot_clear(w, (uint32_t)s);
   /* A slot whose generation would wrap is retired: it is never handed out again, so no
-   * old handle of it can come back to life (base.h). */
-  if (w->generation[s] == LB_ENTITY_GENERATION_MAX) {
+   * old handle of it can come back to life (base.h). The floor is what a restore
+   * reserved (lb_world_generations_reserve). */
+  uint32_t next = (uint32_t)w->generation[s] + 1u;
+  if (next < w->generation_floor[s]) {
+    next = w->generation_floor[s];
+  }
+  if (next > LB_ENTITY_GENERATION_MAX) {
     return LB_OK;
   }
-  w->generation[s]++;
+  w->generation[s] = (uint16_t)next;
   w->free_slots[w->free_count++] = (uint32_t)s;
+  return LB_OK;
+}
+
+uint32_t lb_world_generations_unused(const lb_world *w, uint16_t *out, uint32_t cap) {
+  if (!w) {
+    return 0;
+  }
+  for (uint32_t i = 0; out && i < w->high_water && i < cap; ++i) {
+    /* A live slot has handed out its generation; a free one not yet (despawn moved it on). */
+    uint32_t g = (uint32_t)w->generation[i] + (w->alive[i] ? 1u : 0u);
+    if (g < w->generation_floor[i]) {
+      g = w->generation_floor[i];
+    }
+    out[i] = (uint16_t)(g > LB_ENTITY_GENERATION_MAX ? LB_ENTITY_GENERATION_MAX + 1u : g);
+  }
+  return w->high_water;
+}
+
+/* Takes slot s off the free list (keeping the others' order, so spawns after a restore
+ * come out in the same slots as they would have). */
+static void lb_free_list_drop(lb_world *w, uint32_t s) {
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < w->free_count; ++i) {
+    if (w->free_slots[i] != s) {
+      w->free_slots[k++] = w->free_slots[i];
+    }
+  }
+  w->free_count = k;
+}
+
+lb_result lb_world_generations_reserve(lb_world *w, const uint16_t *unused, uint32_t count) {
+  if (!w || (!unused && count)) {
+    return w ? lb_fail(w, LB_ERR_INVALID_ARGUMENT, "generations_reserve: null array")
+             : LB_ERR_INVALID_ARGUMENT;
+  }
+  if (count > LB_MAX_ENTITIES) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE, "generations_reserve: %u slots (at most %u)",
+                   (unsigned)count, (unsigned)LB_MAX_ENTITIES);
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    if (unused[i] > LB_ENTITY_GENERATION_MAX + 1u) {
+      return lb_fail(w, LB_ERR_OUT_OF_RANGE, "generations_reserve: slot %u: generation %u > %u",
+                     (unsigned)i, (unsigned)unused[i], (unsigned)LB_ENTITY_GENERATION_MAX + 1u);
+    }
+  }
+  uint32_t cap = w->capacity;
+  while (cap < count) {
+    cap *= 2u;
+  }
+  if (cap > w->capacity) {
+    lb_result r = lb_world_grow(w, cap);
+    if (r != LB_OK) {
+      return r;
+    }
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    if (unused[i] > w->generation_floor[i]) {
+      w->generation_floor[i] = unused[i];
+    }
+    if (w->alive[i] || w->generation[i] >= w->generation_floor[i]) {
+      continue; /* a live slot moves past the floor when it is despawned */
+    }
+    if (w->generation_floor[i] > LB_ENTITY_GENERATION_MAX) {
+      /* Every generation of this slot was handed out: retire it, as despawn does. */
+      w->generation[i] = LB_ENTITY_GENERATION_MAX;
+      if (i < w->high_water) {
+        lb_free_list_drop(w, i);
+      } /* above the high water mark, spawn skips it */
+    } else {
+      w->generation[i] = w->generation_floor[i];
+    }
+  }
   return LB_OK;
 }
 

@@ -42,6 +42,7 @@ struct lb_world {
   uint32_t page_cap;   /* capacity / 64 */
   uint32_t high_water; /* slots ever used */
   uint16_t *generation;
+  uint16_t *generation_floor; /* lowest generation a slot may take next (after a restore) */
   uint8_t *alive;
   uint32_t *free_slots;
   uint32_t free_count;
