@@ -4,7 +4,7 @@
 //   node scripts/check-includes.mjs [--root DIR]
 //
 // Reads every `#include "..."` (quoted includes only; comments are skipped) in
-// wasm/src/**/*.{c,h}, wasm/include/limber/*.h and wasm/exports/*.c, resolves each one
+// wasm/src/**/*.{c,h}, wasm/include/limber/*.h and wasm/exports/*.{c,h}, resolves each one
 // relative to the including file, then to wasm/include/ (the only -I the core has
 // besides cglm and cJSON). Includes that resolve to neither (cJSON.h, ...) are external
 // and left out. The file-level graph has an edge from every file to each file it
@@ -211,7 +211,7 @@ function main() {
   const files = [
     ...walk(path.join(root, 'wasm', 'src'), ['.c', '.h'], true),
     ...walk(path.join(includeDir, 'limber'), ['.h'], false),
-    ...walk(path.join(root, 'wasm', 'exports'), ['.c'], false),
+    ...walk(path.join(root, 'wasm', 'exports'), ['.c', '.h'], false),
   ]
     .map((f) => path.resolve(f))
     .sort();

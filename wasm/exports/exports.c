@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LBW_EXPORT(name) __attribute__((export_name(#name)))
+#include "exports.h"
 
 LBW_EXPORT(lbw_alloc) void *lbw_alloc(uint32_t size) {
   return calloc(1, size ? size : 1);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LBW_EXPORT(name) __attribute__((export_name(#name)))
+#include "exports.h"
 
 LBW_EXPORT(lbw_add_controller_json)
 int lbw_add_controller_json(lb_world *w, uint32_t skeleton, const char *name, const char *json,

@@ -4,7 +4,7 @@
 #include "limber/limber.h"
 #include <string.h>
 
-#define LBW_EXPORT(name) __attribute__((export_name(#name)))
+#include "exports.h"
 
 _Static_assert(sizeof(lb_collide_hit) == 36, "the bridge reads lb_collide_hit as 9 words");
 

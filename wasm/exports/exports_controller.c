@@ -1,7 +1,7 @@
 /* CharacterController exports (controller.h): script moves. Every check lives in the core. */
 #include "limber/limber.h"
 
-#define LBW_EXPORT(name) __attribute__((export_name(#name)))
+#include "exports.h"
 
 /* delta: float[3], metres, added to this step's movement request. */
 LBW_EXPORT(lbw_controller_move)

@@ -4,7 +4,7 @@
 #include "limber/limber.h"
 #include <stddef.h>
 
-#define LBW_EXPORT(name) __attribute__((export_name(#name)))
+#include "exports.h"
 
 /* The bridge writes lb_gltf_buffer entries itself: pin the wasm32 layout. */
 #if defined(__wasm32__)

@@ -2,7 +2,7 @@
 #include "limber/limber.h"
 #include <string.h>
 
-#define LBW_EXPORT(name) __attribute__((export_name(#name)))
+#include "exports.h"
 
 /* Bytes of the report the packed form carries (the bridge's buffer). The whole report,
  * never cut, comes from lbw_find_hand_report / lbw_grip_hand_report. */

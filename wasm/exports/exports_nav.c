@@ -3,7 +3,7 @@
 #include "limber/limber.h"
 #include <string.h>
 
-#define LBW_EXPORT(name) __attribute__((export_name(#name)))
+#include "exports.h"
 
 static void put_point(uint32_t *out, const lb_nav_point *p) {
   memcpy(out, p->position, 3 * sizeof(float));

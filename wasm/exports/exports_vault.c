@@ -1,7 +1,7 @@
 /* Vault exports (vault.h): requests and the last probe's casts. Every check lives in the core. */
 #include "limber/limber.h"
 
-#define LBW_EXPORT(name) __attribute__((export_name(#name)))
+#include "exports.h"
 
 LBW_EXPORT(lbw_vault_request)
 int lbw_vault_request(lb_world *w, lb_entity e) {
