@@ -27,7 +27,7 @@ export type HandSide = GripHolderData['mainHand'];
 /** An axis of an object's frame: GripSurface.direction, GripProfile.mirror. */
 export type Axis = GripSurfaceData['direction'];
 
-/** Values of GripHolder.placement, as the seed's GripPlacement. */
+/** Values of GripHolder.placement: the object follows the main hand, or the game places it. */
 export const GripPlacement = Object.freeze({ Hand: 'Hand', Object: 'Object' } as const satisfies { [K in GripHolderData['placement']]: K });
 
 /** True when X and Y are the same type, modifiers included. */

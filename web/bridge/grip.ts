@@ -96,7 +96,7 @@ export interface HandGripStatus {
 
 const DRIVERS: GripDriver[] = ['none', 'pose', 'main', 'support'];
 
-/** What each hand of a character found and did (the seed's gripPoseStatus). Throws
+/** What each hand of a character found and did (hands, fingers, driver, blend, contacts). Throws
  * LB_ERR_MISSING_COMPONENT when the entity has neither GripPose nor GripHolder. */
 export function gripPoseStatus(world: World, entity: Entity): { right: HandGripStatus; left: HandGripStatus } {
   requireWorld(world, 'gripPoseStatus', 'world, entity');

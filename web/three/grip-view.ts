@@ -1,4 +1,4 @@
-/** Grip drawn as the seed's editor draws it: GripSurface shapes as green wireframes (or, with
+/** Grip drawn as a grip editor draws it: GripSurface shapes as green wireframes (or, with
  * `solid`, as shaded meshes: the held prop itself), and
  * each holder's palms where the grip puts them (mirrored anchors for the other hand): a
  * box for the palm, an arrow along the fingers (+Z), a dashed line out of the palm (+Y)

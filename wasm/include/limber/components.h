@@ -471,7 +471,7 @@ typedef enum lb_nav_drive_mode {
 /* ---- Vault (see vault.h for the probe, the states and the rules) ---------------------------- */
 
 /* On a character with a CharacterController (an Animator and a Rig are optional): a request
- * probes the obstacle ahead (the seed's sphere casts, vault.h) and, when it is vaultable,
+ * probes the obstacle ahead (sphere casts, vault.h) and, when it is vaultable,
  * vaults it: the Animator's trigger, the controller shrunk over the obstacle and restored, a
  * hand planted on the top. Character-space and world-space outputs in metres. */
 #define LB_VAULT_FIELDS(F)                                                                         \

@@ -3,7 +3,7 @@
  * An ozz-style job (lb_wrap_job): a plain struct of inputs and outputs, a default, a
  * validate and a run function. Nothing allocates; the caller owns every buffer.
  *
- * ---- What it does (seed grip-pose, "wrap") ---------------------------------------------
+ * ---- What it does ("wrap") -------------------------------------------------------------
  * Per finger, each segment joint j turns from its open rotation O_j (the rest: fully open)
  * toward its pose rotation P_j; at closing fraction s its local rotation is
  * slerp(O_j, P_j, s): the shorter arc at constant speed, as lb_quat_slerp (evaluated without
@@ -83,7 +83,7 @@ extern "C" {
 
 #define LB_WRAP_MARCH_STEPS 8
 #define LB_WRAP_BISECT_STEPS 4
-/* The seed's stopping distance: about one finger thickness, 8% of the index length
+/* The stopping distance: about one finger thickness, 8% of the index length
  * (lb_palm_frame_job.index_length). The caller multiplies; the job takes metres. */
 #define LB_WRAP_MARGIN_FRACTION 0.08f
 /* finger_mask bits: 1u << lb_finger. */

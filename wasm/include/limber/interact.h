@@ -5,7 +5,7 @@
  * Each step (Reach phase, after TwoBoneIK constraints, before Grip):
  *  - Detection: an oriented box on the root (rotation = the root's). Side = the
  *    CharacterController's height when the entity has one (the applied one), else `height`;
- *    centre (0, side/2 + boxRaise*side, boxForward*side) in the root frame, i.e. the seed's
+ *    centre (0, side/2 + boxRaise*side, boxForward*side) in the root frame, i.e. a
  *    cube raised 25 % and pushed 50 % forward; `boxSize` overrides the extents. Only colliders
  *    whose layer & interactableLayers != 0 and that overlap the box count.
  *  - Probe: (root x, root y + shoulder height, root z); the shoulder height is measured once,

@@ -1,5 +1,6 @@
 /* Arms: the palm centre onto an anchor with two-bone IK (elbow keeps its animated side,
- * wrist turns to the anchor), plus the optional shoulder assist the seed lacks. */
+ * wrist turns to the anchor), plus the optional shoulder assist (clavicle and spine close part of
+ * an out-of-reach gap). */
 #include "grip_internal.h"
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* 5 Grip, per character, one way (the seed's order):
+/* 5 Grip, per character, one way (the held object never reads the support hand):
  *   animation pose (as it entered this phase)
  *   → main arm reaches the object (Object placement) or the object follows the main hand
  *     (Hand placement)
