@@ -1,7 +1,7 @@
 /* CharacterController on the generated levels (the assets/levels JSON files as box colliders):
  * corridor walk without entering walls, the vault-course curb with stepOffset 0.35 / 0.25,
  * a 50-degree slope against slopeLimit 45, the nav-arena ramp, run-time size changes,
- * refused degenerate values and allocation-free steps. */
+ * refused degenerate values, allocation-free steps and controllers pushing each other apart. */
 #include "limber/limber.h"
 
 #include <math.h>
@@ -476,6 +476,113 @@ static void test_corridor_walk_scene(void) {
   free(json);
 }
 
+/* Two controllers, each with a capsule Collider the size of its capsule, on a floor. */
+static void spawn_pair(lb_world *w, float dx, lb_entity out[2]) {
+  lb_entity floor;
+  LB_CHECK(lb_world_spawn(w, &floor) == LB_OK);
+  lb_transform_c t;
+  lb_component_defaults(LB_TRANSFORM, &t);
+  t.position[1] = -0.05f;
+  LB_CHECK(lb_world_insert(w, floor, LB_TRANSFORM, &t) == LB_OK);
+  lb_collider_c col;
+  lb_component_defaults(LB_COLLIDER, &col);
+  col.shape = LB_COLLIDER_BOX;
+  col.size[0] = col.size[2] = 20.0f, col.size[1] = 0.1f;
+  LB_CHECK(lb_world_insert(w, floor, LB_COLLIDER, &col) == LB_OK);
+  for (int i = 0; i < 2; ++i) {
+    out[i] = spawn_character(w, i ? dx : 0.0f, 0, 0, NULL);
+    lb_collider_c cap;
+    lb_component_defaults(LB_COLLIDER, &cap);
+    cap.shape = LB_COLLIDER_CAPSULE;
+    cap.radius = 0.3f, cap.height = 1.8f, cap.center[1] = 0.9f;
+    LB_CHECK(lb_world_insert(w, out[i], LB_COLLIDER, &cap) == LB_OK);
+  }
+}
+
+/* Controllers spawned inside each other (the same point, 1e-6 m apart) separate at no more
+ * than LB_CONTROLLER_SEPARATION_SPEED each, in opposite directions (coincident: the pair's
+ * fixed axis), and come to rest skin apart on the floor; a step of dt 0 moves neither. The
+ * old depenetration pushed both the same way by 0.61 m a step (36.6 m/s), forever. */
+static void test_controllers_separate(void) {
+  const float offsets[2] = {0.0f, 1e-6f};
+  for (int o = 0; o < 2; ++o) {
+    float end[2][2][3];
+    for (int run = 0; run < 2; ++run) {
+      lb_world *w = NULL;
+      LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+      lb_entity e[2];
+      spawn_pair(w, offsets[o], e);
+      float prev[2][3], fastest = 0.0f, last_motion = 0.0f;
+      int settled = 0; /* first step after the last motion */
+      for (int i = 0; i < 2; ++i) {
+        pos_of(w, e[i], prev[i]);
+      }
+      for (int step = 0; step < 120; ++step) {
+        LB_CHECK(lb_world_step(w, DT) == LB_OK);
+        float motion = 0.0f;
+        for (int i = 0; i < 2; ++i) {
+          float p[3];
+          pos_of(w, e[i], p);
+          float dx = p[0] - prev[i][0], dz = p[2] - prev[i][2];
+          float across = sqrtf(dx * dx + dz * dz);
+          fastest = across > fastest ? across : fastest;
+          motion += across; /* (the ground snap moves y by ~1e-8 m at rest, as alone) */
+          memcpy(prev[i], p, sizeof p);
+        }
+        settled = motion > 0.0f ? step + 1 : settled;
+        last_motion = step >= 60 ? last_motion + motion : last_motion;
+      }
+      float gx = prev[1][0] - prev[0][0], gz = prev[1][2] - prev[0][2];
+      float gap = sqrtf(gx * gx + gz * gz) - 0.6f;
+      if (run == 0) {
+        printf("  controllers %g m apart: fastest %.4f m/step (%.2f m/s), at rest from step %d, "
+               "gap %.5f m, a (%.4f, %.4f, %.4f), b (%.4f, %.4f, %.4f)\n",
+               (double)offsets[o], (double)fastest, (double)(fastest / DT), settled, (double)gap,
+               (double)prev[0][0], (double)prev[0][1], (double)prev[0][2], (double)prev[1][0],
+               (double)prev[1][1], (double)prev[1][2]);
+      }
+      LB_CHECK(fastest <= LB_CONTROLLER_SEPARATION_SPEED * DT * 1.001f);
+      LB_CHECK(last_motion == 0.0f && settled < 30); /* at rest across from step 30 on */
+      LB_CHECK(gap >= 0.0f && gap <= 0.0101f);       /* skin (0.01 m) apart */
+      LB_CHECK(prev[0][0] * prev[1][0] + prev[0][2] * prev[1][2] < 0.0f); /* opposite ways */
+      for (int i = 0; i < 2; ++i) {
+        LB_CHECK_NEAR(prev[i][1], 0.01, 1e-5); /* on the floor, skin clear */
+        lb_character_controller_c cc;
+        LB_CHECK(lb_world_get(w, e[i], LB_CHARACTER_CONTROLLER, &cc) == LB_OK);
+        LB_CHECK(cc.grounded == 1u);
+        memcpy(end[run][i], prev[i], sizeof prev[i]);
+      }
+      lb_world_destroy(w);
+    }
+    LB_CHECK(memcmp(end[0], end[1], sizeof end[0]) == 0);
+  }
+  /* dt 0: nothing moves apart (the first step still snaps both onto the floor) */
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  lb_entity e[2];
+  spawn_pair(w, 0.0f, e);
+  float a0[3], b0[3], a[3], b[3];
+  pos_of(w, e[0], a0);
+  pos_of(w, e[1], b0);
+  for (int step = 0; step < 600; ++step) {
+    LB_CHECK(lb_world_step(w, 0.0f) == LB_OK);
+  }
+  pos_of(w, e[0], a);
+  pos_of(w, e[1], b);
+  printf("  dt 0, 600 steps: a moved %.6f m, b %.6f m\n", (double)fabsf(a[2] - a0[2]),
+         (double)fabsf(b[2] - b0[2]));
+  LB_CHECK(a[0] == a0[0] && a[2] == a0[2] && b[0] == b0[0] && b[2] == b0[2]);
+  LB_CHECK_NEAR(a[1], 0.01, 1e-5);
+  LB_CHECK_NEAR(b[1], 0.01, 1e-5);
+  /* the next real step starts separating them */
+  LB_CHECK(lb_world_step(w, DT) == LB_OK);
+  pos_of(w, e[0], a);
+  pos_of(w, e[1], b);
+  LB_CHECK_NEAR(sqrtf((b[0] - a[0]) * (b[0] - a[0]) + (b[2] - a[2]) * (b[2] - a[2])),
+                2.0f * LB_CONTROLLER_SEPARATION_SPEED * DT, 1e-5);
+  lb_world_destroy(w);
+}
+
 int main(void) {
   LB_RUN(test_corridor_walk);
   LB_RUN(test_curb_step);
@@ -485,5 +592,6 @@ int main(void) {
   LB_RUN(test_refused);
   LB_RUN(test_no_alloc_and_determinism);
   LB_RUN(test_corridor_walk_scene);
+  LB_RUN(test_controllers_separate);
   LB_TEST_MAIN_END();
 }

@@ -50,3 +50,38 @@ test('CharacterController: degenerate values and bad calls are refused, the worl
   assert.deepEqual(world.get(hero, CharacterController).move, [0, 0, 0]);
   world.destroy();
 });
+
+test('controllers spawned at the same point separate at a bounded speed, opposite ways, and rest; dt 0 moves neither', async () => {
+  for (const dt of [1 / 60, 0]) {
+    const { world } = await room();
+    const pair = [0, 1].map(() => {
+      const e = world.spawn();
+      world.insert(e, Transform, { position: [-2, 0.01, -2] });
+      world.insert(e, CharacterController, {});
+      world.insert(e, Collider, { shape: 'Capsule', radius: 0.3, height: 1.8, center: [0, 0.9, 0] });
+      return e;
+    });
+    let fastest = 0;
+    let prev = pair.map((e) => world.get(e, Transform).position);
+    for (let i = 0; i < 600; i++) {
+      world.step(dt);
+      const now = pair.map((e) => world.get(e, Transform).position);
+      for (let k = 0; k < 2; k++) fastest = Math.max(fastest, Math.hypot(now[k][0] - prev[k][0], now[k][2] - prev[k][2]));
+      prev = now;
+    }
+    const [a, b] = prev;
+    const apart = Math.hypot(b[0] - a[0], b[2] - a[2]);
+    if (dt > 0) {
+      // LB_CONTROLLER_SEPARATION_SPEED 2 m/s each; at rest skinWidth (0.01 m) apart, on the floor
+      assert.ok(fastest <= (2 / 60) * 1.001, `fastest ${fastest} m per step`);
+      assert.ok(Math.abs(apart - 0.61) < 1e-4, `${apart} m apart`);
+      assert.ok(Math.abs(a[0] + b[0] + 4) < 1e-4 && Math.abs(a[2] + b[2] + 4) < 1e-4, 'opposite ways from the spawn point');
+      for (const e of pair) assert.equal(world.get(e, CharacterController).grounded, true);
+    } else {
+      assert.equal(apart, 0);
+      assert.equal(fastest, 0);
+    }
+    for (const p of prev) assert.ok(Math.abs(p[1] - 0.01) < 1e-5, `y ${p[1]}`);
+    world.destroy();
+  }
+});

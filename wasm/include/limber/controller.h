@@ -24,6 +24,14 @@
  *    appliedHeight/appliedCenter report the size in use.
  * 2. Depenetrate: up to 4 times, the capsule touching a collider (a zero-length capsule cast:
  *    its depenetration point and normal) is pushed out along the normal to skinWidth clear.
+ *    Another controller's collider (a Collider on a controller entity or below it) moves too:
+ *    the capsule is pushed across, away from that collider's centre, by half of what would
+ *    bring it skinWidth clear (that controller's own move takes the other half in the same
+ *    Move phase), once per move and at most LB_CONTROLLER_SEPARATION_SPEED * dt, so a pair
+ *    spawned inside each other separates over a few steps and rests skinWidth apart. When the
+ *    two axes coincide across (closer than 1e-5 m) the pair separates along a fixed axis
+ *    turned 45 degrees per entity slot (the higher slot of the two; the lower slot goes the
+ *    opposite way): deterministic, no randomness. A step with dt 0 separates nothing.
  * 3. Upward request (a jump, vertical root motion): one slide of the whole delta, no step or
  *    snap. Otherwise the horizontal part slides at foot level, then the capsule is cast down
  *    by the downward part + snapDistance (landing, 4.).
@@ -42,7 +50,9 @@
  *    most stepOffset above the starting foot (the rounded bottom never rides up taller edges).
  * 4. Landing: ground found within snapDistance below (after the motion) is snapped to,
  *    skinWidth clear; grounded = that ground is walkable. No ground: the capsule keeps the
- *    requested vertical motion (gravity is the caller's: include it in the request).
+ *    requested vertical motion (gravity is the caller's: include it in the request). Still
+ *    inside another controller (separating), the cast sees nothing through it: the height
+ *    stays and grounded keeps its last value.
  * Outputs: requested (the summed request, also with backend Host), grounded, velocity
  * (displacement / dt), hitCount and the first three contacts' normals and entities (slides,
  * then the ground) of the attempt kept.
@@ -69,6 +79,9 @@ typedef enum lb_controller_backend {
 #define LB_CONTROLLER_HITS 3
 /* Slide iterations and depenetration passes per move. */
 #define LB_CONTROLLER_ITERATIONS 4
+/* Fastest a controller is pushed out of another controller, m/s (a pair separates at up to
+ * twice this). Each move pushes at most this * dt: a step of dt 0 separates nothing. */
+#define LB_CONTROLLER_SEPARATION_SPEED 2.0f
 
 /* Adds delta (world metres) to the entity's movement request for the next Move phase (the
  * same as adding to its `move` field). LB_ERR_MISSING_COMPONENT without a controller,

@@ -9,9 +9,23 @@
 #include <string.h>
 
 #define CTL_EPS 1.0e-6f /* shorter motions are not cast */
+/* Controllers whose capsule axes are closer than this across are coincident: the queries'
+ * normal between them is a fixed fallback, the same for both, so they would move together. */
+#define CTL_COINCIDENT 1.0e-5f
+#define CTL_S 0.70710678f /* sqrt(1/2) */
+
+/* Horizontal unit directions a coincident pair of controllers separates along: a fixed axis
+ * turned 45 degrees per slot of the pair's higher slot (no randomness: the same on every
+ * target and every run). */
+static const float ctl_sep_dirs[8][2] = {{1.0f, 0.0f},    {CTL_S, CTL_S}, {0.0f, 1.0f},
+                                         {-CTL_S, CTL_S}, {-1.0f, 0.0f},  {-CTL_S, -CTL_S},
+                                         {0.0f, -1.0f},   {CTL_S, -CTL_S}};
 
 typedef struct ctl_ctx {
   lb_world *w;
+  uint32_t slot;      /* the controller's entity slot */
+  float sep_budget;   /* metres left this move for pushes out of other controllers */
+  lb_entity sep_last; /* the controller contact pushed out of this move, if any */
   lb_collide_filter filter;
   float r, half; /* radius, core half-length (height / 2 - radius) */
   float c[3];    /* capsule centre from the position */
@@ -66,7 +80,49 @@ static float core_clearance(const ctl_ctx *cx, const float *p, const lb_collide_
   return v_dot(d, h->normal);
 }
 
-/* Pushes the capsule out of whatever it touches, skin clear (fixed passes). */
+/* The slot of the controller a collider belongs to (on its entity or on the root above it),
+ * or -1: a contact with another character, which moves too. */
+static int32_t controller_of(const ctl_ctx *cx, lb_entity e) {
+  int32_t s = lb_slot_of(cx->w, e);
+  while (s >= 0 && cx->w->parent[s] >= 0) {
+    s = cx->w->parent[s];
+  }
+  if (s < 0 || (uint32_t)s == cx->slot ||
+      !lb_slot_has(cx->w, (uint32_t)s, LB_CHARACTER_CONTROLLER)) {
+    return -1;
+  }
+  return s;
+}
+
+/* Horizontal unit direction out of another controller's collider (entity e, controller slot
+ * other): across from the collider's centre as the queries see it, or, when the capsule axis
+ * is coincident with it, the pair's fixed direction (the lower slot one way, the higher the
+ * other), so the two never pick the same one. */
+static void separation_dir(const ctl_ctx *cx, const float *p, lb_entity e, uint32_t other,
+                           float *n) {
+  vec3 lo, hi;
+  float dx = 0.0f, dz = 0.0f;
+  if (lb_world_collider_bounds(cx->w, e, lo, hi) == LB_OK) {
+    dx = p[0] + cx->c[0] - (lo[0] + hi[0]) * 0.5f;
+    dz = p[2] + cx->c[2] - (lo[2] + hi[2]) * 0.5f;
+  }
+  float l = v_sqrt(dx * dx + dz * dz);
+  if (l > CTL_COINCIDENT) {
+    n[0] = dx / l;
+    n[2] = dz / l;
+  } else {
+    const float *d = ctl_sep_dirs[(cx->slot > other ? cx->slot : other) & 7u];
+    float sign = cx->slot > other ? 1.0f : -1.0f;
+    n[0] = d[0] * sign;
+    n[2] = d[1] * sign;
+  }
+  n[1] = 0.0f;
+}
+
+/* Pushes the capsule out of whatever it touches, skin clear (fixed passes). Out of another
+ * controller it goes across, half the way (that controller's own move takes the other half in
+ * the same Move phase, seeing this one where the step began), at most sep_budget in all, and
+ * once per move. */
 static void depenetrate(ctl_ctx *cx, float *p) {
   static const float up[3] = {0.0f, 1.0f, 0.0f};
   for (int i = 0; i < LB_CONTROLLER_ITERATIONS; ++i) {
@@ -78,8 +134,20 @@ static void depenetrate(ctl_ctx *cx, float *p) {
     if (!(push > 0.0f)) {
       push = cx->skin;
     }
+    float n[3] = {h.normal[0], h.normal[1], h.normal[2]};
+    int32_t other = controller_of(cx, h.entity);
+    if (other >= 0) {
+      if (h.entity == cx->sep_last || !(cx->sep_budget > 0.0f)) {
+        return; /* its share is done (or dt is 0): the rest waits for the next step */
+      }
+      cx->sep_last = h.entity;
+      separation_dir(cx, p, h.entity, (uint32_t)other, n);
+      push *= 0.5f;
+      push = push < cx->sep_budget ? push : cx->sep_budget;
+      cx->sep_budget -= push;
+    }
     for (int k = 0; k < 3; ++k) {
-      p[k] += h.normal[k] * push;
+      p[k] += n[k] * push;
     }
   }
 }
@@ -199,6 +267,7 @@ static bool edge_walkable(ctl_ctx *cx, const float *p, const lb_collide_hit *h) 
 
 typedef struct ctl_land {
   bool hit, walkable, too_high;
+  bool held;  /* started inside another controller: no height change, grounded as before */
   float rise; /* foot height after - before */
 } ctl_land;
 
@@ -206,9 +275,17 @@ typedef struct ctl_land {
  * when nothing is within dist. */
 static ctl_land land(ctl_ctx *cx, float *p, float dist, float fall, float start_y) {
   static const float down[3] = {0.0f, -1.0f, 0.0f};
-  ctl_land out = {false, false, false, 0.0f};
+  ctl_land out = {false, false, false, false, 0.0f};
   lb_collide_hit h;
   if (dist > 0.0f && cast(cx, p, down, dist, &h)) {
+    if (h.distance == 0.0f && controller_of(cx, h.entity) >= 0) {
+      /* Still inside another controller (they separate at a bounded speed): the cast sees
+       * nothing below through it, so neither a snap (which would lift the capsule by the skin
+       * over a side normal every step) nor a fall. */
+      out.held = true;
+      record(cx, &h);
+      return out;
+    }
     float ny = h.normal[1] > 0.2f ? h.normal[1] : 0.2f;
     p[1] += -h.distance + cx->skin / ny;
     out.hit = true;
@@ -231,6 +308,8 @@ void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
   ctl_ctx cx;
   memset(&cx, 0, sizeof cx);
   cx.w = w;
+  cx.slot = slot;
+  cx.sep_budget = dt > 0.0f ? LB_CONTROLLER_SEPARATION_SPEED * dt : 0.0f;
   cx.filter = lb_collide_default_filter();
   cx.filter.layers = cc->layers;
   cx.filter.exclude = lb_entity_of_slot(w, slot);
@@ -307,7 +386,7 @@ void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
         cx = foot_cx;
       }
     }
-    grounded = l.hit && l.walkable;
+    grounded = l.held ? cc->grounded != 0u : l.hit && l.walkable;
   }
   /* 4. outputs */
   for (int k = 0; k < 3; ++k) {
