@@ -297,7 +297,7 @@ static void test_nested_scales(void) {
     lb_world_spawn(w, &chain[i]);
     lb_component_defaults(LB_TRANSFORM, &xf);
     xf.scale[0] = xf.scale[1] = xf.scale[2] = 1e4f;
-    xf.position[0] = 1e6f;
+    xf.position[0] = LB_WORLD_EXTENT; /* the largest position accepted */
     xf.parent = i ? chain[i - 1] : LB_NULL_ENTITY;
     if (lb_world_insert(w, chain[i], LB_TRANSFORM, &xf) == LB_OK) {
       accepted++;

@@ -85,3 +85,12 @@ test('controllers spawned at the same point separate at a bounded speed, opposit
     world.destroy();
   }
 });
+
+test('positions beyond the supported world extent (32 km) are refused naming entity, component and field', async () => {
+  const { world, hero } = await room();
+  const before = world.get(hero, Transform);
+  assert.throws(() => world.update(hero, Transform, (t) => { t.position = [101000, 0, 0]; }), (e) => e.code === 'LB_ERR_OUT_OF_RANGE' && /Transform on entity .*'position'/.test(e.message));
+  assert.deepEqual(world.get(hero, Transform), before);
+  world.update(hero, Transform, (t) => { t.position = [32000, 0, -32000]; });
+  world.destroy();
+});

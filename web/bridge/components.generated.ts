@@ -6,7 +6,7 @@ import { component, type Entity, type Quat, type Vec3 } from './components.js';
 /** Fields of the Transform component, as the core's schema declares them. */
 export interface TransformData {
   /**
-   * metres, local to parent; each in [-1e6, 1e6]
+   * metres, local to parent (the supported world extent); each in [-32000, 32000]
    * @default [0, 0, 0]
    */
   position: Vec3;

@@ -34,7 +34,8 @@
  *  Move phase (applyRootMotion and a Transform): position += rotation * (scale * delta
  *  translation); rotation = rotation * R_y(delta yaw). This is state carried across steps by
  *  design: the Transform is where the character has walked to. Positions are clamped to the
- *  Transform range (+-1e6 m). Without applyRootMotion the delta is only a request
+ *  Transform range (+-LB_WORLD_EXTENT, the supported world extent), so the Transform stays
+ *  writable. Without applyRootMotion the delta is only a request
  *  (lb_world_root_motion) that a later mover (nav) may consume.
  *
  * An Animator needs a Rig whose skeleton is the controller's; if the Rig is later removed or

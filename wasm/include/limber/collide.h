@@ -80,7 +80,11 @@ typedef enum lb_collider_shape {
   LB_COLLIDER_MESH = 4,
 } lb_collider_shape;
 
-/* Largest query size or coordinate magnitude accepted, metres. */
+/* Largest query size or coordinate magnitude accepted, metres. Entities are placed within
+ * LB_WORLD_EXTENT (3.2e4 m, components.h: the Transform's range), where a float's spacing is
+ * at most 1.95 mm and queries are exact to a controller's skin; coordinates between it and
+ * this limit (a child's offset, a long cast) are answered at the spacing there (7.8 mm near
+ * 1e5 m). Beyond this limit a query is refused (LB_ERR_OUT_OF_RANGE). */
 #define LB_COLLIDE_MAX_EXTENT 1.0e5f
 /* Contact tolerance, metres, of the iteratively solved pairs: sphere and capsule casts
  * against cylinders, and box overlaps with cylinders (alternating projections; a box

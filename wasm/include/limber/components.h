@@ -50,11 +50,24 @@ typedef enum lb_component_type {
     FIELDS(LB_COMPONENT_MEMBER_)                                                                   \
   } name
 
+/* Supported world extent, metres: every Transform position coordinate is within
+ * [-LB_WORLD_EXTENT, LB_WORLD_EXTENT]. It is the field's schema range, so a write beyond it
+ * is refused naming entity, component and field, and the systems that write positions (the
+ * character controller, root motion, nav agents; a vault moves through the controller) stop
+ * there. Why this value: below 2^15 m a float's spacing is at most 2^-9 m (1.95 mm, a fifth of
+ * the default 10 mm controller skin), so queries and moves stay exact to the skin. Measured
+ * with a controller walking into a wall on a floor on every axis: at 1e4, 3e4, 6.5e4 and
+ * 9.9e4 m its foot sits 1.2, 0.2, 1.7 and 5.6 mm off the skin height and it stops 9.6, 10.6,
+ * 8.6 and 12.5 mm from the wall (spacing 1, 2, 3.9 and 7.8 mm there); beyond 1e5 m
+ * (LB_COLLIDE_MAX_EXTENT) the queries are refused and it walked through walls and floors.
+ * tests/c/test_world_extent.c walks it at +-(extent - 1 m). */
+#define LB_WORLD_EXTENT 3.2e4f
+
 /* Placement of an entity. Local to `parent` (and to `parentJoint` of the parent's rig
  * when set), world space otherwise. */
 #define LB_TRANSFORM_FIELDS(F)                                                                     \
-  F(vec3, position, "position", LB_FIELD_VEC3, 0, 0, 0, 0, -1e6f, 1e6f, NULL, NULL, 0,             \
-    "metres, local to parent")                                                                     \
+  F(vec3, position, "position", LB_FIELD_VEC3, 0, 0, 0, 0, -LB_WORLD_EXTENT, LB_WORLD_EXTENT,      \
+    NULL, NULL, 0, "metres, local to parent (the supported world extent)")                         \
   F(versor, rotation, "rotation", LB_FIELD_QUAT, 0, 0, 0, 1, -1e6f, 1e6f, NULL, NULL, 0,           \
     "unit quaternion [x, y, z, w], normalised on write")                                           \
   F(vec3, scale, "scale", LB_FIELD_VEC3, 1, 1, 1, 0, 1e-6f, 1e4f, NULL, NULL, 0, "per-axis scale") \
@@ -402,7 +415,9 @@ LB_COMPONENT_STRUCT(lb_env_interaction_c, LB_ENV_INTERACTION_FIELDS);
  * A new destination (different from the stored one) clears `stopped` in the same write, and
  * takes effect in the next step. Turning: toward the steering target at turningSpeed, never
  * past it. Positions on the mesh: the Transform's y is the mesh height + baseOffset (without a
- * controller; with one, the controller's). */
+ * controller; with one, the controller's). The Transform stays within LB_WORLD_EXTENT: a mesh
+ * point (meshes go to LB_NAV_COORD_MAX) or offset beyond it leaves the Transform at the edge
+ * while nextPosition follows the mesh, so the Transform stays writable. */
 #define LB_NAV_AGENT_FIELDS(F)                                                                     \
   F(uint32_t, nav_mesh, "navMesh", LB_FIELD_ASSET, 0, 0, 0, 0, 1, 4294967295.0f, NULL, NULL, 0,    \
     "navmesh asset handle (scenes: its name)")                                                     \

@@ -366,8 +366,10 @@ void lb_system_animator(lb_world *w, float dt) {
 
 /* ---- 2 Move -------------------------------------------------------------------------------- */
 
+/* Root motion keeps the Transform inside its schema range (the supported world extent), so
+ * every later write of the field is accepted. */
 static float clamp_position(float v) {
-  return v < -1e6f ? -1e6f : (v > 1e6f ? 1e6f : v);
+  return lb_clamp(v, -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
 }
 
 void lb_system_root_motion(lb_world *w, float dt) {

@@ -390,8 +390,7 @@ void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
   }
   /* 4. outputs */
   for (int k = 0; k < 3; ++k) {
-    float v = p[k];
-    t->position[k] = v < -1e6f ? -1e6f : (v > 1e6f ? 1e6f : v);
+    t->position[k] = lb_clamp(p[k], -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
   }
   cc->grounded = grounded ? 1u : 0u;
   for (int k = 0; k < 3; ++k) {

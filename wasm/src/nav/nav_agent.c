@@ -314,9 +314,12 @@ static void agent_step(lb_world *w, uint32_t slot, float dt) {
   memcpy(st->rotation, rot, sizeof(versor));
   memcpy(a->next_position, now.position, sizeof(vec3));
   if (!controlled) {
-    t->position[0] = now.position[0];
-    t->position[1] = now.position[1] + off;
-    t->position[2] = now.position[2];
+    /* A mesh point (or its baseOffset) beyond the supported world extent would leave the
+     * Transform's schema range and make every later write of it fail: the position stops at
+     * the edge, the agent keeps its mesh point. */
+    t->position[0] = lb_clamp(now.position[0], -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
+    t->position[1] = lb_clamp(now.position[1] + off, -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
+    t->position[2] = lb_clamp(now.position[2], -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
   }
   memcpy(t->rotation, rot, sizeof(versor));
 }
