@@ -146,7 +146,7 @@ static void test_create_destroy_allocator(void) {
 static void test_entity_handles(void) {
   lb_world *w = new_world(NULL);
   char lbl[48];
-  lb_entity a, b;
+  lb_entity a = 0, b = 0;
   LB_CHECK(lb_world_spawn(w, &a) == LB_OK);
   LB_CHECK(lb_world_spawn(w, &b) == LB_OK);
   LB_CHECK(a != LB_NULL_ENTITY && b != LB_NULL_ENTITY && a != b);
@@ -178,7 +178,7 @@ static void test_entity_handles(void) {
   CHECK_MSG(w, "despawn");
 
   /* Slot reuse: same index, new generation; the old handle stays stale. */
-  lb_entity c;
+  lb_entity c = 0;
   LB_CHECK(lb_world_spawn(w, &c) == LB_OK);
   LB_CHECK((c & LB_MAX_ENTITIES) == (a & LB_MAX_ENTITIES));
   LB_CHECK(c != a);
@@ -706,11 +706,11 @@ static void test_parent_joint(void) {
 static void test_generations_reserve(void) {
   lb_world *w = NULL;
   LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
-  lb_entity keep, gone;
+  lb_entity keep = 0, gone = 0;
   LB_CHECK(lb_world_spawn(w, &keep) == LB_OK && lb_world_spawn(w, &gone) == LB_OK);
   LB_CHECK(lb_world_despawn(w, gone) == LB_OK);
   /* "After": spawn in gone's slot and one past the high water mark, despawn keep. */
-  lb_entity late1, late2;
+  lb_entity late1 = 0, late2 = 0;
   LB_CHECK(lb_world_spawn(w, &late1) == LB_OK && lb_world_spawn(w, &late2) == LB_OK);
   LB_CHECK((late1 & LB_MAX_ENTITIES) == (gone & LB_MAX_ENTITIES));
   LB_CHECK(lb_world_despawn(w, keep) == LB_OK);
@@ -722,7 +722,7 @@ static void test_generations_reserve(void) {
    * the same history up to the copy). */
   lb_world *r = NULL;
   LB_CHECK(lb_world_create(NULL, &r) == LB_OK);
-  lb_entity k2, g2;
+  lb_entity k2 = 0, g2 = 0;
   LB_CHECK(lb_world_spawn(r, &k2) == LB_OK && lb_world_spawn(r, &g2) == LB_OK);
   LB_CHECK(lb_world_despawn(r, g2) == LB_OK);
   LB_CHECK(lb_world_generations_reserve(r, unused, n) == LB_OK);
@@ -740,7 +740,7 @@ static void test_generations_reserve(void) {
   /* Every generation of slot 4 handed out: the slot is retired, spawns skip it. */
   uint16_t spent[5] = {0, 0, 0, 0, LB_ENTITY_GENERATION_MAX + 1u};
   LB_CHECK(lb_world_generations_reserve(r, spent, 5) == LB_OK);
-  lb_entity d, e;
+  lb_entity d = 0, e = 0;
   LB_CHECK(lb_world_spawn(r, &d) == LB_OK && lb_world_spawn(r, &e) == LB_OK);
   LB_CHECK((d & LB_MAX_ENTITIES) == 4u && (e & LB_MAX_ENTITIES) == 6u); /* slot 3, slot 5 */
   lb_world_destroy(r);
