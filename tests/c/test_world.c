@@ -146,7 +146,7 @@ static void test_create_destroy_allocator(void) {
 static void test_entity_handles(void) {
   lb_world *w = new_world(NULL);
   char lbl[48];
-  lb_entity a = 0, b = 0;
+  lb_entity a, b;
   LB_CHECK(lb_world_spawn(w, &a) == LB_OK);
   LB_CHECK(lb_world_spawn(w, &b) == LB_OK);
   LB_CHECK(a != LB_NULL_ENTITY && b != LB_NULL_ENTITY && a != b);
@@ -726,7 +726,7 @@ static void test_generations_reserve(void) {
   LB_CHECK(lb_world_spawn(r, &k2) == LB_OK && lb_world_spawn(r, &g2) == LB_OK);
   LB_CHECK(lb_world_despawn(r, g2) == LB_OK);
   LB_CHECK(lb_world_generations_reserve(r, unused, n) == LB_OK);
-  lb_entity a, b;
+  lb_entity a = 0, b = 0;
   LB_CHECK(lb_world_spawn(r, &a) == LB_OK && lb_world_spawn(r, &b) == LB_OK);
   LB_CHECK((a & LB_MAX_ENTITIES) == (late1 & LB_MAX_ENTITIES) && a != late1);
   LB_CHECK((b & LB_MAX_ENTITIES) == (late2 & LB_MAX_ENTITIES) && b != late2);

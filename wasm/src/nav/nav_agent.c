@@ -1,7 +1,8 @@
 /* The NavAgent component: an agent on a navmesh that moves or clamps its entity's Transform in
- * the Move phase (after root motion) and drives the Animator's locomotion parameter. The
- * three drive modes, turning and the speed attenuation follow the seed
- * (navigation-root-motion); see LB_NAV_AGENT_FIELDS in limber/components.h. */
+ * the Move phase (after root motion) and drives the Animator's locomotion parameter, in
+ * three drive modes (the agent moves it, root motion moves it, or the path steers and root
+ * motion moves), with its own turning and a speed attenuation by turn angle; see
+ * LB_NAV_AGENT_FIELDS in limber/components.h. */
 #include "../anim/animator_internal.h"
 #include "nav_internal.h"
 #include <string.h>
@@ -163,7 +164,7 @@ static float *locomotion_param(lb_world *w, uint32_t slot, const lb_nav_agent_c 
   return st->param_index >= 0 ? &inst->params[st->param_index] : NULL;
 }
 
-/* The seed's attenuation for Both: slower the more the agent must turn, and near the goal
+/* The attenuation for Both: slower the more the agent must turn, and near the goal
  * nothing at all when it faces away (no circling round a goal behind it). */
 static float both_param(const lb_nav_agent_c *a, float remaining, float angle_deg) {
   float x = angle_deg / 180.0f;
@@ -215,8 +216,8 @@ static void agent_step(lb_world *w, uint32_t slot, float dt) {
     lb_nav_move_along_surface(w, a->nav_mesh, &prev, here, &now);
     prev = now;
   } else {
-    /* root motion moved the Transform: keep it on the mesh (the seed's nextPosition). With a
-     * controller root motion reaches the controller (this step's is pending there) and the
+    /* root motion moved the Transform: keep it on the mesh (nextPosition, as a NavMeshAgent's).
+     * With a controller root motion reaches the controller (this step's is pending there) and the
      * Transform is where the last move left it; the clamp is sent as a request (zero while the
      * controller kept it on the mesh) instead of written. */
     memcpy(rot, t->rotation, sizeof(versor));

@@ -267,7 +267,7 @@ static void vault_start(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
   dir_to_obstacle(&st->obstacle0, job->forward, st->fwd_l);
   to_obstacle(&st->obstacle0, job->near_point, st->near_l);
   to_obstacle(&st->obstacle0, job->top, st->top_l);
-  /* shrink: the seed's height delta */
+  /* shrink by heightDelta, so the capsule's bottom clears the top while the feet swing over */
   st->orig_height = cc->height;
   memcpy(st->orig_center, cc->center, sizeof(vec3));
   c->height_delta = job->height + 2.0f * c->hand_radius + c->clearance;
@@ -343,7 +343,9 @@ static void vault_move_one(lb_world *w, uint32_t s, float dt) {
   lb_transform_point(&o, st->top_l, c->top);
   const lb_transform_c *t = lb_component_ptr(w, s, LB_TRANSFORM);
   if (c->state == LB_VAULT_VAULTING) {
-    /* the seed's over test */
+    /* Over yet? A sphere cast down, heightDelta long, from above the shrunk capsule: once it
+     * has found the obstacle and then finds nothing, the character has passed it (or the
+     * clip has run to VAULT_LATEST_OVER). */
     float up = c->height_delta + 2.0f * c->hand_radius + cc->radius;
     vec3 origin = {t->position[0], t->position[1] + up, t->position[2]};
     static const vec3 down = {0.0f, -1.0f, 0.0f};
@@ -461,7 +463,7 @@ static void vault_reach_one(lb_world *w, uint32_t s, float dt) {
   obstacle_now(w, c, st, &o);
   if (c->state == LB_VAULT_VAULTING && !st->released) {
     {
-      /* re-cast every step (the seed's rule): the target follows the animated hand across
+      /* re-cast every step: the target follows the animated hand across
        * the top; it stays in the obstacle's frame */
       lb_transform palm_m;
       vec3 palm;
