@@ -44,6 +44,14 @@ LBW_EXPORT(lbw_generations_unused)
 uint32_t lbw_generations_unused(lb_world *w, uint16_t *out, uint32_t cap) {
   return lb_world_generations_unused(w, out, cap);
 }
+LBW_EXPORT(lbw_asset_counts)
+uint32_t lbw_asset_counts(lb_world *w, uint32_t *out, uint32_t cap) {
+  return lb_world_asset_counts(w, out, cap);
+}
+LBW_EXPORT(lbw_asset_counts_reserve)
+int lbw_asset_counts_reserve(lb_world *w, const uint32_t *counts, uint32_t n) {
+  return lb_world_asset_counts_reserve(w, counts, n);
+}
 LBW_EXPORT(lbw_generations_reserve)
 int lbw_generations_reserve(lb_world *w, const uint16_t *unused, uint32_t count) {
   return lb_world_generations_reserve(w, unused, count);

@@ -19,6 +19,8 @@ export interface LimberExports {
   lbw_alive(w: number, e: number): number;
   lbw_generations_unused(w: number, out: number, cap: number): number;
   lbw_generations_reserve(w: number, unused: number, count: number): number;
+  lbw_asset_counts(w: number, out: number, cap: number): number;
+  lbw_asset_counts_reserve(w: number, counts: number, n: number): number;
   lbw_insert(w: number, e: number, type: number, data: number): number;
   lbw_set(w: number, e: number, type: number, data: number): number;
   lbw_get(w: number, e: number, type: number, out: number): number;

@@ -419,9 +419,9 @@ export class World {
 
   /** Puts back a snapshot() of this world (see there). Refuses, changing nothing, a
    * snapshot of another world, or one whose bytes or checksum were changed. After it:
-   * entity handles issued since the snapshot stay stale (their slots hand out new
-   * generations), and a Scene loaded since is destroyed while one loaded before it (even
-   * if destroyed since) works again. */
+   * entity and asset handles issued since the snapshot stay stale (their slots hand out new
+   * generations; asset tables skip the handles issued), and a Scene loaded since is
+   * destroyed while one loaded before it (even if destroyed since) works again. */
   restore(snapshot: WorldSnapshot): void {
     const fn = 'restore';
     if (snapshot === null || typeof snapshot !== 'object' || !(snapshot.bytes instanceof Uint8Array) || typeof snapshot.checksum !== 'string' || !Array.isArray(snapshot.scenes)) {
@@ -437,12 +437,17 @@ export class World {
     if (snapshotChecksum(this.id, bytes, scenes) !== snapshot.checksum) {
       throw badArgument(fn, 'snapshot', 'is damaged: its checksum does not match its bytes (changed since snapshot() or not made by it)');
     }
-    // Handles issued since the snapshot must stay stale: the slots' unused generations now,
-    // reserved again once the old memory is back.
+    // Handles issued since the snapshot must stay stale: the slots' unused generations and
+    // the asset counts now, reserved again once the old memory is back.
     const n = this.ex.lbw_generations_unused(this.w, 0, 0);
     const unused = this.heap.scratch(2 * n, (p) => {
       this.ex.lbw_generations_unused(this.w, p, n);
       return this.heap.u8.slice(p, p + 2 * n);
+    }, fn);
+    const kinds = this.ex.lbw_asset_counts(this.w, 0, 0);
+    const assets = this.heap.scratch(4 * kinds, (p) => {
+      this.ex.lbw_asset_counts(this.w, p, kinds);
+      return this.heap.u8.slice(p, p + 4 * kinds);
     }, fn);
     mem.set(bytes);
     mem.fill(0, bytes.length); // memory grown since: unused again
@@ -450,6 +455,10 @@ export class World {
     this.heap.scratch(2 * n, (p) => {
       this.heap.block(p, 2 * n).set(unused);
       this.check(this.ex.lbw_generations_reserve(this.w, p, n), { fn });
+    }, fn);
+    this.heap.scratch(4 * kinds, (p) => {
+      this.heap.block(p, 4 * kinds).set(assets);
+      this.check(this.ex.lbw_asset_counts_reserve(this.w, p, kinds), { fn });
     }, fn);
   }
 

@@ -64,6 +64,14 @@ bool lb_world_alive(const lb_world *world, lb_entity e);
  * before. A slot with no generation left is retired, as despawn retires it. */
 uint32_t lb_world_generations_unused(const lb_world *world, uint16_t *out, uint32_t cap);
 lb_result lb_world_generations_reserve(lb_world *world, const uint16_t *unused, uint32_t count);
+/* The same for asset handles (skeletons, clips, controllers, meshes, navmeshes: index + 1 per
+ * kind): lb_world_asset_counts writes every kind's count (at most `cap`; returns how many
+ * there are, the same in every world of a build) before the restore;
+ * lb_world_asset_counts_reserve with them after it pads each kind that came back shorter
+ * with entries that name nothing, so a handle issued since is answered as unknown instead
+ * of naming the next asset added. */
+uint32_t lb_world_asset_counts(const lb_world *world, uint32_t *out, uint32_t cap);
+lb_result lb_world_asset_counts_reserve(lb_world *world, const uint32_t *counts, uint32_t n);
 
 /* Generic component access by type id (see schema.h). `data` is the component
  * struct. insert adds or replaces; set requires the component to exist. Both

@@ -19,6 +19,12 @@ static void lb_anim_asset_rollback(lb_world *w, void *state, const lb_asset_mark
   lb_clip_assets_release(w, mark->count[0]);
 }
 
+static lb_result lb_anim_asset_reserve(lb_world *w, void *state, const lb_asset_mark *upto) {
+  (void)state;
+  lb_result r = lb_clip_assets_reserve(w, upto->count[0]);
+  return r == LB_OK ? lb_controllers_reserve(w, upto->count[1]) : r;
+}
+
 /* Controllers are the anim assets components name (clips only through controllers). */
 static bool lb_anim_asset_in_use(const lb_world *w, const void *state, const lb_asset_mark *mark) {
   (void)state;
@@ -61,6 +67,7 @@ const lb_module_def lb_module_anim = {
     .systems = lb_anim_systems,
     .system_count = 2,
     .asset_mark = lb_anim_asset_mark,
+    .asset_reserve = lb_anim_asset_reserve,
     .asset_rollback = lb_anim_asset_rollback,
     .asset_in_use = lb_anim_asset_in_use,
 };

@@ -46,6 +46,23 @@ int lb_controller_find_param(const lb_animator_controller *c, const char *name) 
   return -1;
 }
 
+lb_result lb_controllers_reserve(lb_world *w, uint32_t upto) {
+  lb_anim_world *aw = lb_anim_world_of(w);
+  if (upto <= aw->controller_count) {
+    return LB_OK;
+  }
+  if (lb_array_reserve(&w->allocator, (void **)&aw->controllers, &aw->controller_capacity,
+                       aw->controller_count, upto, sizeof(lb_animator_controller *), 4u) != LB_OK) {
+    return LB_ERR_OUT_OF_MEMORY;
+  }
+  /* null: no controller (lb_controller_get answers null, release frees nothing) */
+  for (uint32_t i = aw->controller_count; i < upto; ++i) {
+    aw->controllers[i] = NULL;
+  }
+  aw->controller_count = upto;
+  return LB_OK;
+}
+
 void lb_controllers_release(lb_world *w, uint32_t keep) {
   lb_anim_world *aw = lb_anim_world_of(w);
   while (aw->controller_count > keep) {

@@ -116,9 +116,13 @@ static inline lb_animator_instance *lb_animator_of_slot(const lb_world *w, uint3
 
 /* Frees clip and controller assets past the given counts (world destroy: 0, 0). */
 void lb_clip_assets_release(lb_world *w, uint32_t keep);
+/* Pads the table to `upto` with places that name no clip (skeleton 0). */
+lb_result lb_clip_assets_reserve(lb_world *w, uint32_t upto);
 /* The clip's four-wide rotation layout, or null (no such clip, or keys that do not allow). */
 const lb_clip_frames *lb_world_clip_frames(const lb_world *w, uint32_t clip);
 void lb_controllers_release(lb_world *w, uint32_t keep);
+/* Pads the table to `upto` with null places (no controller). */
+lb_result lb_controllers_reserve(lb_world *w, uint32_t upto);
 /* The Animator component's hooks (animator_instance.c) and systems (animator_phase.c). */
 lb_result lb_animator_stage(lb_write *wr);
 void lb_animator_commit(lb_write *wr, void *state);

@@ -83,6 +83,20 @@ static lb_result reserve_clips(lb_world *w, uint32_t extra) {
                           aw->clip_count + extra, sizeof(lb_clip_asset), 8u);
 }
 
+lb_result lb_clip_assets_reserve(lb_world *w, uint32_t upto) {
+  lb_anim_world *aw = lb_anim_world_of(w);
+  if (upto <= aw->clip_count) {
+    return LB_OK;
+  }
+  if (lb_array_reserve(&w->allocator, (void **)&aw->clips, &aw->clip_capacity, aw->clip_count, upto,
+                       sizeof(lb_clip_asset), 8u) != LB_OK) {
+    return LB_ERR_OUT_OF_MEMORY;
+  }
+  memset(&aw->clips[aw->clip_count], 0, (size_t)(upto - aw->clip_count) * sizeof(lb_clip_asset));
+  aw->clip_count = upto;
+  return LB_OK;
+}
+
 void lb_clip_assets_release(lb_world *w, uint32_t keep) {
   lb_anim_world *aw = lb_anim_world_of(w);
   while (aw->clip_count > keep) {
@@ -150,7 +164,8 @@ lb_result lb_world_add_clip(lb_world *w, const char *name, uint32_t skeleton, co
 
 uint32_t lb_world_find_clip(const lb_world *w, uint32_t skeleton, const char *name) {
   for (uint32_t i = 0; w && name && i < lb_anim_world_of(w)->clip_count; ++i) {
-    if ((skeleton == 0 || lb_anim_world_of(w)->clips[i].skeleton == skeleton) &&
+    if (lb_anim_world_of(w)->clips[i].skeleton &&
+        (skeleton == 0 || lb_anim_world_of(w)->clips[i].skeleton == skeleton) &&
         strcmp(lb_anim_world_of(w)->clips[i].name, name) == 0) {
       return i + 1u;
     }
@@ -163,7 +178,9 @@ uint32_t lb_world_clip_count(const lb_world *w) {
 }
 
 static const lb_clip_asset *clip_get(const lb_world *w, uint32_t clip) {
-  return w && clip >= 1 && clip <= lb_anim_world_of(w)->clip_count
+  /* skeleton 0: a place lb_clip_assets_reserve padded, no clip (every clip animates one) */
+  return w && clip >= 1 && clip <= lb_anim_world_of(w)->clip_count &&
+                 lb_anim_world_of(w)->clips[clip - 1u].skeleton
              ? &lb_anim_world_of(w)->clips[clip - 1u]
              : NULL;
 }

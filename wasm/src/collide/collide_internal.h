@@ -161,9 +161,14 @@ static inline cl_proxy *cl_proxy_of(const lb_world *w, uint32_t slot) {
   return (cl_proxy *)lb_component_state(w, slot, LB_COLLIDER);
 }
 static inline const cl_mesh *cl_mesh_get(const cl_world *cw, uint32_t handle) {
-  return handle >= 1 && handle <= cw->mesh_count ? &cw->meshes[handle - 1] : NULL;
+  /* no triangles: a place cl_meshes_reserve padded, no mesh */
+  return handle >= 1 && handle <= cw->mesh_count && cw->meshes[handle - 1].triangle_count
+             ? &cw->meshes[handle - 1]
+             : NULL;
 }
 void cl_meshes_release(lb_world *w, cl_world *cw, uint32_t keep);
+/* Pads the table to `upto` with places that name no mesh (cl_mesh_get: null). */
+lb_result cl_meshes_reserve(lb_world *w, cl_world *cw, uint32_t upto);
 
 /* ---- geometry (world space; d unit) ---------------------------------------------------- */
 /* Signed distance from p to a primitive proxy, closest surface point q and normal n (unit,

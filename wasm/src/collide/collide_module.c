@@ -163,6 +163,10 @@ static void cl_asset_rollback(lb_world *w, void *state, const lb_asset_mark *mar
   cl_meshes_release(w, state, mark->count[0]);
 }
 
+static lb_result cl_asset_reserve(lb_world *w, void *state, const lb_asset_mark *upto) {
+  return cl_meshes_reserve(w, state, upto->count[0]);
+}
+
 static bool cl_asset_in_use(const lb_world *w, const void *state, const lb_asset_mark *mark) {
   (void)state;
   uint32_t s;
@@ -214,6 +218,7 @@ const lb_module_def lb_module_collide = {
     .system_count = 2,
     .asset_mark = cl_asset_mark,
     .asset_rollback = cl_asset_rollback,
+    .asset_reserve = cl_asset_reserve,
     .asset_in_use = cl_asset_in_use,
     .changed = cl_changed,
 };

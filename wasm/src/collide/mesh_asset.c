@@ -18,6 +18,27 @@ static void cl_mesh_free(lb_world *w, cl_mesh *m) {
   memset(m, 0, sizeof *m);
 }
 
+lb_result cl_meshes_reserve(lb_world *w, cl_world *cw, uint32_t upto) {
+  if (upto <= cw->mesh_count) {
+    return LB_OK;
+  }
+  if (upto > cw->mesh_cap) {
+    cl_mesh *grown = lb_alloc_array(w, upto, sizeof(cl_mesh));
+    if (!grown) {
+      return LB_ERR_OUT_OF_MEMORY;
+    }
+    if (cw->mesh_count) {
+      memcpy(grown, cw->meshes, cw->mesh_count * sizeof(cl_mesh));
+    }
+    lb_free(w, cw->meshes);
+    cw->meshes = grown;
+    cw->mesh_cap = upto;
+  }
+  memset(&cw->meshes[cw->mesh_count], 0, (size_t)(upto - cw->mesh_count) * sizeof(cl_mesh));
+  cw->mesh_count = upto;
+  return LB_OK;
+}
+
 void cl_meshes_release(lb_world *w, cl_world *cw, uint32_t keep) {
   while (cw->mesh_count > keep) {
     cl_mesh_free(w, &cw->meshes[--cw->mesh_count]);

@@ -51,6 +51,8 @@ static inline lb_nav_world *lb_nav_world_of(const lb_world *w) {
 lb_navmesh *lb_navmesh_get(const lb_world *w, uint32_t mesh);
 /* Frees meshes beyond the first `keep` (0: all, and the table). */
 void lb_navmeshes_release(lb_world *w, uint32_t keep);
+/* Pads the table to `upto` with null places (lb_navmesh_get: null). */
+lb_result lb_navmeshes_reserve(lb_world *w, uint32_t upto);
 
 /* The NavAgent component and its Move system (nav_agent.c). */
 #define LB_NAV_COMPONENT_COUNT 1

@@ -13,6 +13,11 @@ static void lb_nav_asset_rollback(lb_world *w, void *state, const lb_asset_mark 
   lb_navmeshes_release(w, mark->count[0]);
 }
 
+static lb_result lb_nav_asset_reserve(lb_world *w, void *state, const lb_asset_mark *upto) {
+  (void)state;
+  return lb_navmeshes_reserve(w, upto->count[0]);
+}
+
 /* Agents name meshes by handle: one added after the mark is in use while an agent names it. */
 static bool lb_nav_asset_in_use(const lb_world *w, const void *state, const lb_asset_mark *mark) {
   (void)state;
@@ -29,6 +34,7 @@ const lb_module_def lb_module_nav = {
     .state_size = sizeof(lb_nav_world),
     .release = lb_nav_release,
     .asset_mark = lb_nav_asset_mark,
+    .asset_reserve = lb_nav_asset_reserve,
     .asset_rollback = lb_nav_asset_rollback,
     .asset_in_use = lb_nav_asset_in_use,
     .components = lb_nav_components,

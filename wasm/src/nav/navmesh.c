@@ -17,12 +17,30 @@ lb_navmesh *lb_navmesh_get(const lb_world *w, uint32_t mesh) {
   return mesh >= 1 && mesh <= nw->mesh_count ? nw->meshes[mesh - 1] : NULL;
 }
 
+lb_result lb_navmeshes_reserve(lb_world *w, uint32_t upto) {
+  lb_nav_world *nw = lb_nav_world_of(w);
+  if (upto <= nw->mesh_count) {
+    return LB_OK;
+  }
+  if (lb_array_reserve(&w->allocator, (void **)&nw->meshes, &nw->mesh_capacity, nw->mesh_count,
+                       upto, sizeof(lb_navmesh *), 4u) != LB_OK) {
+    return LB_ERR_OUT_OF_MEMORY;
+  }
+  for (uint32_t i = nw->mesh_count; i < upto; ++i) {
+    nw->meshes[i] = NULL; /* lb_navmesh_get answers null */
+  }
+  nw->mesh_count = upto;
+  return LB_OK;
+}
+
 void lb_navmeshes_release(lb_world *w, uint32_t keep) {
   lb_nav_world *nw = lb_nav_world_of(w);
   while (nw->mesh_count > keep) {
     lb_navmesh *m = nw->meshes[--nw->mesh_count];
-    lb_free(w, m->grid_start);
-    lb_free(w, m);
+    if (m) { /* null: a place lb_navmeshes_reserve padded */
+      lb_free(w, m->grid_start);
+      lb_free(w, m);
+    }
   }
   if (keep == 0) {
     lb_free(w, nw->meshes);
@@ -372,7 +390,7 @@ uint32_t lb_world_navmesh_find(const lb_world *w, const char *name) {
   }
   const lb_nav_world *nw = lb_nav_world_of(w);
   for (uint32_t i = 0; i < nw->mesh_count; ++i) {
-    if (strcmp(nw->meshes[i]->name, name) == 0) {
+    if (nw->meshes[i] && strcmp(nw->meshes[i]->name, name) == 0) {
       return i + 1u;
     }
   }

@@ -58,6 +58,8 @@ const lb_skeleton *lb_skeleton_get(const lb_world *w, uint32_t asset);
 /* Joint index of a path or bare name, or -1 (string work: writes and assets only). */
 int lb_skeleton_lookup(const lb_skeleton *s, const char *path);
 void lb_skeletons_release(lb_world *w, lb_rig_world *rw, uint32_t keep);
+/* Pads the table to `upto` with places that name no skeleton (lb_skeleton_get: null). */
+lb_result lb_skeletons_reserve(lb_world *w, lb_rig_world *rw, uint32_t upto);
 
 /* The rig instance of a slot with a Rig, else null. */
 static inline lb_rig_instance *lb_rig_of_slot(const lb_world *w, uint32_t slot) {

@@ -175,6 +175,10 @@ static void lb_rig_asset_rollback(lb_world *w, void *state, const lb_asset_mark 
   lb_skeletons_release(w, state, mark->count[0]);
 }
 
+static lb_result lb_rig_asset_reserve(lb_world *w, void *state, const lb_asset_mark *upto) {
+  return lb_skeletons_reserve(w, state, upto->count[0]);
+}
+
 static bool lb_rig_asset_in_use(const lb_world *w, const void *state, const lb_asset_mark *mark) {
   (void)state;
   uint32_t s;
@@ -214,6 +218,7 @@ const lb_module_def lb_module_rig = {
     .systems = lb_rig_systems,
     .system_count = 3,
     .asset_mark = lb_rig_asset_mark,
+    .asset_reserve = lb_rig_asset_reserve,
     .asset_rollback = lb_rig_asset_rollback,
     .asset_in_use = lb_rig_asset_in_use,
     .joint_find = lb_rig_joint_find,

@@ -165,7 +165,24 @@ void lb_skeleton_order_by_depth(const int16_t *parents, uint32_t n, uint16_t *de
 
 const lb_skeleton *lb_skeleton_get(const lb_world *w, uint32_t asset) {
   const lb_rig_world *rw = w ? lb_rig_world_of(w) : NULL;
-  return rw && asset >= 1 && asset <= rw->skeleton_count ? &rw->skeletons[asset - 1] : NULL;
+  /* joint_count 0: a place lb_skeletons_reserve padded, no skeleton */
+  return rw && asset >= 1 && asset <= rw->skeleton_count && rw->skeletons[asset - 1].joint_count
+             ? &rw->skeletons[asset - 1]
+             : NULL;
+}
+
+lb_result lb_skeletons_reserve(lb_world *w, lb_rig_world *rw, uint32_t upto) {
+  if (upto <= rw->skeleton_count) {
+    return LB_OK;
+  }
+  if (lb_array_reserve(&w->allocator, (void **)&rw->skeletons, &rw->skeleton_capacity,
+                       rw->skeleton_count, upto, sizeof(lb_skeleton), 4u) != LB_OK) {
+    return LB_ERR_OUT_OF_MEMORY;
+  }
+  memset(&rw->skeletons[rw->skeleton_count], 0,
+         (size_t)(upto - rw->skeleton_count) * sizeof(lb_skeleton));
+  rw->skeleton_count = upto;
+  return LB_OK;
 }
 
 void lb_skeletons_release(lb_world *w, lb_rig_world *rw, uint32_t keep) {

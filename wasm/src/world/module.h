@@ -91,6 +91,10 @@ typedef struct lb_module_def {
   void (*asset_rollback)(lb_world *w, void *state, const lb_asset_mark *mark);
   /* True when a live component uses one of this module's assets added after the mark. */
   bool (*asset_in_use)(const lb_world *w, const void *state, const lb_asset_mark *mark);
+  /* Pads the asset tables up to the counts of `upto` with entries that name nothing (the
+   * module's getters answer them as unknown handles), so a handle issued before the host put
+   * back an earlier copy of the world's memory never names an asset added after it. */
+  lb_result (*asset_reserve)(lb_world *w, void *state, const lb_asset_mark *upto);
   /* Optional: the entity's joints, for Transform.parentJoint. joint_find returns the
    * joint index, -1 when the path is not in its skeleton, -2 when it has none. */
   int (*joint_find)(const lb_world *w, uint32_t slot, const char *path);
