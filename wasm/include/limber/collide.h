@@ -26,7 +26,11 @@
  * Signs and normals. A primitive's distance is signed (negative inside, exact Euclidean as
  * in geom.h). A mesh is a surface: its distance is unsigned, >= 0. Normals are unit vectors
  * pointing from the collider's surface toward the query (out of the collider): the
- * depenetration direction when inside.
+ * depenetration direction when inside. A mesh contact inside a triangle's face (or off it by
+ * no more than its corners' rounding, about 5e-7 of their magnitude: over the edge two
+ * coplanar triangles share) reports the face normal of the placed (scaled) triangle, so a
+ * small query on a mesh scaled up gets the plane's normal at any scale; distances there are
+ * measured along that normal.
  *
  * Casts (ray, sphere, capsule) move a shape from its start along `dir` up to max_distance
  * and report the first contact:

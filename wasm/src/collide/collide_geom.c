@@ -4,6 +4,8 @@
 #include "../geom/distance_internal.h"
 #include "collide_internal.h"
 
+#include <float.h>
+
 /* x - centre in the proxy's local frame (column k of m = local axis k). */
 static void cl_to_local(const cl_proxy *p, const float *x, float *l) {
   float d[3];
@@ -110,9 +112,12 @@ void cl_triangle_normal(const float *a, const float *b, const float *c, float *n
   }
 }
 
-float cl_triangle_closest(const float *p, const float *a, const float *b, const float *c,
-                          float *q) {
+/* Closest point q on abc to p and the distance; *face tells whether q is inside the face (not
+ * on an edge or a corner). */
+static float cl_triangle_closest_region(const float *p, const float *a, const float *b,
+                                        const float *c, float *q, bool *face) {
   float ab[3], ac[3], ap[3], bp[3], cp[3];
+  *face = false;
   cl_sub(b, a, ab);
   cl_sub(c, a, ac);
   cl_sub(p, a, ap);
@@ -162,10 +167,59 @@ float cl_triangle_closest(const float *p, const float *a, const float *b, const 
         for (int i = 0; i < 3; ++i) {
           q[i] = a[i] + ab[i] * v + ac[i] * w;
         }
+        *face = true;
       }
     }
   }
+  /* Inside the face the distance is the one along the face normal: q's rounding, a few float
+   * steps of the corners' magnitude, lies mostly in the plane, and |p - q| would carry it
+   * into the distance (a mesh scaled up: 5e4 m corners round by 4 mm). The same on an edge or
+   * corner when p - q leaves the plane by no more than that rounding (p over the edge two
+   * coplanar triangles share): the closest point is then not resolved from the face's. */
+  float d[3], cr[3];
+  cl_sub(p, q, d);
+  cl_cross(ab, ac, cr);
+  float cc = cl_dot(cr, cr);
+  if (cc > 0.0f) {
+    float hn = cl_dot(d, cr);
+    if (!*face) {
+      float m = 0.0f, e[3];
+      for (int i = 0; i < 3; ++i) {
+        m = cl_maxf(m, cl_maxf(cl_absf(a[i]), cl_maxf(cl_absf(b[i]), cl_absf(c[i]))));
+      }
+      float tol = m * (4.0f * FLT_EPSILON);
+      cl_mad(d, cr, -hn / cc, e);
+      *face = cl_dot(e, e) <= tol * tol;
+    }
+    if (*face) {
+      return cl_absf(hn) / cl_sqrt(cc);
+    }
+  }
+  return cl_sqrt(cl_dot(d, d));
+}
+
+float cl_triangle_closest(const float *p, const float *a, const float *b, const float *c,
+                          float *q) {
+  bool face;
+  return cl_triangle_closest_region(p, a, b, c, q, &face);
+}
+
+float cl_triangle_closest_normal(const float *p, const float *a, const float *b, const float *c,
+                                 float *q, float *n) {
+  bool face;
+  float dist = cl_triangle_closest_region(p, a, b, c, q, &face);
   float d[3];
   cl_sub(p, q, d);
-  return cl_sqrt(cl_dot(d, d));
+  if (face || !(dist > 0.0f)) {
+    /* The face normal (from the placed, scaled corners), turned toward p: p - q would tilt by
+     * q's rounding over the distance, degrees for a small query on a large mesh (0.8 for a
+     * 0.3 m sphere on a flat mesh 1e5 m across). */
+    cl_triangle_normal(a, b, c, n);
+    if (cl_dot(d, n) < 0.0f) {
+      cl_scale(n, -1.0f, n);
+    }
+    return dist;
+  }
+  cl_scale(d, 1.0f / dist, n);
+  return dist;
 }

@@ -179,8 +179,13 @@ void cl_prim_normal_at(const cl_proxy *p, const float *x, float *n);
 /* Triangle corners (world) of a mesh proxy's triangle. */
 void cl_triangle_world(const cl_proxy *p, const cl_mesh *m, uint32_t tri, float *a, float *b,
                        float *c);
-/* Closest point q on triangle abc to x; returns the distance (>= 0). */
+/* Closest point q on triangle abc to x; returns the distance (>= 0), measured along the face
+ * normal when q is inside the face. */
 float cl_triangle_closest(const float *x, const float *a, const float *b, const float *c, float *q);
+/* The same, and n: unit, from the triangle toward x. Inside the face (or x on the triangle)
+ * the face normal, else (x - q) / distance. */
+float cl_triangle_closest_normal(const float *x, const float *a, const float *b, const float *c,
+                                 float *q, float *n);
 /* Unit winding normal of abc (fallback for a zero-area triangle: a perpendicular of its
  * longest edge, or +Y). */
 void cl_triangle_normal(const float *a, const float *b, const float *c, float *n);

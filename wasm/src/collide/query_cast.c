@@ -425,21 +425,19 @@ void cl_contact_triangle(const cl_query *q, float t, const float *a, const float
                          float *point, float *normal) {
   float s, x[3], fn[3];
   cl_triangle_normal(a, b, c, fn);
-  float dist = cl_core_triangle_distance(q, t, a, b, c, &s);
+  cl_core_triangle_distance(q, t, a, b, c, &s);
   cl_core_at(q, t, s, x);
-  float d[3];
   if (q->r == 0.0f && !q->segment) {
     cl_copy(x, point);
   } else {
-    dist = cl_triangle_closest(x, a, b, c, point);
+    /* Far enough from the surface for a direction: the face normal on a face contact, the
+     * direction to the edge or corner otherwise (cl_triangle_closest_normal). */
+    float dist = cl_triangle_closest_normal(x, a, b, c, point, normal);
+    if (q->r > 0.0f && dist > q->r * 0.5f) {
+      return;
+    }
   }
-  cl_sub(x, point, d);
-  /* Far enough from the surface for the difference to carry a direction: use it; else the
-   * face normal, turned against the motion (or toward the query's side). */
-  if (q->r > 0.0f && dist > q->r * 0.5f) {
-    cl_scale(d, 1.0f / dist, normal);
-    return;
-  }
+  /* Else the face normal, turned against the motion (or toward the query's side). */
   float side = cl_dot(q->d, fn);
   if (side == 0.0f) {
     float w[3];

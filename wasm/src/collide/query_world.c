@@ -226,13 +226,7 @@ static void cl_result(lb_world *w, const cl_world *cw, const cl_best *b, const c
   float ta[3], tb[3], tc[3];
   cl_triangle_world(p, cl_mesh_get(cw, p->mesh), (uint32_t)b->tri, ta, tb, tc);
   if (closest) {
-    float d = cl_triangle_closest(point_query, ta, tb, tc, out->point), v[3];
-    cl_sub(point_query, out->point, v);
-    if (d > 0.0f) {
-      cl_scale(v, 1.0f / d, out->normal);
-    } else {
-      cl_triangle_normal(ta, tb, tc, out->normal);
-    }
+    cl_triangle_closest_normal(point_query, ta, tb, tc, out->point, out->normal);
     return;
   }
   cl_contact_triangle(q, b->v, ta, tb, tc, out->point, out->normal);

@@ -97,17 +97,13 @@ static bool lb_wall_closest(const lb_world *w, uint32_t slot, const float *x, fl
   }
   float best = 3.0e38f;
   for (uint32_t t = 0; t < m->triangle_count; ++t) {
-    vec3 a, b, c, qq;
+    vec3 a, b, c, qq, nn;
     cl_triangle_world(p, m, t, a, b, c);
-    float d = cl_triangle_closest(x, a, b, c, qq);
+    float d = cl_triangle_closest_normal(x, a, b, c, qq, nn);
     if (d < best) {
       best = d;
       memcpy(q, qq, sizeof qq);
-      vec3 dir;
-      v3_sub(x, qq, dir);
-      if (lb_vec3_normalize_to(dir, n) < 1e-7f) {
-        cl_triangle_normal(a, b, c, n);
-      }
+      memcpy(n, nn, sizeof nn);
     }
   }
   *dist = best;
