@@ -24,7 +24,8 @@
 
 static const char *const state_names[] = {"Idle", "Vaulting", "Over", "Landing"};
 static const char *const class_names[] = {"None", "StepOver", "Vault", "Mantle", "TooTall"};
-static const char *const refusal_names[] = {"None", "NotVaultable", "NoFloor", "NoRoom", "Busy"};
+static const char *const refusal_names[] = {"None",   "NotVaultable", "NoFloor",
+                                            "NoRoom", "Busy",         "NoTop"};
 
 typedef struct course_obstacle {
   const char *piece;
@@ -254,7 +255,7 @@ static void test_course(void) {
     const figures *f = &fig[i];
     printf("%-17s step %4d %-8s refusal %-12s (level: %s) height %.4f depth %.4f; capsule "
            "deepest %+.4f m",
-           o->piece, f->request_step, class_names[f->cls % 5], refusal_names[f->refusal % 5],
+           o->piece, f->request_step, class_names[f->cls % 5], refusal_names[f->refusal % 6],
            o->vaultable ? "vaultable" : "not vaultable", (double)f->height, (double)f->depth,
            (double)f->deepest);
     if (o->vaultable) {

@@ -120,6 +120,131 @@ static void test_far_side_refusals(void) {
   lb_world_destroy(w);
 }
 
+/* One obstacle of the given height and depth (1.6 m wide) whose near face is `z0` ahead of a
+ * character at z0 - 1 facing +Z, on a floor; the probe's defaults. */
+typedef struct plank_case {
+  float height, depth, z0;
+  lb_vault_class verdict;
+  lb_vault_refusal refusal;
+} plank_case;
+
+static lb_vault_probe_job probe_plank(const plank_case *pc, lb_entity *ob) {
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  box(w, 0, -0.05f, pc->z0 + 2.0f, 4, 0.1f, 8);
+  *ob = box(w, 0, 0.5f * pc->height, pc->z0 + 0.5f * pc->depth, 1.6f, pc->height, pc->depth);
+  lb_vault_probe_job job = lb_vault_probe_default_job();
+  job.world = w;
+  job.character.t[2] = pc->z0 - 1.0f;
+  LB_CHECK(lb_vault_probe_run(&job) == LB_OK);
+  job.world = NULL;
+  lb_world_destroy(w);
+  return job;
+}
+
+/* The measures of a probe against the obstacle's own numbers: tolerances measured (the worst
+ * error over these cases is printed; 1e-5 m holds it with a margin). */
+static void check_plank(const plank_case *pc, double *worst) {
+  lb_entity ob;
+  lb_vault_probe_job job = probe_plank(pc, &ob);
+  printf("%.3f m high, %.4f m deep at %g m: %-9s refusal %u, height %.6f, depth %.6f, near face "
+         "%.6f m ahead\n",
+         (double)pc->height, (double)pc->depth, (double)pc->z0, class_name(job.verdict),
+         (unsigned)job.refusal, (double)job.height, (double)job.depth, (double)job.distance);
+  LB_CHECK(job.verdict == pc->verdict);
+  LB_CHECK(job.refusal == pc->refusal);
+  LB_CHECK(job.obstacle == ob);
+  LB_CHECK_NEAR(job.distance, 1.0, 1e-5);
+  *worst = fmax(*worst, fabs(job.distance - 1.0));
+  if (pc->verdict == LB_VAULT_CLASS_STEP_OVER) {
+    return;
+  }
+  LB_CHECK_NEAR(job.height, pc->height, 1e-5);
+  CL_CHECK_VEC(job.top_normal, 0, 1, 0, 1e-6);
+  LB_CHECK(job.top[2] >= pc->z0 && job.top[2] <= pc->z0 + pc->depth); /* on the obstacle */
+  *worst = fmax(*worst, fabs(job.height - pc->height));
+  if (pc->verdict == LB_VAULT_CLASS_VAULT) {
+    LB_CHECK_NEAR(job.depth, pc->depth, 1e-5);
+    *worst = fmax(*worst, fabs(job.depth - pc->depth));
+  }
+}
+
+/* Obstacles thinner than one hand radius: a top ray a fixed 5 cm past the near face missed
+ * them (landing on the floor: height 0, every depth ray hit, class Mantle). The top is now
+ * found at the near face, from 1 mm deep, also 40 m from the origin. */
+static void test_thin_obstacles(void) {
+  static const plank_case cases[] = {
+      {0.8f, 0.001f, 1.0f, LB_VAULT_CLASS_VAULT, LB_VAULT_ACCEPTED},
+      {0.8f, 0.02f, 1.0f, LB_VAULT_CLASS_VAULT, LB_VAULT_ACCEPTED},
+      {0.8f, 0.05f, 1.0f, LB_VAULT_CLASS_VAULT, LB_VAULT_ACCEPTED},
+      {0.8f, 0.001f, 40.0f, LB_VAULT_CLASS_VAULT, LB_VAULT_ACCEPTED},
+      {0.8f, 0.02f, 40.0f, LB_VAULT_CLASS_VAULT, LB_VAULT_ACCEPTED},
+      {1.099f, 0.001f, 1.0f, LB_VAULT_CLASS_VAULT, LB_VAULT_ACCEPTED},
+      {0.501f, 0.001f, 1.0f, LB_VAULT_CLASS_VAULT, LB_VAULT_ACCEPTED},
+  };
+  double worst = 0.0;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    check_plank(&cases[i], &worst);
+  }
+  printf("thin obstacles: worst height/depth/near face error %.2e m\n", worst);
+}
+
+/* The class boundaries with the defaults (vault.h): vaultable up to r (cast_forward_limit - 1)
+ * = 0.6 m deep, too tall above hand_origin.y = 1.1 m, found down to 0.5 m (below: step over);
+ * 1 mm either side of each, for a thin and a thick obstacle. */
+static void test_class_boundaries(void) {
+  static const plank_case cases[] = {
+      {0.8f, 0.599f, 1.0f, LB_VAULT_CLASS_VAULT, LB_VAULT_ACCEPTED},
+      {0.8f, 0.601f, 1.0f, LB_VAULT_CLASS_MANTLE, LB_VAULT_NOT_VAULTABLE},
+      {1.099f, 0.599f, 1.0f, LB_VAULT_CLASS_VAULT, LB_VAULT_ACCEPTED},
+      {1.099f, 0.601f, 1.0f, LB_VAULT_CLASS_MANTLE, LB_VAULT_NOT_VAULTABLE},
+      {0.501f, 0.599f, 1.0f, LB_VAULT_CLASS_VAULT, LB_VAULT_ACCEPTED},
+      {0.501f, 0.601f, 1.0f, LB_VAULT_CLASS_MANTLE, LB_VAULT_NOT_VAULTABLE},
+      {1.099f, 0.3f, 1.0f, LB_VAULT_CLASS_VAULT, LB_VAULT_ACCEPTED},
+      {1.101f, 0.3f, 1.0f, LB_VAULT_CLASS_TOO_TALL, LB_VAULT_NOT_VAULTABLE},
+      {1.101f, 0.02f, 1.0f, LB_VAULT_CLASS_TOO_TALL, LB_VAULT_NOT_VAULTABLE},
+      {0.501f, 0.3f, 1.0f, LB_VAULT_CLASS_VAULT, LB_VAULT_ACCEPTED},
+      {0.499f, 0.3f, 1.0f, LB_VAULT_CLASS_STEP_OVER, LB_VAULT_NOT_VAULTABLE},
+      {0.499f, 0.02f, 1.0f, LB_VAULT_CLASS_STEP_OVER, LB_VAULT_NOT_VAULTABLE},
+      {0.8f, 0.599f, 40.0f, LB_VAULT_CLASS_VAULT, LB_VAULT_ACCEPTED},
+      {0.8f, 0.601f, 40.0f, LB_VAULT_CLASS_MANTLE, LB_VAULT_NOT_VAULTABLE},
+  };
+  double worst = 0.0;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    check_plank(&cases[i], &worst);
+  }
+  printf("class boundaries: worst height/depth/near face error %.2e m\n", worst);
+}
+
+/* A sheet with no thickness (a vertical mesh quad 0.8 m high): the sphere casts hit it, the ray
+ * down at its near face passes it onto the floor. That is no top: the vault is refused with
+ * NO_TOP (once: height 0 and class Mantle from depth rays that all hit the floor). */
+static void test_sheet_refused(void) {
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  box(w, 0, -0.05f, 3, 4, 0.1f, 8);
+  static const float pos[] = {-0.8f, 0, 1, 0.8f, 0, 1, 0.8f, 0.8f, 1, -0.8f, 0.8f, 1};
+  static const uint32_t idx[] = {0, 1, 2, 0, 2, 3};
+  lb_mesh_def d = lb_mesh_default_def();
+  d.positions = pos;
+  d.vertex_count = 4;
+  d.indices = idx;
+  d.index_count = 6;
+  lb_collider_c c = cl_test_collider(LB_COLLIDER_MESH);
+  LB_CHECK(lb_world_add_mesh(w, &d, &c.mesh) == LB_OK);
+  lb_entity sheet = cl_test_spawn(w, &c, 0, 0, 0, NULL, NULL);
+  lb_vault_probe_job job = lb_vault_probe_default_job();
+  job.world = w;
+  LB_CHECK(lb_vault_probe_run(&job) == LB_OK);
+  printf("mesh sheet: %s, refusal %u, height %.4f\n", class_name(job.verdict),
+         (unsigned)job.refusal, (double)job.height);
+  LB_CHECK(job.verdict == LB_VAULT_CLASS_VAULT && job.obstacle == sheet);
+  LB_CHECK(job.refusal == LB_VAULT_NO_TOP);
+  LB_CHECK(job.height == 0.0f && job.depth == 0.0f);
+  LB_CHECK_NEAR(job.distance, 1.0, 1e-5);
+  lb_world_destroy(w);
+}
+
 /* The probe follows the character's facing: the course turned 90 degrees about Y. */
 static void test_facing(void) {
   lb_world *w = NULL;
@@ -178,6 +303,9 @@ static void test_bad_input(void) {
 int main(void) {
   LB_RUN(test_course_verdicts);
   LB_RUN(test_far_side_refusals);
+  LB_RUN(test_thin_obstacles);
+  LB_RUN(test_class_boundaries);
+  LB_RUN(test_sheet_refused);
   LB_RUN(test_facing);
   LB_RUN(test_bad_input);
   LB_TEST_MAIN_END();

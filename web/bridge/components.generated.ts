@@ -756,10 +756,10 @@ export interface VaultData {
   /** output: the last probe's class of the obstacle ahead */
   readonly obstacleClass: 'None' | 'StepOver' | 'Vault' | 'Mantle' | 'TooTall';
   /** output: why the last request was refused (None: accepted) */
-  readonly refusal: 'None' | 'NotVaultable' | 'NoFloor' | 'NoRoom' | 'Busy';
+  readonly refusal: 'None' | 'NotVaultable' | 'NoFloor' | 'NoRoom' | 'Busy' | 'NoTop';
   /** output: the obstacle's collider entity, null if none */
   readonly obstacle: Entity;
-  /** output: top point just past the near face, world (follows a moving obstacle in a vault) */
+  /** output: top point at the near face, world (follows a moving obstacle in a vault) */
   readonly top: Vec3;
   /** output: the obstacle's top above the feet, metres */
   readonly height: number;

@@ -535,12 +535,12 @@ typedef enum lb_nav_drive_mode {
     "None|StepOver|Vault|Mantle|TooTall", NULL, LB_FIELD_READONLY,                                 \
     "output: the last probe's class of the obstacle ahead")                                        \
   F(uint32_t, refusal, "refusal", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0,                                 \
-    "None|NotVaultable|NoFloor|NoRoom|Busy", NULL, LB_FIELD_READONLY,                              \
+    "None|NotVaultable|NoFloor|NoRoom|Busy|NoTop", NULL, LB_FIELD_READONLY,                        \
     "output: why the last request was refused (None: accepted)")                                   \
   F(lb_entity, obstacle, "obstacle", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL,                \
     LB_FIELD_READONLY, "output: the obstacle's collider entity, null if none")                     \
   F(vec3, top, "top", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL, LB_FIELD_READONLY,       \
-    "output: top point just past the near face, world (follows a moving obstacle in a vault)")     \
+    "output: top point at the near face, world (follows a moving obstacle in a vault)")            \
   F(float, height, "height", LB_FIELD_F32, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL, LB_FIELD_READONLY, \
     "output: the obstacle's top above the feet, metres")                                           \
   F(float, depth, "depth", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, LB_FIELD_READONLY,       \

@@ -12,18 +12,25 @@
  * r at a time, up to cast_down_limit times, until a cast hits: an obstacle whose top is
  * between about O.y - r * cast_down_limit and O.y above the feet. No hit at all: a small
  * sphere at the ankles (radius r / 2) tells a low obstacle (step over it) from nothing.
- * Depth check (seed): from the height cast's origin moved forward by (hit distance + r * i),
- * a ray straight down to one r below the obstacle's top (a ray, not the seed's sphere, so the
- * rule is exact: the sphere's rim grazes the far edge); the first i (1 .. cast_forward_limit)
- * without a hit means the obstacle ends there: short enough to vault. No miss: too deep to
- * vault, low enough to climb onto (mantle).
+ * Depth check (seed): rays straight down from the height cast's height to one r below the
+ * obstacle's top, at the near face (just inside it, as the top ray) + r * (i - 1) along
+ * forward (rays, not the seed's spheres, so the rule is exact: the sphere's rim grazes the
+ * far edge; measured from the near point, not from where the height cast's sphere stopped,
+ * which is past the near face when it meets the top edge); the first i (1 ..
+ * cast_forward_limit) without a hit means the obstacle ends there: short enough to vault. No
+ * miss: too deep to vault, low enough to climb onto (mantle).
  * With the defaults the rule is the vault course's: too tall above hand_origin.y (1.1 m),
  * found down to hand_origin.y + r - r * cast_down_limit - r (0.5 m), vaultable up to
  * r * (cast_forward_limit - 1) deep (0.6 m).
  * Measures (beyond the seed, exact to the collision queries' precision): the near face and
  * the top by rays (distance from the feet to the near face along forward; top point and
- * normal just past the near face; height = top above the feet), the far face by a ray cast
- * back toward the character (depth = far face - near face along forward).
+ * normal at the near face: a ray down through the near point moved into the obstacle by 64
+ * float steps of its magnitude, 1.1e-5 m within 1.5 m of the origin, 0.3 mm at 40 m;
+ * height = top above the feet), the far face by a ray cast back toward the character
+ * (depth = far face - near face along forward). Obstacles from 1 mm deep are measured. A
+ * VAULT whose top ray finds no top (a miss, a start inside something, or a hit below the
+ * near point: it passed a sheet with no thickness onto the floor) is refused with NO_TOP;
+ * for the other classes top, top_normal and height then stay zero.
  * Far side (beyond the seed): a ray down at landing_distance past the far face must find a
  * floor at most drop_limit below the feet, and a standing capsule (capsule_radius,
  * capsule_height; radius 0 skips) on that floor must touch nothing, else a vault is refused.
@@ -54,6 +61,8 @@ typedef enum lb_vault_refusal {
   LB_VAULT_NO_FLOOR = 2,      /* no floor within drop_limit at the landing */
   LB_VAULT_NO_ROOM = 3,       /* the standing capsule at the landing touches something */
   LB_VAULT_BUSY = 4,          /* Vault component only: a request during a vault */
+  LB_VAULT_NO_TOP = 5,        /* class VAULT, but the ray down at the near face found no top
+                                 (an obstacle thinner than it resolves, e.g. a mesh sheet) */
 } lb_vault_refusal;
 
 #define LB_VAULT_MAX_CASTS                                                                         \
@@ -91,7 +100,7 @@ typedef struct lb_vault_probe_job {
   float height;   /* top above the feet */
   float depth;    /* near face to far face, along forward (VAULT only) */
   vec3 near_point, near_normal;
-  vec3 top, top_normal; /* just past the near face */
+  vec3 top, top_normal; /* at the near face (zero when not found) */
   vec3 landing;         /* floor point beyond (VAULT only, when found) */
   vec3 forward;         /* the flattened forward used */
   uint32_t cast_count;

@@ -2,6 +2,7 @@
  * by rays, and the far-side checks. */
 #include "limber/vault.h"
 
+#include <float.h>
 #include <string.h>
 
 lb_vault_probe_job lb_vault_probe_default_job(void) {
@@ -100,13 +101,31 @@ static bool probe(lb_vault_probe_job *job, const vec3 origin, float radius, cons
   return found;
 }
 
-/* Top of the obstacle above `column` (a point just past its near face): a ray down from
- * `from_y` to the feet. */
-static bool find_top(lb_vault_probe_job *job, const vec3 column, float from_y, float feet_y) {
+/* How far a ray down "at the near face" is moved into the obstacle: 64 float steps of the
+ * near point's magnitude (1.1e-5 m within 1.5 m of the origin, 0.3 mm at 40 m): beyond the
+ * rounding of the near point (6e-6 m at 40 m), where a ray in the face's plane would hit or
+ * miss by chance, and far below the thinnest obstacle the probe takes (1 mm). */
+static float into_face(const vec3 near) {
+  float m = 1.0f;
+  for (int i = 0; i < 3; ++i) {
+    float a = near[i] < 0.0f ? -near[i] : near[i];
+    m = a > m ? a : m;
+  }
+  return m * (64.0f * FLT_EPSILON);
+}
+
+/* Top of the obstacle at its near face: a ray down from `from_y` to the feet just inside the
+ * near face (into_face). No top: a miss, a start inside something (nothing above it is a
+ * top), or a hit below the near point (the ray passed an obstacle thinner than that, a mesh
+ * sheet, onto the floor). */
+static bool find_top(lb_vault_probe_job *job, const vec3 near, const vec3 fwd, float from_y,
+                     float feet_y) {
   const vec3 down = {0.0f, -1.0f, 0.0f};
-  vec3 o = {column[0], from_y, column[2]};
+  float in = into_face(near);
+  vec3 o = {near[0] + in * fwd[0], from_y, near[2] + in * fwd[2]};
   lb_collide_hit h;
-  if (!probe(job, o, 0.0f, down, from_y - feet_y, &h)) {
+  if (!probe(job, o, 0.0f, down, from_y - feet_y, &h) || !(h.distance > 0.0f) ||
+      h.point[1] < near[1] - in) {
     return false;
   }
   memcpy(job->top, h.point, sizeof(vec3));
@@ -170,22 +189,34 @@ lb_result lb_vault_probe_run(lb_vault_probe_job *job) {
   vec3 rel = {hit.point[0] - feet[0], 0.0f, hit.point[2] - feet[2]};
   job->distance = dot3(rel, fwd);
   float hit_distance = hit.distance;
-  /* The top, just past the near face (above the tallest cast for a tall obstacle). */
-  vec3 column;
-  axpy(hit.point, 0.5f * r, fwd, column);
+  /* The top at the near face (from above the tallest cast for a tall obstacle). Its class
+   * does not depend on it but for a vault: the depth rays reach down to it, so a vault
+   * without a top is refused, never measured against a floor (height 0, rays that all hit:
+   * an obstacle thinner than a fixed step past the near face was once classed Mantle). */
   float from_y = origin[1] + (job->verdict == LB_VAULT_CLASS_TOO_TALL ? 4.0f * r : r);
-  find_top(job, column, from_y, feet[1]);
+  bool top = find_top(job, hit.point, fwd, from_y, feet[1]);
   if (job->verdict != LB_VAULT_CLASS_VAULT) {
     return LB_OK;
   }
+  if (!top) {
+    job->refusal = LB_VAULT_NO_TOP;
+    return LB_OK;
+  }
 
-  /* Depth check (seed): from the height cast's origin moved forward by hit distance + r i,
-   * a ray down to one radius below the top (the floor beyond stays out of reach). */
+  /* Depth check (seed): rays down from the height cast's height to one radius below the top
+   * (the floor beyond stays out of reach), r apart along forward from the near face. They
+   * start just inside the near face (into_face), not at the height cast's hit distance + r:
+   * that is the near face only for a face contact (the first ray, in the face's plane, then
+   * missed or hit by rounding: a 0.601 m deep box 0.8 m high, hit by the cast at its top's
+   * height, was measured 0.1 m deep and vaulted), and up to r past it when the sphere meets
+   * the top edge (a 0.601 m deep box 0.501 m high was vaulted). */
   float reach = origin[1] - job->top[1] + r;
+  float in = into_face(job->near_point);
   uint32_t miss = 0;
   for (uint32_t i = 1; i <= job->cast_forward_limit && !miss; ++i) {
     vec3 p;
-    axpy(origin, hit_distance + r * (float)i, fwd, p);
+    axpy(job->near_point, in + r * (float)(i - 1u), fwd, p);
+    p[1] = origin[1];
     lb_collide_hit h;
     if (!probe(job, p, 0.0f, down, reach, &h)) {
       miss = i;
@@ -195,7 +226,8 @@ lb_result lb_vault_probe_run(lb_vault_probe_job *job) {
     job->verdict = LB_VAULT_CLASS_MANTLE;
     return LB_OK;
   }
-  /* The far face exactly: a ray back toward the character just under the top. */
+  /* The far face exactly: a ray back toward the character just under the top, from at least
+   * r past the ray that missed (the height cast's sphere stops at or past the near face). */
   vec3 beyond, far_from;
   axpy(origin, hit_distance + r * (float)(miss + 1u), fwd, beyond);
   far_from[0] = beyond[0];
