@@ -1,20 +1,20 @@
 /* Vault, part 1: the obstacle probe (module folder wasm/src/vault/).
  *
- * The seed's detection (../shared/seeds/vault.zh.txt), as an ozz-style job on the collision
- * queries (limber/collide.h), plus what the seed leaves out: the obstacle's class, its exact
- * height and depth, and whether the far side has a floor and room for the character.
+ * Obstacle detection by sphere casts and rays, as an ozz-style job on the collision queries
+ * (limber/collide.h): is it low and short enough to vault, its class, its exact height and
+ * depth, and whether the far side has a floor and room for the character.
  *
  * Frame: the character's feet at `character.t`; up is world +Y; forward is the character's
  * +Z turned by its rotation and flattened onto the ground plane. Metres throughout.
  *
- * Height check (seed): a sphere of hand_radius r cast forward from O + up * r, where O is
+ * Height check: a sphere of hand_radius r cast forward from O + up * r, where O is
  * hand_origin in character space. A hit means too tall. Otherwise the sphere steps down one
  * r at a time, up to cast_down_limit times, until a cast hits: an obstacle whose top is
  * between about O.y - r * cast_down_limit and O.y above the feet. No hit at all: a small
  * sphere at the ankles (radius r / 2) tells a low obstacle (step over it) from nothing.
- * Depth check (seed): rays straight down from the height cast's height to one r below the
+ * Depth check: rays straight down from the height cast's height to one r below the
  * obstacle's top, at the near face (just inside it, as the top ray) + r * (i - 1) along
- * forward (rays, not the seed's spheres, so the rule is exact: the sphere's rim grazes the
+ * forward (rays, not spheres, so the rule is exact: the sphere's rim grazes the
  * far edge; measured from the near point, not from where the height cast's sphere stopped,
  * which is past the near face when it meets the top edge); the first i (1 ..
  * cast_forward_limit) without a hit means the obstacle ends there: short enough to vault. No
@@ -22,7 +22,7 @@
  * With the defaults the rule is the vault course's: too tall above hand_origin.y (1.1 m),
  * found down to hand_origin.y + r - r * cast_down_limit - r (0.5 m), vaultable up to
  * r * (cast_forward_limit - 1) deep (0.6 m).
- * Measures (beyond the seed, exact to the collision queries' precision): the near face and
+ * Measures (exact to the collision queries' precision): the near face and
  * the top by rays (distance from the feet to the near face along forward; top point and
  * normal at the near face: a ray down through the near point moved into the obstacle by 64
  * float steps of its magnitude, 1.1e-5 m within 1.5 m of the origin, 0.3 mm at 40 m;
@@ -31,7 +31,7 @@
  * VAULT whose top ray finds no top (a miss, a start inside something, or a hit below the
  * near point: it passed a sheet with no thickness onto the floor) is refused with NO_TOP;
  * for the other classes top, top_normal and height then stay zero.
- * Far side (beyond the seed): a ray down at landing_distance past the far face must find a
+ * Far side: a ray down at landing_distance past the far face must find a
  * floor at most drop_limit below the feet, and a standing capsule (capsule_radius,
  * capsule_height; radius 0 skips) on that floor must touch nothing, else a vault is refused.
  *
@@ -141,16 +141,15 @@ lb_result lb_vault_probe_run(lb_vault_probe_job *job);
  *  - other locomotion input is ignored: the controller's `move` field (script moves) is
  *    cleared every step of the vault (and set to the scripted motion when scripted).
  *  - the controller shrinks: heightDelta = height + 2 handRadius + clearance (top above the
- *    feet, the seed's rule); height = max(original - heightDelta, 2 radius, stepOffset),
- *    center.y = original + heightDelta / 2 (the capsule's top stays, its bottom clears the
- *    top), snapDistance = 0 (a raised bottom would otherwise snap the feet down onto the top
- *    or the floor). The controller takes the new size when it has room (controller.h).
- * Vaulting: the seed's "over" test each step: a sphere of the controller's radius cast down
- * from the feet + up * (heightDelta + 2 handRadius + radius) by heightDelta. Once it has hit
- * something (above the obstacle) a miss means the character has passed over: state Over,
- * at the latest at normalised time 0.9.
- * Over: height and center ease linearly from their values at Over to the originals over the
- * remaining time; at normalised time 1 they (and snapDistance) are written back bit-exactly
+ *    feet, so the raised bottom clears it); height = max(original - heightDelta, 2 radius,
+ * stepOffset), center.y = original + heightDelta / 2 (the capsule's top stays, its bottom clears
+ * the top), snapDistance = 0 (a raised bottom would otherwise snap the feet down onto the top or
+ * the floor). The controller takes the new size when it has room (controller.h). Vaulting: the
+ * "over" test each step: a sphere of the controller's radius cast down from the feet + up *
+ * (heightDelta + 2 handRadius + radius) by heightDelta. Once it has hit something (above the
+ * obstacle) a miss means the character has passed over: state Over, at the latest at normalised
+ * time 0.9. Over: height and center ease linearly from their values at Over to the originals over
+ * the remaining time; at normalised time 1 they (and snapDistance) are written back bit-exactly
  * (state Landing).
  * Landing: until the controller applies the original size (appliedHeight/appliedCenter
  * bit-equal), then Idle.
@@ -161,8 +160,8 @@ lb_result lb_vault_probe_run(lb_vault_probe_job *job);
  * Hand (system `vault.reach`, Reach phase, order 20, needs a Rig whose skeleton has the
  * hand): every step while Vaulting, a sphere of handRadius is cast down from the animated
  * palm centre (moved along forward into the obstacle's top, from at least 2 handRadius above
- * it) onto the obstacle (the seed's re-cast: the plant follows the animated hand across the
- * top); target = hit point + forward * handRadius, the palm facing against the hit normal,
+ * it) onto the obstacle (cast again every step, so the plant follows the animated hand across
+ * the top); target = hit point + forward * handRadius, the palm facing against the hit normal,
  * fingers forward, kept in the obstacle's frame (a moving obstacle carries it). Weight =
  * normalised time / plantTime (capped at 1) once planted; it falls to 0 over releaseSeconds
  * after passing over, or once the target is further from the shoulder than the arm +

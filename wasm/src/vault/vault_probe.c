@@ -1,4 +1,4 @@
-/* The vault probe job (limber/vault.h): the seed's height and depth casts, exact measures
+/* The vault probe job (limber/vault.h): the height and depth casts, exact measures
  * by rays, and the far-side checks. */
 #include "limber/vault.h"
 
@@ -203,7 +203,7 @@ lb_result lb_vault_probe_run(lb_vault_probe_job *job) {
     return LB_OK;
   }
 
-  /* Depth check (seed): rays down from the height cast's height to one radius below the top
+  /* Depth check: rays down from the height cast's height to one radius below the top
    * (the floor beyond stays out of reach), r apart along forward from the near face. They
    * start just inside the near face (into_face), not at the height cast's hit distance + r:
    * that is the near face only for a face contact (the first ray, in the face's plane, then
@@ -240,7 +240,7 @@ lb_result lb_vault_probe_run(lb_vault_probe_job *job) {
   if (probe(job, far_from, 0.0f, back, span, &fh)) {
     memcpy(far_point, fh.point, sizeof(vec3));
   } else {
-    axpy(job->near_point, r * (float)miss, fwd, far_point); /* the seed's bound */
+    axpy(job->near_point, r * (float)miss, fwd, far_point); /* the depth rays' bound */
   }
   vec3 d = {far_point[0] - job->near_point[0], 0.0f, far_point[2] - job->near_point[2]};
   job->depth = dot3(d, fwd);
