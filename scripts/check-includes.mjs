@@ -11,16 +11,49 @@
 // includes (a .c file's includes are edges from that .c file).
 //
 // Fails (exit 1) naming every cycle (elementary circuit) as its chain of files,
-// `a.h -> b.h -> a.h`; else prints `include graph: N files, M edges, no cycle` and
-// exits 0. Also prints, for information only, the folder-level graph: which module
-// (wasm/src/<folder>, wasm/include/limber, wasm/exports) includes which, with edge
-// counts, and the folder-level cycles if any; these never change the exit status.
+// `a.h -> b.h -> a.h`, and every folder-level edge (wasm/src/<folder>, wasm/src,
+// wasm/include/limber, wasm/exports) that FOLDER_EDGES below does not allow: a new
+// dependency between modules fails until it is added there with its reason (and to
+// docs/architecture.md). Else prints the folder-level graph with edge counts and
+// `include graph: N files, M edges, no cycle` and exits 0.
 // --root DIR checks another tree laid out the same way (default: this repository).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const MAX_CYCLES = 1000; // printed in full up to this many; more are counted
+
+// The folder-level dependencies the core may have, each with its reason. Every folder may
+// include the public headers (wasm/include/limber); every module folder the layers below
+// all modules (CORE). A module uses another module's internal header only where listed.
+const CORE = ['wasm/src/base', 'wasm/src/math', 'wasm/src/geom', 'wasm/src/world'];
+const MODULES = ['rig', 'anim', 'ik', 'grip', 'collide', 'nav', 'controller', 'interact', 'vault', 'io'].map((m) => `wasm/src/${m}`);
+const FOLDER_EDGES = {
+  'wasm/src/math -> wasm/src/base': 'the result codes and diagnostics every layer reports with',
+  'wasm/src/geom -> wasm/src/math': 'shapes are made of vectors and transforms',
+  'wasm/src/geom -> wasm/src/base': 'result codes',
+  'wasm/src/world -> wasm/src/base': 'allocation, arrays, names, diagnostics',
+  'wasm/src/world -> wasm/src/math': 'entity transforms and the hierarchy',
+  'wasm/src -> wasm/src/world': 'modules.c registers every module with the world',
+  'wasm/src/rig -> wasm/src': 'modules.h: the module list (the module ids)',
+  'wasm/src/collide -> wasm/src': 'modules.h: the module list (the module ids)',
+  'wasm/src/controller -> wasm/src': 'modules.h: the module list (the module ids)',
+  'wasm/src/nav -> wasm/src': 'modules.h: the module list (the module ids)',
+  'wasm/src/anim -> wasm/src/rig': 'rig_internal.h: the skeletons and pose buffers the Animator writes',
+  'wasm/src/ik -> wasm/src/rig': 'rig_internal.h: the model pose the two-bone job reads and writes',
+  'wasm/src/grip -> wasm/src/rig': 'rig_internal.h: the pose the grip reads and writes, joint lookup',
+  'wasm/src/interact -> wasm/src/grip': 'grip_internal.h: hand finding, the palm frame, the arm reach',
+  'wasm/src/interact -> wasm/src/collide': "collide_internal.h: one collider's closest point",
+  'wasm/src/vault -> wasm/src/grip': 'grip_internal.h: hand finding, the palm frame, the arm reach',
+  'wasm/src/vault -> wasm/src/anim': "animator_internal.h: the vault state's clip length, the trigger parameter",
+  'wasm/src/nav -> wasm/src/anim': "animator_internal.h: the locomotion parameter the agent writes, cached by (controller, name)",
+  'wasm/src/io -> wasm/src/anim': 'animator_internal.h: scene timelines set and restore Animator parameters',
+};
+function folderEdgeAllowed(from, to) {
+  if (to === 'wasm/include/limber') return true;
+  if (MODULES.includes(from) && CORE.includes(to)) return true;
+  return Object.hasOwn(FOLDER_EDGES, `${from} -> ${to}`);
+}
 
 function parseArgs(argv) {
   let root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -251,26 +284,33 @@ function main() {
     }
   }
   const mods = [...modules.keys()].sort();
-  console.log('folder-level includes (informational; n = file-level edges):');
+  console.log('folder-level includes (n = file-level edges):');
   const width = Math.max(...mods.map((m) => m.length));
   for (const m of mods) {
     const deps = [...modules.get(m).entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
     console.log(`  ${m.padEnd(width)} -> ${deps.length ? deps.map(([d, c]) => `${d} (${c})`).join(', ') : '(none)'}`);
   }
+  const badEdges = [];
+  for (const m of mods) for (const d of modules.get(m).keys()) if (!folderEdgeAllowed(m, d)) badEdges.push(`${m} -> ${d}`);
   const modId = new Map(mods.map((m, i) => [m, i]));
   const modAdj = mods.map((m) => [...modules.get(m).keys()].map((d) => modId.get(d)).filter((x) => x !== undefined));
   const modCycles = elementaryCycles(mods.length, modAdj, MAX_CYCLES);
   if (modCycles.total) {
-    console.log(`folder-level cycles (informational): ${modCycles.total}`);
+    console.log(`folder-level cycles: ${modCycles.total}`);
     for (const c of modCycles.cycles) console.log(`  ${c.map((x) => mods[x]).join(' -> ')}`);
   } else {
-    console.log('folder-level cycles (informational): none');
+    console.log('folder-level cycles: none');
   }
   if (unscanned.size) {
     console.log(`included but outside the scanned folders (not graphed): ${[...unscanned].sort().join(', ')}`);
   }
 
+  for (const e of badEdges) console.log(`folder edge not allowed: ${e} (add it to FOLDER_EDGES in scripts/check-includes.mjs with its reason, and to docs/architecture.md)`);
   const { cycles, total } = elementaryCycles(files.length, adj, MAX_CYCLES);
+  if (badEdges.length && !total) {
+    console.log(`include graph: ${files.length} files, ${edges} edges, no cycle; ${badEdges.length} folder edge${badEdges.length === 1 ? '' : 's'} not allowed`);
+    process.exit(1);
+  }
   if (total) {
     for (const c of cycles) console.log(`include cycle: ${c.map((x) => names[x]).join(' -> ')}`);
     if (total > cycles.length) console.log(`... and ${total - cycles.length} more cycles`);

@@ -99,7 +99,7 @@ const oneCheck = (_out, status) => (status === 0 ? { passed: 1, failed: 0 } : { 
 await stage('build (native gcc, native clang, asan, msan, wasm SIMD + scalar, TypeScript)', process.execPath, ['scripts/build.mjs', '--quiet', '--progress', 'native', 'clang', 'asan', 'msan', 'wasm', 'ts'], oneCheck);
 const cFiles = spawnSync('git', ['ls-files', 'wasm/*.c', 'wasm/*.h', 'tests/*.c', 'tests/*.h'], { cwd: root, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
 await stage('clang-format (C sources are formatted)', 'clang-format', ['--dry-run', '-Werror', ...cFiles], oneCheck);
-await stage('include graph of wasm/ has no cycle (scripts/check-includes.mjs)', process.execPath, ['scripts/check-includes.mjs'], oneCheck);
+await stage('include graph of wasm/: no cycle, only allowed folder edges (scripts/check-includes.mjs)', process.execPath, ['scripts/check-includes.mjs'], oneCheck);
 await stage('tsc --strict (bridge, three adapter, CLI)', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit'], oneCheck);
 if (existsSync(join(root, 'web/playground/tsconfig.json'))) {
   await stage('tsc --strict (playground)', join(root, 'node_modules/.bin/tsc'), ['-p', 'web/playground/tsconfig.json', '--noEmit'], oneCheck);

@@ -1,18 +1,12 @@
 /* The world: entities, components, assets and the fixed frame pipeline.
  *
- * lb_world_step(dt) runs, in this order and one way only:
- *   1 Animate     local pose = the Animator's clips (animator.h), else the
- *                 host-supplied animation pose (or rest)
- *   2 Move        root motion moves Animator entities (applyRootMotion); NavAgents
- *                 move or clamp their Transform on a navmesh (components.h, nav.h);
- *                 character controllers to come
- *   3 Model space rig local→model; entity world transforms (joint attachments
- *                 read this step's animated pose); colliders refitted (collide.h)
- *   4 Reach       TwoBoneIK constraints, in entity order
- *   5 Grip        held objects, support arms, fingers (grip.h)
- *   6 Output      model-space matrices for rendering
- * The systems of each phase come from the modules (docs/architecture.md).
- * No clock is read but dt. Every step starts from this step's animation pose.
+ * lb_world_step(dt) runs six phases in one fixed order, one way only: 1 Animate (local
+ * poses), 2 Move (root transforms: root motion, nav agents, vaults, character controllers),
+ * 3 Model space (local->model, entity world transforms, colliders), 4 Reach (two-bone IK,
+ * hands on walls, the vault's planted hand), 5 Grip (held objects, arms, fingers), 6 Output
+ * (matrices). Which module runs what in each phase, and why in that order, is described
+ * once, in docs/architecture.md ("The frame pipeline"). No clock is read but dt. Every step
+ * starts from this step's animation pose.
  */
 #ifndef LIMBER_WORLD_H
 #define LIMBER_WORLD_H

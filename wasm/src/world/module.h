@@ -11,8 +11,8 @@
 #include "limber/world.h"
 #include <stdbool.h>
 
-/* The frame pipeline (world.h): systems run phase by phase, then by `order`, then by
- * module list position. */
+/* The frame pipeline: systems run phase by phase, then by `order`, then by module list
+ * position. Which system runs in which phase: docs/architecture.md ("The frame pipeline"). */
 typedef enum lb_phase {
   LB_PHASE_ANIMATE = 0, /* local poses from the animation */
   LB_PHASE_MOVE = 1,    /* root motion, agents, controllers: root transforms */
