@@ -3,8 +3,10 @@
  * validates with (schema.h), and, through the schema, the TypeScript types
  * (web/bridge/components.generated.ts, `npm run gen`).
  *
- * A row is F(c_type, member, "jsonName", field_type, default x4, min, max, enum names,
- *             default text, flags, "doc: meaning and unit").
+ * A row is F(c_type, member, "jsonName", field_type, then the lb_field members it sets by
+ * name (schema.h): .def = {default values}, .min = and .max = (inclusive range of numbers
+ * and vectors), .enum_names = "A|B", .def_string = default text, .flags =, and always
+ * .doc = "meaning and unit"). Members left out are zero (no range, no default, no flags).
  * Writable fields are the first 32 rows at most (a scene update's field mask has a bit per
  * row; outputs, LB_FIELD_READONLY, may follow beyond; tests/c/test_vault.c checks every
  * component).
@@ -66,21 +68,21 @@ typedef enum lb_component_type {
 /* Placement of an entity. Local to `parent` (and to `parentJoint` of the parent's rig
  * when set), world space otherwise. */
 #define LB_TRANSFORM_FIELDS(F)                                                                     \
-  F(vec3, position, "position", LB_FIELD_VEC3, 0, 0, 0, 0, -LB_WORLD_EXTENT, LB_WORLD_EXTENT,      \
-    NULL, NULL, 0, "metres, local to parent (the supported world extent)")                         \
-  F(versor, rotation, "rotation", LB_FIELD_QUAT, 0, 0, 0, 1, -1e6f, 1e6f, NULL, NULL, 0,           \
-    "unit quaternion [x, y, z, w], normalised on write")                                           \
-  F(vec3, scale, "scale", LB_FIELD_VEC3, 1, 1, 1, 0, 1e-6f, 1e4f, NULL, NULL, 0, "per-axis scale") \
-  F(lb_entity, parent, "parent", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,                 \
-    "parent entity or null")                                                                       \
-  F(lb_name, parent_joint, "parentJoint", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,            \
-    "joint path or name in the parent's rig, '' = the parent itself")
+  F(vec3, position, "position", LB_FIELD_VEC3, .min = -LB_WORLD_EXTENT, .max = LB_WORLD_EXTENT,    \
+    .doc = "metres, local to parent (the supported world extent)")                                 \
+  F(versor, rotation, "rotation", LB_FIELD_QUAT, .def = {0, 0, 0, 1}, .min = -1e6f, .max = 1e6f,   \
+    .doc = "unit quaternion [x, y, z, w], normalised on write")                                    \
+  F(vec3, scale, "scale", LB_FIELD_VEC3, .def = {1, 1, 1}, .min = 1e-6f, .max = 1e4f,              \
+    .doc = "per-axis scale")                                                                       \
+  F(lb_entity, parent, "parent", LB_FIELD_ENTITY, .doc = "parent entity or null")                  \
+  F(lb_name, parent_joint, "parentJoint", LB_FIELD_NAME, .def_string = "",                         \
+    .doc = "joint path or name in the parent's rig, '' = the parent itself")
 LB_COMPONENT_STRUCT(lb_transform_c, LB_TRANSFORM_FIELDS);
 
 /* A skeleton instance on the entity; its Transform (if any) is the rig root. */
 #define LB_RIG_FIELDS(F)                                                                           \
-  F(uint32_t, asset, "asset", LB_FIELD_ASSET, 0, 0, 0, 0, 1, 4294967295.0f, NULL, NULL, 0,         \
-    "skeleton asset handle")
+  F(uint32_t, asset, "asset", LB_FIELD_ASSET, .min = 1, .max = 4294967295.0f,                      \
+    .doc = "skeleton asset handle")
 LB_COMPONENT_STRUCT(lb_rig_c, LB_RIG_FIELDS);
 
 /* Two-bone IK constraint: tip joint, its parent (mid) and grandparent (root) reach the
@@ -88,24 +90,22 @@ LB_COMPONENT_STRUCT(lb_rig_c, LB_RIG_FIELDS);
  * softening; lower eases the last (1 - soften) of the reach so the limb never snaps
  * straight. Outputs: reached (tip within 0.1 mm), distance (metres left). */
 #define LB_TWO_BONE_IK_FIELDS(F)                                                                   \
-  F(lb_entity, rig, "rig", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,                       \
-    "entity with the Rig; null = this entity")                                                     \
-  F(lb_name, tip, "tip", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "RightHand", 0,                    \
-    "end joint path or name; its parent and grandparent are mid and root")                         \
-  F(lb_entity, target, "target", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,                 \
-    "entity whose world position (and rotation) the tip reaches")                                  \
-  F(lb_entity, hint, "hint", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,                     \
-    "optional pole entity for a straight limb")                                                    \
-  F(float, weight, "weight", LB_FIELD_F32, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,                        \
-    "position weight 0..1")                                                                        \
-  F(float, rotation_weight, "rotationWeight", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,       \
-    "tip rotation weight 0..1")                                                                    \
-  F(float, soften, "soften", LB_FIELD_F32, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,                        \
-    "reach share before easing, 1 = off")                                                          \
-  F(uint32_t, reached, "reached", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL, LB_FIELD_READONLY,  \
-    "output: tip within 0.1 mm of the target")                                                     \
-  F(float, distance, "distance", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, LB_FIELD_READONLY, \
-    "output: metres left to the target")
+  F(lb_entity, rig, "rig", LB_FIELD_ENTITY, .doc = "entity with the Rig; null = this entity")      \
+  F(lb_name, tip, "tip", LB_FIELD_NAME, .def_string = "RightHand",                                 \
+    .doc = "end joint path or name; its parent and grandparent are mid and root")                  \
+  F(lb_entity, target, "target", LB_FIELD_ENTITY,                                                  \
+    .doc = "entity whose world position (and rotation) the tip reaches")                           \
+  F(lb_entity, hint, "hint", LB_FIELD_ENTITY, .doc = "optional pole entity for a straight limb")   \
+  F(float, weight, "weight", LB_FIELD_F32, .def = {1}, .min = 0, .max = 1,                         \
+    .doc = "position weight 0..1")                                                                 \
+  F(float, rotation_weight, "rotationWeight", LB_FIELD_F32, .min = 0, .max = 1,                    \
+    .doc = "tip rotation weight 0..1")                                                             \
+  F(float, soften, "soften", LB_FIELD_F32, .def = {1}, .min = 0, .max = 1,                         \
+    .doc = "reach share before easing, 1 = off")                                                   \
+  F(uint32_t, reached, "reached", LB_FIELD_BOOL, .min = 0, .max = 1, .flags = LB_FIELD_READONLY,   \
+    .doc = "output: tip within 0.1 mm of the target")                                              \
+  F(float, distance, "distance", LB_FIELD_F32, .min = 0, .max = 1e9f, .flags = LB_FIELD_READONLY,  \
+    .doc = "output: metres left to the target")
 LB_COMPONENT_STRUCT(lb_two_bone_ik_c, LB_TWO_BONE_IK_FIELDS);
 
 /* ---- Grip (see grip_pose.h for the pose values, geom.h for shapes) ------------------ */
@@ -120,18 +120,18 @@ typedef enum lb_grip_placement {
  * applies). On the held object or any entity below it. `shape` holds lb_shape_type,
  * `direction` lb_axis. */
 #define LB_GRIP_SURFACE_FIELDS(F)                                                                  \
-  F(uint32_t, shape, "shape", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Cylinder|Capsule|Sphere|Box",      \
-    NULL, 0, "shape kind")                                                                         \
-  F(uint32_t, direction, "direction", LB_FIELD_ENUM, 1, 0, 0, 0, 0, 0, "X|Y|Z", NULL, 0,           \
-    "axis of a cylinder or capsule, in the entity's frame")                                        \
-  F(vec3, center, "center", LB_FIELD_VEC3, 0, 0, 0, 0, -1e4f, 1e4f, NULL, NULL, 0,                 \
-    "centre, entity units")                                                                        \
-  F(float, radius, "radius", LB_FIELD_F32, 0.02f, 0, 0, 0, 1e-5f, 100, NULL, NULL, 0,              \
-    "cylinder, capsule or sphere radius, entity units")                                            \
-  F(float, height, "height", LB_FIELD_F32, 0.1f, 0, 0, 0, 1e-5f, 1e4f, NULL, NULL, 0,              \
-    "total length of a cylinder or capsule (capsule incl. caps), entity units")                    \
-  F(vec3, size, "size", LB_FIELD_VEC3, 0.1f, 0.1f, 0.1f, 0, 1e-5f, 1e4f, NULL, NULL, 0,            \
-    "box full extents, entity units")
+  F(uint32_t, shape, "shape", LB_FIELD_ENUM, .enum_names = "Cylinder|Capsule|Sphere|Box",          \
+    .doc = "shape kind")                                                                           \
+  F(uint32_t, direction, "direction", LB_FIELD_ENUM, .def = {1}, .enum_names = "X|Y|Z",            \
+    .doc = "axis of a cylinder or capsule, in the entity's frame")                                 \
+  F(vec3, center, "center", LB_FIELD_VEC3, .min = -1e4f, .max = 1e4f,                              \
+    .doc = "centre, entity units")                                                                 \
+  F(float, radius, "radius", LB_FIELD_F32, .def = {0.02f}, .min = 1e-5f, .max = 100,               \
+    .doc = "cylinder, capsule or sphere radius, entity units")                                     \
+  F(float, height, "height", LB_FIELD_F32, .def = {0.1f}, .min = 1e-5f, .max = 1e4f,               \
+    .doc = "total length of a cylinder or capsule (capsule incl. caps), entity units")             \
+  F(vec3, size, "size", LB_FIELD_VEC3, .def = {0.1f, 0.1f, 0.1f}, .min = 1e-5f, .max = 1e4f,       \
+    .doc = "box full extents, entity units")
 LB_COMPONENT_STRUCT(lb_grip_surface_c, LB_GRIP_SURFACE_FIELDS);
 
 /* On the held object: where each palm goes (anchors are entities whose origin is the palm
@@ -139,20 +139,20 @@ LB_COMPONENT_STRUCT(lb_grip_surface_c, LB_GRIP_SURFACE_FIELDS);
  * Poses name a built-in or registered grip pose (lb_world_register_grip_pose, named or
  * per-joint) or a registered finger pose (lb_world_register_finger_pose). */
 #define LB_GRIP_PROFILE_FIELDS(F)                                                                  \
-  F(lb_entity, main_anchor, "mainAnchor", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,        \
-    "palm anchor of the main hand (origin palm centre, +Z fingers, +Y palm)")                      \
-  F(lb_entity, support_anchor, "supportAnchor", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,  \
-    "palm anchor of the support hand; null = one-handed")                                          \
-  F(lb_name, main_pose, "mainPose", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "handle", 0,            \
-    "grip pose or registered finger pose for the main hand; '' = none")                            \
-  F(lb_name, support_pose, "supportPose", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "support", 0,     \
-    "grip pose or registered finger pose for the support hand; '' = none")                         \
-  F(uint32_t, hand, "hand", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Right|Left", NULL, 0,                \
-    "the hand the anchors were placed for")                                                        \
-  F(uint32_t, mirror, "mirror", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "X|Y|Z", NULL, 0,                 \
-    "object plane (by its normal axis) that mirrors the anchors for the other hand")               \
-  F(uint32_t, wrap, "wrap", LB_FIELD_BOOL, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,                        \
-    "fingers close onto the object's GripSurface shapes")
+  F(lb_entity, main_anchor, "mainAnchor", LB_FIELD_ENTITY,                                         \
+    .doc = "palm anchor of the main hand (origin palm centre, +Z fingers, +Y palm)")               \
+  F(lb_entity, support_anchor, "supportAnchor", LB_FIELD_ENTITY,                                   \
+    .doc = "palm anchor of the support hand; null = one-handed")                                   \
+  F(lb_name, main_pose, "mainPose", LB_FIELD_NAME, .def_string = "handle",                         \
+    .doc = "grip pose or registered finger pose for the main hand; '' = none")                     \
+  F(lb_name, support_pose, "supportPose", LB_FIELD_NAME, .def_string = "support",                  \
+    .doc = "grip pose or registered finger pose for the support hand; '' = none")                  \
+  F(uint32_t, hand, "hand", LB_FIELD_ENUM, .enum_names = "Right|Left",                             \
+    .doc = "the hand the anchors were placed for")                                                 \
+  F(uint32_t, mirror, "mirror", LB_FIELD_ENUM, .enum_names = "X|Y|Z",                              \
+    .doc = "object plane (by its normal axis) that mirrors the anchors for the other hand")        \
+  F(uint32_t, wrap, "wrap", LB_FIELD_BOOL, .def = {1}, .min = 0, .max = 1,                         \
+    .doc = "fingers close onto the object's GripSurface shapes")
 LB_COMPONENT_STRUCT(lb_grip_profile_c, LB_GRIP_PROFILE_FIELDS);
 
 /* On a character (with Rig): hand shapes, independent of holding anything. Finger roots
@@ -161,79 +161,80 @@ LB_COMPONENT_STRUCT(lb_grip_profile_c, LB_GRIP_PROFILE_FIELDS);
  * "R_Digit0_1,R_Digit1_1,R_Digit2_1,R_Digit3_1,R_Digit4_1"; also used by a GripHolder on
  * the same entity. */
 #define LB_GRIP_POSE_FIELDS(F)                                                                     \
-  F(lb_name, right_pose, "rightPose", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                \
-    "right hand pose name; '' = animation")                                                        \
-  F(lb_name, left_pose, "leftPose", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                  \
-    "left hand pose name; '' = animation")                                                         \
-  F(float, right_weight, "rightWeight", LB_FIELD_F32, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,             \
-    "right pose over the animation 0..1")                                                          \
-  F(float, left_weight, "leftWeight", LB_FIELD_F32, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,               \
-    "left pose over the animation 0..1")                                                           \
-  F(float, right_trigger, "rightTrigger", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,           \
-    "right index resting 0 .. pulled 1")                                                           \
-  F(float, left_trigger, "leftTrigger", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,             \
-    "left index resting 0 .. pulled 1")                                                            \
-  F(float, blend_seconds, "blendSeconds", LB_FIELD_F32, 0.2f, 0, 0, 0, 0, 10, NULL, NULL, 0,       \
-    "seconds to ease from one pose to the next")                                                   \
-  F(lb_name, right_hand, "rightHand", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                \
-    "right hand joint path; '' = by name")                                                         \
-  F(lb_name, left_hand, "leftHand", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                  \
-    "left hand joint path; '' = by name")                                                          \
-  F(lb_name, right_fingers, "rightFingerRoots", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,      \
-    "right finger roots thumb,index,middle,ring,pinky for unnamed fingers; '' = by name")          \
-  F(lb_name, left_fingers, "leftFingerRoots", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,        \
-    "left finger roots thumb,index,middle,ring,pinky for unnamed fingers; '' = by name")
+  F(lb_name, right_pose, "rightPose", LB_FIELD_NAME, .def_string = "",                             \
+    .doc = "right hand pose name; '' = animation")                                                 \
+  F(lb_name, left_pose, "leftPose", LB_FIELD_NAME, .def_string = "",                               \
+    .doc = "left hand pose name; '' = animation")                                                  \
+  F(float, right_weight, "rightWeight", LB_FIELD_F32, .def = {1}, .min = 0, .max = 1,              \
+    .doc = "right pose over the animation 0..1")                                                   \
+  F(float, left_weight, "leftWeight", LB_FIELD_F32, .def = {1}, .min = 0, .max = 1,                \
+    .doc = "left pose over the animation 0..1")                                                    \
+  F(float, right_trigger, "rightTrigger", LB_FIELD_F32, .min = 0, .max = 1,                        \
+    .doc = "right index resting 0 .. pulled 1")                                                    \
+  F(float, left_trigger, "leftTrigger", LB_FIELD_F32, .min = 0, .max = 1,                          \
+    .doc = "left index resting 0 .. pulled 1")                                                     \
+  F(float, blend_seconds, "blendSeconds", LB_FIELD_F32, .def = {0.2f}, .min = 0, .max = 10,        \
+    .doc = "seconds to ease from one pose to the next")                                            \
+  F(lb_name, right_hand, "rightHand", LB_FIELD_NAME, .def_string = "",                             \
+    .doc = "right hand joint path; '' = by name")                                                  \
+  F(lb_name, left_hand, "leftHand", LB_FIELD_NAME, .def_string = "",                               \
+    .doc = "left hand joint path; '' = by name")                                                   \
+  F(lb_name, right_fingers, "rightFingerRoots", LB_FIELD_NAME, .def_string = "",                   \
+    .doc = "right finger roots thumb,index,middle,ring,pinky for unnamed fingers; '' = by name")   \
+  F(lb_name, left_fingers, "leftFingerRoots", LB_FIELD_NAME, .def_string = "",                     \
+    .doc = "left finger roots thumb,index,middle,ring,pinky for unnamed fingers; '' = by name")
 LB_COMPONENT_STRUCT(lb_grip_pose_c, LB_GRIP_POSE_FIELDS);
 
 /* On a character (with Rig): the object it holds and how. `placement` holds
  * lb_grip_placement. */
 #define LB_GRIP_HOLDER_FIELDS(F)                                                                   \
-  F(lb_entity, held, "held", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, 0,                     \
-    "held object (with GripProfile); null = let go")                                               \
-  F(uint32_t, main_hand, "mainHand", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Right|Left", NULL, 0,       \
-    "the hand at the main anchor")                                                                 \
-  F(uint32_t, placement, "placement", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Hand|Object", NULL, 0,     \
-    "Hand: object follows the main hand; Object: main arm reaches the object")                     \
-  F(float, weight, "weight", LB_FIELD_F32, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,                        \
-    "grip over the animation 0..1")                                                                \
-  F(float, support_weight, "supportWeight", LB_FIELD_F32, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,         \
-    "support hand share 0..1")                                                                     \
-  F(float, blend_seconds, "blendSeconds", LB_FIELD_F32, 0.25f, 0, 0, 0, 0, 10, NULL, NULL, 0,      \
-    "seconds to ease on grab, release and switch")                                                 \
-  F(float, shoulder_assist, "shoulderAssist", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,       \
-    "share of an out-of-reach gap closed by clavicle and spine lean 0..1")                         \
-  F(lb_name, right_hand, "rightHand", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                \
-    "right hand joint path; '' = by name")                                                         \
-  F(lb_name, left_hand, "leftHand", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                  \
-    "left hand joint path; '' = by name")                                                          \
-  F(float, main_distance, "mainDistance", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,           \
-    LB_FIELD_READONLY, "output: metres from the main palm centre to its anchor")                   \
-  F(float, support_distance, "supportDistance", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,     \
-    LB_FIELD_READONLY, "output: metres from the support palm centre to its anchor")                \
-  F(uint32_t, main_reached, "mainReached", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL,            \
-    LB_FIELD_READONLY, "output: main palm centre within 0.5 mm of its anchor")                     \
-  F(uint32_t, support_reached, "supportReached", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL,      \
-    LB_FIELD_READONLY, "output: support palm centre within 0.5 mm of its anchor")
+  F(lb_entity, held, "held", LB_FIELD_ENTITY,                                                      \
+    .doc = "held object (with GripProfile); null = let go")                                        \
+  F(uint32_t, main_hand, "mainHand", LB_FIELD_ENUM, .enum_names = "Right|Left",                    \
+    .doc = "the hand at the main anchor")                                                          \
+  F(uint32_t, placement, "placement", LB_FIELD_ENUM, .enum_names = "Hand|Object",                  \
+    .doc = "Hand: object follows the main hand; Object: main arm reaches the object")              \
+  F(float, weight, "weight", LB_FIELD_F32, .def = {1}, .min = 0, .max = 1,                         \
+    .doc = "grip over the animation 0..1")                                                         \
+  F(float, support_weight, "supportWeight", LB_FIELD_F32, .def = {1}, .min = 0, .max = 1,          \
+    .doc = "support hand share 0..1")                                                              \
+  F(float, blend_seconds, "blendSeconds", LB_FIELD_F32, .def = {0.25f}, .min = 0, .max = 10,       \
+    .doc = "seconds to ease on grab, release and switch")                                          \
+  F(float, shoulder_assist, "shoulderAssist", LB_FIELD_F32, .min = 0, .max = 1,                    \
+    .doc = "share of an out-of-reach gap closed by clavicle and spine lean 0..1")                  \
+  F(lb_name, right_hand, "rightHand", LB_FIELD_NAME, .def_string = "",                             \
+    .doc = "right hand joint path; '' = by name")                                                  \
+  F(lb_name, left_hand, "leftHand", LB_FIELD_NAME, .def_string = "",                               \
+    .doc = "left hand joint path; '' = by name")                                                   \
+  F(float, main_distance, "mainDistance", LB_FIELD_F32, .min = 0, .max = 1e9f,                     \
+    .flags = LB_FIELD_READONLY, .doc = "output: metres from the main palm centre to its anchor")   \
+  F(float, support_distance, "supportDistance", LB_FIELD_F32, .min = 0, .max = 1e9f,               \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: metres from the support palm centre to its anchor")                            \
+  F(uint32_t, main_reached, "mainReached", LB_FIELD_BOOL, .min = 0, .max = 1,                      \
+    .flags = LB_FIELD_READONLY, .doc = "output: main palm centre within 0.5 mm of its anchor")     \
+  F(uint32_t, support_reached, "supportReached", LB_FIELD_BOOL, .min = 0, .max = 1,                \
+    .flags = LB_FIELD_READONLY, .doc = "output: support palm centre within 0.5 mm of its anchor")
 LB_COMPONENT_STRUCT(lb_grip_holder_c, LB_GRIP_HOLDER_FIELDS);
 
 /* ---- Animator (see animator.h for playback, root motion and the controller format) -------- */
 
 /* On a character (with Rig): plays a controller asset into the rig's local pose. */
 #define LB_ANIMATOR_FIELDS(F)                                                                      \
-  F(uint32_t, controller, "controller", LB_FIELD_ASSET, 0, 0, 0, 0, 1, 4294967295.0f, NULL, NULL,  \
-    0, "controller asset handle (scenes: its name)")                                               \
-  F(uint32_t, apply_root_motion, "applyRootMotion", LB_FIELD_BOOL, 1, 0, 0, 0, 0, 1, NULL, NULL,   \
-    0, "the Move phase moves the Transform by the root motion")                                    \
-  F(float, speed, "speed", LB_FIELD_F32, 1, 0, 0, 0, 0, 10, NULL, NULL, 0,                         \
-    "playback multiplier 0..10")                                                                   \
-  F(uint32_t, root_motion_vertical, "rootMotionVertical", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL,   \
-    NULL, 0, "root motion includes the vertical axis")                                             \
-  F(lb_name, state, "state", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", LB_FIELD_READONLY,         \
-    "output: current state name")                                                                  \
-  F(float, state_time, "stateTime", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,                 \
-    LB_FIELD_READONLY, "output: seconds in the current state")                                     \
-  F(float, blend, "blend", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, LB_FIELD_READONLY,       \
-    "output: cross-fade progress 0..1, 1 = settled")
+  F(uint32_t, controller, "controller", LB_FIELD_ASSET, .min = 1, .max = 4294967295.0f,            \
+    .doc = "controller asset handle (scenes: its name)")                                           \
+  F(uint32_t, apply_root_motion, "applyRootMotion", LB_FIELD_BOOL, .def = {1}, .min = 0, .max = 1, \
+    .doc = "the Move phase moves the Transform by the root motion")                                \
+  F(float, speed, "speed", LB_FIELD_F32, .def = {1}, .min = 0, .max = 10,                          \
+    .doc = "playback multiplier 0..10")                                                            \
+  F(uint32_t, root_motion_vertical, "rootMotionVertical", LB_FIELD_BOOL, .min = 0, .max = 1,       \
+    .doc = "root motion includes the vertical axis")                                               \
+  F(lb_name, state, "state", LB_FIELD_NAME, .def_string = "", .flags = LB_FIELD_READONLY,          \
+    .doc = "output: current state name")                                                           \
+  F(float, state_time, "stateTime", LB_FIELD_F32, .min = 0, .max = 1e9f,                           \
+    .flags = LB_FIELD_READONLY, .doc = "output: seconds in the current state")                     \
+  F(float, blend, "blend", LB_FIELD_F32, .min = 0, .max = 1e9f, .flags = LB_FIELD_READONLY,        \
+    .doc = "output: cross-fade progress 0..1, 1 = settled")
 LB_COMPONENT_STRUCT(lb_animator_c, LB_ANIMATOR_FIELDS);
 
 /* ---- Collide (see collide.h for shapes, meshes and queries) --------------------------------- */
@@ -243,22 +244,23 @@ LB_COMPONENT_STRUCT(lb_animator_c, LB_ANIMATOR_FIELDS);
  * `shape` holds lb_collider_shape (Cylinder|Capsule|Sphere|Box as lb_shape_type, then
  * Mesh); fields a shape does not use are only range-checked. */
 #define LB_COLLIDER_FIELDS(F)                                                                      \
-  F(uint32_t, shape, "shape", LB_FIELD_ENUM, 3, 0, 0, 0, 0, 0, "Cylinder|Capsule|Sphere|Box|Mesh", \
-    NULL, 0, "shape kind")                                                                         \
-  F(uint32_t, direction, "direction", LB_FIELD_ENUM, 1, 0, 0, 0, 0, 0, "X|Y|Z", NULL, 0,           \
-    "axis of a cylinder or capsule, in the entity's frame")                                        \
-  F(vec3, center, "center", LB_FIELD_VEC3, 0, 0, 0, 0, -1e4f, 1e4f, NULL, NULL, 0,                 \
-    "shape centre in the entity's frame, entity units (not used by Mesh)")                         \
-  F(float, radius, "radius", LB_FIELD_F32, 0.5f, 0, 0, 0, 1e-5f, 1e4f, NULL, NULL, 0,              \
-    "sphere, capsule or cylinder radius, entity units")                                            \
-  F(float, height, "height", LB_FIELD_F32, 2, 0, 0, 0, 1e-5f, 1e4f, NULL, NULL, 0,                 \
-    "total length of a cylinder or capsule (capsule incl. caps, >= 2 radius), entity units")       \
-  F(vec3, size, "size", LB_FIELD_VEC3, 1, 1, 1, 0, 1e-5f, 1e4f, NULL, NULL, 0,                     \
-    "box full extents, entity units")                                                              \
-  F(uint32_t, mesh, "mesh", LB_FIELD_ASSET, 0, 0, 0, 0, 0, 4294967295.0f, NULL, NULL, 0,           \
-    "triangle mesh asset (lb_world_add_mesh) for shape Mesh; 0 = none")                            \
-  F(uint32_t, layer, "layer", LB_FIELD_U32, 1, 0, 0, 0, 0, 4294967295.0f, NULL, NULL, 0,           \
-    "layer bits; a query sees the collider when (layer & query layers) != 0")
+  F(uint32_t, shape, "shape", LB_FIELD_ENUM, .def = {3},                                           \
+    .enum_names = "Cylinder|Capsule|Sphere|Box|Mesh", .doc = "shape kind")                         \
+  F(uint32_t, direction, "direction", LB_FIELD_ENUM, .def = {1}, .enum_names = "X|Y|Z",            \
+    .doc = "axis of a cylinder or capsule, in the entity's frame")                                 \
+  F(vec3, center, "center", LB_FIELD_VEC3, .min = -1e4f, .max = 1e4f,                              \
+    .doc = "shape centre in the entity's frame, entity units (not used by Mesh)")                  \
+  F(float, radius, "radius", LB_FIELD_F32, .def = {0.5f}, .min = 1e-5f, .max = 1e4f,               \
+    .doc = "sphere, capsule or cylinder radius, entity units")                                     \
+  F(float, height, "height", LB_FIELD_F32, .def = {2}, .min = 1e-5f, .max = 1e4f,                  \
+    .doc =                                                                                         \
+        "total length of a cylinder or capsule (capsule incl. caps, >= 2 radius), entity units")   \
+  F(vec3, size, "size", LB_FIELD_VEC3, .def = {1, 1, 1}, .min = 1e-5f, .max = 1e4f,                \
+    .doc = "box full extents, entity units")                                                       \
+  F(uint32_t, mesh, "mesh", LB_FIELD_ASSET, .min = 0, .max = 4294967295.0f,                        \
+    .doc = "triangle mesh asset (lb_world_add_mesh) for shape Mesh; 0 = none")                     \
+  F(uint32_t, layer, "layer", LB_FIELD_U32, .def = {1}, .min = 0, .max = 4294967295.0f,            \
+    .doc = "layer bits; a query sees the collider when (layer & query layers) != 0")
 LB_COMPONENT_STRUCT(lb_collider_c, LB_COLLIDER_FIELDS);
 
 /* ---- CharacterController (see controller.h for the move, steps, slopes and sizes) ----------- */
@@ -269,52 +271,61 @@ LB_COMPONENT_STRUCT(lb_collider_c, LB_COLLIDER_FIELDS);
  * capsule is centred at position + `center` (world axes, unscaled), `height` long including
  * its caps. */
 #define LB_CHARACTER_CONTROLLER_FIELDS(F)                                                          \
-  F(float, radius, "radius", LB_FIELD_F32, 0.3f, 0, 0, 0, 1e-3f, 100, NULL, NULL, 0,               \
-    "capsule radius, metres")                                                                      \
-  F(float, height, "height", LB_FIELD_F32, 1.8f, 0, 0, 0, 2e-3f, 1000, NULL, NULL, 0,              \
-    "capsule length including the caps (>= 2 radius), metres; changes wait until there is room")   \
-  F(vec3, center, "center", LB_FIELD_VEC3, 0, 0.9f, 0, 0, -1000, 1000, NULL, NULL, 0,              \
-    "capsule centre from the position, world axes, metres; changes wait until there is room")      \
-  F(float, step_offset, "stepOffset", LB_FIELD_F32, 0.3f, 0, 0, 0, 0, 1000, NULL, NULL, 0,         \
-    "highest step climbed, metres (<= height)")                                                    \
-  F(float, slope_limit, "slopeLimit", LB_FIELD_F32, 45, 0, 0, 0, 0, 89, NULL, NULL, 0,             \
-    "steepest walkable slope, degrees")                                                            \
-  F(float, skin_width, "skinWidth", LB_FIELD_F32, 0.01f, 0, 0, 0, 1e-4f, 1, NULL, NULL, 0,         \
-    "gap kept between the capsule and colliders, metres (< radius)")                               \
-  F(float, snap_distance, "snapDistance", LB_FIELD_F32, 0.3f, 0, 0, 0, 0, 100, NULL, NULL, 0,      \
-    "ground within this distance below is snapped to, metres")                                     \
-  F(uint32_t, layers, "layers", LB_FIELD_U32, 16777215.0f, 0, 0, 0, 0, 4294967295.0f, NULL, NULL,  \
-    0, "collider layers it collides with (default 0xFFFFFF: layers 0-23)")                         \
-  F(uint32_t, backend, "backend", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Builtin|Host", NULL, 0,        \
-    "Builtin: the Move phase moves the capsule; Host: it only reports `requested` for a host "     \
-    "backend (limber/rapier) to move")                                                             \
-  F(vec3, move, "move", LB_FIELD_VEC3, 0, 0, 0, 0, -1e4f, 1e4f, NULL, NULL, 0,                     \
-    "script movement request, metres; the next Move phase adds it to the root motion and clears "  \
-    "it")                                                                                          \
-  F(vec3, requested, "requested", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,              \
-    LB_FIELD_READONLY, "output: the movement requested in the last Move phase, metres")            \
-  F(uint32_t, grounded, "grounded", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL,                   \
-    LB_FIELD_READONLY, "output: standing on walkable ground after the last move")                  \
-  F(vec3, velocity, "velocity", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,                \
-    LB_FIELD_READONLY, "output: displacement of the last move / dt, m/s")                          \
-  F(uint32_t, hit_count, "hitCount", LB_FIELD_U32, 0, 0, 0, 0, 0, 4294967295.0f, NULL, NULL,       \
-    LB_FIELD_READONLY, "output: contacts of the last move (slides, steps, ground)")                \
-  F(vec3, hit_normal0, "hitNormal0", LB_FIELD_VEC3, 0, 0, 0, 0, -1, 1, NULL, NULL,                 \
-    LB_FIELD_READONLY, "output: first contact's normal (unit, out of the collider)")               \
-  F(vec3, hit_normal1, "hitNormal1", LB_FIELD_VEC3, 0, 0, 0, 0, -1, 1, NULL, NULL,                 \
-    LB_FIELD_READONLY, "output: second contact's normal")                                          \
-  F(vec3, hit_normal2, "hitNormal2", LB_FIELD_VEC3, 0, 0, 0, 0, -1, 1, NULL, NULL,                 \
-    LB_FIELD_READONLY, "output: third contact's normal")                                           \
-  F(lb_entity, hit_entity0, "hitEntity0", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL,           \
-    LB_FIELD_READONLY, "output: first contact's collider entity")                                  \
-  F(lb_entity, hit_entity1, "hitEntity1", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL,           \
-    LB_FIELD_READONLY, "output: second contact's collider entity")                                 \
-  F(lb_entity, hit_entity2, "hitEntity2", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL,           \
-    LB_FIELD_READONLY, "output: third contact's collider entity")                                  \
-  F(float, applied_height, "appliedHeight", LB_FIELD_F32, 0, 0, 0, 0, 0, 1000, NULL, NULL,         \
-    LB_FIELD_READONLY, "output: the capsule length in use (height once there was room)")           \
-  F(vec3, applied_center, "appliedCenter", LB_FIELD_VEC3, 0, 0, 0, 0, -1000, 1000, NULL, NULL,     \
-    LB_FIELD_READONLY, "output: the capsule centre in use")
+  F(float, radius, "radius", LB_FIELD_F32, .def = {0.3f}, .min = 1e-3f, .max = 100,                \
+    .doc = "capsule radius, metres")                                                               \
+  F(float, height, "height", LB_FIELD_F32, .def = {1.8f}, .min = 2e-3f, .max = 1000,               \
+    .doc = "capsule length including the caps (>= 2 radius), metres; changes wait until there is " \
+           "room")                                                                                 \
+  F(vec3, center, "center", LB_FIELD_VEC3, .def = {0, 0.9f}, .min = -1000, .max = 1000,            \
+    .doc =                                                                                         \
+        "capsule centre from the position, world axes, metres; changes wait until there is room")  \
+  F(float, step_offset, "stepOffset", LB_FIELD_F32, .def = {0.3f}, .min = 0, .max = 1000,          \
+    .doc = "highest step climbed, metres (<= height)")                                             \
+  F(float, slope_limit, "slopeLimit", LB_FIELD_F32, .def = {45}, .min = 0, .max = 89,              \
+    .doc = "steepest walkable slope, degrees")                                                     \
+  F(float, skin_width, "skinWidth", LB_FIELD_F32, .def = {0.01f}, .min = 1e-4f, .max = 1,          \
+    .doc = "gap kept between the capsule and colliders, metres (< radius)")                        \
+  F(float, snap_distance, "snapDistance", LB_FIELD_F32, .def = {0.3f}, .min = 0, .max = 100,       \
+    .doc = "ground within this distance below is snapped to, metres")                              \
+  F(uint32_t, layers, "layers", LB_FIELD_U32, .def = {16777215.0f}, .min = 0,                      \
+    .max = 4294967295.0f,                                                                          \
+    .doc = "collider layers it collides with (default 0xFFFFFF: layers 0-23)")                     \
+  F(uint32_t, backend, "backend", LB_FIELD_ENUM, .enum_names = "Builtin|Host",                     \
+    .doc =                                                                                         \
+        "Builtin: the Move phase moves the capsule; Host: it only reports `requested` for a host " \
+        "backend (limber/rapier) to move")                                                         \
+  F(vec3, move, "move", LB_FIELD_VEC3, .min = -1e4f, .max = 1e4f,                                  \
+    .doc = "script movement request, metres; the next Move phase adds it to the root motion and "  \
+           "clears "                                                                               \
+           "it")                                                                                   \
+  F(vec3, requested, "requested", LB_FIELD_VEC3, .min = -1e9f, .max = 1e9f,                        \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: the movement requested in the last Move phase, metres")                        \
+  F(uint32_t, grounded, "grounded", LB_FIELD_BOOL, .min = 0, .max = 1, .flags = LB_FIELD_READONLY, \
+    .doc = "output: standing on walkable ground after the last move")                              \
+  F(vec3, velocity, "velocity", LB_FIELD_VEC3, .min = -1e9f, .max = 1e9f,                          \
+    .flags = LB_FIELD_READONLY, .doc = "output: displacement of the last move / dt, m/s")          \
+  F(uint32_t, hit_count, "hitCount", LB_FIELD_U32, .min = 0, .max = 4294967295.0f,                 \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: contacts of the last move (slides, steps, ground)")                            \
+  F(vec3, hit_normal0, "hitNormal0", LB_FIELD_VEC3, .min = -1, .max = 1,                           \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: first contact's normal (unit, out of the collider)")                           \
+  F(vec3, hit_normal1, "hitNormal1", LB_FIELD_VEC3, .min = -1, .max = 1,                           \
+    .flags = LB_FIELD_READONLY, .doc = "output: second contact's normal")                          \
+  F(vec3, hit_normal2, "hitNormal2", LB_FIELD_VEC3, .min = -1, .max = 1,                           \
+    .flags = LB_FIELD_READONLY, .doc = "output: third contact's normal")                           \
+  F(lb_entity, hit_entity0, "hitEntity0", LB_FIELD_ENTITY, .flags = LB_FIELD_READONLY,             \
+    .doc = "output: first contact's collider entity")                                              \
+  F(lb_entity, hit_entity1, "hitEntity1", LB_FIELD_ENTITY, .flags = LB_FIELD_READONLY,             \
+    .doc = "output: second contact's collider entity")                                             \
+  F(lb_entity, hit_entity2, "hitEntity2", LB_FIELD_ENTITY, .flags = LB_FIELD_READONLY,             \
+    .doc = "output: third contact's collider entity")                                              \
+  F(float, applied_height, "appliedHeight", LB_FIELD_F32, .min = 0, .max = 1000,                   \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: the capsule length in use (height once there was room)")                       \
+  F(vec3, applied_center, "appliedCenter", LB_FIELD_VEC3, .min = -1000, .max = 1000,               \
+    .flags = LB_FIELD_READONLY, .doc = "output: the capsule centre in use")
 LB_COMPONENT_STRUCT(lb_character_controller_c, LB_CHARACTER_CONTROLLER_FIELDS);
 
 /* ---- Interact (see interact.h for the states, the rules and the per-step bounds) ---------- */
@@ -323,70 +334,75 @@ LB_COMPONENT_STRUCT(lb_character_controller_c, LB_CHARACTER_CONTROLLER_FIELDS);
  * `interactableLayers`) as it walks. `state` holds lb_interact_state, `side` lb_interact_side.
  * Box, targets and outputs are in world space, metres. */
 #define LB_ENV_INTERACTION_FIELDS(F)                                                               \
-  F(uint32_t, enabled, "enabled", LB_FIELD_BOOL, 1, 0, 0, 0, 0, 1, NULL, NULL, 0,                  \
-    "0 = let go (Reset) and stop searching")                                                       \
-  F(uint32_t, layers, "interactableLayers", LB_FIELD_U32, 2, 0, 0, 0, 0, 4294967295.0f, NULL,      \
-    NULL, 0, "collider layer bits that count as walls (default bit 1, 'Interactable')")            \
-  F(float, height, "height", LB_FIELD_F32, 1.8f, 0, 0, 0, 0.3f, 5, NULL, NULL, 0,                  \
-    "character height, metres: the detection box side (a CharacterController's height wins)")      \
-  F(vec3, box_size, "boxSize", LB_FIELD_VEC3, 0, 0, 0, 0, 0, 100, NULL, NULL, 0,                   \
-    "detection box full extents override, metres; 0,0,0 = a cube of side height")                  \
-  F(float, box_raise, "boxRaise", LB_FIELD_F32, 0.25f, 0, 0, 0, -2, 2, NULL, NULL, 0,              \
-    "box centre above the character's middle (height / 2), share of the side")                     \
-  F(float, box_forward, "boxForward", LB_FIELD_F32, 0.5f, 0, 0, 0, -2, 2, NULL, NULL, 0,           \
-    "box centre ahead of the root, share of the side")                                             \
-  F(float, hand_offset, "handOffset", LB_FIELD_F32, 0.05f, 0, 0, 0, 0, 0.5f, NULL, NULL, 0,        \
-    "palm centre kept this far from the wall point, toward the shoulder (hand thickness), m")      \
-  F(float, engage_reach, "engageReach", LB_FIELD_F32, 0.9f, 0, 0, 0, 0.1f, 2, NULL, NULL, 0,       \
-    "engage when the target is within this share of the arm's length from the shoulder")           \
-  F(float, release_reach, "releaseReach", LB_FIELD_F32, 1.0f, 0, 0, 0, 0.1f, 3, NULL, NULL, 0,     \
-    "release beyond this share of the arm's length (> engageReach)")                               \
-  F(float, min_switch_seconds, "minSwitchSeconds", LB_FIELD_F32, 0.3f, 0, 0, 0, 0, 10, NULL, NULL, \
-    0, "least time in a state before a chosen switch (releases are at once)")                      \
-  F(float, blend_seconds, "blendSeconds", LB_FIELD_F32, 0.25f, 0, 0, 0, 0.02f, 10, NULL, NULL, 0,  \
-    "weights change by at most dt / blendSeconds per step")                                        \
-  F(float, max_hand_speed, "maxHandSpeed", LB_FIELD_F32, 3, 0, 0, 0, 0.05f, 100, NULL, NULL, 0,    \
-    "the target moves at most maxHandSpeed * dt per step, m/s")                                    \
-  F(float, slide_speed, "slideSpeed", LB_FIELD_F32, 0.6f, 0, 0, 0, 0, 100, NULL, NULL, 0,          \
-    "Touch: the planted hand slides after the character at most this fast, m/s")                   \
-  F(float, stretch_limit, "stretchLimit", LB_FIELD_F32, 0.97f, 0, 0, 0, 0.3f, 2, NULL, NULL, 0,    \
-    "Touch: re-plant when the hand is beyond this share of the arm's length")                      \
-  F(float, lag_limit, "lagLimit", LB_FIELD_F32, 0.2f, 0, 0, 0, 0, 5, NULL, NULL, 0,                \
-    "Touch: re-plant when the hand lags this far behind the shoulder, m")                          \
-  F(float, replant_ahead, "replantAhead", LB_FIELD_F32, 0.15f, 0, 0, 0, 0, 5, NULL, NULL, 0,       \
-    "Touch: a re-plant goes this far ahead of the shoulder's wall point, m")                       \
-  F(lb_name, right_hand, "rightHand", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                \
-    "right hand joint path; '' = by name")                                                         \
-  F(lb_name, left_hand, "leftHand", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                  \
-    "left hand joint path; '' = by name")                                                          \
-  F(uint32_t, state, "state", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Search|Approach|Rise|Touch|Reset", \
-    NULL, LB_FIELD_READONLY, "output: interaction state")                                          \
-  F(uint32_t, side, "side", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "None|Right|Left", NULL,              \
-    LB_FIELD_READONLY, "output: the active arm")                                                   \
-  F(lb_entity, wall, "wall", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL, LB_FIELD_READONLY,     \
-    "output: the collider touched or approached, null in Search")                                  \
-  F(float, state_time, "stateTime", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,                 \
-    LB_FIELD_READONLY, "output: seconds in the current state")                                     \
-  F(float, right_weight, "rightWeight", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL,                \
-    LB_FIELD_READONLY, "output: right arm IK weight 0..1")                                         \
-  F(float, left_weight, "leftWeight", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL,                  \
-    LB_FIELD_READONLY, "output: left arm IK weight 0..1")                                          \
-  F(float, rise, "rise", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL, LB_FIELD_READONLY,            \
-    "output: hand height, 0 = hip, 1 = shoulder")                                                  \
-  F(vec3, box_center, "boxCenter", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,             \
-    LB_FIELD_READONLY, "output: detection box centre (rotation: the root's)")                      \
-  F(vec3, box_half, "boxHalfExtents", LB_FIELD_VEC3, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,              \
-    LB_FIELD_READONLY, "output: detection box half extents")                                       \
-  F(vec3, closest, "closestPoint", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,             \
-    LB_FIELD_READONLY, "output: wall point closest to (root x, shoulder height, root z)")          \
-  F(vec3, normal, "normal", LB_FIELD_VEC3, 0, 0, 0, 0, -1, 1, NULL, NULL, LB_FIELD_READONLY,       \
-    "output: wall normal there (out of the wall)")                                                 \
-  F(vec3, target, "target", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL, LB_FIELD_READONLY, \
-    "output: where the palm centre is sent (smoothed)")                                            \
-  F(float, palm_distance, "palmDistance", LB_FIELD_F32, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,       \
-    LB_FIELD_READONLY, "output: signed metres from the active palm centre to the wall, 0 = none")  \
-  F(uint32_t, plants, "plants", LB_FIELD_U32, 0, 0, 0, 0, 0, 4294967295.0f, NULL, NULL,            \
-    LB_FIELD_READONLY, "output: hand plants so far (Touch entries and re-plants)")
+  F(uint32_t, enabled, "enabled", LB_FIELD_BOOL, .def = {1}, .min = 0, .max = 1,                   \
+    .doc = "0 = let go (Reset) and stop searching")                                                \
+  F(uint32_t, layers, "interactableLayers", LB_FIELD_U32, .def = {2}, .min = 0,                    \
+    .max = 4294967295.0f,                                                                          \
+    .doc = "collider layer bits that count as walls (default bit 1, 'Interactable')")              \
+  F(float, height, "height", LB_FIELD_F32, .def = {1.8f}, .min = 0.3f, .max = 5,                   \
+    .doc =                                                                                         \
+        "character height, metres: the detection box side (a CharacterController's height wins)")  \
+  F(vec3, box_size, "boxSize", LB_FIELD_VEC3, .min = 0, .max = 100,                                \
+    .doc = "detection box full extents override, metres; 0,0,0 = a cube of side height")           \
+  F(float, box_raise, "boxRaise", LB_FIELD_F32, .def = {0.25f}, .min = -2, .max = 2,               \
+    .doc = "box centre above the character's middle (height / 2), share of the side")              \
+  F(float, box_forward, "boxForward", LB_FIELD_F32, .def = {0.5f}, .min = -2, .max = 2,            \
+    .doc = "box centre ahead of the root, share of the side")                                      \
+  F(float, hand_offset, "handOffset", LB_FIELD_F32, .def = {0.05f}, .min = 0, .max = 0.5f,         \
+    .doc =                                                                                         \
+        "palm centre kept this far from the wall point, toward the shoulder (hand thickness), m")  \
+  F(float, engage_reach, "engageReach", LB_FIELD_F32, .def = {0.9f}, .min = 0.1f, .max = 2,        \
+    .doc = "engage when the target is within this share of the arm's length from the shoulder")    \
+  F(float, release_reach, "releaseReach", LB_FIELD_F32, .def = {1.0f}, .min = 0.1f, .max = 3,      \
+    .doc = "release beyond this share of the arm's length (> engageReach)")                        \
+  F(float, min_switch_seconds, "minSwitchSeconds", LB_FIELD_F32, .def = {0.3f}, .min = 0,          \
+    .max = 10, .doc = "least time in a state before a chosen switch (releases are at once)")       \
+  F(float, blend_seconds, "blendSeconds", LB_FIELD_F32, .def = {0.25f}, .min = 0.02f, .max = 10,   \
+    .doc = "weights change by at most dt / blendSeconds per step")                                 \
+  F(float, max_hand_speed, "maxHandSpeed", LB_FIELD_F32, .def = {3}, .min = 0.05f, .max = 100,     \
+    .doc = "the target moves at most maxHandSpeed * dt per step, m/s")                             \
+  F(float, slide_speed, "slideSpeed", LB_FIELD_F32, .def = {0.6f}, .min = 0, .max = 100,           \
+    .doc = "Touch: the planted hand slides after the character at most this fast, m/s")            \
+  F(float, stretch_limit, "stretchLimit", LB_FIELD_F32, .def = {0.97f}, .min = 0.3f, .max = 2,     \
+    .doc = "Touch: re-plant when the hand is beyond this share of the arm's length")               \
+  F(float, lag_limit, "lagLimit", LB_FIELD_F32, .def = {0.2f}, .min = 0, .max = 5,                 \
+    .doc = "Touch: re-plant when the hand lags this far behind the shoulder, m")                   \
+  F(float, replant_ahead, "replantAhead", LB_FIELD_F32, .def = {0.15f}, .min = 0, .max = 5,        \
+    .doc = "Touch: a re-plant goes this far ahead of the shoulder's wall point, m")                \
+  F(lb_name, right_hand, "rightHand", LB_FIELD_NAME, .def_string = "",                             \
+    .doc = "right hand joint path; '' = by name")                                                  \
+  F(lb_name, left_hand, "leftHand", LB_FIELD_NAME, .def_string = "",                               \
+    .doc = "left hand joint path; '' = by name")                                                   \
+  F(uint32_t, state, "state", LB_FIELD_ENUM, .enum_names = "Search|Approach|Rise|Touch|Reset",     \
+    .flags = LB_FIELD_READONLY, .doc = "output: interaction state")                                \
+  F(uint32_t, side, "side", LB_FIELD_ENUM, .enum_names = "None|Right|Left",                        \
+    .flags = LB_FIELD_READONLY, .doc = "output: the active arm")                                   \
+  F(lb_entity, wall, "wall", LB_FIELD_ENTITY, .flags = LB_FIELD_READONLY,                          \
+    .doc = "output: the collider touched or approached, null in Search")                           \
+  F(float, state_time, "stateTime", LB_FIELD_F32, .min = 0, .max = 1e9f,                           \
+    .flags = LB_FIELD_READONLY, .doc = "output: seconds in the current state")                     \
+  F(float, right_weight, "rightWeight", LB_FIELD_F32, .min = 0, .max = 1,                          \
+    .flags = LB_FIELD_READONLY, .doc = "output: right arm IK weight 0..1")                         \
+  F(float, left_weight, "leftWeight", LB_FIELD_F32, .min = 0, .max = 1,                            \
+    .flags = LB_FIELD_READONLY, .doc = "output: left arm IK weight 0..1")                          \
+  F(float, rise, "rise", LB_FIELD_F32, .min = 0, .max = 1, .flags = LB_FIELD_READONLY,             \
+    .doc = "output: hand height, 0 = hip, 1 = shoulder")                                           \
+  F(vec3, box_center, "boxCenter", LB_FIELD_VEC3, .min = -1e9f, .max = 1e9f,                       \
+    .flags = LB_FIELD_READONLY, .doc = "output: detection box centre (rotation: the root's)")      \
+  F(vec3, box_half, "boxHalfExtents", LB_FIELD_VEC3, .min = 0, .max = 1e9f,                        \
+    .flags = LB_FIELD_READONLY, .doc = "output: detection box half extents")                       \
+  F(vec3, closest, "closestPoint", LB_FIELD_VEC3, .min = -1e9f, .max = 1e9f,                       \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: wall point closest to (root x, shoulder height, root z)")                      \
+  F(vec3, normal, "normal", LB_FIELD_VEC3, .min = -1, .max = 1, .flags = LB_FIELD_READONLY,        \
+    .doc = "output: wall normal there (out of the wall)")                                          \
+  F(vec3, target, "target", LB_FIELD_VEC3, .min = -1e9f, .max = 1e9f, .flags = LB_FIELD_READONLY,  \
+    .doc = "output: where the palm centre is sent (smoothed)")                                     \
+  F(float, palm_distance, "palmDistance", LB_FIELD_F32, .min = -1e9f, .max = 1e9f,                 \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: signed metres from the active palm centre to the wall, 0 = none")              \
+  F(uint32_t, plants, "plants", LB_FIELD_U32, .min = 0, .max = 4294967295.0f,                      \
+    .flags = LB_FIELD_READONLY, .doc = "output: hand plants so far (Touch entries and re-plants)")
 LB_COMPONENT_STRUCT(lb_env_interaction_c, LB_ENV_INTERACTION_FIELDS);
 
 /* ---- NavAgent (see nav.h for the mesh and the queries) ------------------------------------- */
@@ -419,47 +435,49 @@ LB_COMPONENT_STRUCT(lb_env_interaction_c, LB_ENV_INTERACTION_FIELDS);
  * point (meshes go to LB_NAV_COORD_MAX) or offset beyond it leaves the Transform at the edge
  * while nextPosition follows the mesh, so the Transform stays writable. */
 #define LB_NAV_AGENT_FIELDS(F)                                                                     \
-  F(uint32_t, nav_mesh, "navMesh", LB_FIELD_ASSET, 0, 0, 0, 0, 1, 4294967295.0f, NULL, NULL, 0,    \
-    "navmesh asset handle (scenes: its name)")                                                     \
-  F(uint32_t, drive_mode, "driveMode", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0,                            \
-    "NavDestination|RootMotion|Both", NULL, 0, "who moves the character (see nav.h)")              \
-  F(vec3, destination, "destination", LB_FIELD_VEC3, 0, 0, 0, 0, -1e6f, 1e6f, NULL, NULL, 0,       \
-    "metres, world space; a new value also sets hasDestination and clears stopped")                \
-  F(uint32_t, has_destination, "hasDestination", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,   \
-    "the agent heads for destination")                                                             \
-  F(uint32_t, stopped, "stopped", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,                  \
-    "holds still (stop()); a new destination clears it")                                           \
-  F(float, turning_speed, "turningSpeed", LB_FIELD_F32, 720, 0, 0, 0, 0, 3600, NULL, NULL, 0,      \
-    "degrees per second toward the steering target, never past it")                                \
-  F(float, movement_speed, "movementSpeed", LB_FIELD_F32, 1.4f, 0, 0, 0, 0, 1000, NULL, NULL, 0,   \
-    "metres per second (NavDestination; with a CharacterController: the request's speed)")         \
-  F(float, stopping_distance, "stoppingDistance", LB_FIELD_F32, 0.05f, 0, 0, 0, 0, 100, NULL,      \
-    NULL, 0, "metres from the goal counted as arrived")                                            \
-  F(float, radius, "radius", LB_FIELD_F32, 0.35f, 0, 0, 0, 0.01f, 10, NULL, NULL, 0,               \
-    "metres; the Both mode's near-goal attenuation starts within it")                              \
-  F(float, base_offset, "baseOffset", LB_FIELD_F32, 0, 0, 0, 0, -10, 10, NULL, NULL, 0,            \
-    "metres from the mesh surface to the Transform (Recast meshes sit a cell above the floor)")    \
-  F(float, base_locomotion_param, "baseLocomotionParam", LB_FIELD_F32, 1, 0, 0, 0, 0, 1000, NULL,  \
-    NULL, 0, "locomotion parameter value at full speed")                                           \
-  F(lb_name, locomotion_param, "locomotionParam", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL,           \
-    "MoveSpeed", 0, "Animator float parameter written each step; '' = none")                       \
-  F(vec3, steering_target, "steeringTarget", LB_FIELD_VEC3, 0, 0, 0, 0, -1e6f, 1e6f, NULL, NULL,   \
-    LB_FIELD_READONLY, "output: the next corner of the path")                                      \
-  F(float, remaining_distance, "remainingDistance", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, \
-    LB_FIELD_READONLY, "output: metres along the path to its end")                                 \
-  F(vec3, velocity, "velocity", LB_FIELD_VEC3, 0, 0, 0, 0, -1e6f, 1e6f, NULL, NULL,                \
-    LB_FIELD_READONLY, "output: metres per second over the last step")                             \
-  F(vec3, next_position, "nextPosition", LB_FIELD_VEC3, 0, 0, 0, 0, -1e6f, 1e6f, NULL, NULL,       \
-    LB_FIELD_READONLY, "output: the agent's point on the mesh")                                    \
-  F(uint32_t, path_status, "pathStatus", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "None|Complete|Partial", \
-    NULL, LB_FIELD_READONLY,                                                                       \
-    "output: Partial = the goal is unreachable, the path ends nearest it")                         \
-  F(uint32_t, arrived, "arrived", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL, LB_FIELD_READONLY,  \
-    "output: within stoppingDistance of the path's end")                                           \
-  F(float, locomotion_value, "locomotionValue", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,     \
-    LB_FIELD_READONLY, "output: the locomotion parameter value of the last step")                  \
-  F(float, turn_angle, "turnAngle", LB_FIELD_F32, 0, 0, 0, 0, -180, 180, NULL, NULL,               \
-    LB_FIELD_READONLY, "output: degrees from facing to the steering target before the turn")
+  F(uint32_t, nav_mesh, "navMesh", LB_FIELD_ASSET, .min = 1, .max = 4294967295.0f,                 \
+    .doc = "navmesh asset handle (scenes: its name)")                                              \
+  F(uint32_t, drive_mode, "driveMode", LB_FIELD_ENUM,                                              \
+    .enum_names = "NavDestination|RootMotion|Both", .doc = "who moves the character (see nav.h)")  \
+  F(vec3, destination, "destination", LB_FIELD_VEC3, .min = -1e6f, .max = 1e6f,                    \
+    .doc = "metres, world space; a new value also sets hasDestination and clears stopped")         \
+  F(uint32_t, has_destination, "hasDestination", LB_FIELD_BOOL, .min = 0, .max = 1,                \
+    .doc = "the agent heads for destination")                                                      \
+  F(uint32_t, stopped, "stopped", LB_FIELD_BOOL, .min = 0, .max = 1,                               \
+    .doc = "holds still (stop()); a new destination clears it")                                    \
+  F(float, turning_speed, "turningSpeed", LB_FIELD_F32, .def = {720}, .min = 0, .max = 3600,       \
+    .doc = "degrees per second toward the steering target, never past it")                         \
+  F(float, movement_speed, "movementSpeed", LB_FIELD_F32, .def = {1.4f}, .min = 0, .max = 1000,    \
+    .doc = "metres per second (NavDestination; with a CharacterController: the request's speed)")  \
+  F(float, stopping_distance, "stoppingDistance", LB_FIELD_F32, .def = {0.05f}, .min = 0,          \
+    .max = 100, .doc = "metres from the goal counted as arrived")                                  \
+  F(float, radius, "radius", LB_FIELD_F32, .def = {0.35f}, .min = 0.01f, .max = 10,                \
+    .doc = "metres; the Both mode's near-goal attenuation starts within it")                       \
+  F(float, base_offset, "baseOffset", LB_FIELD_F32, .min = -10, .max = 10,                         \
+    .doc = "metres from the mesh surface to the Transform (Recast meshes sit a cell above the "    \
+           "floor)")                                                                               \
+  F(float, base_locomotion_param, "baseLocomotionParam", LB_FIELD_F32, .def = {1}, .min = 0,       \
+    .max = 1000, .doc = "locomotion parameter value at full speed")                                \
+  F(lb_name, locomotion_param, "locomotionParam", LB_FIELD_NAME, .def_string = "MoveSpeed",        \
+    .doc = "Animator float parameter written each step; '' = none")                                \
+  F(vec3, steering_target, "steeringTarget", LB_FIELD_VEC3, .min = -1e6f, .max = 1e6f,             \
+    .flags = LB_FIELD_READONLY, .doc = "output: the next corner of the path")                      \
+  F(float, remaining_distance, "remainingDistance", LB_FIELD_F32, .min = 0, .max = 1e9f,           \
+    .flags = LB_FIELD_READONLY, .doc = "output: metres along the path to its end")                 \
+  F(vec3, velocity, "velocity", LB_FIELD_VEC3, .min = -1e6f, .max = 1e6f,                          \
+    .flags = LB_FIELD_READONLY, .doc = "output: metres per second over the last step")             \
+  F(vec3, next_position, "nextPosition", LB_FIELD_VEC3, .min = -1e6f, .max = 1e6f,                 \
+    .flags = LB_FIELD_READONLY, .doc = "output: the agent's point on the mesh")                    \
+  F(uint32_t, path_status, "pathStatus", LB_FIELD_ENUM, .enum_names = "None|Complete|Partial",     \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: Partial = the goal is unreachable, the path ends nearest it")                  \
+  F(uint32_t, arrived, "arrived", LB_FIELD_BOOL, .min = 0, .max = 1, .flags = LB_FIELD_READONLY,   \
+    .doc = "output: within stoppingDistance of the path's end")                                    \
+  F(float, locomotion_value, "locomotionValue", LB_FIELD_F32, .min = 0, .max = 1e9f,               \
+    .flags = LB_FIELD_READONLY, .doc = "output: the locomotion parameter value of the last step")  \
+  F(float, turn_angle, "turnAngle", LB_FIELD_F32, .min = -180, .max = 180,                         \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: degrees from facing to the steering target before the turn")
 LB_COMPONENT_STRUCT(lb_nav_agent_c, LB_NAV_AGENT_FIELDS);
 
 typedef enum lb_nav_drive_mode {
@@ -470,18 +488,12 @@ typedef enum lb_nav_drive_mode {
 
 /* The schema rows of a field list, for `static const lb_field rows[] =
  * {LB_<NAME>_FIELDS(LB_SCHEMA_ROW)}` with LB_SCHEMA_STRUCT defined as the struct. */
-#define LB_SCHEMA_ROW(ctype, member, nm, ty, d0, d1, d2, d3, lo, hi, en, ds, fl, dc)               \
-  {nm,                                                                                             \
-   ty,                                                                                             \
-   (uint32_t)offsetof(LB_SCHEMA_STRUCT, member),                                                   \
-   (uint32_t)sizeof(((LB_SCHEMA_STRUCT *)0)->member),                                              \
-   {d0, d1, d2, d3},                                                                               \
-   lo,                                                                                             \
-   hi,                                                                                             \
-   en,                                                                                             \
-   ds,                                                                                             \
-   fl,                                                                                             \
-   dc},
+#define LB_SCHEMA_ROW(ctype, member, nm, ty, ...)                                                  \
+  {.name = nm,                                                                                     \
+   .type = ty,                                                                                     \
+   .offset = (uint32_t)offsetof(LB_SCHEMA_STRUCT, member),                                         \
+   .size = (uint32_t)sizeof(((LB_SCHEMA_STRUCT *)0)->member),                                      \
+   __VA_ARGS__},
 
 /* ---- Vault (see vault.h for the probe, the states and the rules) ---------------------------- */
 
@@ -490,88 +502,99 @@ typedef enum lb_nav_drive_mode {
  * vaults it: the Animator's trigger, the controller shrunk over the obstacle and restored, a
  * hand planted on the top. Character-space and world-space outputs in metres. */
 #define LB_VAULT_FIELDS(F)                                                                         \
-  F(uint32_t, layer_mask, "layerMask", LB_FIELD_U32, 16777215.0f, 0, 0, 0, 0, 4294967295.0f, NULL, \
-    NULL, 0, "collider layers the probe and the casts see (default 0xFFFFFF: layers 0-23)")        \
-  F(float, max_distance, "maxDistance", LB_FIELD_F32, 1.5f, 0, 0, 0, 0.01f, 100, NULL, NULL, 0,    \
-    "metres ahead the forward casts search for an obstacle")                                       \
-  F(float, hand_radius, "handRadius", LB_FIELD_F32, 0.1f, 0, 0, 0, 0.001f, 1, NULL, NULL, 0,       \
-    "radius of the probe spheres (the hand), metres")                                              \
-  F(vec3, hand_origin, "handLocalOrigin", LB_FIELD_VEC3, 0, 1.1f, 0, 0, -10, 10, NULL, NULL, 0,    \
-    "where the casts start, character space (feet at 0, +Z forward), metres")                      \
-  F(uint32_t, cast_down_limit, "castDownCountLimit", LB_FIELD_U32, 6, 0, 0, 0, 1, 64, NULL, NULL,  \
-    0, "height check: the forward cast steps down one radius at most this many times")             \
-  F(uint32_t, cast_forward_limit, "castForwardCountLimit", LB_FIELD_U32, 7, 0, 0, 0, 1, 64, NULL,  \
-    NULL, 0, "depth check: the downward casts step forward one radius at most this many times")    \
-  F(float, landing_distance, "landingDistance", LB_FIELD_F32, 0.5f, 0, 0, 0, 0, 10, NULL, NULL, 0, \
-    "the landing spot is this far past the far face, metres (floor and room checks, scripted "     \
-    "travel)")                                                                                     \
-  F(float, drop_limit, "dropLimit", LB_FIELD_F32, 1, 0, 0, 0, 0, 100, NULL, NULL, 0,               \
-    "refuse when the floor at the landing is further than this below the feet, metres")            \
-  F(float, clearance, "clearance", LB_FIELD_F32, 0.2f, 0, 0, 0, 0, 2, NULL, NULL, 0,               \
-    "extra height the capsule is shrunk by above top - feet + hand diameter, metres")              \
-  F(float, vault_duration, "vaultDuration", LB_FIELD_F32, 0, 0, 0, 0, 0, 60, NULL, NULL, 0,        \
-    "seconds; 0 = the Animator's animState clip length / speeds (1.2 s without one)")              \
-  F(lb_name, trigger, "trigger", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "Vault", 0,                \
-    "Animator trigger parameter set on a vault ('' = none)")                                       \
-  F(lb_name, anim_state, "animState", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "Vault", 0,           \
-    "Animator state the trigger enters: its clip gives the duration and the root motion")          \
-  F(uint32_t, hand, "hand", LB_FIELD_ENUM, 1, 0, 0, 0, 0, 0, "Right|Left", NULL, 0,                \
-    "the hand planted on the top (needs a Rig)")                                                   \
-  F(lb_name, hand_joint, "handJoint", LB_FIELD_NAME, 0, 0, 0, 0, 0, 0, NULL, "", 0,                \
-    "that hand's joint path; '' = by name")                                                        \
-  F(float, plant_time, "plantTime", LB_FIELD_F32, 0.2f, 0, 0, 0, 0.01f, 1, NULL, NULL, 0,          \
-    "hand weight = normalised time / plantTime (capped at 1) until over the obstacle")             \
-  F(float, body_shift, "bodyShift", LB_FIELD_F32, 0.3f, 0, 0, 0, 0, 1, NULL, NULL, 0,              \
-    "a plant out of the arm's reach moves the whole pose toward it by up to this much, metres")    \
-  F(float, release_seconds, "releaseSeconds", LB_FIELD_F32, 0.15f, 0, 0, 0, 0.01f, 10, NULL, NULL, \
-    0, "after passing over, the hand weight falls to 0 over this many seconds")                    \
-  F(uint32_t, probe_every_step, "probeEveryStep", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,  \
-    "when idle, probe every step so the outputs show what is ahead (else only on a request)")      \
-  F(uint32_t, request, "request", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL, 0,                  \
-    "1 = vault now (the next Move phase takes and clears it; lb_world_vault_request)")             \
-  F(uint32_t, state, "state", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0, "Idle|Vaulting|Over|Landing", NULL, \
-    LB_FIELD_READONLY, "output: vault state")                                                      \
-  F(uint32_t, obstacle_class, "obstacleClass", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0,                    \
-    "None|StepOver|Vault|Mantle|TooTall", NULL, LB_FIELD_READONLY,                                 \
-    "output: the last probe's class of the obstacle ahead")                                        \
-  F(uint32_t, refusal, "refusal", LB_FIELD_ENUM, 0, 0, 0, 0, 0, 0,                                 \
-    "None|NotVaultable|NoFloor|NoRoom|Busy|NoTop", NULL, LB_FIELD_READONLY,                        \
-    "output: why the last request was refused (None: accepted)")                                   \
-  F(lb_entity, obstacle, "obstacle", LB_FIELD_ENTITY, 0, 0, 0, 0, 0, 0, NULL, NULL,                \
-    LB_FIELD_READONLY, "output: the obstacle's collider entity, null if none")                     \
-  F(vec3, top, "top", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL, LB_FIELD_READONLY,       \
-    "output: top point at the near face, world (follows a moving obstacle in a vault)")            \
-  F(float, height, "height", LB_FIELD_F32, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL, LB_FIELD_READONLY, \
-    "output: the obstacle's top above the feet, metres")                                           \
-  F(float, depth, "depth", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, LB_FIELD_READONLY,       \
-    "output: near face to far face along forward, metres (Vault class only)")                      \
-  F(float, distance, "distance", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, LB_FIELD_READONLY, \
-    "output: feet to the near face along forward, metres")                                         \
-  F(float, height_delta, "heightDelta", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,             \
-    LB_FIELD_READONLY,                                                                             \
-    "output: capsule shrink of the vault (top - feet + 2 handRadius + clearance)")                 \
-  F(vec3, hand_target, "handTarget", LB_FIELD_VEC3, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,           \
-    LB_FIELD_READONLY, "output: palm centre target on the top, world")                             \
-  F(vec3, hand_normal, "handNormal", LB_FIELD_VEC3, 0, 0, 0, 0, -1, 1, NULL, NULL,                 \
-    LB_FIELD_READONLY, "output: the top's normal at the target (the palm faces against it)")       \
-  F(float, hand_weight, "handWeight", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL,                  \
-    LB_FIELD_READONLY, "output: hand IK weight 0..1")                                              \
-  F(float, body_offset, "bodyOffset", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,               \
-    LB_FIELD_READONLY, "output: how far the pose was moved toward the plant this step, metres")    \
-  F(float, palm_gap, "palmGap", LB_FIELD_F32, 0, 0, 0, 0, -1e9f, 1e9f, NULL, NULL,                 \
-    LB_FIELD_READONLY, "output: palm centre above the top's plane after the arm solve, metres")    \
-  F(float, palm_error, "palmError", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL,                 \
-    LB_FIELD_READONLY, "output: palm centre to handTarget after the arm solve, metres")            \
-  F(float, time, "normalizedTime", LB_FIELD_F32, 0, 0, 0, 0, 0, 1, NULL, NULL, LB_FIELD_READONLY,  \
-    "output: vault progress 0..1")                                                                 \
-  F(float, duration, "duration", LB_FIELD_F32, 0, 0, 0, 0, 0, 1e9f, NULL, NULL, LB_FIELD_READONLY, \
-    "output: seconds the current (last) vault takes")                                              \
-  F(uint32_t, root_motion, "rootMotion", LB_FIELD_BOOL, 0, 0, 0, 0, 0, 1, NULL, NULL,              \
-    LB_FIELD_READONLY, "output: the vault moves by the Animator's root motion (else scripted)")    \
-  F(uint32_t, vaults, "vaults", LB_FIELD_U32, 0, 0, 0, 0, 0, 4294967295.0f, NULL, NULL,            \
-    LB_FIELD_READONLY, "output: vaults started so far")                                            \
-  F(uint32_t, refusals, "refusals", LB_FIELD_U32, 0, 0, 0, 0, 0, 4294967295.0f, NULL, NULL,        \
-    LB_FIELD_READONLY, "output: requests refused so far")
+  F(uint32_t, layer_mask, "layerMask", LB_FIELD_U32, .def = {16777215.0f}, .min = 0,               \
+    .max = 4294967295.0f,                                                                          \
+    .doc = "collider layers the probe and the casts see (default 0xFFFFFF: layers 0-23)")          \
+  F(float, max_distance, "maxDistance", LB_FIELD_F32, .def = {1.5f}, .min = 0.01f, .max = 100,     \
+    .doc = "metres ahead the forward casts search for an obstacle")                                \
+  F(float, hand_radius, "handRadius", LB_FIELD_F32, .def = {0.1f}, .min = 0.001f, .max = 1,        \
+    .doc = "radius of the probe spheres (the hand), metres")                                       \
+  F(vec3, hand_origin, "handLocalOrigin", LB_FIELD_VEC3, .def = {0, 1.1f}, .min = -10, .max = 10,  \
+    .doc = "where the casts start, character space (feet at 0, +Z forward), metres")               \
+  F(uint32_t, cast_down_limit, "castDownCountLimit", LB_FIELD_U32, .def = {6}, .min = 1,           \
+    .max = 64,                                                                                     \
+    .doc = "height check: the forward cast steps down one radius at most this many times")         \
+  F(uint32_t, cast_forward_limit, "castForwardCountLimit", LB_FIELD_U32, .def = {7}, .min = 1,     \
+    .max = 64,                                                                                     \
+    .doc = "depth check: the downward casts step forward one radius at most this many times")      \
+  F(float, landing_distance, "landingDistance", LB_FIELD_F32, .def = {0.5f}, .min = 0, .max = 10,  \
+    .doc =                                                                                         \
+        "the landing spot is this far past the far face, metres (floor and room checks, scripted " \
+        "travel)")                                                                                 \
+  F(float, drop_limit, "dropLimit", LB_FIELD_F32, .def = {1}, .min = 0, .max = 100,                \
+    .doc = "refuse when the floor at the landing is further than this below the feet, metres")     \
+  F(float, clearance, "clearance", LB_FIELD_F32, .def = {0.2f}, .min = 0, .max = 2,                \
+    .doc = "extra height the capsule is shrunk by above top - feet + hand diameter, metres")       \
+  F(float, vault_duration, "vaultDuration", LB_FIELD_F32, .min = 0, .max = 60,                     \
+    .doc = "seconds; 0 = the Animator's animState clip length / speeds (1.2 s without one)")       \
+  F(lb_name, trigger, "trigger", LB_FIELD_NAME, .def_string = "Vault",                             \
+    .doc = "Animator trigger parameter set on a vault ('' = none)")                                \
+  F(lb_name, anim_state, "animState", LB_FIELD_NAME, .def_string = "Vault",                        \
+    .doc = "Animator state the trigger enters: its clip gives the duration and the root motion")   \
+  F(uint32_t, hand, "hand", LB_FIELD_ENUM, .def = {1}, .enum_names = "Right|Left",                 \
+    .doc = "the hand planted on the top (needs a Rig)")                                            \
+  F(lb_name, hand_joint, "handJoint", LB_FIELD_NAME, .def_string = "",                             \
+    .doc = "that hand's joint path; '' = by name")                                                 \
+  F(float, plant_time, "plantTime", LB_FIELD_F32, .def = {0.2f}, .min = 0.01f, .max = 1,           \
+    .doc = "hand weight = normalised time / plantTime (capped at 1) until over the obstacle")      \
+  F(float, body_shift, "bodyShift", LB_FIELD_F32, .def = {0.3f}, .min = 0, .max = 1,               \
+    .doc = "a plant out of the arm's reach moves the whole pose toward it by up to this much, "    \
+           "metres")                                                                               \
+  F(float, release_seconds, "releaseSeconds", LB_FIELD_F32, .def = {0.15f}, .min = 0.01f,          \
+    .max = 10, .doc = "after passing over, the hand weight falls to 0 over this many seconds")     \
+  F(uint32_t, probe_every_step, "probeEveryStep", LB_FIELD_BOOL, .min = 0, .max = 1,               \
+    .doc =                                                                                         \
+        "when idle, probe every step so the outputs show what is ahead (else only on a request)")  \
+  F(uint32_t, request, "request", LB_FIELD_BOOL, .min = 0, .max = 1,                               \
+    .doc = "1 = vault now (the next Move phase takes and clears it; lb_world_vault_request)")      \
+  F(uint32_t, state, "state", LB_FIELD_ENUM, .enum_names = "Idle|Vaulting|Over|Landing",           \
+    .flags = LB_FIELD_READONLY, .doc = "output: vault state")                                      \
+  F(uint32_t, obstacle_class, "obstacleClass", LB_FIELD_ENUM,                                      \
+    .enum_names = "None|StepOver|Vault|Mantle|TooTall", .flags = LB_FIELD_READONLY,                \
+    .doc = "output: the last probe's class of the obstacle ahead")                                 \
+  F(uint32_t, refusal, "refusal", LB_FIELD_ENUM,                                                   \
+    .enum_names = "None|NotVaultable|NoFloor|NoRoom|Busy|NoTop", .flags = LB_FIELD_READONLY,       \
+    .doc = "output: why the last request was refused (None: accepted)")                            \
+  F(lb_entity, obstacle, "obstacle", LB_FIELD_ENTITY, .flags = LB_FIELD_READONLY,                  \
+    .doc = "output: the obstacle's collider entity, null if none")                                 \
+  F(vec3, top, "top", LB_FIELD_VEC3, .min = -1e9f, .max = 1e9f, .flags = LB_FIELD_READONLY,        \
+    .doc = "output: top point at the near face, world (follows a moving obstacle in a vault)")     \
+  F(float, height, "height", LB_FIELD_F32, .min = -1e9f, .max = 1e9f, .flags = LB_FIELD_READONLY,  \
+    .doc = "output: the obstacle's top above the feet, metres")                                    \
+  F(float, depth, "depth", LB_FIELD_F32, .min = 0, .max = 1e9f, .flags = LB_FIELD_READONLY,        \
+    .doc = "output: near face to far face along forward, metres (Vault class only)")               \
+  F(float, distance, "distance", LB_FIELD_F32, .min = 0, .max = 1e9f, .flags = LB_FIELD_READONLY,  \
+    .doc = "output: feet to the near face along forward, metres")                                  \
+  F(float, height_delta, "heightDelta", LB_FIELD_F32, .min = 0, .max = 1e9f,                       \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: capsule shrink of the vault (top - feet + 2 handRadius + clearance)")          \
+  F(vec3, hand_target, "handTarget", LB_FIELD_VEC3, .min = -1e9f, .max = 1e9f,                     \
+    .flags = LB_FIELD_READONLY, .doc = "output: palm centre target on the top, world")             \
+  F(vec3, hand_normal, "handNormal", LB_FIELD_VEC3, .min = -1, .max = 1,                           \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: the top's normal at the target (the palm faces against it)")                   \
+  F(float, hand_weight, "handWeight", LB_FIELD_F32, .min = 0, .max = 1,                            \
+    .flags = LB_FIELD_READONLY, .doc = "output: hand IK weight 0..1")                              \
+  F(float, body_offset, "bodyOffset", LB_FIELD_F32, .min = 0, .max = 1e9f,                         \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: how far the pose was moved toward the plant this step, metres")                \
+  F(float, palm_gap, "palmGap", LB_FIELD_F32, .min = -1e9f, .max = 1e9f,                           \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: palm centre above the top's plane after the arm solve, metres")                \
+  F(float, palm_error, "palmError", LB_FIELD_F32, .min = 0, .max = 1e9f,                           \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: palm centre to handTarget after the arm solve, metres")                        \
+  F(float, time, "normalizedTime", LB_FIELD_F32, .min = 0, .max = 1, .flags = LB_FIELD_READONLY,   \
+    .doc = "output: vault progress 0..1")                                                          \
+  F(float, duration, "duration", LB_FIELD_F32, .min = 0, .max = 1e9f, .flags = LB_FIELD_READONLY,  \
+    .doc = "output: seconds the current (last) vault takes")                                       \
+  F(uint32_t, root_motion, "rootMotion", LB_FIELD_BOOL, .min = 0, .max = 1,                        \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: the vault moves by the Animator's root motion (else scripted)")                \
+  F(uint32_t, vaults, "vaults", LB_FIELD_U32, .min = 0, .max = 4294967295.0f,                      \
+    .flags = LB_FIELD_READONLY, .doc = "output: vaults started so far")                            \
+  F(uint32_t, refusals, "refusals", LB_FIELD_U32, .min = 0, .max = 4294967295.0f,                  \
+    .flags = LB_FIELD_READONLY, .doc = "output: requests refused so far")
 LB_COMPONENT_STRUCT(lb_vault_c, LB_VAULT_FIELDS);
 
 #ifdef __cplusplus
