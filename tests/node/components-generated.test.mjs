@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { test } from 'node:test';
 import * as limber from '../../dist/web/bridge/index.js';
-import { formatF32, generateComponents, OUTPUT, readComponentSchema } from '../../scripts/gen-components.mjs';
+import { ASSET_BRANDS, formatF32, generateComponents, OUTPUT, readComponentSchema } from '../../scripts/gen-components.mjs';
 
 test('components.generated.ts is up to date with the core schema (else: run npm run gen)', async () => {
   const want = generateComponents(await readComponentSchema());
@@ -77,4 +77,19 @@ test('field types map to TypeScript: Name (9) reads as a string like String; enu
   assert.throws(() => generateComponents([{ name: 'Odd', fields: [field('x', 42)], defaultValues: {} }]), /Odd\.x has field type 42.*gen-components\.mjs/);
   assert.equal(formatF32(Math.fround(0.02)), '0.02');
   assert.equal(formatF32(Math.fround(1e-5)), '1e-5');
+});
+
+test('asset fields are typed with the handle of their kind: every Asset field of the schema is in ASSET_BRANDS, and every entry names one', async () => {
+  const schema = await readComponentSchema();
+  const assetFields = schema.flatMap((c) => c.fields.filter((f) => f.type === 8).map((f) => `${c.name}.${f.name}`));
+  assert.deepEqual([...assetFields].sort(), Object.keys(ASSET_BRANDS).sort(), 'scripts/gen-components.mjs ASSET_BRANDS lists exactly the schema\'s Asset fields');
+  const text = readFileSync(OUTPUT, 'utf8');
+  for (const [key, brand] of Object.entries(ASSET_BRANDS)) {
+    const [c, f] = key.split('.');
+    assert.match(text, new RegExp(`export interface ${c}Data \\{[^}]*\\n  ${f}: ${brand};`), `${key}: ${brand}`);
+  }
+  // A made-up Asset field the table names gets the brand (imported); others stay numbers.
+  const made = generateComponents([{ name: 'Rig', fields: [field('asset', 8, { min: 1, max: 4294967295 }), field('other', 8, { min: 1, max: 4294967295 })], defaultValues: { asset: 0, other: 0 } }]);
+  assert.ok(made.includes("import { component, type RigHandle } from './components.js';"), made);
+  assert.ok(made.includes('  asset: RigHandle;') && made.includes('  other: number;'), made);
 });

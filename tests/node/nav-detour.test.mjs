@@ -67,9 +67,9 @@ test('nav vs Detour: 1,000 random pairs on nav-arena, path length within 1 %, sa
       const fp = query.findPath(sr.nearestRef, er.nearestRef, s, e, { maxPathPolys: 1024 });
       const theirReach = fp.polys.get(fp.polys.size - 1) === er.nearestRef;
       fp.polys.destroy();
-      const ourReach = ours.status === 'complete';
+      const ourReach = ours.status === 'Complete';
       if (theirReach === ourReach) reachAgree++;
-      else console.log(`pair ${i}: reachability differs: core ${ours.status}, Detour ${theirReach ? 'complete' : 'partial'}`);
+      else console.log(`pair ${i}: reachability differs: core ${ours.status}, Detour ${theirReach ? 'Complete' : 'Partial'}`);
       if (!ourReach) partial++;
       sumLen += theirs;
       if (ours.points.length === theirPts.length && ours.points.every((p, k) => p.every((x, c) => Math.abs(x - theirPts[k][c]) < 1e-5))) same++;

@@ -44,7 +44,7 @@ test('nav: nav-arena destinations reachable from the spawn; the platform by the 
     const p = navFindPath(world, mesh, arena.spawn.position, d.position);
     const straight = Math.hypot(d.position[0] - arena.spawn.position[0], d.position[2] - arena.spawn.position[2]);
     console.log(`nav-arena: spawn -> ${d.name}: ${p.status}, ${p.length.toFixed(3)} m (straight ${straight.toFixed(3)} m), ${p.cornerCount} corners over ${p.polygonCount} polygons`);
-    assert.equal(p.status, 'complete', d.name);
+    assert.equal(p.status, 'Complete', d.name);
     assert.ok(p.length >= straight - 1e-4);
     assert.ok(Math.hypot(p.end.position[0] - d.position[0], p.end.position[2] - d.position[2]) < 1e-4, `${d.name}: ends at the goal`);
   }
@@ -61,7 +61,7 @@ test('nav: nav-arena destinations reachable from the spawn; the platform by the 
   assert.ok(Math.abs(Math.hypot(ray.normal[0], ray.normal[2]) - 1) < 1e-5);
   const around = navFindPath(world, mesh, a.position, b);
   console.log(`nav-arena: across the slit ${around.length.toFixed(3)} m around the boxes (straight 3.6 m); raycast stops at t = ${ray.t.toFixed(3)}`);
-  assert.equal(around.status, 'complete');
+  assert.equal(around.status, 'Complete');
   assert.ok(around.length > 3.6 + 1.0);
   // Sliding along the box: a move into it ends on the wall, on the mesh.
   const moved = navMoveAlongSurface(world, mesh, a, b);
@@ -69,7 +69,7 @@ test('nav: nav-arena destinations reachable from the spawn; the platform by the 
   // On top of obstacle_box_01 (a walkable island): a partial path to the nearest reachable point.
   const island = navFindPath(world, mesh, arena.spawn.position, [2, 1.1, -3]);
   console.log(`nav-arena: goal on obstacle_box_01: ${island.status}, ends at [${island.end.position.map((x) => x.toFixed(3))}], ${island.length.toFixed(3)} m`);
-  assert.equal(island.status, 'partial');
+  assert.equal(island.status, 'Partial');
   assert.ok(island.end.position[1] < 0.5);
   world.destroy();
 });

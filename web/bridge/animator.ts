@@ -1,7 +1,7 @@
 /** Animator functions beside the component: parameters, root motion, playback status and
  * controller assets. Playback rules and the controller JSON format: wasm/include/limber/animator.h. */
 import { describe, handleArg, jsonArg, nameArg } from './args.js';
-import type { Entity, Vec3 } from './components.js';
+import { brand, type ControllerHandle, type Entity, type HandleArg, type RigHandle, type Vec3 } from './components.js';
 import { LimberError } from './errors.js';
 import { entityLabel, type World } from './world.js';
 
@@ -43,14 +43,7 @@ export interface ControllerInfo {
 }
 
 function withName<T>(world: World, name: string, fn: (ptr: number) => T): T {
-  return world.native(({ ex, heap }) => {
-    const s = heap.string(name, 'Animator');
-    try {
-      return fn(s.ptr);
-    } finally {
-      ex.lbw_free(s.ptr);
-    }
-  });
+  return world.native(({ heap }) => heap.withString(name, 'Animator', fn));
 }
 
 /** Current value of a parameter (floats as numbers, bools and triggers as booleans). */
@@ -125,7 +118,7 @@ export function rootMotion(world: World, entity: Entity): RootMotion {
 /** What the entity's Animator played in the last step. */
 export function animatorStatus(world: World, entity: Entity): AnimatorStatus {
   entity = live(world, entity, 'animatorStatus');
-  const controller = (world.get(entity, { name: 'Animator' }) as { controller: number }).controller;
+  const controller = (world.get(entity, { name: 'Animator' }) as { controller: ControllerHandle }).controller;
   return world.native(({ ex, heap, w, check }) =>
     heap.scratch(4 * 21, (p) => {
       check(ex.lbw_animator_status(w, entity, p), { entity, component: 'Animator', fn: 'animatorStatus' });
@@ -151,7 +144,7 @@ export function animatorStatus(world: World, entity: Entity): AnimatorStatus {
 }
 
 /** Parameters and states of a controller asset (for tools: sliders, state lists). */
-export function controllerInfo(world: World, controller: number): ControllerInfo {
+export function controllerInfo(world: World, controller: HandleArg<ControllerHandle>): ControllerInfo {
   handleArg(controller, 'controllerInfo', 'controller', 'a controller asset handle');
   return world.native(({ ex, heap, w }) => {
     const nameP = ex.lbw_controller_name(w, controller >>> 0);
@@ -177,24 +170,17 @@ export function controllerInfo(world: World, controller: number): ControllerInfo
 
 /** Adds a controller asset from its JSON (object or text) for a skeleton asset whose clips
  * it names; returns the handle for Animator.controller. */
-export function addController(world: World, skeleton: number, controller: object | string, name = ''): number {
+export function addController(world: World, skeleton: HandleArg<RigHandle>, controller: object | string, name = ''): ControllerHandle {
   const fn = 'addController';
   handleArg(skeleton, fn, 'skeleton', 'a skeleton asset handle');
   const text = jsonArg(controller, fn, 'controller', 'a controller object or its JSON text');
   nameArg(name, fn, 'name');
-  return world.native(({ ex, heap, w, check }) => {
-    const held: number[] = [];
-    try {
-      const n = heap.string(name, fn);
-      held.push(n.ptr);
-      const j = heap.string(text, fn);
-      held.push(j.ptr);
-      return heap.scratch(4, (p) => {
+  return world.native(({ ex, heap, w, check }) =>
+    heap.withStrings([name, text], fn, (n, j) =>
+      heap.scratch(4, (p) => {
         check(ex.lbw_add_controller_json(w, skeleton, n.ptr, j.ptr, j.len, p), { fn });
-        return heap.u32[p >> 2];
-      }, fn);
-    } finally {
-      for (const p of held) ex.lbw_free(p);
-    }
-  });
+        return brand<ControllerHandle>(heap.u32[p >> 2]!);
+      }, fn),
+    ),
+  );
 }

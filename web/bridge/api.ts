@@ -5,9 +5,11 @@ export { LimberError } from './errors.js';
 // Every component's handle and <Name>Data interface, generated from the core's schema.
 export * from './components.generated.js';
 export { GripPlacement } from './components.js';
-export type { ComponentType, Entity, Vec3, Quat, Writable, HandSide, Axis } from './components.js';
-export { World, Scene, entityLabel } from './world.js';
-export type { CreateWorldOptions, FingerName, HandStatus, JointTransform, VaultCast, WorldSnapshot } from './world.js';
+export type { ComponentType, ComponentInput, Entity, FieldInput, Vec3, Vec3Like, Quat, QuatLike, Writable, HandSide, Axis } from './components.js';
+// Asset handles: numbers at run time, one branded type per kind of asset for TypeScript.
+export type { AssetHandle, ClipHandle, ControllerHandle, HandleArg, MeshHandle, NavMeshHandle, RigHandle } from './components.js';
+export { World, Scene, entityLabel, FINGER_NAMES } from './world.js';
+export type { CreateWorldOptions, FingerName, HandStatus, JointTransform, JointTransformLike, VaultCast, WorldSnapshot } from './world.js';
 export type { ComponentInfo, FieldInfo } from './schema.js';
 export type { WasmSource } from './wasm.js';
 export { checkWasmBytes } from './wasm.js';
@@ -19,5 +21,5 @@ export { builtinQueries } from './collide.js';
 export { addController, animatorParam, animatorStatus, controllerInfo, rootMotion, setAnimatorParam, setAnimatorTrigger } from './animator.js';
 export type { AnimatorParamType, AnimatorStatus, ControllerInfo, RootMotion } from './animator.js';
 export type { ClosestPointOptions, CollideHit, CollisionQueries, QueryOptions } from './collide.js';
-export { addNavMesh, bakeDetourNavMesh, bakeNavMesh, bakeNavMeshData, findNavMesh, levelTriangles, navBakeSettings, navFindPath, navMeshInfo, navMoveAlongSurface, navNearest, navRaycast, setNavDestination, stopNavAgent, useRecast } from './nav.js';
-export type { DetourBake, DetourNavMesh, NavBakeSettings, NavHit, NavLevel, NavMeshData, NavMeshInfo, NavPath, NavPathStatus, NavPoint } from './nav.js';
+export { addNavMesh, bakeDetourNavMesh, bakeNavMesh, bakeNavMeshData, findNavMesh, levelTriangles, navBakeSettings, navFindPath, navMeshInfo, navMoveAlongSurface, navNearest, navPathStatus, navRaycast, setNavDestination, stopNavAgent, useRecast } from './nav.js';
+export type { DetourBake, DetourNavMesh, NavBakeSettings, NavHit, NavLevel, NavMeshData, NavMeshInfo, NavPath, NavPathStatus, NavPoint, NavPointLike } from './nav.js';

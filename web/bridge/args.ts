@@ -59,13 +59,51 @@ export function jsonArg(v: unknown, fn: string, field: string, what = 'an object
   return text;
 }
 
-/** Exactly n numbers (an array or typed array); finiteness is the core's check. */
-export function vecArg(v: unknown, n: number, fn: string, field: string, entity?: number): ArrayLike<number> {
-  const ok = Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
-  const arr = v as ArrayLike<unknown>;
-  if (!ok || arr.length !== n) throw badArgument(fn, field, `must be an array of ${n} numbers, got ${describe(v)}`, 'LB_ERR_INVALID_ARGUMENT', entity);
-  for (let i = 0; i < n; i++) {
-    if (typeof arr[i] !== 'number') throw badArgument(fn, `${field}[${i}]`, `must be a number, got ${describe(arr[i])}`, 'LB_ERR_INVALID_ARGUMENT', entity);
+/** The component names of a vector of n (3 or 4) given as an object. */
+const AXES = ['x', 'y', 'z', 'w'] as const;
+
+/** What a vector of n numbers may be: the words for error messages. */
+export function vectorForms(n: number): string {
+  const keys = AXES.slice(0, n).join(', ');
+  return `an array of ${n} numbers [${keys}], a typed array of ${n} or an object {${keys}}`;
+}
+
+/** The one parser of vector inputs (vecArg, Vec3/Quat component fields, the nav queries):
+ * exactly n numbers as an array, a typed array (not a DataView) or an object with numeric x, y,
+ * z (and w for n = 4), e.g. a THREE.Vector3 or THREE.Quaternion. Returns the numbers, or why
+ * not: `at` is the element or key that is wrong ('' for the value as a whole). Finiteness is
+ * the caller's (or the core's) check. */
+export function readVector(v: unknown, n: number): { values: number[] } | { at: string; why: string } {
+  if (Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView))) {
+    const arr = v as ArrayLike<unknown>;
+    if (arr.length !== n) return { at: '', why: `must be ${vectorForms(n)}, got ${describe(v)}` };
+    const values: number[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const x = arr[i];
+      if (typeof x !== 'number') return { at: `[${i}]`, why: `must be a number, got ${describe(x)}` };
+      values[i] = x;
+    }
+    return { values };
   }
-  return arr as ArrayLike<number>;
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const values: number[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const k = AXES[i]!;
+      const x = o[k];
+      if (typeof x !== 'number') return { at: `.${k}`, why: `must be a number, got ${x === undefined ? 'nothing' : describe(x)} (a vector here is ${vectorForms(n)})` };
+      values[i] = x;
+    }
+    return { values };
+  }
+  return { at: '', why: `must be ${vectorForms(n)}, got ${describe(v)}` };
+}
+
+/** Exactly n numbers (see readVector: an array, a typed array or {x, y, z[, w]}); the
+ * LimberError otherwise names `field` (and the element or key). Finiteness is the core's
+ * check. */
+export function vecArg(v: unknown, n: number, fn: string, field: string, entity?: number): number[] {
+  const r = readVector(v, n);
+  if ('values' in r) return r.values;
+  throw badArgument(fn, `${field}${r.at}`, r.why, 'LB_ERR_INVALID_ARGUMENT', entity);
 }

@@ -2,7 +2,7 @@
  * closest point, ray / sphere / capsule casts and overlaps against Collider components.
  * Metres; directions need not be unit length. */
 import { badArgument, describe, handleArg, vecArg } from './args.js';
-import type { Entity, Quat, Vec3 } from './components.js';
+import { brand, type Entity, type HandleArg, type MeshHandle, type QuatLike, type Vec3, type Vec3Like } from './components.js';
 import type { NativeContext, World } from './world.js';
 
 /** Which colliders a query sees. */
@@ -76,10 +76,10 @@ function hitQuery(world: World, fn: string, floats: number[], call: (ctx: Native
 }
 
 function vec(v: unknown, n: number, fn: string, field: string): number[] {
-  return Array.from(vecArg(v, n, fn, field));
+  return vecArg(v, n, fn, field);
 }
 
-export function closestPoint(world: World, point: Vec3, options?: ClosestPointOptions): CollideHit | null {
+export function closestPoint(world: World, point: Vec3Like, options?: ClosestPointOptions): CollideHit | null {
   const fn = 'closestPoint';
   const p = vec(point, 3, fn, 'point');
   const o = queryOptions(options, fn, ['maxDistance']);
@@ -87,7 +87,7 @@ export function closestPoint(world: World, point: Vec3, options?: ClosestPointOp
   return hitQuery(world, fn, p, ({ ex, w }, input, out) => ex.lbw_closest_point(w, input, maxDistance, o.layers, o.exclude, out));
 }
 
-export function raycast(world: World, origin: Vec3, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null {
+export function raycast(world: World, origin: Vec3Like, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
   const fn = 'raycast';
   const input = [...vec(origin, 3, fn, 'origin'), ...vec(dir, 3, fn, 'dir')];
   const maxd = numberArg(maxDistance, fn, 'maxDistance');
@@ -95,7 +95,7 @@ export function raycast(world: World, origin: Vec3, dir: Vec3, maxDistance: numb
   return hitQuery(world, fn, input, ({ ex, w }, p, out) => ex.lbw_raycast(w, p, maxd, o.layers, o.exclude, out));
 }
 
-export function sphereCast(world: World, center: Vec3, radius: number, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null {
+export function sphereCast(world: World, center: Vec3Like, radius: number, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
   const fn = 'sphereCast';
   const input = [...vec(center, 3, fn, 'center'), ...vec(dir, 3, fn, 'dir')];
   const r = numberArg(radius, fn, 'radius');
@@ -104,7 +104,7 @@ export function sphereCast(world: World, center: Vec3, radius: number, dir: Vec3
   return hitQuery(world, fn, input, ({ ex, w }, p, out) => ex.lbw_sphere_cast(w, p, r, maxd, o.layers, o.exclude, out));
 }
 
-export function capsuleCast(world: World, a: Vec3, b: Vec3, radius: number, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null {
+export function capsuleCast(world: World, a: Vec3Like, b: Vec3Like, radius: number, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
   const fn = 'capsuleCast';
   const input = [...vec(a, 3, fn, 'a'), ...vec(b, 3, fn, 'b'), ...vec(dir, 3, fn, 'dir')];
   const r = numberArg(radius, fn, 'radius');
@@ -130,24 +130,24 @@ function overlap(world: World, fn: string, kind: number, floats: number[], optio
   );
 }
 
-export function overlapSphere(world: World, center: Vec3, radius: number, options?: QueryOptions): Entity[] {
+export function overlapSphere(world: World, center: Vec3Like, radius: number, options?: QueryOptions): Entity[] {
   const fn = 'overlapSphere';
   return overlap(world, fn, 0, [...vec(center, 3, fn, 'center'), numberArg(radius, fn, 'radius')], options);
 }
 
-export function overlapCapsule(world: World, a: Vec3, b: Vec3, radius: number, options?: QueryOptions): Entity[] {
+export function overlapCapsule(world: World, a: Vec3Like, b: Vec3Like, radius: number, options?: QueryOptions): Entity[] {
   const fn = 'overlapCapsule';
   return overlap(world, fn, 1, [...vec(a, 3, fn, 'a'), ...vec(b, 3, fn, 'b'), numberArg(radius, fn, 'radius')], options);
 }
 
-export function overlapBox(world: World, center: Vec3, rotation: Quat, halfExtents: Vec3, options?: QueryOptions): Entity[] {
+export function overlapBox(world: World, center: Vec3Like, rotation: QuatLike, halfExtents: Vec3Like, options?: QueryOptions): Entity[] {
   const fn = 'overlapBox';
   return overlap(world, fn, 2, [...vec(center, 3, fn, 'center'), ...vec(rotation, 4, fn, 'rotation'), ...vec(halfExtents, 3, fn, 'halfExtents')], options);
 }
 
 /** A triangle mesh asset for Collider.mesh: positions (x, y, z per vertex, the mesh's own
  * frame) and indices (3 per triangle). Returns its handle. */
-export function addMesh(world: World, positions: ArrayLike<number>, indices: ArrayLike<number>): number {
+export function addMesh(world: World, positions: ArrayLike<number>, indices: ArrayLike<number>): MeshHandle {
   const fn = 'addMesh';
   const isList = (v: unknown): v is ArrayLike<number> => Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
   if (!isList(positions)) throw badArgument(fn, 'positions', `must be an array or Float32Array of numbers, got ${describe(positions)}`);
@@ -167,7 +167,7 @@ export function addMesh(world: World, positions: ArrayLike<number>, indices: Arr
           new Float32Array(ex.memory.buffer, pp, positions.length).set(positions);
           new Uint32Array(ex.memory.buffer, ip, indices.length).set(indices);
           check(ex.lbw_add_mesh(w, pp, positions.length / 3, ip, indices.length, out), { fn });
-          return new Uint32Array(ex.memory.buffer, out, 1)[0]!;
+          return brand<MeshHandle>(new Uint32Array(ex.memory.buffer, out, 1)[0]!);
         }, fn),
       fn),
     fn),
@@ -175,25 +175,27 @@ export function addMesh(world: World, positions: ArrayLike<number>, indices: Arr
 }
 
 /** Triangles of a mesh asset (0 for an unknown handle). */
-export function meshTriangleCount(world: World, mesh: number): number {
+export function meshTriangleCount(world: World, mesh: HandleArg<MeshHandle>): number {
   handleArg(mesh, 'meshTriangleCount', 'mesh', 'a mesh handle');
   return world.native(({ ex, w }) => ex.lbw_mesh_triangle_count(w, mesh) >>> 0);
 }
 
 /** The query layer as a table of functions, the same signatures as the World methods above.
+ * Points, directions and rotations are taken in any Vec3Like / QuatLike form (an array, a
+ * typed array, a THREE.Vector3 / THREE.Quaternion); answers use arrays.
  * `world.queries` is the built-in backend (deterministic, the core's own colliders);
  * limber/rapier's rapierQueries() answers the same table from a Rapier world the game owns.
  * Misses are null / []. */
 export interface CollisionQueries {
-  closestPoint(point: Vec3, options?: ClosestPointOptions): CollideHit | null;
-  raycast(origin: Vec3, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null;
-  sphereCast(center: Vec3, radius: number, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null;
+  closestPoint(point: Vec3Like, options?: ClosestPointOptions): CollideHit | null;
+  raycast(origin: Vec3Like, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null;
+  sphereCast(center: Vec3Like, radius: number, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null;
   /** capsule with core segment a-b */
-  capsuleCast(a: Vec3, b: Vec3, radius: number, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null;
+  capsuleCast(a: Vec3Like, b: Vec3Like, radius: number, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null;
   /** entities in entity order */
-  overlapSphere(center: Vec3, radius: number, options?: QueryOptions): Entity[];
-  overlapCapsule(a: Vec3, b: Vec3, radius: number, options?: QueryOptions): Entity[];
-  overlapBox(center: Vec3, rotation: Quat, halfExtents: Vec3, options?: QueryOptions): Entity[];
+  overlapSphere(center: Vec3Like, radius: number, options?: QueryOptions): Entity[];
+  overlapCapsule(a: Vec3Like, b: Vec3Like, radius: number, options?: QueryOptions): Entity[];
+  overlapBox(center: Vec3Like, rotation: QuatLike, halfExtents: Vec3Like, options?: QueryOptions): Entity[];
 }
 
 /** The built-in backend of `world` as a CollisionQueries table. */

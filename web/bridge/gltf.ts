@@ -1,5 +1,6 @@
 /** glTF 2.0 rigs and clips through the core's importer (limber/gltf.h). */
 import { describe, handleArg, nameArg } from './args.js';
+import { brand, type ClipHandle, type HandleArg, type RigHandle } from './components.js';
 import { LimberError } from './errors.js';
 import type { JointTransform, NativeContext, World } from './world.js';
 
@@ -44,7 +45,7 @@ export interface GltfJoint {
 
 export interface GltfClip {
   /** Clip asset handle in the world (> 0). */
-  handle: number;
+  handle: ClipHandle;
   name: string;
   /** Seconds. */
   duration: number;
@@ -62,7 +63,7 @@ export interface GltfSkin {
 
 export interface LoadedRig {
   /** Skeleton asset handle, for `Rig.asset`. */
-  asset: number;
+  asset: RigHandle;
   /** Depth-first, as the world stores them. */
   joints: GltfJoint[];
   /** One per glTF animation, in file order. */
@@ -190,7 +191,7 @@ export function loadRig(world: World, bytes: Uint8Array, options: LoadRigOptions
       const h = first + k;
       clips.push(clipInfo(i, h));
     }
-    return { asset: skeleton, joints, clips, skin: skinInfo, rootParent };
+    return { asset: brand<RigHandle>(skeleton), joints, clips, skin: skinInfo, rootParent };
   } finally {
     if (asset) ex.lbw_gltf_free(asset);
     for (const p of owned) ex.lbw_free(p);
@@ -204,7 +205,7 @@ function clipInfo(i: NativeContext, h: number): GltfClip {
     const ok = ex.lbw_clip_reduction(i.w, h, out) === 1;
     const f = heap.f32.subarray(out >> 2, (out >> 2) + 3);
     return {
-      handle: h,
+      handle: brand<ClipHandle>(h),
       name: heap.cstring(ex.lbw_clip_name(i.w, h)),
       duration: ex.lbw_clip_duration(i.w, h),
       reduction: ok ? { tracks: f[0]!, constantTracks: f[1]!, error: f[2]! } : { tracks: 0, constantTracks: 0, error: 0 },
@@ -214,21 +215,16 @@ function clipInfo(i: NativeContext, h: number): GltfClip {
   }
 }
 
-/** Clip asset handle by name (first match; `skeleton` 0 = any skeleton), or 0. */
-export function findClip(world: World, name: string, skeleton = 0): number {
+/** Clip asset handle by name (first match; `skeleton` 0 = any skeleton), or 0 (none). */
+export function findClip(world: World, name: string, skeleton: HandleArg<RigHandle> = 0): ClipHandle {
   const i = internals(world);
   handleArg(skeleton, 'findClip', 'skeleton', 'a skeleton asset handle');
-  const s = i.heap.string(nameArg(name, 'findClip', 'name'), 'findClip');
-  try {
-    return i.ex.lbw_find_clip(i.w, skeleton >>> 0, s.ptr);
-  } finally {
-    i.ex.lbw_free(s.ptr);
-  }
+  return i.heap.withString(nameArg(name, 'findClip', 'name'), 'findClip', (s) => brand<ClipHandle>(i.ex.lbw_find_clip(i.w, skeleton >>> 0, s)));
 }
 
 /** Every clip asset of the world (in add order) that animates `skeleton` (0 = any):
  * handle, name and duration in seconds. */
-export function listClips(world: World, skeleton = 0): GltfClip[] {
+export function listClips(world: World, skeleton: HandleArg<RigHandle> = 0): GltfClip[] {
   const i = internals(world);
   handleArg(skeleton, 'listClips', 'skeleton', 'a skeleton asset handle');
   const out: GltfClip[] = [];
@@ -246,7 +242,7 @@ export function listClips(world: World, skeleton = 0): GltfClip[] {
  * Samples a clip asset over its skeleton's rest pose at `time` seconds (the core's sampling
  * job): local transforms, depth-first. Without `loop` the time is clamped to the clip.
  */
-export function sampleClip(world: World, clip: number, time: number, options: { loop?: boolean } = {}): JointTransform[] {
+export function sampleClip(world: World, clip: HandleArg<ClipHandle>, time: number, options: { loop?: boolean } = {}): JointTransform[] {
   const i = internals(world);
   const { ex, heap } = i;
   if (typeof time !== 'number') fail('LB_ERR_INVALID_ARGUMENT', `sampleClip: time must be a number, got ${typeof time}`, 'time');

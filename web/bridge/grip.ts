@@ -2,7 +2,7 @@
 import { type Entity, GripHolder, GripPose, type HandSide, Rig } from './components.js';
 import { badArgument, describe, jsonArg, nameArg } from './args.js';
 import { LimberError } from './errors.js';
-import { decodeHand, entityLabel, readReport, FINGERS, type FingerName, type HandStatus, PACKED_HAND_BYTES, World } from './world.js';
+import { decodeHand, entityLabel, readReport, FINGER_NAMES, type FingerName, type HandStatus, PACKED_HAND_BYTES, World } from './world.js';
 
 /** Grip functions act on one world, named first: a clear error for anything else (e.g.
  * the older registerGripPose(name, pose) form) or for a destroyed world. */
@@ -29,18 +29,15 @@ export function captureFingerPose(world: World, entity: Entity, handJoint: strin
   const fn = 'captureFingerPose';
   return world.native(({ ex, heap, w, check, entity: live }) => {
     const e = live(entity, fn);
-    const hand = heap.string(nameArg(handJoint, fn, 'handJoint'), fn);
-    try {
-      const needed = ex.lbw_capture_finger_pose(w, e, hand.ptr, 0, 0);
+    return heap.withString(nameArg(handJoint, fn, 'handJoint'), fn, (hand) => {
+      const needed = ex.lbw_capture_finger_pose(w, e, hand, 0, 0);
       if (needed < 0) check(-needed, { entity: e, component: 'Rig', fn });
       return heap.scratch(needed + 1, (buf) => {
-        const n = ex.lbw_capture_finger_pose(w, e, hand.ptr, buf, needed + 1);
+        const n = ex.lbw_capture_finger_pose(w, e, hand, buf, needed + 1);
         if (n < 0) check(-n, { entity: e, component: 'Rig', fn });
         return JSON.parse(heap.cstring(buf)) as FingerPose;
       }, fn);
-    } finally {
-      ex.lbw_free(hand.ptr);
-    }
+    });
   });
 }
 
@@ -52,18 +49,9 @@ export function registerFingerPose(world: World, name: string, pose: FingerPose 
   const fn = 'registerFingerPose';
   nameArg(name, fn, 'name');
   const text = jsonArg(pose, fn, 'pose', 'a FingerPose object or its JSON text');
-  world.native(({ ex, heap, w, check }) => {
-    const held: number[] = [];
-    try {
-      const n = heap.string(name, fn);
-      held.push(n.ptr);
-      const j = heap.string(text, fn);
-      held.push(j.ptr);
-      check(ex.lbw_register_finger_pose(w, n.ptr, j.ptr, j.len), { fn });
-    } finally {
-      for (const p of held) ex.lbw_free(p);
-    }
-  });
+  world.native(({ ex, heap, w, check }) =>
+    heap.withStrings([name, text], fn, (n, j) => check(ex.lbw_register_finger_pose(w, n.ptr, j.ptr, j.len), { fn })),
+  );
 }
 
 export type GripDriver = 'none' | 'pose' | 'main' | 'support';
@@ -145,16 +133,16 @@ export function gripPoseStatus(world: World, entity: Entity): { right: HandGripS
     return {
       side,
       hand: hand ? hand.hand : null,
-      fingers: hand ? hand.fingers : (Object.fromEntries(FINGERS.map((f) => [f, null])) as Record<FingerName, null>),
-      missing: hand ? hand.missing : [...FINGERS],
+      fingers: hand ? hand.fingers : (Object.fromEntries(FINGER_NAMES.map((f) => [f, null])) as Record<FingerName, null>),
+      missing: hand ? hand.missing : [...FINGER_NAMES],
       report,
       driver: st.driver,
       blend: st.blend,
       palmDistance: st.palmDistance,
-      contacts: FINGERS.filter((_, k) => (st.contacts >> k) & 1),
+      contacts: FINGER_NAMES.filter((_, k) => (st.contacts >> k) & 1),
       indexLength: st.indexLength,
       palmKnown: st.palmKnown,
-      tipEstimated: FINGERS.filter((_, k) => (st.tipEstimated >> k) & 1),
+      tipEstimated: FINGER_NAMES.filter((_, k) => (st.tipEstimated >> k) & 1),
     };
   };
   return { right: one('Right'), left: one('Left') };
@@ -186,18 +174,9 @@ export interface GripPoseDef {
 /** Registers `def` under `name` in this world only. */
 function registerIn(world: World, name: string, json: string): void {
   const fn = 'registerGripPose';
-  world.native(({ ex, heap, w, check }) => {
-    const held: number[] = [];
-    try {
-      const n = heap.string(name, fn);
-      held.push(n.ptr);
-      const j = heap.string(json, fn);
-      held.push(j.ptr);
-      check(ex.lbw_register_grip_pose(w, n.ptr, j.ptr, j.len), { fn });
-    } finally {
-      for (const p of held) ex.lbw_free(p);
-    }
-  });
+  world.native(({ ex, heap, w, check }) =>
+    heap.withStrings([name, json], fn, (n, j) => check(ex.lbw_register_grip_pose(w, n.ptr, j.ptr, j.len), { fn })),
+  );
 }
 
 /** Adds a grip pose to `world`'s registry, or replaces one by name (built-ins too, in
@@ -214,13 +193,8 @@ function poseJson(world: World, pose: string | GripPoseDef, byJoint: boolean, fn
   const isName = typeof pose === 'string';
   const name = isName ? nameArg(pose, fn, 'name') : '';
   const json = isName ? '' : jsonArg(pose, fn, 'pose', 'a pose name or a GripPoseDef object');
-  return world.native(({ ex, heap, w, check }) => {
-    const held: number[] = [];
-    try {
-      const n = heap.string(name, fn);
-      held.push(n.ptr);
-      const j = heap.string(json, fn);
-      held.push(j.ptr);
+  return world.native(({ ex, heap, w, check }) =>
+    heap.withStrings([name, json], fn, (n, j) => {
       const call = (buf: number, cap: number) => ex.lbw_grip_pose_json(w, n.ptr, j.ptr, j.len, byJoint ? 1 : 0, buf, cap);
       const needed = call(0, 0);
       if (needed < 0) check(-needed, { fn });
@@ -229,10 +203,8 @@ function poseJson(world: World, pose: string | GripPoseDef, byJoint: boolean, fn
         if (got < 0) check(-got, { fn });
         return JSON.parse(heap.cstring(buf)) as GripPoseDef;
       }, fn);
-    } finally {
-      for (const p of held) ex.lbw_free(p);
-    }
-  });
+    }),
+  );
 }
 
 /** Expands a pose (a name in `world`'s registry or built-in, or a definition) to

@@ -2,9 +2,9 @@
  * Node entry imports it on the first bake, a browser page passes it with useRecast), Limber's navmesh format, and the core's deterministic queries
  * (nearest point, path, move along the surface, raycast). Rules and limits:
  * wasm/include/limber/nav.h. */
-import { badArgument, describe, handleArg, jsonArg, nameArg } from './args.js';
-import type { Entity, Vec3 } from './components.js';
-import { NavAgent } from './components.generated.js';
+import { badArgument, describe, handleArg, jsonArg, nameArg, readVector } from './args.js';
+import { brand, type Entity, type HandleArg, type NavMeshHandle, type Vec3, type Vec3Like } from './components.js';
+import { NavAgent, type NavAgentData } from './components.generated.js';
 import { LimberError } from './errors.js';
 import type { World } from './world.js';
 
@@ -52,7 +52,7 @@ export interface NavBakeSettings {
 /** A level to bake: a level file's data (pieces: boxes with center, size, rotation [x y z w]),
  * or raw triangles (positions x y z..., indices, counter-clockwise seen from outside). */
 export type NavLevel =
-  | { name?: string; agentRadius?: number; pieces: { center: Vec3; size: Vec3; rotation?: number[]; shape?: string }[] }
+  | { name?: string; agentRadius?: number; pieces: { center: Vec3Like; size: Vec3Like; rotation?: number[]; shape?: string }[] }
   | { name?: string; positions: ArrayLike<number>; indices: ArrayLike<number> };
 
 export interface NavPoint {
@@ -61,10 +61,28 @@ export interface NavPoint {
   polygon: number;
 }
 
-export type NavPathStatus = 'complete' | 'partial';
+/** A point on the mesh as the queries take it: a NavPoint, its position in any Vec3Like form. */
+export interface NavPointLike {
+  position: Vec3Like;
+  polygon: number;
+}
+
+/** How a path query ended, spelt as NavAgent.pathStatus spells it (enum strings have one
+ * casing across the API, the schema's): 'Complete', or 'Partial' when the goal is
+ * unreachable. Earlier versions returned lower case ('complete' | 'partial'): navPathStatus()
+ * reads either spelling (see CHANGELOG.md). */
+export type NavPathStatus = Exclude<NavAgentData['pathStatus'], 'None'>;
+
+/** A path status in either spelling ('Complete' or the old 'complete', ...) as the current
+ * one; anything else is a LimberError naming `field`. For code that stored the old strings. */
+export function navPathStatus(status: NavPathStatus | Lowercase<NavPathStatus>, field = 'status'): NavPathStatus {
+  if (status === 'Complete' || status === 'complete') return 'Complete';
+  if (status === 'Partial' || status === 'partial') return 'Partial';
+  throw badArgument('navPathStatus', field, `must be 'Complete' or 'Partial' (or the old 'complete', 'partial'), got ${describe(status)}`, 'LB_ERR_UNKNOWN_NAME');
+}
 
 export interface NavPath {
-  /** complete, or partial: the goal is unreachable and the path ends at the reachable point nearest it */
+  /** 'Complete', or 'Partial': the goal is unreachable and the path ends at the reachable point nearest it */
   status: NavPathStatus;
   /** corners from start to end (at most maxPoints) */
   points: Vec3[];
@@ -178,15 +196,13 @@ function finiteArg(v: unknown, fn: string, field: string, lo: number, hi: number
   return v;
 }
 
+/** A finite 3-vector in any form readVector takes ([x, y, z], a typed array, {x, y, z}). */
 function vec3Arg(v: unknown, fn: string, field: string): Vec3 {
-  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw badArgument(fn, field, `must be [x, y, z], got ${describe(v)}`);
-  const a = v as ArrayLike<unknown>;
-  if (a.length !== 3) throw badArgument(fn, field, `must be [x, y, z], got ${describe(v)}`);
-  const out: Vec3 = [0, 0, 0];
+  const r = readVector(v, 3);
+  if (!('values' in r)) throw badArgument(fn, `${field}${r.at}`, r.why);
+  const out = r.values as Vec3;
   for (let i = 0; i < 3; i++) {
-    const x = a[i];
-    if (typeof x !== 'number' || !Number.isFinite(x)) throw badArgument(fn, `${field}[${i}]`, `must be a finite number, got ${describe(x)}`, 'LB_ERR_NOT_FINITE');
-    out[i] = x;
+    if (!Number.isFinite(out[i])) throw badArgument(fn, `${field}${Array.isArray(v) || ArrayBuffer.isView(v) ? `[${i}]` : `.${'xyz'[i]}`}`, `must be a finite number, got ${describe(out[i])}`, 'LB_ERR_NOT_FINITE');
   }
   return out;
 }
@@ -344,7 +360,7 @@ export async function bakeNavMeshData(level: NavLevel, settings: NavBakeSettings
 }
 
 /** Bakes a level with Recast and adds the mesh to the world: the navmesh asset handle. */
-export async function bakeNavMesh(world: World, level: NavLevel, settings: NavBakeSettings = {}, name?: string): Promise<number> {
+export async function bakeNavMesh(world: World, level: NavLevel, settings: NavBakeSettings = {}, name?: string): Promise<NavMeshHandle> {
   const data = await bakeNavMeshData(level, settings);
   return addNavMesh(world, data, name ?? (level.name || 'navmesh'));
 }
@@ -354,30 +370,23 @@ export async function bakeNavMesh(world: World, level: NavLevel, settings: NavBa
 /** Adds a navmesh (Limber's format, as an object or its JSON text); the asset handle. The core
  * refuses a bad mesh (non-convex polygon, broken adjacency, NaN, index out of range) with a
  * LimberError naming the polygon and edge, and keeps nothing of it. */
-export function addNavMesh(world: World, mesh: NavMeshData | string, name = 'navmesh'): number {
+export function addNavMesh(world: World, mesh: NavMeshData | string, name = 'navmesh'): NavMeshHandle {
   const fn = 'addNavMesh';
   nameArg(name, fn, 'name');
   if (typeof mesh === 'object' && mesh !== null && !Array.isArray(mesh)) return addNavMeshData(world, mesh, name);
   const text = jsonArg(mesh, fn, 'mesh', 'a navmesh object or its JSON text');
-  return world.native(({ ex, heap, w, check }) => {
-    const held: number[] = [];
-    try {
-      const n = heap.string(name, fn);
-      held.push(n.ptr);
-      const j = heap.string(text, fn);
-      held.push(j.ptr);
-      return heap.scratch(4, (p) => {
+  return world.native(({ ex, heap, w, check }) =>
+    heap.withStrings([name, text], fn, (n, j) =>
+      heap.scratch(4, (p) => {
         check(ex.lbw_add_navmesh_json(w, n.ptr, j.ptr, j.len, p), { fn });
-        return heap.u32[p >> 2]!;
-      }, fn);
-    } finally {
-      for (const p of held) ex.lbw_free(p);
-    }
-  });
+        return brand<NavMeshHandle>(heap.u32[p >> 2]!);
+      }, fn),
+    ),
+  );
 }
 
 /** The binary path for an object: arrays checked here for shape, the geometry in the core. */
-function addNavMeshData(world: World, mesh: NavMeshData, name: string): number {
+function addNavMeshData(world: World, mesh: NavMeshData, name: string): NavMeshHandle {
   const fn = 'addNavMesh';
   if (mesh.format !== 'limber-navmesh' || mesh.version !== 1) throw badArgument(fn, 'mesh.format', 'must be "limber-navmesh" with version 1', 'LB_ERR_PARSE');
   const { vertices, polygons, neighbours } = mesh;
@@ -423,7 +432,7 @@ function addNavMeshData(world: World, mesh: NavMeshData, name: string): number {
       const pn = put(new Uint8Array(Int32Array.from(nei).buffer));
       return heap.scratch(4, (p) => {
         check(ex.lbw_add_navmesh(w, n, pv, vertices.length, pc, pi, pn, polygons.length, p), { fn });
-        return heap.u32[p >> 2]!;
+        return brand<NavMeshHandle>(heap.u32[p >> 2]!);
       }, fn);
     } finally {
       for (const p of held) ex.lbw_free(p);
@@ -431,20 +440,13 @@ function addNavMeshData(world: World, mesh: NavMeshData, name: string): number {
   });
 }
 
-/** Handle of a navmesh by name (as added or declared in a scene), or 0. */
-export function findNavMesh(world: World, name: string): number {
+/** Handle of a navmesh by name (as added or declared in a scene), or 0 (none). */
+export function findNavMesh(world: World, name: string): NavMeshHandle {
   nameArg(name, 'findNavMesh', 'name');
-  return world.native(({ ex, heap, w }) => {
-    const s = heap.string(name, 'findNavMesh');
-    try {
-      return ex.lbw_navmesh_find(w, s.ptr) >>> 0;
-    } finally {
-      ex.lbw_free(s.ptr);
-    }
-  });
+  return world.native(({ ex, heap, w }) => heap.withString(name, 'findNavMesh', (s) => brand<NavMeshHandle>(ex.lbw_navmesh_find(w, s) >>> 0)));
 }
 
-export function navMeshInfo(world: World, mesh: number): NavMeshInfo {
+export function navMeshInfo(world: World, mesh: HandleArg<NavMeshHandle>): NavMeshInfo {
   const fn = 'navMeshInfo';
   handleArg(mesh, fn, 'mesh', 'a navmesh handle');
   return world.native(({ ex, heap, w, check }) =>
@@ -479,7 +481,7 @@ function pointArg(v: unknown, fn: string, field: string): NavPoint {
 }
 
 /** Nearest point of the mesh to `point`. */
-export function navNearest(world: World, mesh: number, point: Vec3): NavPoint {
+export function navNearest(world: World, mesh: HandleArg<NavMeshHandle>, point: Vec3Like): NavPoint {
   const fn = 'navNearest';
   handleArg(mesh, fn, 'mesh', 'a navmesh handle');
   const p3 = vec3Arg(point, fn, 'point');
@@ -493,7 +495,7 @@ export function navNearest(world: World, mesh: number, point: Vec3): NavPoint {
 }
 
 /** Path from the mesh point nearest `start` to the one nearest `goal` (A* + string pulling). */
-export function navFindPath(world: World, mesh: number, start: Vec3, goal: Vec3, options: { maxPoints?: number } = {}): NavPath {
+export function navFindPath(world: World, mesh: HandleArg<NavMeshHandle>, start: Vec3Like, goal: Vec3Like, options: { maxPoints?: number } = {}): NavPath {
   const fn = 'navFindPath';
   handleArg(mesh, fn, 'mesh', 'a navmesh handle');
   const a = vec3Arg(start, fn, 'start');
@@ -510,7 +512,7 @@ export function navFindPath(world: World, mesh: number, start: Vec3, goal: Vec3,
       const points: Vec3[] = [];
       for (let k = 0; k < u[i]!; k++) points.push([f[(pts >> 2) + 3 * k]!, f[(pts >> 2) + 3 * k + 1]!, f[(pts >> 2) + 3 * k + 2]!]);
       return {
-        status: u[i + 3] === 1 ? 'complete' : 'partial',
+        status: u[i + 3] === 1 ? 'Complete' : 'Partial',
         points,
         cornerCount: u[i + 1]!,
         polygonCount: u[i + 2]!,
@@ -523,7 +525,7 @@ export function navFindPath(world: World, mesh: number, start: Vec3, goal: Vec3,
 }
 
 /** Moves from `from` (a point on the mesh) toward `to` along the surface, clamped at walls. */
-export function navMoveAlongSurface(world: World, mesh: number, from: NavPoint, to: Vec3): NavPoint {
+export function navMoveAlongSurface(world: World, mesh: HandleArg<NavMeshHandle>, from: NavPointLike, to: Vec3Like): NavPoint {
   const fn = 'navMoveAlongSurface';
   handleArg(mesh, fn, 'mesh', 'a navmesh handle');
   const s = pointArg(from, fn, 'from');
@@ -540,7 +542,7 @@ export function navMoveAlongSurface(world: World, mesh: number, from: NavPoint, 
 }
 
 /** Casts from `from` toward `to` along the surface (XZ) to the first wall. */
-export function navRaycast(world: World, mesh: number, from: NavPoint, to: Vec3): NavHit {
+export function navRaycast(world: World, mesh: HandleArg<NavMeshHandle>, from: NavPointLike, to: Vec3Like): NavHit {
   const fn = 'navRaycast';
   handleArg(mesh, fn, 'mesh', 'a navmesh handle');
   const s = pointArg(from, fn, 'from');
@@ -567,7 +569,7 @@ export function navRaycast(world: World, mesh: number, from: NavPoint, to: Vec3)
 
 /** Sends the agent to `destination` (world space): it heads there from the next step, also
  * right after stopNavAgent (no frame of delay). */
-export function setNavDestination(world: World, entity: Entity, destination: Vec3): void {
+export function setNavDestination(world: World, entity: Entity, destination: Vec3Like): void {
   const fn = 'setNavDestination';
   const p = vec3Arg(destination, fn, 'destination');
   world.update(entity, NavAgent, (a) => {

@@ -1,6 +1,6 @@
 /** The component schema, read from the core at start-up: field names, types,
  * offsets, defaults and ranges are defined once, in C. */
-import { describe } from './args.js';
+import { describe, readVector } from './args.js';
 import { LimberError } from './errors.js';
 import type { Heap } from './wasm.js';
 
@@ -177,9 +177,11 @@ export function encodeComponent(info: ComponentInfo, values: Record<string, unkn
     const f = info.byName.get(name);
     if (!f) throw fail(name, `is not a field of ${info.name} (fields: ${info.fields.map((x) => x.name).join(', ')})`, 'LB_ERR_UNKNOWN_NAME');
     if (v === undefined) continue;
+    // Vectors in any accepted form (array, typed array, {x, y, z[, w]}) as plain numbers.
+    const vec = f.type === FieldType.Vec3 || f.type === FieldType.Quat ? readVector(v, f.type === FieldType.Vec3 ? 3 : 4) : null;
     // `bytes` hold the current value on update: an unchanged field is already there (and a
     // Name need not be interned again).
-    if (current && sameValue(v, current[name])) continue;
+    if (current && sameValue(vec && 'values' in vec ? vec.values : v, current[name])) continue;
     if (f.readonly) throw fail(name, 'is an output and cannot be set');
     switch (f.type) {
       case FieldType.F32:
@@ -203,14 +205,8 @@ export function encodeComponent(info: ComponentInfo, values: Record<string, unkn
         break;
       }
       case FieldType.Vec3: case FieldType.Quat: {
-        const n = f.type === FieldType.Vec3 ? 3 : 4;
-        const arr = v as ArrayLike<unknown>;
-        if (!(Array.isArray(arr) || (ArrayBuffer.isView(arr) && !(arr instanceof DataView))) || arr.length !== n) throw fail(name, `must be an array of ${n} numbers`);
-        for (let i = 0; i < n; i++) {
-          const x = arr[i];
-          if (typeof x !== 'number') throw fail(name, `[${i}] must be a number, got ${typeof x}`);
-          dv.setFloat32(f.offset + 4 * i, x, true);
-        }
+        if (!vec || !('values' in vec)) throw fail(name, vec ? `${vec.at ? `${vec.at} ` : ''}${vec.why}` : 'must be a vector');
+        vec.values.forEach((x, i) => dv.setFloat32(f.offset + 4 * i, x, true));
         break;
       }
       case FieldType.Name: {

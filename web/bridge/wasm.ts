@@ -284,6 +284,30 @@ export class Heap {
     return { ptr: this.bytes(b, what), len: b.length };
   }
 
+  /** Runs fn with `text` as a NUL-terminated UTF-8 string in wasm memory (pointer and byte
+   * length without the NUL), freed afterwards whatever fn does. `what` names the caller in an
+   * out-of-memory error. */
+  withString<T>(text: string, what: string, fn: (ptr: number, len: number) => T): T {
+    const s = this.string(text, what);
+    try {
+      return fn(s.ptr, s.len);
+    } finally {
+      this.ex.lbw_free(s.ptr);
+    }
+  }
+
+  /** withString for several strings at once: all are in memory while fn runs, all are freed
+   * afterwards (also those already copied when a later one cannot be allocated). */
+  withStrings<T>(texts: readonly string[], what: string, fn: (...strings: { ptr: number; len: number }[]) => T): T {
+    const held: { ptr: number; len: number }[] = [];
+    try {
+      for (const t of texts) held.push(this.string(t, what));
+      return fn(...held);
+    } finally {
+      for (const s of held) this.ex.lbw_free(s.ptr);
+    }
+  }
+
   /** Runs fn with a zeroed scratch allocation of `size` bytes (freed afterwards). */
   scratch<T>(size: number, fn: (ptr: number) => T, what = 'the bridge'): T {
     const p = this.alloc(size, what);

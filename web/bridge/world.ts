@@ -2,7 +2,7 @@
 import { setAnimatorParam, setAnimatorTrigger } from './animator.js';
 import { addMesh, builtinQueries, capsuleCast, closestPoint, type ClosestPointOptions, type CollideHit, type CollisionQueries, meshTriangleCount, overlapBox, overlapCapsule, overlapSphere, type QueryOptions, raycast, sphereCast } from './collide.js';
 import { badArgument, describe, handleArg, jsonArg, nameArg, vecArg } from './args.js';
-import type { ComponentType, Entity, Quat, Vec3, Writable } from './components.js';
+import { brand, type ComponentInput, type ComponentType, type Entity, type HandleArg, type MeshHandle, type QuatLike, type RigHandle, type Vec3, type Vec3Like, type Writable } from './components.js';
 import { LimberError } from './errors.js';
 import { type ComponentInfo, copyDecoded, decodeComponent, encodeComponent, type NameTable, readSchema } from './schema.js';
 import { Heap, type LimberExports, type WasmSource } from './wasm.js';
@@ -13,7 +13,6 @@ export interface CreateWorldOptions {
   wasm?: WasmSource;
 }
 
-/** One joint pose: translation, rotation (x, y, z, w) and scale. */
 /** One cast of a vault probe (World.vaultCasts), world metres. */
 export interface VaultCast {
   origin: Vec3;
@@ -27,18 +26,28 @@ export interface VaultCast {
   hit: number;
 }
 
+/** One joint pose: translation, rotation (x, y, z, w) and scale. */
 export interface JointTransform {
   t: [number, number, number];
   r: [number, number, number, number];
   s: [number, number, number];
 }
 
+/** A joint pose as setAnimationPose takes it: each part in any Vec3Like / QuatLike form. */
+export interface JointTransformLike {
+  t: Vec3Like;
+  r: QuatLike;
+  s: Vec3Like;
+}
+
 /** Joint naming conventions of the procedural humanoid (order = lb_humanoid_naming). */
 export const HUMANOID_NAMINGS = ['mixamo', 'unreal', 'blender', 'digits'] as const;
 export type HumanoidNaming = (typeof HUMANOID_NAMINGS)[number];
 
-export const FINGERS = ['thumb', 'index', 'middle', 'ring', 'pinky'] as const;
-export type FingerName = (typeof FINGERS)[number];
+/** The fingers, thumb first: the order of every per-finger list of the API (HandStatus,
+ * gripPoseStatus contacts, the core's packed hands). The one list: tools import it. */
+export const FINGER_NAMES = Object.freeze(['thumb', 'index', 'middle', 'ring', 'pinky'] as const);
+export type FingerName = (typeof FINGER_NAMES)[number];
 
 /** What findHand found: joint names from the finger root to the tip. */
 export interface HandStatus {
@@ -69,7 +78,7 @@ export function decodeHand(heap: Heap, p: number, names: readonly string[], side
   const fingers = {} as Record<FingerName, string[] | null>;
   const missing: FingerName[] = [];
   const tipEstimated: FingerName[] = [];
-  FINGERS.forEach((f, k) => {
+  FINGER_NAMES.forEach((f, k) => {
     const o = 1 + 5 * k;
     if (!i32[o]) {
       fingers[f] = null;
@@ -199,17 +208,13 @@ export class World {
       const p = this.ex.lbw_name_text(this.w, id >>> 0);
       return p ? this.heap.cstring(p) : '';
     },
-    intern: (text) => {
-      const s = this.heap.string(text, 'a name');
-      try {
-        return this.heap.scratch(4, (p) => {
-          this.check(this.ex.lbw_intern(this.w, s.ptr, p));
-          return this.heap.u32[p >> 2];
-        });
-      } finally {
-        this.ex.lbw_free(s.ptr);
-      }
-    },
+    intern: (text) =>
+      this.heap.withString(text, 'a name', (s) =>
+        this.heap.scratch(4, (p) => {
+          this.check(this.ex.lbw_intern(this.w, s, p));
+          return this.heap.u32[p >> 2]!;
+        }),
+      ),
   };
 
   /** Use createWorld(). */
@@ -296,7 +301,6 @@ export class World {
     return this.ptr === 0;
   }
 
-  /** Frees the core world. The object is unusable afterwards. */
   /** Frees the core world and drops the bridge's references to its WebAssembly instance
    * (its memory is freed with it). The object is unusable afterwards: every call throws
    * LB_ERR_INVALID_ARGUMENT. Destroying twice is allowed. */
@@ -332,8 +336,10 @@ export class World {
   }
 
   /** Adds (or replaces) a component: the given fields merged over the defaults. Output
-   * fields (readonly in the types) cannot be set: naming one is an error. */
-  insert<T>(e: Entity, c: ComponentType<T>, fields: Partial<Writable<T>> = {}): void {
+   * fields (readonly in the types) cannot be set: naming one is an error. Vec3 and Quat
+   * fields take any Vec3Like / QuatLike (an array, a typed array, a THREE.Vector3 or
+   * THREE.Quaternion); asset fields take a handle of their kind (or a plain number). */
+  insert<T>(e: Entity, c: ComponentType<T>, fields: Partial<ComponentInput<T>> = {}): void {
     const info = this.info(c);
     const h = this.entity(e, `insert ${info.name}`);
     const bytes = info.defaults.slice();
@@ -350,7 +356,7 @@ export class World {
 
   /** Changes a component in place: fn receives a copy to mutate (or returns a
    * replacement). Throws if the entity lacks the component. */
-  update<T>(e: Entity, c: ComponentType<T>, fn: (data: Writable<T> & T) => void | Partial<Writable<T>>): void {
+  update<T>(e: Entity, c: ComponentType<T>, fn: (data: Writable<T> & T) => void | Partial<ComponentInput<T>>): void {
     const info = this.info(c);
     const h = handleArg(e, `update ${info.name}`, 'entity');
     if (typeof fn !== 'function') throw badArgument(`update ${info.name}`, 'fn', `must be a function, got ${describe(fn)}`, 'LB_ERR_INVALID_ARGUMENT', h);
@@ -484,7 +490,7 @@ export class World {
   /** Adds the procedural humanoid skeleton (65 joints; 73 with Unreal's metacarpals)
    * named in one convention (default 'mixamo'; 'blender' has bone-local +Y axes);
    * returns its asset handle. */
-  addHumanoidRig(options: { height?: number; naming?: HumanoidNaming } = {}): number {
+  addHumanoidRig(options: { height?: number; naming?: HumanoidNaming } = {}): RigHandle {
     if (options === null || typeof options !== 'object') throw badArgument('addHumanoidRig', 'options', `must be an object, got ${describe(options)}`);
     const height = options.height ?? 1.8;
     if (typeof height !== 'number' || !(height > 0.3 && height <= 3)) {
@@ -496,7 +502,7 @@ export class World {
     }
     return this.heap.scratch(4, (p) => {
       this.check(this.ex.lbw_add_humanoid(this.w, height, naming, p));
-      return this.heap.u32[p >> 2];
+      return brand<RigHandle>(this.heap.u32[p >> 2]!);
     });
   }
 
@@ -504,7 +510,7 @@ export class World {
    * the placement already included in the root's rest pose (a glTF armature node's axis
    * change and unit scale; identity otherwise). An adapter posing the root bone in the
    * file's own space composes it: root joint local = rootParent * bone local. */
-  skeleton(asset: number): { names: string[]; parents: number[]; rootParent: JointTransform } {
+  skeleton(asset: HandleArg<RigHandle>): { names: string[]; parents: number[]; rootParent: JointTransform } {
     handleArg(asset, 'skeleton', 'asset', 'an asset handle');
     const rootParent = this.heap.scratch(this.xf.size, (p) => {
       if (this.ex.lbw_skeleton_root_parent(this.w, asset, p) !== 0) {
@@ -523,21 +529,16 @@ export class World {
   }
 
   /** Joint index for a path ("Hips/Spine/...") or bare name, or -1. */
-  findJoint(asset: number, path: string): number {
+  findJoint(asset: HandleArg<RigHandle>, path: string): number {
     handleArg(asset, 'findJoint', 'asset', 'an asset handle');
-    const s = this.heap.string(nameArg(path, 'findJoint', 'path'));
-    try {
-      return this.ex.lbw_find_joint(this.w, asset, s.ptr);
-    } finally {
-      this.ex.lbw_free(s.ptr);
-    }
+    return this.heap.withString(nameArg(path, 'findJoint', 'path'), 'findJoint', (s) => this.ex.lbw_find_joint(this.w, asset, s));
   }
 
   /** The entity's Rig asset, read straight from the component's bytes (no object built). */
-  private rigAsset(e: number): number {
+  private rigAsset(e: number): RigHandle {
     const info = this.info({ name: 'Rig' });
     this.readBytesInPlace(e, info);
-    return this.heap.u32[(this.io + (info.byName.get('asset')?.offset ?? 0)) >> 2];
+    return brand<RigHandle>(this.heap.u32[(this.io + (info.byName.get('asset')?.offset ?? 0)) >> 2]!);
   }
 
   /** Fills `out` when it is an array of `count` joint transforms (their arrays are written in
@@ -600,7 +601,7 @@ export class World {
   /** External animation: the local pose each following step starts from. One entry per
    * joint of the rig, each with exactly 3 (t), 4 (r) and 3 (s) numbers; anything else is a
    * LimberError naming the joint and field, and nothing is written. */
-  setAnimationPose(e: Entity, pose: readonly JointTransform[]): void {
+  setAnimationPose(e: Entity, pose: readonly (JointTransform | JointTransformLike)[]): void {
     const fn = 'setAnimationPose';
     const h = this.entity(e, fn);
     if (!Array.isArray(pose)) throw badArgument(fn, 'pose', `must be an array of joint transforms, got ${describe(pose)}`, 'LB_ERR_INVALID_ARGUMENT', h);
@@ -637,18 +638,15 @@ export class World {
       throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: findHand on ${entityLabel(e)}: field 'side' must be Right or Left, got ${describe(side)}`, { entity: e, field: 'side' });
     }
     const names = this.skeleton(this.rigAsset(e)).names;
-    const path = this.heap.string(handPath);
-    try {
-      return this.heap.scratch(PACKED_HAND_BYTES, (p) => {
-        const code = this.ex.lbw_find_hand(this.w, e, side === 'Right' ? 0 : 1, path.ptr, p, p + 4 * 26);
+    return this.heap.withString(handPath, 'findHand', (path) =>
+      this.heap.scratch(PACKED_HAND_BYTES, (p) => {
+        const code = this.ex.lbw_find_hand(this.w, e, side === 'Right' ? 0 : 1, path, p, p + 4 * 26);
         this.check(code, { entity: e, component: 'Rig', fn: 'findHand' });
         const hand = decodeHand(this.heap, p, names, side);
-        const full = readReport(this.heap, (buf, cap) => this.ex.lbw_find_hand_report(this.w, e, side === 'Right' ? 0 : 1, path.ptr, buf, cap));
+        const full = readReport(this.heap, (buf, cap) => this.ex.lbw_find_hand_report(this.w, e, side === 'Right' ? 0 : 1, path, buf, cap));
         return full === null ? hand : { ...hand, report: full };
-      });
-    } finally {
-      this.ex.lbw_free(path.ptr);
-    }
+      }),
+    );
   }
 
   /** World transform of a GripHolder's anchor as the last step used it (mirrored when
@@ -676,7 +674,7 @@ export class World {
   /** Adds `delta` (world metres) to the entity's CharacterController movement request: the
    * next step's Move phase moves it by the sum of its requests (root motion, scripts) with
    * collide-and-slide (controller.h). Throws LB_ERR_MISSING_COMPONENT without a controller. */
-  moveController(e: Entity, delta: Vec3): void {
+  moveController(e: Entity, delta: Vec3Like): void {
     const h = this.entity(e, 'moveController');
     const d = vecArg(delta, 3, 'moveController', 'delta', h);
     this.heap.scratch(12, (p) => {
@@ -743,48 +741,48 @@ export class World {
 
   /** A triangle mesh asset for Collider.mesh (positions x, y, z per vertex; 3 indices per
    * triangle). Bad meshes (NaN, an index out of range, no triangles) throw; nothing is added. */
-  addMesh(positions: ArrayLike<number>, indices: ArrayLike<number>): number {
+  addMesh(positions: ArrayLike<number>, indices: ArrayLike<number>): MeshHandle {
     return addMesh(this, positions, indices);
   }
 
   /** Triangles of a mesh asset (0 for an unknown handle). */
-  meshTriangleCount(mesh: number): number {
+  meshTriangleCount(mesh: HandleArg<MeshHandle>): number {
     return meshTriangleCount(this, mesh);
   }
 
   /** The collider surface point nearest to `point`, with the signed distance (negative
    * inside) and the normal out of the collider; null when none is within maxDistance. */
-  closestPoint(point: Vec3, options?: ClosestPointOptions): CollideHit | null {
+  closestPoint(point: Vec3Like, options?: ClosestPointOptions): CollideHit | null {
     return closestPoint(this, point, options);
   }
 
   /** First collider hit by the ray, or null. A start inside a collider hits at distance 0. */
-  raycast(origin: Vec3, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null {
+  raycast(origin: Vec3Like, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
     return raycast(this, origin, dir, maxDistance, options);
   }
 
   /** First collider a sphere touches moving from `center` along `dir`, or null. */
-  sphereCast(center: Vec3, radius: number, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null {
+  sphereCast(center: Vec3Like, radius: number, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
     return sphereCast(this, center, radius, dir, maxDistance, options);
   }
 
   /** First collider a capsule (core a-b) touches moving along `dir`, or null. */
-  capsuleCast(a: Vec3, b: Vec3, radius: number, dir: Vec3, maxDistance: number, options?: QueryOptions): CollideHit | null {
+  capsuleCast(a: Vec3Like, b: Vec3Like, radius: number, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
     return capsuleCast(this, a, b, radius, dir, maxDistance, options);
   }
 
   /** Entities whose collider touches the sphere, in entity order. */
-  overlapSphere(center: Vec3, radius: number, options?: QueryOptions): Entity[] {
+  overlapSphere(center: Vec3Like, radius: number, options?: QueryOptions): Entity[] {
     return overlapSphere(this, center, radius, options);
   }
 
   /** Entities whose collider touches the capsule (core a-b), in entity order. */
-  overlapCapsule(a: Vec3, b: Vec3, radius: number, options?: QueryOptions): Entity[] {
+  overlapCapsule(a: Vec3Like, b: Vec3Like, radius: number, options?: QueryOptions): Entity[] {
     return overlapCapsule(this, a, b, radius, options);
   }
 
   /** Entities whose collider touches the oriented box, in entity order. */
-  overlapBox(center: Vec3, rotation: Quat, halfExtents: Vec3, options?: QueryOptions): Entity[] {
+  overlapBox(center: Vec3Like, rotation: QuatLike, halfExtents: Vec3Like, options?: QueryOptions): Entity[] {
     return overlapBox(this, center, rotation, halfExtents, options);
   }
 
@@ -792,18 +790,15 @@ export class World {
    * and pass them to loadScene as `files`. Malformed JSON lists none (loadScene says why). */
   sceneFiles(scene: string | object): string[] {
     const text = jsonArg(scene, 'sceneFiles', 'scene', 'a scene object or its JSON text');
-    const s = this.heap.string(text, 'sceneFiles');
-    try {
-      const needed = this.ex.lbw_scene_files(s.ptr, s.len, 0, 0);
+    return this.heap.withString(text, 'sceneFiles', (s, len) => {
+      const needed = this.ex.lbw_scene_files(s, len, 0, 0);
       if (needed < 0) return [];
       return this.heap.scratch(needed + 1, (buf) => {
-        const n = this.ex.lbw_scene_files(s.ptr, s.len, buf, needed + 1);
+        const n = this.ex.lbw_scene_files(s, len, buf, needed + 1);
         if (n < 0) this.check(-n, { fn: 'sceneFiles' });
         return this.heap.cstring(buf).split('\n').filter((x) => x.length > 0);
       }, 'sceneFiles');
-    } finally {
-      this.ex.lbw_free(s.ptr);
-    }
+    });
   }
 
   /** Loads a scene document (JSON text or object) into this world. `files` holds the bytes

@@ -15,6 +15,7 @@
  * 1 mm on the generated levels (tests/node/rapier.test.mjs). */
 import type * as RAPIER_NS from '@dimforge/rapier3d-compat';
 import { CharacterController, Transform, type CollideHit, type CollisionQueries, type Entity, type QueryOptions, type Quat, type Vec3, type World } from '../bridge/api.js';
+import { vecArg } from '../bridge/args.js';
 
 type Rapier = typeof RAPIER_NS;
 type RWorld = RAPIER_NS.World;
@@ -55,6 +56,10 @@ function yTo(d: Vec3): Quat {
 const vec = (v: Vec3) => ({ x: v[0], y: v[1], z: v[2] });
 const rot = (q: Quat) => ({ x: q[0], y: q[1], z: q[2], w: q[3] });
 const arr = (v: { x: number; y: number; z: number }): Vec3 => [v.x, v.y, v.z];
+/** A query's vector argument in any form the built-in backend takes ([x, y, z], a typed array,
+ * a THREE.Vector3): the same parser, the same errors. */
+const v3 = (v: unknown, fn: string, field: string): Vec3 => vecArg(v, 3, fn, field) as Vec3;
+const q4 = (v: unknown, fn: string, field: string): Quat => vecArg(v, 4, fn, field) as Quat;
 
 /** The query table over `world` (a Rapier World the game owns and steps). */
 export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQueryOptions = {}): RapierQueries {
@@ -175,7 +180,8 @@ export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQuer
       bound.delete(collider.handle);
     },
     entityOf,
-    closestPoint(p, options) {
+    closestPoint(point, options) {
+      const p = v3(point, 'closestPoint', 'point');
       const maxDistance = options?.maxDistance ?? 1e5;
       const pred = predicate(options);
       // Inside one or more colliders: the deepest penetration wins (then entity order), as the
@@ -205,30 +211,33 @@ export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQuer
       const n: Vec3 = len > 0 ? [d[0] / len, d[1] / len, d[2] / len] : [0, 1, 0];
       return hit(pr.collider, signed, q, pr.isInside ? [-n[0], -n[1], -n[2]] : n);
     },
-    raycast(origin, dir, maxDistance, filter) {
-      const d = unit(dir);
+    raycast(originIn, dirIn, maxDistance, filter) {
+      const origin = v3(originIn, 'raycast', 'origin');
+      const d = unit(v3(dirIn, 'raycast', 'dir'));
       const r = world.castRayAndGetNormal(new RAPIER.Ray(vec(origin), vec(d)), maxDistance, true, undefined, undefined, undefined, undefined, predicate(filter));
       if (!r) return null;
       const t = r.timeOfImpact;
       return hit(r.collider, t, [origin[0] + d[0] * t, origin[1] + d[1] * t, origin[2] + d[2] * t], arr(r.normal));
     },
     sphereCast(center, radius, dir, maxDistance, filter) {
-      return cast(center, IDENTITY, new RAPIER.Ball(radius), dir, maxDistance, filter);
+      return cast(v3(center, 'sphereCast', 'center'), IDENTITY, new RAPIER.Ball(radius), v3(dir, 'sphereCast', 'dir'), maxDistance, filter);
     },
-    capsuleCast(a, b, radius, dir, maxDistance, filter) {
+    capsuleCast(aIn, bIn, radius, dir, maxDistance, filter) {
+      const a = v3(aIn, 'capsuleCast', 'a'), b = v3(bIn, 'capsuleCast', 'b');
       const c = capsule(a, b, radius);
       const e: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-      return cast(c.mid, c.q, c.shape, dir, maxDistance, filter, e[0] || e[1] || e[2] ? { a, e, r: radius } : undefined);
+      return cast(c.mid, c.q, c.shape, v3(dir, 'capsuleCast', 'dir'), maxDistance, filter, e[0] || e[1] || e[2] ? { a, e, r: radius } : undefined);
     },
     overlapSphere(center, radius, filter) {
-      return overlap(center, IDENTITY, new RAPIER.Ball(radius), filter);
+      return overlap(v3(center, 'overlapSphere', 'center'), IDENTITY, new RAPIER.Ball(radius), filter);
     },
     overlapCapsule(a, b, radius, filter) {
-      const c = capsule(a, b, radius);
+      const c = capsule(v3(a, 'overlapCapsule', 'a'), v3(b, 'overlapCapsule', 'b'), radius);
       return overlap(c.mid, c.q, c.shape, filter);
     },
-    overlapBox(center, rotation, halfExtents, filter) {
-      return overlap(center, rotation, new RAPIER.Cuboid(halfExtents[0], halfExtents[1], halfExtents[2]), filter);
+    overlapBox(center, rotation, halfExtentsIn, filter) {
+      const halfExtents = v3(halfExtentsIn, 'overlapBox', 'halfExtents');
+      return overlap(v3(center, 'overlapBox', 'center'), q4(rotation, 'overlapBox', 'rotation'), new RAPIER.Cuboid(halfExtents[0], halfExtents[1], halfExtents[2]), filter);
     },
   };
 }

@@ -3,11 +3,10 @@
  * called once when it starts). The handles take the pointer before the gizmo's empty space
  * and the orbit controls, but not when the pointer is on a gizmo axis. */
 import * as THREE from 'three';
-import { gripPoseStatus, type Entity, type FingerName, type HandSide, type Vec3 } from '../../bridge/browser.js';
+import { FINGER_NAMES, gripPoseStatus, type Entity, type FingerName, type HandSide, type Vec3 } from '../../bridge/browser.js';
 import { jointWorldPosition } from '../../three/index.js';
 import type { EditorHost } from './grip-editor.js';
 
-const FINGERS: readonly FingerName[] = ['thumb', 'index', 'middle', 'ring', 'pinky'];
 const COLORS: Record<FingerName, number> = { thumb: 0xff7043, index: 0xffd54f, middle: 0x7bd88f, ring: 0x4fc3f7, pinky: 0xb388ff };
 export const DEGREES_PER_PIXEL = 0.5;
 
@@ -33,7 +32,7 @@ export class FingerHandles {
     this.object.name = 'finger-handles';
     this.object.renderOrder = 20;
     host.three.add(this.object);
-    for (const f of FINGERS) this.materials.set(f, new THREE.MeshBasicMaterial({ color: COLORS[f], depthTest: false, transparent: true }));
+    for (const f of FINGER_NAMES) this.materials.set(f, new THREE.MeshBasicMaterial({ color: COLORS[f], depthTest: false, transparent: true }));
     // Capture phase on the canvas's parent: runs before TransformControls and OrbitControls.
     const target = host.renderer.domElement.parentElement ?? host.renderer.domElement;
     target.addEventListener('pointerdown', (ev) => this.down(ev), { capture: true });
@@ -47,7 +46,7 @@ export class FingerHandles {
     const w = this.host.world;
     const st = gripPoseStatus(w, holder)[side === 'Right' ? 'right' : 'left'];
     const seen = new Set<string>();
-    for (const f of FINGERS) {
+    for (const f of FINGER_NAMES) {
       const joints = st.fingers[f];
       if (!joints) continue;
       const n = Math.min(3, joints.length - 1);

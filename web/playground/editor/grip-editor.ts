@@ -18,6 +18,7 @@ import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js
 import type { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import {
   captureFingerPose,
+  FINGER_NAMES,
   GripHolder,
   GripProfile,
   gripPoseByJoint,
@@ -45,7 +46,6 @@ import {
 import { applyJointTransform, jointWorldPosition, parentFrame } from '../../three/index.js';
 import { FingerHandles } from './finger-handles.js';
 
-export const FINGER_NAMES: readonly FingerName[] = ['thumb', 'index', 'middle', 'ring', 'pinky'];
 export const BUILTIN_POSES = ['open', 'relaxed', 'fist', 'pistol', 'support', 'handle', 'pinch', 'cup'] as const;
 export type Role = 'main' | 'support';
 
