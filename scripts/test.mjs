@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: builds what is missing, then runs every suite: format and type
-// checks, native C tests (gcc), the same under ASan+UBSan and under MSan (clang), Node tests over
-// the wasm builds (incl. the cross-target determinism check) and Playwright in
-// headless Chromium (incl. the example game installed from the packed tarball). Prints
-// progress at least every 10 s. Ends with one line "N passed, M failed".
+// checks (incl. the type test tests/types/api-misuse.ts), native C tests (gcc), the same
+// under ASan+UBSan and under MSan (clang), Node tests over the wasm builds (incl. the
+// cross-target determinism check) and Playwright in headless Chromium (incl. the example game
+// installed from the packed tarball). Prints progress at least every 10 s. Ends with one line
+// "N passed, M failed".
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,6 +105,8 @@ await stage('tsc --strict (bridge, three adapter, CLI)', join(root, 'node_module
 if (existsSync(join(root, 'web/playground/tsconfig.json'))) {
   await stage('tsc --strict (playground)', join(root, 'node_modules/.bin/tsc'), ['-p', 'web/playground/tsconfig.json', '--noEmit'], oneCheck);
 }
+// The typed API's misuses must not compile (tests/types/api-misuse.ts: @ts-expect-error lines).
+await stage('tsc --strict (type test: tests/types/api-misuse.ts)', join(root, 'node_modules/.bin/tsc'), ['-p', 'tests/types/tsconfig.json', '--strict', '--noEmit'], oneCheck);
 await stage('native C tests (gcc, ctest)', 'ctest', ['--preset', 'native', '-V'], ctestCount);
 await stage('native C tests under ASan + UBSan (clang, ctest)', 'ctest', ['--preset', 'asan', '-V'], ctestCount, { ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1', UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1' });
 // Uninitialised memory is the one thing that can make a native run differ from the next.

@@ -172,3 +172,16 @@ test('RapierCharacterControllers: a script move and root-motion-style requests g
   assert.equal(world.get(hero, CharacterController).backend, 'Builtin');
   world.destroy();
 });
+
+test('rapier backend: vectors as THREE.Vector3 / {x, y, z} give the answers arrays give; a bad one is a LimberError naming it', async () => {
+  const { Quaternion, Vector3 } = await import('three');
+  const { LimberError } = await import('../../dist/web/bridge/index.js');
+  const { world, rq, lo, hi } = await twoWorlds('corridor');
+  const o = [0, 1, 2].map((k) => (lo[k] + hi[k]) / 2);
+  const d = [0, -1, 0];
+  assert.deepEqual(rq.raycast(new Vector3(...o), { x: 0, y: -1, z: 0 }, 20), rq.raycast(o, d, 20));
+  assert.deepEqual(rq.sphereCast({ x: o[0], y: o[1], z: o[2] }, 0.2, new Vector3(...d), 20), rq.sphereCast(o, 0.2, d, 20));
+  assert.deepEqual(rq.overlapBox(new Vector3(...o), new Quaternion(), new Vector3(50, 50, 50)), rq.overlapBox(o, [0, 0, 0, 1], [50, 50, 50]));
+  assert.throws(() => rq.raycast({ x: 0 }, d, 20), (e) => e instanceof LimberError && e.field === 'origin.y');
+  world.destroy();
+});
