@@ -16,7 +16,7 @@
  * they are, so a matched bone must have the same parent joint and joint frame as in the rig
  * (loadRig of the same .glb gives exactly that). */
 import * as THREE from 'three';
-import type { Entity, JointTransform, World } from '../bridge/api.js';
+import type { Entity, JointTransform, RigHandle, World } from '../bridge/api.js';
 import { entityLabel, LimberError, Rig, Transform } from '../bridge/api.js';
 
 /** Rig joint (name or path) for a bone, by bone name. A function may return null or
@@ -89,7 +89,7 @@ export class ExternalAnimation {
   private readonly placement: THREE.Matrix4 | null;
   private readonly placementInverse: THREE.Matrix4 | null;
   private readonly syncRoot: boolean;
-  private readonly asset: number;
+  private readonly asset: RigHandle;
 
   /**
    * @param world the Limber world
@@ -268,7 +268,7 @@ export class ExternalAnimation {
 }
 
 /** The skeleton asset's rest pose (local, depth-first) as fresh objects. */
-function readRest(world: World, asset: number, count: number): JointTransform[] {
+function readRest(world: World, asset: RigHandle, count: number): JointTransform[] {
   return world.native(({ ex, heap, w, xf }) => {
     const p = ex.lbw_skeleton_rest(w, asset);
     const f = heap.f32;
