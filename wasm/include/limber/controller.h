@@ -21,7 +21,10 @@
  * ---- One move (delta) -----------------------------------------------------------------------
  * 1. Size: a changed height/center is taken only when the new capsule, grown by half the
  *    skin, touches nothing (else the old one stays and it is tried again next step);
- *    appliedHeight/appliedCenter report the size in use.
+ *    appliedHeight/appliedCenter report the size in use. While a size waits, landing (3a)
+ *    keeps the waiting capsule's bottom skinWidth above the ground, not the applied one's,
+ *    so a shrunk capsule is never set down where the requested one could only fit inside
+ *    the ground.
  * 2. Depenetrate: up to 4 times, the capsule touching a collider (a zero-length capsule cast:
  *    its depenetration point and normal) is pushed out along the normal to skinWidth clear.
  *    Another controller's collider (a Collider on a controller entity or below it) moves too:

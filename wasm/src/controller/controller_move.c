@@ -30,6 +30,7 @@ typedef struct ctl_ctx {
   float r, half; /* radius, core half-length (height / 2 - radius) */
   float c[3];    /* capsule centre from the position */
   float foot;    /* foot (capsule bottom) below the position: c.y - height / 2 */
+  float lift;    /* how far a requested size still waiting for room reaches below foot */
   float skin, step, cos_slope, snap;
   float ground_foot;  /* foot height where the move started (step rule) */
   bool blocked;       /* the slide met a contact it may not climb */
@@ -287,7 +288,7 @@ static ctl_land land(ctl_ctx *cx, float *p, float dist, float fall, float start_
       return out;
     }
     float ny = h.normal[1] > 0.2f ? h.normal[1] : 0.2f;
-    p[1] += -h.distance + cx->skin / ny;
+    p[1] += -(h.distance - cx->lift) + cx->skin / ny;
     out.hit = true;
     /* Ground whose contact is higher than a step above the start is never stood on: the
      * capsule's rounded bottom would otherwise ride up edges taller than stepOffset. */
@@ -341,6 +342,16 @@ void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
   }
   memcpy(cx.c, st->applied_center, sizeof cx.c);
   cx.foot = cx.c[1] - (cx.half + cx.r);
+  /* A larger size waiting for room whose bottom is below the applied one's: landing keeps
+   * that bottom out of the ground instead, so the size can be taken. (A vault that gave the
+   * size back while the feet touched the floor, no skin between, was refused the room; the
+   * snap then set the shrunk capsule on the floor, the full one's bottom inside it, for good.) */
+  float want_foot = cc->center[1] - cc->height * 0.5f;
+  cx.lift = (cc->height != st->applied_height ||
+             !lb_same_bytes(cc->center, st->applied_center, sizeof(vec3))) &&
+                    want_foot < cx.foot
+                ? cx.foot - want_foot
+                : 0.0f;
 
   /* 2. out of anything that moved onto the capsule */
   depenetrate(&cx, p);
