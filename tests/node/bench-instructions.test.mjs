@@ -48,7 +48,7 @@ test('instruction counts repeat exactly and the grip.hand split adds up', () => 
   assert.ok(Math.abs(parts - whole) <= 0.02 * whole, `pose + wrap ${parts} vs grip.hand ${whole}`);
 });
 
-test('wasm instruction counts (V8 without tiering or concurrency) repeat within 0.5 %', () => {
+test('wasm instruction counts (V8 without tiering or concurrency) repeat within 1 %', () => {
   const a = count(['anim.stage.model'], ['wasm-simd', 'wasm']);
   const b = count(['anim.stage.model'], ['wasm-simd']);
   const simd = a['anim.stage.model:wasm-simd']?.min;
@@ -57,7 +57,10 @@ test('wasm instruction counts (V8 without tiering or concurrency) repeat within 
   // 65 joints' local->model and 4x4 matrices: thousands of instructions
   assert.ok(simd > 2000 && simd < 1e5, `wasm-simd ${simd}`);
   const again = b['anim.stage.model:wasm-simd'].min;
-  assert.ok(Math.abs(again - simd) <= 0.005 * simd, `wasm-simd ${simd} then ${again}`);
+  // Within 1 %: on a loaded machine two runs were seen 0.51 % apart (7709 then 7670, V8's
+  // own background work lands in the counted window); the changes worth measuring move a
+  // bench by several percent.
+  assert.ok(Math.abs(again - simd) <= 0.01 * simd, `wasm-simd ${simd} then ${again}`);
   // the scalar module runs every lane's operation on its own: more instructions than SIMD
   assert.ok(scalar > simd, `scalar ${scalar} vs SIMD ${simd}`);
 });
