@@ -30,8 +30,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const EXCEPTIONS = {
   'wasm/src/vault/vault_probe.c:lb_vault_probe_run': 'being changed by the thin-obstacle fix; split next',
   'web/playground/main.ts:main': 'to be split (issue: playground main.ts)',
-  'web/rapier/index.ts:rapierQueries': 'to be split (issue: playground main.ts)',
-  'web/playground/editor/grip-editor.ts:refreshPanel': 'to be split (issue: playground main.ts)',
 };
 
 const C_DIRS = ['wasm/src', 'wasm/exports', 'wasm/cli'];
