@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `npm test`: builds what is missing, then runs every suite: format and type
-// checks (incl. the type test tests/types/api-misuse.ts), native C tests (gcc), the same
-// under ASan+UBSan and under MSan (clang), Node tests over the wasm builds (incl. the
-// cross-target determinism check) and Playwright in headless Chromium (incl. the example game
-// installed from the packed tarball). Prints progress at least every 10 s. Ends with one line
-// "N passed, M failed".
+// `npm test`: builds what is missing, then runs every suite: format, include-graph,
+// function-length and type checks (incl. the type test tests/types/api-misuse.ts), native C
+// tests (gcc), the same under ASan+UBSan and under MSan (clang), Node tests over the wasm
+// builds (incl. the cross-target determinism check) and Playwright in headless Chromium (incl.
+// the example game installed from the packed tarball). Prints progress at least every 10 s.
+// Ends with one line "N passed, M failed".
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,6 +101,7 @@ await stage('build (native gcc, native clang, asan, msan, wasm SIMD + scalar, Ty
 const cFiles = spawnSync('git', ['ls-files', 'wasm/*.c', 'wasm/*.h', 'tests/*.c', 'tests/*.h'], { cwd: root, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
 await stage('clang-format (C sources are formatted)', 'clang-format', ['--dry-run', '-Werror', ...cFiles], oneCheck);
 await stage('include graph of wasm/: no cycle, only allowed folder edges (scripts/check-includes.mjs)', process.execPath, ['scripts/check-includes.mjs'], oneCheck);
+await stage('no function over 120 lines but the listed exceptions (scripts/check-function-length.mjs)', process.execPath, ['scripts/check-function-length.mjs'], oneCheck);
 await stage('tsc --strict (bridge, three adapter, CLI)', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit'], oneCheck);
 if (existsSync(join(root, 'web/playground/tsconfig.json'))) {
   await stage('tsc --strict (playground)', join(root, 'node_modules/.bin/tsc'), ['-p', 'web/playground/tsconfig.json', '--noEmit'], oneCheck);

@@ -61,6 +61,117 @@ const arr = (v: { x: number; y: number; z: number }): Vec3 => [v.x, v.y, v.z];
 const v3 = (v: unknown, fn: string, field: string): Vec3 => vecArg(v, 3, fn, field) as Vec3;
 const q4 = (v: unknown, fn: string, field: string): Quat => vecArg(v, 4, fn, field) as Quat;
 
+/** Entities in entity (slot) order, as the built-in backend lists them. */
+const sorted = (list: Entity[]) => [...new Set(list)].sort((a, b) => (a & 0xfffff) - (b & 0xfffff));
+
+/** Signed distance from the segment a + s e, s in [0, 1], to a convex collider, by Rapier's
+ * exact point projection: the signed distance to a convex set is convex along a segment and
+ * its slope at s is e . (the projection's outward normal), so the minimum is where that
+ * slope changes sign: a bisection on it, one projection per halving. Returns [distance,
+ * point on the collider, outward normal]. */
+function segmentDistance(c: RCollider, a: Vec3, e: Vec3): [number, Vec3, Vec3] | null {
+  const at = (s: number): [number, Vec3, Vec3] | null => {
+    const x: Vec3 = [a[0] + e[0] * s, a[1] + e[1] * s, a[2] + e[2] * s];
+    const pr = c.projectPoint(vec(x), false);
+    if (!pr) return null;
+    const q = arr(pr.point);
+    const d: Vec3 = [x[0] - q[0], x[1] - q[1], x[2] - q[2]];
+    const l = Math.hypot(d[0], d[1], d[2]);
+    const n: Vec3 = l > 0 ? [d[0] / l, d[1] / l, d[2] / l] : [0, 1, 0];
+    return pr.isInside ? [-l, q, [-n[0], -n[1], -n[2]]] : [l, q, n];
+  };
+  const slope = (f: [number, Vec3, Vec3]) => e[0] * f[2][0] + e[1] * f[2][1] + e[2] * f[2][2];
+  const f0 = at(0), f1 = at(1);
+  if (!f0 || !f1) return null;
+  if (slope(f0) >= 0 && f0[0] <= f1[0]) return f0;
+  if (slope(f1) <= 0 && f1[0] <= f0[0]) return f1;
+  let best = f0[0] <= f1[0] ? f0 : f1;
+  let lo = 0, hi = 1;
+  for (let i = 0; i < 32; i++) {
+    const m = (lo + hi) / 2;
+    const f = at(m);
+    if (!f) return null;
+    if (f[0] < best[0]) best = f;
+    if (slope(f) > 0) hi = m;
+    else lo = m;
+  }
+  return best;
+}
+
+/** A capsule cast's contact refined the same way: Newton steps on the core segment's signed
+ * distance minus the radius. */
+function refineCapsule(c: RCollider, a: Vec3, e: Vec3, r: number, d: Vec3, t0: number, maxDistance: number): [number, Vec3, Vec3] | null {
+  let t = t0;
+  let out: [number, Vec3, Vec3] | null = null;
+  for (let i = 0; i < 6; i++) {
+    const f = segmentDistance(c, [a[0] + d[0] * t, a[1] + d[1] * t, a[2] + d[2] * t], e);
+    if (!f) return out;
+    out = [t, f[1], f[2]];
+    const g = f[0] - r;
+    const slope = d[0] * f[2][0] + d[1] * f[2][1] + d[2] * f[2][2];
+    if ((t === 0 && g <= 0) || !(slope < -1e-9) || Math.abs(g) < 1e-7) break;
+    const next = Math.min(maxDistance, Math.max(0, t - g / slope));
+    if (next === t) break;
+    t = next;
+  }
+  return out;
+}
+
+/** Any other shape's contact: Newton steps on Rapier's exact contact query with the collider
+ * hit, from the time of impact t0 along the unit direction d. Returns [distance, point,
+ * normal]. */
+function refineContact(c: RCollider, shape: RAPIER_NS.Shape, pos: Vec3, q: Quat, d: Vec3, t0: number, point0: Vec3, normal0: Vec3, maxDistance: number): [number, Vec3, Vec3] {
+  let t = t0;
+  let point = point0;
+  let normal = normal0;
+  for (let i = 0; i < 4; i++) {
+    const at: Vec3 = [pos[0] + d[0] * t, pos[1] + d[1] * t, pos[2] + d[2] * t];
+    const ct = c.contactShape(shape, vec(at), rot(q), 0.1);
+    if (!ct) break;
+    point = arr(ct.point1);
+    normal = unit(arr(ct.normal1));
+    const slope = d[0] * normal[0] + d[1] * normal[1] + d[2] * normal[2];
+    if (t === 0 && ct.distance <= 0) break; // inside at the start: the depenetration contact
+    if (!(slope < -1e-9) || Math.abs(ct.distance) < 1e-7) break;
+    const next = Math.min(maxDistance, Math.max(0, t - ct.distance / slope));
+    if (next === t) break;
+    t = next;
+  }
+  return [t, point, normal];
+}
+
+type Projection = { collider: RCollider; point: { x: number; y: number; z: number }; isInside: boolean };
+
+/** The point's projection for closestPoint: inside one or more colliders, the deepest
+ * penetration wins (then entity order), as the built-in backend answers; outside, Rapier's
+ * nearest projection. */
+function projectClosest(world: RWorld, p: Vec3, pred: (c: RCollider) => boolean, entityOf: (c: RCollider) => Entity | undefined): Projection | null {
+  let pr: Projection | null = null;
+  let bestDepth = -Infinity, bestEntity = Infinity;
+  world.intersectionsWithPoint(vec(p), (c) => {
+    const cp = c.projectPoint(vec(p), false);
+    if (cp) {
+      const depth = Math.hypot(p[0] - cp.point.x, p[1] - cp.point.y, p[2] - cp.point.z);
+      const ent = (entityOf(c) ?? 0) & 0xfffff;
+      if (depth > bestDepth || (depth === bestDepth && ent < bestEntity)) {
+        pr = { collider: c, point: cp.point, isInside: true };
+        bestDepth = depth;
+        bestEntity = ent;
+      }
+    }
+    return true;
+  }, undefined, undefined, undefined, undefined, pred);
+  return pr ?? world.projectPoint(vec(p), false, undefined, undefined, undefined, undefined, pred);
+}
+
+/** The capsule a..b of this radius as a Rapier shape at its midpoint (a ball when a = b). */
+function capsuleShape(RAPIER: Rapier, a: Vec3, b: Vec3, radius: number) {
+  const ab: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+  const half = Math.hypot(ab[0], ab[1], ab[2]) / 2;
+  const mid: Vec3 = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+  return { mid, q: half > 0 ? yTo(unit(ab)) : IDENTITY, shape: half > 0 ? new RAPIER.Capsule(half, radius) : new RAPIER.Ball(radius) };
+}
+
 /** The query table over `world` (a Rapier World the game owns and steps). */
 export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQueryOptions = {}): RapierQueries {
   const bound = new Map<number, { entity: Entity; layer: number }>();
@@ -75,59 +186,6 @@ export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQuer
     };
   };
   const hit = (c: RCollider, distance: number, point: Vec3, normal: Vec3): CollideHit => ({ entity: entityOf(c) as Entity, distance, point, normal, triangle: null });
-  /** Entities in entity (slot) order, as the built-in backend lists them. */
-  const sorted = (list: Entity[]) => [...new Set(list)].sort((a, b) => (a & 0xfffff) - (b & 0xfffff));
-  /** Signed distance from the segment a + s e, s in [0, 1], to a convex collider, by Rapier's
-   * exact point projection: the signed distance to a convex set is convex along a segment and
-   * its slope at s is e . (the projection's outward normal), so the minimum is where that
-   * slope changes sign: a bisection on it, one projection per halving. Returns [distance,
-   * point on the collider, outward normal]. */
-  const segmentDistance = (c: RCollider, a: Vec3, e: Vec3): [number, Vec3, Vec3] | null => {
-    const at = (s: number): [number, Vec3, Vec3] | null => {
-      const x: Vec3 = [a[0] + e[0] * s, a[1] + e[1] * s, a[2] + e[2] * s];
-      const pr = c.projectPoint(vec(x), false);
-      if (!pr) return null;
-      const q = arr(pr.point);
-      const d: Vec3 = [x[0] - q[0], x[1] - q[1], x[2] - q[2]];
-      const l = Math.hypot(d[0], d[1], d[2]);
-      const n: Vec3 = l > 0 ? [d[0] / l, d[1] / l, d[2] / l] : [0, 1, 0];
-      return pr.isInside ? [-l, q, [-n[0], -n[1], -n[2]]] : [l, q, n];
-    };
-    const slope = (f: [number, Vec3, Vec3]) => e[0] * f[2][0] + e[1] * f[2][1] + e[2] * f[2][2];
-    const f0 = at(0), f1 = at(1);
-    if (!f0 || !f1) return null;
-    if (slope(f0) >= 0 && f0[0] <= f1[0]) return f0;
-    if (slope(f1) <= 0 && f1[0] <= f0[0]) return f1;
-    let best = f0[0] <= f1[0] ? f0 : f1;
-    let lo = 0, hi = 1;
-    for (let i = 0; i < 32; i++) {
-      const m = (lo + hi) / 2;
-      const f = at(m);
-      if (!f) return null;
-      if (f[0] < best[0]) best = f;
-      if (slope(f) > 0) hi = m;
-      else lo = m;
-    }
-    return best;
-  };
-  /** A capsule cast's contact refined the same way: Newton steps on the core segment's signed
-   * distance minus the radius. */
-  const refineCapsule = (c: RCollider, a: Vec3, e: Vec3, r: number, d: Vec3, t0: number, maxDistance: number): [number, Vec3, Vec3] | null => {
-    let t = t0;
-    let out: [number, Vec3, Vec3] | null = null;
-    for (let i = 0; i < 6; i++) {
-      const f = segmentDistance(c, [a[0] + d[0] * t, a[1] + d[1] * t, a[2] + d[2] * t], e);
-      if (!f) return out;
-      out = [t, f[1], f[2]];
-      const g = f[0] - r;
-      const slope = d[0] * f[2][0] + d[1] * f[2][1] + d[2] * f[2][2];
-      if ((t === 0 && g <= 0) || !(slope < -1e-9) || Math.abs(g) < 1e-7) break;
-      const next = Math.min(maxDistance, Math.max(0, t - g / slope));
-      if (next === t) break;
-      t = next;
-    }
-    return out;
-  };
   const cast = (pos: Vec3, q: Quat, shape: RAPIER_NS.Shape, dir: Vec3, maxDistance: number, filter?: QueryOptions, core?: { a: Vec3; e: Vec3; r: number }): CollideHit | null => {
     const d = maxDistance > 0 ? unit(dir) : [0, 1, 0] as Vec3;
     const h = world.castShape(vec(pos), rot(q), vec(d), shape, 0, maxDistance, true, undefined, undefined, undefined, undefined, predicate(filter));
@@ -135,27 +193,15 @@ export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQuer
     // Rapier's time of impact stops within its solver tolerance (mm): refine it with Rapier's
     // exact contact query on the collider hit (Newton steps on the signed distance along the
     // cast), so both backends report the same first contact.
-    let t = h.time_of_impact;
-    let point = arr(h.witness1);
-    let normal = unit(arr(h.normal1));
+    const t = h.time_of_impact;
+    const point = arr(h.witness1);
+    const normal = unit(arr(h.normal1));
     if (core) {
       const f = refineCapsule(h.collider, core.a, core.e, core.r, d, t, maxDistance);
       return f ? hit(h.collider, f[0], f[1], f[2]) : hit(h.collider, t, point, normal);
     }
-    for (let i = 0; i < 4; i++) {
-      const at: Vec3 = [pos[0] + d[0] * t, pos[1] + d[1] * t, pos[2] + d[2] * t];
-      const c = h.collider.contactShape(shape, vec(at), rot(q), 0.1);
-      if (!c) break;
-      point = arr(c.point1);
-      normal = unit(arr(c.normal1));
-      const slope = d[0] * normal[0] + d[1] * normal[1] + d[2] * normal[2];
-      if (t === 0 && c.distance <= 0) break; // inside at the start: the depenetration contact
-      if (!(slope < -1e-9) || Math.abs(c.distance) < 1e-7) break;
-      const next = Math.min(maxDistance, Math.max(0, t - c.distance / slope));
-      if (next === t) break;
-      t = next;
-    }
-    return hit(h.collider, t, point, normal);
+    const f = refineContact(h.collider, shape, pos, q, d, t, point, normal, maxDistance);
+    return hit(h.collider, f[0], f[1], f[2]);
   };
   const overlap = (pos: Vec3, q: Quat, shape: RAPIER_NS.Shape, filter?: QueryOptions): Entity[] => {
     const out: Entity[] = [];
@@ -165,12 +211,6 @@ export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQuer
       return true;
     }, undefined, undefined, undefined, undefined, pred);
     return sorted(out);
-  };
-  const capsule = (a: Vec3, b: Vec3, radius: number) => {
-    const ab: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-    const half = Math.hypot(ab[0], ab[1], ab[2]) / 2;
-    const mid: Vec3 = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
-    return { mid, q: half > 0 ? yTo(unit(ab)) : IDENTITY, shape: half > 0 ? new RAPIER.Capsule(half, radius) : new RAPIER.Ball(radius) };
   };
   return {
     bind(collider, entity, layer = 1) {
@@ -183,25 +223,7 @@ export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQuer
     closestPoint(point, options) {
       const p = v3(point, 'closestPoint', 'point');
       const maxDistance = options?.maxDistance ?? 1e5;
-      const pred = predicate(options);
-      // Inside one or more colliders: the deepest penetration wins (then entity order), as the
-      // built-in backend answers; outside: Rapier's nearest projection.
-      let pr: { collider: RCollider; point: { x: number; y: number; z: number }; isInside: boolean } | null = null;
-      let bestDepth = -Infinity, bestEntity = Infinity;
-      world.intersectionsWithPoint(vec(p), (c) => {
-        const cp = c.projectPoint(vec(p), false);
-        if (cp) {
-          const depth = Math.hypot(p[0] - cp.point.x, p[1] - cp.point.y, p[2] - cp.point.z);
-          const ent = (entityOf(c) ?? 0) & 0xfffff;
-          if (depth > bestDepth || (depth === bestDepth && ent < bestEntity)) {
-            pr = { collider: c, point: cp.point, isInside: true };
-            bestDepth = depth;
-            bestEntity = ent;
-          }
-        }
-        return true;
-      }, undefined, undefined, undefined, undefined, pred);
-      if (!pr) pr = world.projectPoint(vec(p), false, undefined, undefined, undefined, undefined, pred);
+      const pr = projectClosest(world, p, predicate(options), entityOf);
       if (!pr) return null;
       const q = arr(pr.point);
       const d: Vec3 = [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
@@ -224,7 +246,7 @@ export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQuer
     },
     capsuleCast(aIn, bIn, radius, dir, maxDistance, filter) {
       const a = v3(aIn, 'capsuleCast', 'a'), b = v3(bIn, 'capsuleCast', 'b');
-      const c = capsule(a, b, radius);
+      const c = capsuleShape(RAPIER, a, b, radius);
       const e: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
       return cast(c.mid, c.q, c.shape, v3(dir, 'capsuleCast', 'dir'), maxDistance, filter, e[0] || e[1] || e[2] ? { a, e, r: radius } : undefined);
     },
@@ -232,7 +254,7 @@ export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQuer
       return overlap(v3(center, 'overlapSphere', 'center'), IDENTITY, new RAPIER.Ball(radius), filter);
     },
     overlapCapsule(a, b, radius, filter) {
-      const c = capsule(v3(a, 'overlapCapsule', 'a'), v3(b, 'overlapCapsule', 'b'), radius);
+      const c = capsuleShape(RAPIER, v3(a, 'overlapCapsule', 'a'), v3(b, 'overlapCapsule', 'b'), radius);
       return overlap(c.mid, c.q, c.shape, filter);
     },
     overlapBox(center, rotation, halfExtentsIn, filter) {

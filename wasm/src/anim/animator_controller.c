@@ -193,6 +193,78 @@ static lb_result resolve_clip(const checker *c, const char *state, const char *c
   return LB_OK;
 }
 
+/* A blend space state: a declared float parameter and 2..LB_ANIM_MAX_POINTS points with
+ * clips and finite, strictly ascending values. */
+static lb_result check_blend_space(const checker *c, const lb_anim_state_def *s,
+                                   uint32_t root_joint) {
+  if (!s->parameter) {
+    return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT, "%s: state '%s' needs a clip or a blend space",
+                   c->where, s->name);
+  }
+  int p = def_param(c, s->parameter);
+  if (p < 0) {
+    return lb_fail(c->w, LB_ERR_UNKNOWN_NAME,
+                   "%s: state '%s': blend parameter '%s' is not declared", c->where, s->name,
+                   s->parameter);
+  }
+  if (c->def->params[p].type != LB_ANIM_PARAM_FLOAT) {
+    return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT,
+                   "%s: state '%s': blend parameter '%s' must be a float", c->where, s->name,
+                   s->parameter);
+  }
+  if (s->point_count < 2 || s->point_count > LB_ANIM_MAX_POINTS) {
+    return lb_fail(c->w,
+                   s->point_count > LB_ANIM_MAX_POINTS ? LB_ERR_CAPACITY : LB_ERR_OUT_OF_RANGE,
+                   "%s: state '%s': a blend space needs 2..%d points, has %u", c->where, s->name,
+                   LB_ANIM_MAX_POINTS, s->point_count);
+  }
+  if (!s->points) {
+    return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT, "%s: state '%s': points is null", c->where,
+                   s->name);
+  }
+  for (uint32_t k = 0; k < s->point_count; ++k) {
+    const lb_anim_blend_point *pt = &s->points[k];
+    uint32_t h;
+    lb_result r = resolve_clip(c, s->name, pt->clip, root_joint, &h);
+    if (r != LB_OK) {
+      return r;
+    }
+    if (!lb_is_finite(pt->value)) {
+      return lb_fail(c->w, LB_ERR_NOT_FINITE, "%s: state '%s': point %u ('%s') value is not finite",
+                     c->where, s->name, k, pt->clip);
+    }
+    if (k > 0 && !(pt->value > s->points[k - 1].value)) {
+      return lb_fail(c->w, LB_ERR_OUT_OF_RANGE,
+                     "%s: state '%s': blend points must be strictly ascending: point %u ('%s', "
+                     "%g) after point %u ('%s', %g)",
+                     c->where, s->name, k, pt->clip, (double)pt->value, k - 1,
+                     s->points[k - 1].clip, (double)s->points[k - 1].value);
+    }
+  }
+  return LB_OK;
+}
+
+/* A state's 'next': only on a one-shot state, a declared state other than itself, with a
+ * fade in range. */
+static lb_result check_next(const checker *c, const lb_anim_state_def *s, uint32_t i) {
+  if (s->loop) {
+    return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT,
+                   "%s: state '%s': 'next' needs a one-shot state (loop false)", c->where, s->name);
+  }
+  int n = def_state(c, s->next);
+  if (n < 0) {
+    return lb_fail(c->w, LB_ERR_UNKNOWN_NAME, "%s: state '%s': next state '%s' is not declared",
+                   c->where, s->name, s->next);
+  }
+  if (n == (int)i) {
+    return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT, "%s: state '%s' cannot return to itself",
+                   c->where, s->name);
+  }
+  char what[LB_ANIM_NAME_MAX + 32];
+  lb_snprintf(what, sizeof what, "state '%s': nextFade", s->name);
+  return check_range(c, what, s->next_fade, 0.0f, LB_ANIM_MAX_SECONDS);
+}
+
 static lb_result check_state(const checker *c, uint32_t i, uint32_t root_joint) {
   const lb_anim_state_def *s = &c->def->states[i];
   if (!name_ok(s->name, LB_ANIM_NAME_MAX)) {
@@ -207,87 +279,27 @@ static lb_result check_state(const checker *c, uint32_t i, uint32_t root_joint) 
     return lb_fail(c->w, LB_ERR_UNKNOWN_NAME, "%s: state '%s' is declared twice", c->where,
                    s->name);
   }
-  uint32_t h;
+  lb_result r;
   if (s->clip) {
     if (s->parameter || s->point_count) {
       return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT,
                      "%s: state '%s' has both a clip and a blend space", c->where, s->name);
     }
-    lb_result r = resolve_clip(c, s->name, s->clip, root_joint, &h);
-    if (r != LB_OK) {
-      return r;
-    }
+    uint32_t h;
+    r = resolve_clip(c, s->name, s->clip, root_joint, &h);
   } else {
-    if (!s->parameter) {
-      return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT, "%s: state '%s' needs a clip or a blend space",
-                     c->where, s->name);
-    }
-    int p = def_param(c, s->parameter);
-    if (p < 0) {
-      return lb_fail(c->w, LB_ERR_UNKNOWN_NAME,
-                     "%s: state '%s': blend parameter '%s' is not declared", c->where, s->name,
-                     s->parameter);
-    }
-    if (c->def->params[p].type != LB_ANIM_PARAM_FLOAT) {
-      return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT,
-                     "%s: state '%s': blend parameter '%s' must be a float", c->where, s->name,
-                     s->parameter);
-    }
-    if (s->point_count < 2 || s->point_count > LB_ANIM_MAX_POINTS) {
-      return lb_fail(c->w,
-                     s->point_count > LB_ANIM_MAX_POINTS ? LB_ERR_CAPACITY : LB_ERR_OUT_OF_RANGE,
-                     "%s: state '%s': a blend space needs 2..%d points, has %u", c->where, s->name,
-                     LB_ANIM_MAX_POINTS, s->point_count);
-    }
-    if (!s->points) {
-      return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT, "%s: state '%s': points is null", c->where,
-                     s->name);
-    }
-    for (uint32_t k = 0; k < s->point_count; ++k) {
-      const lb_anim_blend_point *pt = &s->points[k];
-      lb_result r = resolve_clip(c, s->name, pt->clip, root_joint, &h);
-      if (r != LB_OK) {
-        return r;
-      }
-      if (!lb_is_finite(pt->value)) {
-        return lb_fail(c->w, LB_ERR_NOT_FINITE,
-                       "%s: state '%s': point %u ('%s') value is not finite", c->where, s->name, k,
-                       pt->clip);
-      }
-      if (k > 0 && !(pt->value > s->points[k - 1].value)) {
-        return lb_fail(c->w, LB_ERR_OUT_OF_RANGE,
-                       "%s: state '%s': blend points must be strictly ascending: point %u ('%s', "
-                       "%g) after point %u ('%s', %g)",
-                       c->where, s->name, k, pt->clip, (double)pt->value, k - 1,
-                       s->points[k - 1].clip, (double)s->points[k - 1].value);
-      }
-    }
+    r = check_blend_space(c, s, root_joint);
   }
-  char what[LB_ANIM_NAME_MAX + 32];
-  lb_snprintf(what, sizeof what, "state '%s': speed", s->name);
-  lb_result r = check_range(c, what, s->speed, 0.0f, 10.0f);
   if (r != LB_OK) {
     return r;
   }
-  if (!empty(s->next)) {
-    if (s->loop) {
-      return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT,
-                     "%s: state '%s': 'next' needs a one-shot state (loop false)", c->where,
-                     s->name);
-    }
-    int n = def_state(c, s->next);
-    if (n < 0) {
-      return lb_fail(c->w, LB_ERR_UNKNOWN_NAME, "%s: state '%s': next state '%s' is not declared",
-                     c->where, s->name, s->next);
-    }
-    if (n == (int)i) {
-      return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT, "%s: state '%s' cannot return to itself",
-                     c->where, s->name);
-    }
-    lb_snprintf(what, sizeof what, "state '%s': nextFade", s->name);
-    r = check_range(c, what, s->next_fade, 0.0f, LB_ANIM_MAX_SECONDS);
+  char what[LB_ANIM_NAME_MAX + 32];
+  lb_snprintf(what, sizeof what, "state '%s': speed", s->name);
+  r = check_range(c, what, s->speed, 0.0f, 10.0f);
+  if (r != LB_OK) {
+    return r;
   }
-  return r;
+  return empty(s->next) ? LB_OK : check_next(c, s, i);
 }
 
 static lb_result check_transition(const checker *c, uint32_t i) {
@@ -414,8 +426,12 @@ static size_t align8(size_t n) {
   return (n + 7u) & ~(size_t)7u;
 }
 
-static lb_animator_controller *build(lb_world *w, const lb_animator_controller_def *d,
-                                     uint32_t root_joint, int entry) {
+/* Offsets of the controller's arrays in its one block (8-byte aligned), and its size. */
+typedef struct controller_layout {
+  size_t params, states, points, trans, conds, total;
+} controller_layout;
+
+static controller_layout controller_layout_of(const lb_animator_controller_def *d) {
   uint32_t points = 0, conds = 0;
   for (uint32_t i = 0; i < d->state_count; ++i) {
     points += d->states[i].clip ? 1u : d->states[i].point_count;
@@ -423,22 +439,80 @@ static lb_animator_controller *build(lb_world *w, const lb_animator_controller_d
   for (uint32_t i = 0; i < d->transition_count; ++i) {
     conds += d->transitions[i].condition_count;
   }
-  size_t off_params = align8(sizeof(lb_animator_controller));
-  size_t off_states = off_params + align8(d->param_count * sizeof(lb_anim_param));
-  size_t off_points = off_states + align8(d->state_count * sizeof(lb_anim_state));
-  size_t off_trans = off_points + align8(points * sizeof(lb_anim_point));
-  size_t off_conds = off_trans + align8(d->transition_count * sizeof(lb_anim_transition));
-  size_t total = off_conds + conds * sizeof(lb_anim_cond);
-  uint8_t *block = lb_alloc(w, total);
+  controller_layout L;
+  L.params = align8(sizeof(lb_animator_controller));
+  L.states = L.params + align8(d->param_count * sizeof(lb_anim_param));
+  L.points = L.states + align8(d->state_count * sizeof(lb_anim_state));
+  L.trans = L.points + align8(points * sizeof(lb_anim_point));
+  L.conds = L.trans + align8(d->transition_count * sizeof(lb_anim_transition));
+  L.total = L.conds + conds * sizeof(lb_anim_cond);
+  return L;
+}
+
+/* State i and its points (one for a clip state) appended to the controller's points: clip,
+ * value, key cursor, and whether root yaw is baked. False when the name cannot be interned. */
+static bool build_state(lb_world *w, const lb_animator_controller_def *d, const checker *k,
+                        lb_animator_controller *c, uint32_t i) {
+  const lb_anim_state_def *s = &d->states[i];
+  lb_anim_state *o = &c->states[i];
+  strcpy(o->name, s->name);
+  if (lb_names_intern(&w->names, s->name, strlen(s->name), &o->name_id) != LB_OK) {
+    return false;
+  }
+  o->param = s->clip ? -1 : def_param(k, s->parameter);
+  o->first_point = c->point_count;
+  o->point_count = s->clip ? 1u : s->point_count;
+  o->speed = s->speed;
+  o->loop = s->loop ? 1u : 0u;
+  o->next = empty(s->next) ? -1 : def_state(k, s->next);
+  o->next_fade = o->next >= 0 ? s->next_fade : 0.0f;
+  for (uint32_t p = 0; p < o->point_count; ++p) {
+    lb_anim_point *pt = &c->points[c->point_count++];
+    const char *clip = s->clip ? s->clip : s->points[p].clip;
+    pt->clip = lb_world_find_clip(w, d->skeleton, clip);
+    pt->value = s->clip ? 0.0f : s->points[p].value;
+    pt->cursor = c->cursor_keys;
+    /* A straight walk's hips sway; extracting that yaw would steer the path by the sway
+     * at the moment the state starts. Clips that turn overall keep yaw extraction. */
+    float turn = lb_clip_root_turn(lb_world_clip(w, pt->clip), c->root_joint);
+    pt->bake_yaw = (turn < 0.0f ? -turn : turn) < 1.0f * LB_DEG2RAD;
+    c->cursor_keys += lb_clip_track_count(lb_world_clip(w, pt->clip));
+  }
+  return true;
+}
+
+/* Transition i and its conditions appended to the controller's conditions. */
+static void build_transition(const lb_animator_controller_def *d, const checker *k,
+                             lb_animator_controller *c, uint32_t i) {
+  const lb_anim_transition_def *t = &d->transitions[i];
+  lb_anim_transition *o = &c->transitions[i];
+  o->from = t->from && strcmp(t->from, LB_ANIM_ANY_STATE) == 0 ? -1 : def_state(k, t->from);
+  o->to = def_state(k, t->to);
+  o->fade = t->fade;
+  o->exit_time = t->exit_time >= 0.0f ? t->exit_time : -1.0f;
+  o->first_cond = c->cond_count;
+  o->cond_count = t->condition_count;
+  for (uint32_t j = 0; j < t->condition_count; ++j) {
+    lb_anim_cond *cd = &c->conds[c->cond_count++];
+    cd->param = (uint32_t)def_param(k, t->conditions[j].parameter);
+    cd->op = (uint32_t)t->conditions[j].op;
+    cd->value = t->conditions[j].value;
+  }
+}
+
+static lb_animator_controller *build(lb_world *w, const lb_animator_controller_def *d,
+                                     uint32_t root_joint, int entry) {
+  controller_layout L = controller_layout_of(d);
+  uint8_t *block = lb_alloc(w, L.total);
   if (!block) {
     return NULL;
   }
   lb_animator_controller *c = (lb_animator_controller *)block;
-  c->params = (lb_anim_param *)(block + off_params);
-  c->states = (lb_anim_state *)(block + off_states);
-  c->points = (lb_anim_point *)(block + off_points);
-  c->transitions = (lb_anim_transition *)(block + off_trans);
-  c->conds = (lb_anim_cond *)(block + off_conds);
+  c->params = (lb_anim_param *)(block + L.params);
+  c->states = (lb_anim_state *)(block + L.states);
+  c->points = (lb_anim_point *)(block + L.points);
+  c->transitions = (lb_anim_transition *)(block + L.trans);
+  c->conds = (lb_anim_cond *)(block + L.conds);
   if (d->name) {
     strncpy(c->name, d->name, sizeof c->name - 1u);
   }
@@ -455,48 +529,13 @@ static lb_animator_controller *build(lb_world *w, const lb_animator_controller_d
   }
   checker k = {w, d, NULL, {0}};
   for (uint32_t i = 0; i < d->state_count; ++i) {
-    const lb_anim_state_def *s = &d->states[i];
-    lb_anim_state *o = &c->states[i];
-    strcpy(o->name, s->name);
-    if (lb_names_intern(&w->names, s->name, strlen(s->name), &o->name_id) != LB_OK) {
+    if (!build_state(w, d, &k, c, i)) {
       lb_free(w, block);
       return NULL;
     }
-    o->param = s->clip ? -1 : def_param(&k, s->parameter);
-    o->first_point = c->point_count;
-    o->point_count = s->clip ? 1u : s->point_count;
-    o->speed = s->speed;
-    o->loop = s->loop ? 1u : 0u;
-    o->next = empty(s->next) ? -1 : def_state(&k, s->next);
-    o->next_fade = o->next >= 0 ? s->next_fade : 0.0f;
-    for (uint32_t p = 0; p < o->point_count; ++p) {
-      lb_anim_point *pt = &c->points[c->point_count++];
-      const char *clip = s->clip ? s->clip : s->points[p].clip;
-      pt->clip = lb_world_find_clip(w, d->skeleton, clip);
-      pt->value = s->clip ? 0.0f : s->points[p].value;
-      pt->cursor = c->cursor_keys;
-      /* A straight walk's hips sway; extracting that yaw would steer the path by the sway
-       * at the moment the state starts. Clips that turn overall keep yaw extraction. */
-      float turn = lb_clip_root_turn(lb_world_clip(w, pt->clip), c->root_joint);
-      pt->bake_yaw = (turn < 0.0f ? -turn : turn) < 1.0f * LB_DEG2RAD;
-      c->cursor_keys += lb_clip_track_count(lb_world_clip(w, pt->clip));
-    }
   }
   for (uint32_t i = 0; i < d->transition_count; ++i) {
-    const lb_anim_transition_def *t = &d->transitions[i];
-    lb_anim_transition *o = &c->transitions[i];
-    o->from = t->from && strcmp(t->from, LB_ANIM_ANY_STATE) == 0 ? -1 : def_state(&k, t->from);
-    o->to = def_state(&k, t->to);
-    o->fade = t->fade;
-    o->exit_time = t->exit_time >= 0.0f ? t->exit_time : -1.0f;
-    o->first_cond = c->cond_count;
-    o->cond_count = t->condition_count;
-    for (uint32_t j = 0; j < t->condition_count; ++j) {
-      lb_anim_cond *cd = &c->conds[c->cond_count++];
-      cd->param = (uint32_t)def_param(&k, t->conditions[j].parameter);
-      cd->op = (uint32_t)t->conditions[j].op;
-      cd->value = t->conditions[j].value;
-    }
+    build_transition(d, &k, c, i);
   }
   return c;
 }

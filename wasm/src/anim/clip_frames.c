@@ -80,49 +80,31 @@ static bool same_grid(const lb_track *a, const lb_track *b) {
          memcmp(a->times, b->times, (size_t)a->count * sizeof(float)) == 0;
 }
 
-lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocator,
-                                lb_clip_frames **out) {
-  if (!out) {
-    return LB_ERR_INVALID_ARGUMENT;
-  }
-  *out = NULL;
-  if (lb_clip_structure(clip) != LB_OK || clip->joint_count > UINT16_MAX) {
-    return LB_ERR_INVALID_ARGUMENT;
-  }
-  const lb_track *grid = NULL;
-  uint32_t lanes = 0, first = 0;
+/* The rotation tracks' shared key grid (the first animated one's, linear), their count and
+ * the first animated joint; false when some rotation track is on another grid. */
+static bool rotation_grid(const lb_clip *clip, const lb_track **grid, uint32_t *lanes,
+                          uint32_t *first) {
+  *grid = NULL;
+  *lanes = *first = 0;
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
     const lb_track *tr = &clip->joints[j].rotation;
     if (tr->count == 0) {
       continue;
     }
-    if (!grid) {
-      grid = tr;
-      first = j;
+    if (!*grid) {
+      *grid = tr;
+      *first = j;
     }
-    if (!tr->times || !tr->values || !same_grid(grid, tr)) {
-      return LB_ERR_INVALID_ARGUMENT;
+    if (!tr->times || !tr->values || !same_grid(*grid, tr)) {
+      return false;
     }
-    ++lanes;
+    ++*lanes;
   }
-  if (!grid || grid->interp != LB_INTERP_LINEAR) {
-    return LB_ERR_INVALID_ARGUMENT;
-  }
-  lb_allocator al =
-      allocator && allocator->alloc && allocator->free ? *allocator : lb_allocator_default();
-  uint32_t groups = (lanes + 3u) / 4u;
-  uint32_t keys = grid->count;
-  size_t head = (sizeof(lb_clip_frames) + 15u) & ~(size_t)15u;
-  uint32_t nt = 0, ns = 0;
-  for (uint32_t j = 0; j < clip->joint_count; ++j) {
-    nt += clip->joints[j].translation.count > 0;
-    ns += clip->joints[j].scale.count > 0;
-  }
-  uint32_t nr = clip->joint_count - lanes;
-  size_t jcount = (size_t)groups * 4u + nt + ns + nr;
-  size_t jbytes = (jcount * sizeof(uint16_t) + 15u) & ~(size_t)15u;
-  size_t floats = (size_t)keys * groups * 16u;
-  /* Wide segments first counted on the source tracks. */
+  return *grid && (*grid)->interp == LB_INTERP_LINEAR;
+}
+
+/* Wide segments (any lane of a group from key k), counted on the source tracks. */
+static uint32_t count_wide(const lb_clip *clip, uint32_t lanes, uint32_t groups, uint32_t keys) {
   uint32_t wide_count = 0;
   for (uint32_t k = 0; keys > 1u && k < keys; ++k) {
     for (uint32_t g = 0; g < groups; ++g) {
@@ -134,33 +116,60 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
       wide_count += any;
     }
   }
-  size_t wide_at_bytes = ((size_t)keys * groups * sizeof(uint32_t) + 15u) & ~(size_t)15u;
-  size_t wide_bytes = (size_t)wide_count * 12u * sizeof(float);
-  size_t bytes = head + jbytes + floats * sizeof(float) + wide_at_bytes + wide_bytes +
-                 (size_t)keys * groups * sizeof(uint16_t);
-  uint8_t *block = lb_mem_alloc(&al, bytes);
-  if (!block) {
-    return LB_ERR_OUT_OF_MEMORY;
+  return wide_count;
+}
+
+/* The sizes of one block's parts (each 16-byte aligned but the last): the header, the joint
+ * lists, the key values, the wide-segment index, the wide segments and the lane bits. */
+typedef struct frames_layout {
+  uint32_t nt, ns, nr; /* translated, scaled, unrotated joints */
+  size_t head, jbytes, floats, wide_at_bytes, wide_bytes, bytes;
+} frames_layout;
+
+static frames_layout layout_of(const lb_clip *clip, uint32_t lanes, uint32_t groups,
+                               uint32_t keys) {
+  frames_layout L;
+  L.head = (sizeof(lb_clip_frames) + 15u) & ~(size_t)15u;
+  L.nt = L.ns = 0;
+  for (uint32_t j = 0; j < clip->joint_count; ++j) {
+    L.nt += clip->joints[j].translation.count > 0;
+    L.ns += clip->joints[j].scale.count > 0;
   }
+  L.nr = clip->joint_count - lanes;
+  size_t jcount = (size_t)groups * 4u + L.nt + L.ns + L.nr;
+  L.jbytes = (jcount * sizeof(uint16_t) + 15u) & ~(size_t)15u;
+  L.floats = (size_t)keys * groups * 16u;
+  uint32_t wide_count = count_wide(clip, lanes, groups, keys);
+  L.wide_at_bytes = ((size_t)keys * groups * sizeof(uint32_t) + 15u) & ~(size_t)15u;
+  L.wide_bytes = (size_t)wide_count * 12u * sizeof(float);
+  L.bytes = L.head + L.jbytes + L.floats * sizeof(float) + L.wide_at_bytes + L.wide_bytes +
+            (size_t)keys * groups * sizeof(uint16_t);
+  return L;
+}
+
+/* The header and the parts' pointers into the block. */
+static lb_clip_frames *place_frames(uint8_t *block, const frames_layout *L) {
   lb_clip_frames *f = (lb_clip_frames *)(void *)block;
-  f->tracks = clip->joints;
-  f->joint_count = clip->joint_count;
-  f->allocator = al;
-  f->key_count = keys;
-  f->lane_count = lanes;
-  f->group_count = groups;
-  f->first = first;
-  f->joints = (uint16_t *)(void *)(block + head);
-  f->values = (float *)(void *)(block + head + jbytes);
-  f->wide_at = (uint32_t *)(void *)(block + head + jbytes + floats * sizeof(float));
-  f->wide = (float *)(void *)(block + head + jbytes + floats * sizeof(float) + wide_at_bytes);
-  f->lane_bits = (uint16_t *)(void *)(block + head + jbytes + floats * sizeof(float) +
-                                      wide_at_bytes + wide_bytes);
-  f->bytes = bytes;
-  uint16_t *tj = f->joints + (size_t)groups * 4u, *sj = tj + nt, *rj = sj + ns;
-  f->lists = (lb_joint_lists){tj, nt, sj, ns, rj, nr};
-  uint32_t lane = 0;
-  nt = ns = nr = 0;
+  size_t at = L->head;
+  f->joints = (uint16_t *)(void *)(block + at);
+  at += L->jbytes;
+  f->values = (float *)(void *)(block + at);
+  at += L->floats * sizeof(float);
+  f->wide_at = (uint32_t *)(void *)(block + at);
+  at += L->wide_at_bytes;
+  f->wide = (float *)(void *)(block + at);
+  at += L->wide_bytes;
+  f->lane_bits = (uint16_t *)(void *)(block + at);
+  f->bytes = L->bytes;
+  return f;
+}
+
+/* The lanes' joints (the last one repeated to fill the last group) and the translated,
+ * scaled and unrotated joint lists. */
+static void fill_joint_lists(lb_clip_frames *f, const lb_clip *clip, const frames_layout *L) {
+  uint16_t *tj = f->joints + (size_t)f->group_count * 4u, *sj = tj + L->nt, *rj = sj + L->ns;
+  f->lists = (lb_joint_lists){tj, L->nt, sj, L->ns, rj, L->nr};
+  uint32_t lane = 0, nt = 0, ns = 0, nr = 0;
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
     const lb_joint_tracks *jt = &clip->joints[j];
     if (jt->rotation.count > 0) {
@@ -175,10 +184,15 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
       sj[ns++] = (uint16_t)j;
     }
   }
-  for (; lane < groups * 4u; ++lane) {
-    f->joints[lane] = f->joints[lanes - 1u];
+  for (; lane < f->group_count * 4u; ++lane) {
+    f->joints[lane] = f->joints[f->lane_count - 1u];
   }
-  for (uint32_t k = 0; k < keys; ++k) {
+}
+
+/* Rotation keys transposed: per key and group, x of the four lanes, then y, z, w. */
+static void transpose_keys(lb_clip_frames *f, const lb_clip *clip) {
+  const uint32_t groups = f->group_count;
+  for (uint32_t k = 0; k < f->key_count; ++k) {
     for (uint32_t g = 0; g < groups; ++g) {
       float *dst = f->values + ((size_t)k * groups + g) * 16u;
       for (uint32_t l = 0; l < 4u; ++l) {
@@ -189,51 +203,92 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
       }
     }
   }
+}
+
+/* Per key and group: which lanes repeat, flip or are wide, and the wide lanes' slerp angle
+ * terms (lb_quat_slerp's, the same operations), placed from *next on. */
+static void mark_segment(lb_clip_frames *f, uint32_t k, uint32_t g, uint32_t *next) {
+  const uint32_t keys = f->key_count, groups = f->group_count;
+  uint32_t *at = &f->wide_at[(size_t)k * groups + g];
+  uint16_t *bits = &f->lane_bits[(size_t)k * groups + g];
+  *at = UINT32_MAX;
+  *bits = 0u;
+  if (keys < 2u) {
+    return;
+  }
+  const float *va = f->values + ((size_t)k * groups + g) * 16u;
+  const float *vb = f->values + ((size_t)((k + 1u) % keys) * groups + g) * 16u;
+  for (uint32_t l = 0; l < 4u; ++l) {
+    float a[4], b[4];
+    for (uint32_t c = 0; c < 4u; ++c) {
+      a[c] = va[c * 4u + l];
+      b[c] = vb[c * 4u + l];
+    }
+    if (memcmp(a, b, sizeof a) == 0) {
+      *bits = (uint16_t)(*bits | 256u << l);
+      continue;
+    }
+    float d = key_dot(a, b);
+    *bits = (uint16_t)(*bits | (d < 0.0f ? 1u << l : 0u));
+    if (!dot_is_wide(d)) {
+      continue;
+    }
+    *bits = (uint16_t)(*bits | 16u << l);
+    if (*at == UINT32_MAX) {
+      *at = *next;
+      *next += 12u;
+      memset(f->wide + *at, 0, 12u * sizeof(float));
+    }
+    float sign = 1.0f;
+    if (d < 0.0f) {
+      d = -d;
+      sign = -1.0f;
+    }
+    float theta = lb_acos(d);
+    float *e = f->wide + *at + l;
+    e[0] = theta;
+    e[4] = 1.0f / lb_sin(theta);
+    e[8] = sign;
+  }
+}
+
+lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocator,
+                                lb_clip_frames **out) {
+  if (!out) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  *out = NULL;
+  if (lb_clip_structure(clip) != LB_OK || clip->joint_count > UINT16_MAX) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  const lb_track *grid;
+  uint32_t lanes, first;
+  if (!rotation_grid(clip, &grid, &lanes, &first)) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  lb_allocator al =
+      allocator && allocator->alloc && allocator->free ? *allocator : lb_allocator_default();
+  uint32_t groups = (lanes + 3u) / 4u;
+  uint32_t keys = grid->count;
+  frames_layout L = layout_of(clip, lanes, groups, keys);
+  uint8_t *block = lb_mem_alloc(&al, L.bytes);
+  if (!block) {
+    return LB_ERR_OUT_OF_MEMORY;
+  }
+  lb_clip_frames *f = place_frames(block, &L);
+  f->tracks = clip->joints;
+  f->joint_count = clip->joint_count;
+  f->allocator = al;
+  f->key_count = keys;
+  f->lane_count = lanes;
+  f->group_count = groups;
+  f->first = first;
+  fill_joint_lists(f, clip, &L);
+  transpose_keys(f, clip);
   uint32_t next = 0;
   for (uint32_t k = 0; k < keys; ++k) {
     for (uint32_t g = 0; g < groups; ++g) {
-      uint32_t *at = &f->wide_at[(size_t)k * groups + g];
-      uint16_t *bits = &f->lane_bits[(size_t)k * groups + g];
-      *at = UINT32_MAX;
-      *bits = 0u;
-      if (keys < 2u) {
-        continue;
-      }
-      const float *va = f->values + ((size_t)k * groups + g) * 16u;
-      const float *vb = f->values + ((size_t)((k + 1u) % keys) * groups + g) * 16u;
-      for (uint32_t l = 0; l < 4u; ++l) {
-        float a[4], b[4];
-        for (uint32_t c = 0; c < 4u; ++c) {
-          a[c] = va[c * 4u + l];
-          b[c] = vb[c * 4u + l];
-        }
-        if (memcmp(a, b, sizeof a) == 0) {
-          *bits = (uint16_t)(*bits | 256u << l);
-          continue;
-        }
-        float d = key_dot(a, b);
-        *bits = (uint16_t)(*bits | (d < 0.0f ? 1u << l : 0u));
-        if (!dot_is_wide(d)) {
-          continue;
-        }
-        *bits = (uint16_t)(*bits | 16u << l);
-        if (*at == UINT32_MAX) {
-          *at = next;
-          next += 12u;
-          memset(f->wide + *at, 0, 12u * sizeof(float));
-        }
-        /* lb_quat_slerp's angle terms, the same operations */
-        float sign = 1.0f;
-        if (d < 0.0f) {
-          d = -d;
-          sign = -1.0f;
-        }
-        float theta = lb_acos(d);
-        float *e = f->wide + *at + l;
-        e[0] = theta;
-        e[4] = 1.0f / lb_sin(theta);
-        e[8] = sign;
-      }
+      mark_segment(f, k, g, &next);
     }
   }
   *out = f;

@@ -246,6 +246,88 @@ static int word_at(const char *s, const char *word) {
   return i;
 }
 
+/* inf, infinity or nan (with an optional n-char-sequence) at p, any case: true with *out (the
+ * sign's bits applied) and *after set past it. */
+static bool read_special(const char *p, uint64_t sign, double *out, const char **after) {
+  if (word_at(p, "inf")) {
+    int more = word_at(p + 3, "inity");
+    *after = p + 3 + more;
+    *out = from_bits(sign | 0x7ffull << 52);
+    return true;
+  }
+  if (!word_at(p, "nan")) {
+    return false;
+  }
+  p += 3;
+  if (*p == '(') { /* nan(n-char-sequence) */
+    const char *q = p + 1;
+    while (is_digit(*q) || (lower(*q) >= 'a' && lower(*q) <= 'z') || *q == '_') {
+      ++q;
+    }
+    p = *q == ')' ? q + 1 : p;
+  }
+  *after = p;
+  *out = from_bits(sign | 0x7ff8ull << 48);
+  return true;
+}
+
+/* The significand's digits at *p (moved past them): up to LB_DEC_DIGITS significant ones
+ * into digits[0..*nd) with the decimal exponent *e, and whether any digit beyond them is
+ * non-zero (*sticky). False when there is no digit. */
+static bool read_digits(const char **pp, char *digits, int *nd, long *e, bool *sticky) {
+  const char *p = *pp;
+  bool any = false;
+  for (; is_digit(*p); ++p) {
+    any = true;
+    if (*nd == 0 && *p == '0') {
+      continue;
+    }
+    if (*nd < LB_DEC_DIGITS) {
+      digits[(*nd)++] = (char)(*p - '0');
+    } else {
+      ++*e;
+      *sticky = *sticky || *p != '0';
+    }
+  }
+  if (*p == '.' && (any || is_digit(p[1]))) {
+    for (++p; is_digit(*p); ++p) {
+      any = true;
+      if (*nd == 0 && *p == '0') {
+        --*e;
+      } else if (*nd < LB_DEC_DIGITS) {
+        digits[(*nd)++] = (char)(*p - '0');
+        --*e;
+      } else {
+        *sticky = *sticky || *p != '0';
+      }
+    }
+  }
+  *pp = p;
+  return any;
+}
+
+/* An exponent part at *p (e or E, a sign, digits), added to *e; *p moves past it only when
+ * it has digits. */
+static void read_exponent(const char **pp, long *e) {
+  const char *p = *pp;
+  if (lower(*p) != 'e') {
+    return;
+  }
+  const char *q = p + 1;
+  bool eneg = *q == '-';
+  if (*q == '+' || *q == '-') {
+    ++q;
+  }
+  if (is_digit(*q)) {
+    long x = 0;
+    for (; is_digit(*q); ++q) {
+      x = x < 100000 ? x * 10 + (*q - '0') : x;
+    }
+    *e += eneg ? -x : x;
+    *pp = q;
+  }
+}
+
 double lb_strtod(const char *s, char **end) {
   const char *p = s;
   while (*p == ' ' || (*p >= '\t' && *p <= '\r')) {
@@ -256,79 +338,25 @@ double lb_strtod(const char *s, char **end) {
     ++p;
   }
   uint64_t sign = neg ? 1ull << 63 : 0u;
-  int n = word_at(p, "inf");
-  if (n) {
-    int more = word_at(p + 3, "inity");
+  double special;
+  const char *after;
+  if (read_special(p, sign, &special, &after)) {
     if (end) {
-      *end = (char *)(p + 3 + more);
+      *end = (char *)after;
     }
-    return from_bits(sign | 0x7ffull << 52);
-  }
-  n = word_at(p, "nan");
-  if (n) {
-    p += 3;
-    if (*p == '(') { /* nan(n-char-sequence) */
-      const char *q = p + 1;
-      while (is_digit(*q) || (lower(*q) >= 'a' && lower(*q) <= 'z') || *q == '_') {
-        ++q;
-      }
-      p = *q == ')' ? q + 1 : p;
-    }
-    if (end) {
-      *end = (char *)p;
-    }
-    return from_bits(sign | 0x7ff8ull << 48);
+    return special;
   }
   char digits[LB_DEC_DIGITS];
   int nd = 0;
   long e = 0;
-  bool any = false, sticky = false;
-  for (; is_digit(*p); ++p) {
-    any = true;
-    if (nd == 0 && *p == '0') {
-      continue;
-    }
-    if (nd < LB_DEC_DIGITS) {
-      digits[nd++] = (char)(*p - '0');
-    } else {
-      e++;
-      sticky = sticky || *p != '0';
-    }
-  }
-  if (*p == '.' && (any || is_digit(p[1]))) {
-    for (++p; is_digit(*p); ++p) {
-      any = true;
-      if (nd == 0 && *p == '0') {
-        e--;
-      } else if (nd < LB_DEC_DIGITS) {
-        digits[nd++] = (char)(*p - '0');
-        e--;
-      } else {
-        sticky = sticky || *p != '0';
-      }
-    }
-  }
-  if (!any) {
+  bool sticky = false;
+  if (!read_digits(&p, digits, &nd, &e, &sticky)) {
     if (end) {
       *end = (char *)s;
     }
     return 0.0;
   }
-  if (lower(*p) == 'e') {
-    const char *q = p + 1;
-    bool eneg = *q == '-';
-    if (*q == '+' || *q == '-') {
-      ++q;
-    }
-    if (is_digit(*q)) {
-      long x = 0;
-      for (; is_digit(*q); ++q) {
-        x = x < 100000 ? x * 10 + (*q - '0') : x;
-      }
-      e += eneg ? -x : x;
-      p = q;
-    }
-  }
+  read_exponent(&p, &e);
   if (end) {
     *end = (char *)p;
   }

@@ -205,137 +205,176 @@ static void put_float(lb_out *o, const lb_spec *sp, double v, char conv) {
   put_field(o, sp, prefix, 0, text, n, true);
 }
 
+/* The flags, width and precision of a conversion: *f is at the character after '%' and moves
+ * past them (`*` takes an int argument). */
+static lb_spec read_spec(const char **fp, va_list *ap) {
+  const char *f = *fp;
+  lb_spec sp = {false, false, false, false, false, 0, -1};
+  for (;; ++f) {
+    if (*f == '-') {
+      sp.left = true;
+    } else if (*f == '+') {
+      sp.plus = true;
+    } else if (*f == ' ') {
+      sp.space = true;
+    } else if (*f == '#') {
+      sp.alt = true;
+    } else if (*f == '0') {
+      sp.zero = true;
+    } else {
+      break;
+    }
+  }
+  if (*f == '*') {
+    sp.width = va_arg(*ap, int);
+    if (sp.width < 0) {
+      sp.left = true;
+      sp.width = -sp.width;
+    }
+    ++f;
+  } else {
+    for (; *f >= '0' && *f <= '9'; ++f) {
+      sp.width = sp.width < 100000 ? sp.width * 10 + (*f - '0') : sp.width;
+    }
+  }
+  if (*f == '.') {
+    ++f;
+    sp.precision = 0;
+    if (*f == '*') {
+      sp.precision = va_arg(*ap, int);
+      sp.precision = sp.precision < 0 ? -1 : sp.precision;
+      ++f;
+    } else {
+      for (; *f >= '0' && *f <= '9'; ++f) {
+        sp.precision = sp.precision < 100000 ? sp.precision * 10 + (*f - '0') : sp.precision;
+      }
+    }
+  }
+  *fp = f;
+  return sp;
+}
+
+/* The length modifier at *f (moved past it): -2 hh, -1 h, 0 int, 1 long, 2 long long,
+ * 3 size_t, 4 intmax_t, 5 ptrdiff_t. */
+static int read_size(const char **fp) {
+  const char *f = *fp;
+  int size = 0;
+  if (*f == 'h') {
+    size = f[1] == 'h' ? -2 : -1;
+    f += f[1] == 'h' ? 2 : 1;
+  } else if (*f == 'l') {
+    size = f[1] == 'l' ? 2 : 1;
+    f += f[1] == 'l' ? 2 : 1;
+  } else if (*f == 'z' || *f == 'j' || *f == 't') {
+    size = *f == 'z' ? 3 : *f == 'j' ? 4 : 5;
+    ++f;
+  }
+  *fp = f;
+  return size;
+}
+
+/* A signed integer argument of the given size, as intmax_t. */
+static intmax_t signed_arg(int size, va_list *ap) {
+  intmax_t v = size == 1   ? va_arg(*ap, long)
+               : size == 2 ? va_arg(*ap, long long)
+               : size == 3 ? (intmax_t)va_arg(*ap, size_t)
+               : size == 4 ? va_arg(*ap, intmax_t)
+               : size == 5 ? va_arg(*ap, ptrdiff_t)
+                           : va_arg(*ap, int);
+  return size == -2 ? (signed char)v : size == -1 ? (short)v : v;
+}
+
+/* An unsigned integer argument of the given size, as uintmax_t. */
+static uintmax_t unsigned_arg(int size, va_list *ap) {
+  uintmax_t v = size == 1   ? va_arg(*ap, unsigned long)
+                : size == 2 ? va_arg(*ap, unsigned long long)
+                : size == 3 ? va_arg(*ap, size_t)
+                : size == 4 ? va_arg(*ap, uintmax_t)
+                : size == 5 ? (uintmax_t)va_arg(*ap, ptrdiff_t)
+                            : va_arg(*ap, unsigned int);
+  return size == -2 ? (unsigned char)v : size == -1 ? (unsigned short)v : v;
+}
+
+/* One conversion's argument written by its spec. */
+static void put_conversion(lb_out *o, const lb_spec *sp, int size, char conv, va_list *ap) {
+  switch (conv) {
+  case 'd':
+  case 'i': {
+    intmax_t v = signed_arg(size, ap);
+    uintmax_t mag = v < 0 ? (uintmax_t)0 - (uintmax_t)v : (uintmax_t)v;
+    put_integer(o, sp, mag, v < 0, 10, false, conv);
+    break;
+  }
+  case 'u':
+  case 'o':
+  case 'x':
+  case 'X': {
+    uintmax_t v = unsigned_arg(size, ap);
+    int base = conv == 'u' ? 10 : conv == 'o' ? 8 : 16;
+    put_integer(o, sp, v, false, base, conv == 'X', conv);
+    break;
+  }
+  case 'p': {
+    uintptr_t v = (uintptr_t)va_arg(*ap, void *);
+    put_integer(o, sp, v, false, 16, false, 'p');
+    break;
+  }
+  case 'c': {
+    char ch = (char)va_arg(*ap, int);
+    lb_spec plain = *sp;
+    plain.precision = -1;
+    put_field(o, &plain, "", 0, &ch, 1, false);
+    break;
+  }
+  case 's': {
+    const char *s = va_arg(*ap, const char *);
+    s = s ? s : "(null)";
+    size_t len = 0;
+    while (s[len] && (sp->precision < 0 || len < (size_t)sp->precision)) {
+      len++;
+    }
+    put_field(o, sp, "", 0, s, (int)len, false);
+    break;
+  }
+  case 'e':
+  case 'E':
+  case 'f':
+  case 'F':
+  case 'g':
+  case 'G':
+    put_float(o, sp, va_arg(*ap, double), conv);
+    break;
+  case '%':
+    put(o, '%');
+    break;
+  default: /* unsupported: written as it stands */
+    put(o, '%');
+    put(o, conv);
+    break;
+  }
+}
+
 int lb_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap) {
   lb_out o = {buf, cap, 0};
+  /* A copy the stages can advance through a pointer (a va_list parameter may be an array
+   * that decayed to a pointer, whose address is not a va_list *). */
+  va_list args;
+  va_copy(args, ap);
   for (const char *f = fmt; *f; ++f) {
     if (*f != '%') {
       put(&o, *f);
       continue;
     }
-    lb_spec sp = {false, false, false, false, false, 0, -1};
-    for (++f;; ++f) {
-      if (*f == '-') {
-        sp.left = true;
-      } else if (*f == '+') {
-        sp.plus = true;
-      } else if (*f == ' ') {
-        sp.space = true;
-      } else if (*f == '#') {
-        sp.alt = true;
-      } else if (*f == '0') {
-        sp.zero = true;
-      } else {
-        break;
-      }
-    }
-    if (*f == '*') {
-      sp.width = va_arg(ap, int);
-      if (sp.width < 0) {
-        sp.left = true;
-        sp.width = -sp.width;
-      }
-      ++f;
-    } else {
-      for (; *f >= '0' && *f <= '9'; ++f) {
-        sp.width = sp.width < 100000 ? sp.width * 10 + (*f - '0') : sp.width;
-      }
-    }
-    if (*f == '.') {
-      ++f;
-      sp.precision = 0;
-      if (*f == '*') {
-        sp.precision = va_arg(ap, int);
-        sp.precision = sp.precision < 0 ? -1 : sp.precision;
-        ++f;
-      } else {
-        for (; *f >= '0' && *f <= '9'; ++f) {
-          sp.precision = sp.precision < 100000 ? sp.precision * 10 + (*f - '0') : sp.precision;
-        }
-      }
-    }
-    int size = 0; /* -2 hh, -1 h, 0 int, 1 long, 2 long long, 3 size_t, 4 intmax_t, 5 ptrdiff_t */
-    if (*f == 'h') {
-      size = f[1] == 'h' ? -2 : -1;
-      f += f[1] == 'h' ? 2 : 1;
-    } else if (*f == 'l') {
-      size = f[1] == 'l' ? 2 : 1;
-      f += f[1] == 'l' ? 2 : 1;
-    } else if (*f == 'z' || *f == 'j' || *f == 't') {
-      size = *f == 'z' ? 3 : *f == 'j' ? 4 : 5;
-      ++f;
-    }
+    ++f;
+    lb_spec sp = read_spec(&f, &args);
+    int size = read_size(&f);
     char conv = *f;
     if (!conv) {
       break;
     }
-    switch (conv) {
-    case 'd':
-    case 'i': {
-      intmax_t v = size == 1   ? va_arg(ap, long)
-                   : size == 2 ? va_arg(ap, long long)
-                   : size == 3 ? (intmax_t)va_arg(ap, size_t)
-                   : size == 4 ? va_arg(ap, intmax_t)
-                   : size == 5 ? va_arg(ap, ptrdiff_t)
-                               : va_arg(ap, int);
-      v = size == -2 ? (signed char)v : size == -1 ? (short)v : v;
-      uintmax_t mag = v < 0 ? (uintmax_t)0 - (uintmax_t)v : (uintmax_t)v;
-      put_integer(&o, &sp, mag, v < 0, 10, false, conv);
-      break;
-    }
-    case 'u':
-    case 'o':
-    case 'x':
-    case 'X': {
-      uintmax_t v = size == 1   ? va_arg(ap, unsigned long)
-                    : size == 2 ? va_arg(ap, unsigned long long)
-                    : size == 3 ? va_arg(ap, size_t)
-                    : size == 4 ? va_arg(ap, uintmax_t)
-                    : size == 5 ? (uintmax_t)va_arg(ap, ptrdiff_t)
-                                : va_arg(ap, unsigned int);
-      v = size == -2 ? (unsigned char)v : size == -1 ? (unsigned short)v : v;
-      int base = conv == 'u' ? 10 : conv == 'o' ? 8 : 16;
-      put_integer(&o, &sp, v, false, base, conv == 'X', conv);
-      break;
-    }
-    case 'p': {
-      uintptr_t v = (uintptr_t)va_arg(ap, void *);
-      put_integer(&o, &sp, v, false, 16, false, 'p');
-      break;
-    }
-    case 'c': {
-      char ch = (char)va_arg(ap, int);
-      lb_spec plain = sp;
-      plain.precision = -1;
-      put_field(&o, &plain, "", 0, &ch, 1, false);
-      break;
-    }
-    case 's': {
-      const char *s = va_arg(ap, const char *);
-      s = s ? s : "(null)";
-      size_t len = 0;
-      while (s[len] && (sp.precision < 0 || len < (size_t)sp.precision)) {
-        len++;
-      }
-      put_field(&o, &sp, "", 0, s, (int)len, false);
-      break;
-    }
-    case 'e':
-    case 'E':
-    case 'f':
-    case 'F':
-    case 'g':
-    case 'G':
-      put_float(&o, &sp, va_arg(ap, double), conv);
-      break;
-    case '%':
-      put(&o, '%');
-      break;
-    default: /* unsupported: written as it stands */
-      put(&o, '%');
-      put(&o, conv);
-      break;
-    }
+    put_conversion(&o, &sp, size, conv, &args);
   }
+  va_end(args);
   if (cap > 0) {
     buf[o.len < cap ? o.len : cap - 1u] = 0;
   }

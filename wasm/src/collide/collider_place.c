@@ -71,44 +71,47 @@ static void cl_rotation_columns(const versor q, float *m) {
   }
 }
 
-void cl_place(const cl_world *cw, cl_proxy *p, const lb_transform *xf) {
-  p->xf = *xf;
-  p->valid = 0;
-  p->dirty = 0;
-  for (int k = 0; k < 3; ++k) { /* empty until placed: no box test passes */
-    p->lo[k] = 1e30f;
-    p->hi[k] = -1e30f;
-  }
-  if (p->kind == LB_COLLIDER_MESH) {
-    const cl_mesh *m = cl_mesh_get(cw, p->mesh);
-    if (!m) {
-      return;
-    }
-    versor q = {xf->r[0], xf->r[1], xf->r[2], xf->r[3]};
-    lb_quat_normalize(q);
-    cl_rotation_columns(q, p->m);
-    float c[3], e[3];
-    for (int k = 0; k < 3; ++k) {
-      for (int i = 0; i < 3; ++i) {
-        p->m[3 * k + i] *= xf->s[k];
-      }
-      c[k] = 0.5f * m->lo[k] + 0.5f * m->hi[k];
-      e[k] = 0.5f * m->hi[k] - 0.5f * m->lo[k];
-    }
+/* A mesh collider: its scaled rotation columns and the world box of the mesh's box. */
+static void cl_place_mesh(const cl_mesh *m, cl_proxy *p, const lb_transform *xf) {
+  versor q = {xf->r[0], xf->r[1], xf->r[2], xf->r[3]};
+  lb_quat_normalize(q);
+  cl_rotation_columns(q, p->m);
+  float c[3], e[3];
+  for (int k = 0; k < 3; ++k) {
     for (int i = 0; i < 3; ++i) {
-      float wc = xf->t[i] + p->m[i] * c[0] + p->m[3 + i] * c[1] + p->m[6 + i] * c[2];
-      float we =
-          cl_absf(p->m[i]) * e[0] + cl_absf(p->m[3 + i]) * e[1] + cl_absf(p->m[6 + i]) * e[2];
-      p->lo[i] = wc - we;
-      p->hi[i] = wc + we;
+      p->m[3 * k + i] *= xf->s[k];
     }
-    cl_pad(p->lo, p->hi);
-    p->valid = 1;
-    return;
+    c[k] = 0.5f * m->lo[k] + 0.5f * m->hi[k];
+    e[k] = 0.5f * m->hi[k] - 0.5f * m->lo[k];
   }
-  if (lb_shape_resolve(&p->def, xf, &p->shape) != LB_OK) {
-    return; /* a scale that puts the shape beyond LB_SHAPE_MAX_EXTENT: not queryable */
+  for (int i = 0; i < 3; ++i) {
+    float wc = xf->t[i] + p->m[i] * c[0] + p->m[3 + i] * c[1] + p->m[6 + i] * c[2];
+    float we = cl_absf(p->m[i]) * e[0] + cl_absf(p->m[3 + i]) * e[1] + cl_absf(p->m[6 + i]) * e[2];
+    p->lo[i] = wc - we;
+    p->hi[i] = wc + we;
   }
+}
+
+/* The resolved shape's half extent along world axis i (the columns are in p->m). */
+static float cl_shape_extent(const cl_proxy *p, int i) {
+  switch (p->shape.type) {
+  case LB_SHAPE_BOX:
+    return cl_absf(p->m[i]) * p->shape.half_extents[0] +
+           cl_absf(p->m[3 + i]) * p->shape.half_extents[1] +
+           cl_absf(p->m[6 + i]) * p->shape.half_extents[2];
+  case LB_SHAPE_SPHERE:
+    return p->shape.radius;
+  case LB_SHAPE_CAPSULE:
+    return cl_absf(p->m[i]) * (p->shape.half_height - p->shape.radius) + p->shape.radius;
+  default: /* cylinder: the axis part plus the disc's extent across it */
+    return cl_absf(p->m[i]) * p->shape.half_height +
+           p->shape.radius * cl_sqrt(cl_maxf(0.0f, 1.0f - p->m[i] * p->m[i]));
+  }
+}
+
+/* A primitive collider (resolved into p->shape): rotation columns with the shape's axis
+ * first, bounding sphere, world box. */
+static void cl_place_shape(cl_proxy *p) {
   float r[9];
   cl_rotation_columns(p->shape.rotation, r);
   /* Cylinders and capsules: column 0 is the shape's axis (geom's local convention). */
@@ -130,26 +133,30 @@ void cl_place(const cl_world *cw, cl_proxy *p, const lb_transform *xf) {
               : cl_sqrt(p->shape.half_height * p->shape.half_height +
                         p->shape.radius * p->shape.radius);
   for (int i = 0; i < 3; ++i) {
-    float we;
-    switch (p->shape.type) {
-    case LB_SHAPE_BOX:
-      we = cl_absf(p->m[i]) * p->shape.half_extents[0] +
-           cl_absf(p->m[3 + i]) * p->shape.half_extents[1] +
-           cl_absf(p->m[6 + i]) * p->shape.half_extents[2];
-      break;
-    case LB_SHAPE_SPHERE:
-      we = p->shape.radius;
-      break;
-    case LB_SHAPE_CAPSULE:
-      we = cl_absf(p->m[i]) * (p->shape.half_height - p->shape.radius) + p->shape.radius;
-      break;
-    default: /* cylinder: the axis part plus the disc's extent across it */
-      we = cl_absf(p->m[i]) * p->shape.half_height +
-           p->shape.radius * cl_sqrt(cl_maxf(0.0f, 1.0f - p->m[i] * p->m[i]));
-      break;
-    }
+    float we = cl_shape_extent(p, i);
     p->lo[i] = c[i] - we;
     p->hi[i] = c[i] + we;
+  }
+}
+
+void cl_place(const cl_world *cw, cl_proxy *p, const lb_transform *xf) {
+  p->xf = *xf;
+  p->valid = 0;
+  p->dirty = 0;
+  for (int k = 0; k < 3; ++k) { /* empty until placed: no box test passes */
+    p->lo[k] = 1e30f;
+    p->hi[k] = -1e30f;
+  }
+  if (p->kind == LB_COLLIDER_MESH) {
+    const cl_mesh *m = cl_mesh_get(cw, p->mesh);
+    if (!m) {
+      return;
+    }
+    cl_place_mesh(m, p, xf);
+  } else if (lb_shape_resolve(&p->def, xf, &p->shape) == LB_OK) {
+    cl_place_shape(p);
+  } else {
+    return; /* a scale that puts the shape beyond LB_SHAPE_MAX_EXTENT: not queryable */
   }
   cl_pad(p->lo, p->hi);
   p->valid = 1;

@@ -302,30 +302,31 @@ static ctl_land land(ctl_ctx *cx, float *p, float dist, float fall, float start_
   return out;
 }
 
-void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
-  lb_character_controller_c *cc = lb_component_ptr(w, slot, LB_CHARACTER_CONTROLLER);
-  ctl_state *st = ctl_state_of(w, slot);
-  lb_transform_c *t = lb_component_ptr(w, slot, LB_TRANSFORM);
-  ctl_ctx cx;
-  memset(&cx, 0, sizeof cx);
-  cx.w = w;
-  cx.slot = slot;
-  cx.sep_budget = dt > 0.0f ? LB_CONTROLLER_SEPARATION_SPEED * dt : 0.0f;
-  cx.filter = lb_collide_default_filter();
-  cx.filter.layers = cc->layers;
-  cx.filter.exclude = lb_entity_of_slot(w, slot);
-  cx.r = cc->radius;
-  cx.skin = cc->skin_width;
-  cx.step = cc->step_offset;
-  cx.snap = cc->snap_distance;
-  cx.cos_slope = lb_cos(cc->slope_limit * 0.017453292519943295f);
-  float p[3] = {t->position[0], t->position[1], t->position[2]};
-  const float start[3] = {p[0], p[1], p[2]};
+/* The move's context from the component: radius, skin, step, snap, slope, the filter and the
+ * separation budget of this step. */
+static void ctx_init(ctl_ctx *cx, lb_world *w, uint32_t slot, const lb_character_controller_c *cc,
+                     float dt) {
+  memset(cx, 0, sizeof *cx);
+  cx->w = w;
+  cx->slot = slot;
+  cx->sep_budget = dt > 0.0f ? LB_CONTROLLER_SEPARATION_SPEED * dt : 0.0f;
+  cx->filter = lb_collide_default_filter();
+  cx->filter.layers = cc->layers;
+  cx->filter.exclude = lb_entity_of_slot(w, slot);
+  cx->r = cc->radius;
+  cx->skin = cc->skin_width;
+  cx->step = cc->step_offset;
+  cx->snap = cc->snap_distance;
+  cx->cos_slope = lb_cos(cc->slope_limit * 0.017453292519943295f);
+}
 
-  /* 1. size: the requested one when it has room */
+/* 1. Size: the requested one when it has room (a cast of the requested capsule finds nothing),
+ * then the capsule the move uses. */
+static void apply_size(ctl_ctx *cx, const lb_character_controller_c *cc, ctl_state *st,
+                       const float *p) {
   if (cc->height != st->applied_height ||
       !lb_same_bytes(cc->center, st->applied_center, sizeof(vec3))) {
-    ctl_ctx probe = cx;
+    ctl_ctx probe = *cx;
     probe.half = cc->height * 0.5f - cc->radius;
     memcpy(probe.c, cc->center, sizeof probe.c);
     probe.r = cc->radius + 0.5f * cc->skin_width;
@@ -336,70 +337,80 @@ void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
       memcpy(st->applied_center, cc->center, sizeof st->applied_center);
     }
   }
-  cx.half = st->applied_height * 0.5f - cx.r;
-  if (cx.half < 0.0f) {
-    cx.half = 0.0f; /* radius grew past the applied height: a sphere until the height fits */
+  cx->half = st->applied_height * 0.5f - cx->r;
+  if (cx->half < 0.0f) {
+    cx->half = 0.0f; /* radius grew past the applied height: a sphere until the height fits */
   }
-  memcpy(cx.c, st->applied_center, sizeof cx.c);
-  cx.foot = cx.c[1] - (cx.half + cx.r);
+  memcpy(cx->c, st->applied_center, sizeof cx->c);
+  cx->foot = cx->c[1] - (cx->half + cx->r);
   /* A larger size waiting for room whose bottom is below the applied one's: landing keeps
    * that bottom out of the ground instead, so the size can be taken. (A vault that gave the
    * size back while the feet touched the floor, no skin between, was refused the room; the
    * snap then set the shrunk capsule on the floor, the full one's bottom inside it, for good.) */
   float want_foot = cc->center[1] - cc->height * 0.5f;
-  cx.lift = (cc->height != st->applied_height ||
-             !lb_same_bytes(cc->center, st->applied_center, sizeof(vec3))) &&
-                    want_foot < cx.foot
-                ? cx.foot - want_foot
-                : 0.0f;
+  cx->lift = (cc->height != st->applied_height ||
+              !lb_same_bytes(cc->center, st->applied_center, sizeof(vec3))) &&
+                     want_foot < cx->foot
+                 ? cx->foot - want_foot
+                 : 0.0f;
+}
 
-  /* 2. out of anything that moved onto the capsule */
-  depenetrate(&cx, p);
-  cx.hit_count = 0;
+/* 3b. Blocked by something not walkable: the move again with a step (up, across, down) from
+ * `before`, kept (p and *l replaced) when it is allowed and gets further along the request;
+ * else the context is as the foot-level move left it. */
+static void try_step(ctl_ctx *cx, float *p, const float *before, const float *horiz, float fall,
+                     ctl_land *l) {
+  ctl_ctx foot_cx = *cx;
+  float foot_p[3] = {p[0], p[1], p[2]};
+  float q[3] = {before[0], before[1], before[2]};
+  cx->hit_count = 0;
+  static const float up[3] = {0.0f, 1.0f, 0.0f};
+  lb_collide_hit h;
+  float raise = cx->step;
+  if (cast(cx, q, up, raise, &h)) {
+    raise = h.distance - cx->skin > 0.0f ? h.distance - cx->skin : 0.0f;
+  }
+  q[1] += raise;
+  slide(cx, q, horiz);
+  ctl_land ls = land(cx, q, raise + fall + cx->snap, raise + fall, before[1]);
+  bool allowed = !(ls.hit && ls.rise > 1.0e-4f && (!ls.walkable || ls.too_high));
+  float gain_step = (q[0] - before[0]) * horiz[0] + (q[2] - before[2]) * horiz[2];
+  float gain_foot = (foot_p[0] - before[0]) * horiz[0] + (foot_p[2] - before[2]) * horiz[2];
+  if (allowed && raise > 0.0f && gain_step > gain_foot + 1.0e-10f) {
+    memcpy(p, q, sizeof q);
+    *l = ls;
+  } else {
+    *cx = foot_cx;
+  }
+}
 
+/* 3. The requested displacement: upward (a jump, vertical root motion) a plain slide, no step
+ * or snap; else across at foot level and down to the ground, with a step when blocked. True
+ * when the controller ends grounded. */
+static bool walk(ctl_ctx *cx, const lb_character_controller_c *cc, float *p, const float delta[3]) {
   float horiz[3] = {delta[0], 0.0f, delta[2]};
   float vy = delta[1];
-  cx.ground_foot = p[1] + cx.foot;
+  cx->ground_foot = p[1] + cx->foot;
   float before[3] = {p[0], p[1], p[2]};
-  bool grounded = false;
   if (vy > 0.0f) {
-    /* Upward (a jump, vertical root motion): a plain slide, no step or snap. */
-    slide(&cx, p, delta);
-  } else {
-    /* 3a. at foot level: across, then down to the ground */
-    float fall = -vy;
-    cx.blocked = false;
-    slide(&cx, p, horiz);
-    ctl_land l = land(&cx, p, fall + cx.snap, fall, before[1]);
-    if (cx.blocked && cx.step > 0.0f) {
-      /* 3b. blocked by something not walkable: try it with a step (up, across, down) and keep
-       * that when it is allowed and gets further along the request. */
-      ctl_ctx foot_cx = cx;
-      float foot_p[3] = {p[0], p[1], p[2]};
-      float q[3] = {before[0], before[1], before[2]};
-      cx.hit_count = 0;
-      static const float up[3] = {0.0f, 1.0f, 0.0f};
-      lb_collide_hit h;
-      float raise = cx.step;
-      if (cast(&cx, q, up, raise, &h)) {
-        raise = h.distance - cx.skin > 0.0f ? h.distance - cx.skin : 0.0f;
-      }
-      q[1] += raise;
-      slide(&cx, q, horiz);
-      ctl_land ls = land(&cx, q, raise + fall + cx.snap, raise + fall, before[1]);
-      bool allowed = !(ls.hit && ls.rise > 1.0e-4f && (!ls.walkable || ls.too_high));
-      float gain_step = (q[0] - before[0]) * horiz[0] + (q[2] - before[2]) * horiz[2];
-      float gain_foot = (foot_p[0] - before[0]) * horiz[0] + (foot_p[2] - before[2]) * horiz[2];
-      if (allowed && raise > 0.0f && gain_step > gain_foot + 1.0e-10f) {
-        memcpy(p, q, sizeof q);
-        l = ls;
-      } else {
-        cx = foot_cx;
-      }
-    }
-    grounded = l.held ? cc->grounded != 0u : l.hit && l.walkable;
+    slide(cx, p, delta);
+    return false;
   }
-  /* 4. outputs */
+  float fall = -vy;
+  cx->blocked = false;
+  slide(cx, p, horiz);
+  ctl_land l = land(cx, p, fall + cx->snap, fall, before[1]);
+  if (cx->blocked && cx->step > 0.0f) {
+    try_step(cx, p, before, horiz, fall, &l);
+  }
+  return l.held ? cc->grounded != 0u : l.hit && l.walkable;
+}
+
+/* 4. Outputs: the Transform's position (within the world extent), grounded, velocity, the
+ * contacts and the size in use. */
+static void write_outputs(const ctl_ctx *cx, lb_character_controller_c *cc, const ctl_state *st,
+                          lb_transform_c *t, const float *p, const float *start, float dt,
+                          bool grounded) {
   for (int k = 0; k < 3; ++k) {
     t->position[k] = lb_clamp(p[k], -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
   }
@@ -407,16 +418,33 @@ void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
   for (int k = 0; k < 3; ++k) {
     cc->velocity[k] = dt > 0.0f ? (t->position[k] - start[k]) / dt : 0.0f;
   }
-  cc->hit_count = cx.hit_count;
+  cc->hit_count = cx->hit_count;
   float(*normals[LB_CONTROLLER_HITS])[3] = {&cc->hit_normal0, &cc->hit_normal1, &cc->hit_normal2};
   lb_entity *ents[LB_CONTROLLER_HITS] = {&cc->hit_entity0, &cc->hit_entity1, &cc->hit_entity2};
   for (uint32_t i = 0; i < LB_CONTROLLER_HITS; ++i) {
-    bool have = i < cx.hit_count;
+    bool have = i < cx->hit_count;
     for (int k = 0; k < 3; ++k) {
-      (*normals[i])[k] = have ? cx.normals[i][k] : 0.0f;
+      (*normals[i])[k] = have ? cx->normals[i][k] : 0.0f;
     }
-    *ents[i] = have ? cx.entities[i] : LB_NULL_ENTITY;
+    *ents[i] = have ? cx->entities[i] : LB_NULL_ENTITY;
   }
   cc->applied_height = st->applied_height;
   memcpy(cc->applied_center, st->applied_center, sizeof cc->applied_center);
+}
+
+/* One controller's move: size -> depenetrate -> walk (slide, step, snap) -> outputs. */
+void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
+  lb_character_controller_c *cc = lb_component_ptr(w, slot, LB_CHARACTER_CONTROLLER);
+  ctl_state *st = ctl_state_of(w, slot);
+  lb_transform_c *t = lb_component_ptr(w, slot, LB_TRANSFORM);
+  ctl_ctx cx;
+  ctx_init(&cx, w, slot, cc, dt);
+  float p[3] = {t->position[0], t->position[1], t->position[2]};
+  const float start[3] = {p[0], p[1], p[2]};
+  apply_size(&cx, cc, st, p);
+  /* 2. out of anything that moved onto the capsule */
+  depenetrate(&cx, p);
+  cx.hit_count = 0;
+  bool grounded = walk(&cx, cc, p, delta);
+  write_outputs(&cx, cc, st, t, p, start, dt, grounded);
 }

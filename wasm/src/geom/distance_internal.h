@@ -72,66 +72,70 @@ static inline float lb_shape_distance_local(lb_shape_type type, float radius, fl
   return lb_geom_max(dr, da);
 }
 
-/* Closest surface point (out_q) and unit normal out of the shape (out_n) for a point q in
- * the same local frame as lb_shape_distance_local; returns the same signed distance. Inside,
- * the nearest face wins (ties: the cap before the side, the lower box axis first); on the
- * axis of a sphere, capsule or cylinder the radial direction is the frame's second axis. */
-static inline float lb_shape_closest_local(lb_shape_type type, float radius, float half_height,
-                                           const float *half_extents, const float q[3],
-                                           float out_q[3], float out_n[3]) {
-  if (type == LB_SHAPE_BOX) {
-    const float *e = half_extents;
-    float x[3] = {lb_geom_abs(q[0]) - e[0], lb_geom_abs(q[1]) - e[1], lb_geom_abs(q[2]) - e[2]};
-    if (x[0] > 0.0f || x[1] > 0.0f || x[2] > 0.0f) {
-      float d2 = 0.0f;
-      for (int k = 0; k < 3; ++k) {
-        out_q[k] = q[k] < -e[k] ? -e[k] : (q[k] > e[k] ? e[k] : q[k]);
-        out_n[k] = q[k] - out_q[k];
-        d2 += out_n[k] * out_n[k];
-      }
-      float d = lb_geom_sqrt(d2);
-      for (int k = 0; k < 3; ++k) {
-        out_n[k] = out_n[k] / d;
-      }
-      return d;
+/* lb_shape_closest_local for a box: outside, the clamped point; inside, the nearest face
+ * (ties: the lower axis first). */
+static inline float lb_box_closest_local(const float *e, const float q[3], float out_q[3],
+                                         float out_n[3]) {
+  float x[3] = {lb_geom_abs(q[0]) - e[0], lb_geom_abs(q[1]) - e[1], lb_geom_abs(q[2]) - e[2]};
+  if (x[0] > 0.0f || x[1] > 0.0f || x[2] > 0.0f) {
+    float d2 = 0.0f;
+    for (int k = 0; k < 3; ++k) {
+      out_q[k] = q[k] < -e[k] ? -e[k] : (q[k] > e[k] ? e[k] : q[k]);
+      out_n[k] = q[k] - out_q[k];
+      d2 += out_n[k] * out_n[k];
     }
-    int k = 0;
-    if (x[1] > x[k]) {
-      k = 1;
+    float d = lb_geom_sqrt(d2);
+    for (int k = 0; k < 3; ++k) {
+      out_n[k] = out_n[k] / d;
     }
-    if (x[2] > x[k]) {
-      k = 2;
-    }
-    for (int j = 0; j < 3; ++j) {
-      out_q[j] = q[j];
-      out_n[j] = 0.0f;
-    }
-    out_q[k] = q[k] < 0.0f ? -e[k] : e[k];
-    out_n[k] = q[k] < 0.0f ? -1.0f : 1.0f;
-    return x[k];
+    return d;
   }
+  int k = 0;
+  if (x[1] > x[k]) {
+    k = 1;
+  }
+  if (x[2] > x[k]) {
+    k = 2;
+  }
+  for (int j = 0; j < 3; ++j) {
+    out_q[j] = q[j];
+    out_n[j] = 0.0f;
+  }
+  out_q[k] = q[k] < 0.0f ? -e[k] : e[k];
+  out_n[k] = q[k] < 0.0f ? -1.0f : 1.0f;
+  return x[k];
+}
+
+/* lb_shape_closest_local for a sphere or capsule: out from the nearest core point. */
+static inline float lb_round_closest_local(lb_shape_type type, float radius, float half_height,
+                                           const float q[3], float out_q[3], float out_n[3]) {
   float a = q[0], u = q[1], v = q[2];
   float ac = 0.0f; /* axial coordinate of the core point (sphere and capsule) */
   if (type == LB_SHAPE_CAPSULE) {
     float core = half_height - radius;
     ac = lb_geom_max(-core, lb_geom_min(a, core));
   }
+  float e = type == LB_SHAPE_SPHERE ? a : a - ac;
+  /* The sums of lb_shape_distance_local, term for term. */
+  float l = type == LB_SHAPE_SPHERE ? lb_geom_sqrt(a * a + u * u + v * v)
+                                    : lb_geom_sqrt(u * u + v * v + e * e);
+  float n0 = l > 0.0f ? e / l : 0.0f, n1 = l > 0.0f ? u / l : 1.0f, n2 = l > 0.0f ? v / l : 0.0f;
+  out_n[0] = n0;
+  out_n[1] = n1;
+  out_n[2] = n2;
+  out_q[0] = ac + n0 * radius;
+  out_q[1] = n1 * radius;
+  out_q[2] = n2 * radius;
+  return l - radius;
+}
+
+/* lb_shape_closest_local for a cylinder: inside, the cap or the side, whichever is nearer
+ * (the cap on a tie); outside, the point clamped to the rim, side or cap. */
+static inline float lb_cylinder_closest_local(float radius, float half_height, const float q[3],
+                                              float out_q[3], float out_n[3]) {
+  float a = q[0], u = q[1], v = q[2];
   float rho = lb_geom_sqrt(u * u + v * v);
   float ru = rho > 0.0f ? u / rho : 1.0f, rv = rho > 0.0f ? v / rho : 0.0f;
-  if (type == LB_SHAPE_SPHERE || type == LB_SHAPE_CAPSULE) {
-    float e = type == LB_SHAPE_SPHERE ? a : a - ac;
-    /* The sums of lb_shape_distance_local, term for term. */
-    float l = type == LB_SHAPE_SPHERE ? lb_geom_sqrt(a * a + u * u + v * v)
-                                      : lb_geom_sqrt(u * u + v * v + e * e);
-    float n0 = l > 0.0f ? e / l : 0.0f, n1 = l > 0.0f ? u / l : 1.0f, n2 = l > 0.0f ? v / l : 0.0f;
-    out_n[0] = n0;
-    out_n[1] = n1;
-    out_n[2] = n2;
-    out_q[0] = ac + n0 * radius;
-    out_q[1] = n1 * radius;
-    out_q[2] = n2 * radius;
-    return l - radius;
-  }
   float dr = rho - radius;
   float da = lb_geom_abs(a) - half_height;
   float sa = a < 0.0f ? -1.0f : 1.0f;
@@ -161,6 +165,22 @@ static inline float lb_shape_closest_local(lb_shape_type type, float radius, flo
   out_n[1] = w1 / d;
   out_n[2] = w2 / d;
   return d;
+}
+
+/* Closest surface point (out_q) and unit normal out of the shape (out_n) for a point q in
+ * the same local frame as lb_shape_distance_local; returns the same signed distance. Inside,
+ * the nearest face wins (ties: the cap before the side, the lower box axis first); on the
+ * axis of a sphere, capsule or cylinder the radial direction is the frame's second axis. */
+static inline float lb_shape_closest_local(lb_shape_type type, float radius, float half_height,
+                                           const float *half_extents, const float q[3],
+                                           float out_q[3], float out_n[3]) {
+  if (type == LB_SHAPE_BOX) {
+    return lb_box_closest_local(half_extents, q, out_q, out_n);
+  }
+  if (type == LB_SHAPE_SPHERE || type == LB_SHAPE_CAPSULE) {
+    return lb_round_closest_local(type, radius, half_height, q, out_q, out_n);
+  }
+  return lb_cylinder_closest_local(radius, half_height, q, out_q, out_n);
 }
 
 #endif

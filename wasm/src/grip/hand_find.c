@@ -513,20 +513,16 @@ static void lb_report_missing(const lb_hand_find_job *job, uint32_t lo, uint32_t
   }
 }
 
-lb_result lb_hand_find_run(lb_hand_find_job *job) {
-  lb_result r = lb_hand_find_validate(job);
-  if (r != LB_OK) {
-    return r;
-  }
+/* The answer emptied: no hand, no finger joints, an empty report. */
+static void lb_hand_find_clear(lb_hand_find_job *job, lb_text *text) {
   lb_hand_info *info = &job->info;
   memset(info, 0, sizeof *info);
   info->side = job->side;
   info->hand = -1;
-  lb_text text = {job->report, job->report ? job->report_cap : 0, 0};
-  if (text.cap > 0) {
-    text.buf[0] = '\0';
+  if (text->cap > 0) {
+    text->buf[0] = '\0';
   }
-  info->report = text.cap > 0 ? text.buf : "";
+  info->report = text->cap > 0 ? text->buf : "";
   job->report_len = 0;
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     lb_finger_info *fi = &info->fingers[f];
@@ -535,62 +531,161 @@ lb_result lb_hand_find_run(lb_hand_find_job *job) {
       fi->joints[s] = -1;
     }
   }
-  const char *side_name = job->side == LB_HAND_RIGHT ? "right" : "left";
+}
 
+/* The best joint named like this side's hand, -1 when none is: a hand with fingers first,
+ * then deform copies, more fingers, fewer tokens. */
+static int lb_hand_find_by_name(const lb_hand_find_job *job) {
   int hand = -1;
-  if (job->hand_path && job->hand_path[0]) {
-    hand = lb_resolve(job, job->hand_path, -1, 0, job->joint_count);
-    if (hand < 0) {
-      lb_text_add(&text, side_name);
-      lb_text_add(&text, " hand: joint '");
-      lb_text_add(&text, job->hand_path);
-      lb_text_add(&text, "' not found (no such joint or path from a root)");
-      job->report_len = text.len;
-      return LB_ERR_JOINT_NOT_FOUND;
+  int best_fingers = -1, best_tokens = 0, best_rank = 0;
+  for (uint32_t j = 0; j < job->joint_count; ++j) {
+    if (!lb_is_hand_candidate(job->names[j], job->side)) {
+      continue;
     }
-  } else {
-    int best_fingers = -1, best_tokens = 0, best_rank = 0;
-    for (uint32_t j = 0; j < job->joint_count; ++j) {
-      if (!lb_is_hand_candidate(job->names[j], job->side)) {
-        continue;
-      }
-      uint32_t end = lb_subtree_end(job, j);
-      int fingers = 0;
-      for (uint32_t k = j + 1; k < end; ++k) {
-        fingers += lb_finger_word(job->names[k]) >= 0;
-      }
-      lb_tokens t;
-      lb_tokenize(job->names[j], &t);
-      int rank = lb_copy_rank(&t);
-      /* A hand with fingers first, then deform copies, more fingers, fewer tokens. */
-      bool better;
-      if (hand < 0) {
-        better = true;
-      } else if ((fingers > 0) != (best_fingers > 0)) {
-        better = fingers > 0;
-      } else if (rank != best_rank) {
-        better = rank < best_rank;
-      } else if (fingers != best_fingers) {
-        better = fingers > best_fingers;
-      } else {
-        better = t.count < best_tokens;
-      }
-      if (better) {
-        hand = (int)j;
-        best_fingers = fingers;
-        best_tokens = t.count;
-        best_rank = rank;
-      }
+    uint32_t end = lb_subtree_end(job, j);
+    int fingers = 0;
+    for (uint32_t k = j + 1; k < end; ++k) {
+      fingers += lb_finger_word(job->names[k]) >= 0;
     }
+    lb_tokens t;
+    lb_tokenize(job->names[j], &t);
+    int rank = lb_copy_rank(&t);
+    bool better;
     if (hand < 0) {
-      lb_text_add(&text, side_name);
-      lb_text_add(&text, " hand: no joint named like RightHand/hand_r/R_Hand/Bip01 R Hand; set ");
-      lb_text_add(&text, side_name);
-      lb_text_add(&text, "Hand (GripPose or GripHolder) to the hand joint's name or path");
-      job->report_len = text.len;
-      return LB_ERR_JOINT_NOT_FOUND;
+      better = true;
+    } else if ((fingers > 0) != (best_fingers > 0)) {
+      better = fingers > 0;
+    } else if (rank != best_rank) {
+      better = rank < best_rank;
+    } else if (fingers != best_fingers) {
+      better = fingers > best_fingers;
+    } else {
+      better = t.count < best_tokens;
+    }
+    if (better) {
+      hand = (int)j;
+      best_fingers = fingers;
+      best_tokens = t.count;
+      best_rank = rank;
     }
   }
+  return hand;
+}
+
+/* The hand joint: the given path, else found by name; -1 with the reason in the report. */
+static int lb_hand_find_hand(const lb_hand_find_job *job, lb_text *text, const char *side_name) {
+  if (job->hand_path && job->hand_path[0]) {
+    int hand = lb_resolve(job, job->hand_path, -1, 0, job->joint_count);
+    if (hand < 0) {
+      lb_text_add(text, side_name);
+      lb_text_add(text, " hand: joint '");
+      lb_text_add(text, job->hand_path);
+      lb_text_add(text, "' not found (no such joint or path from a root)");
+    }
+    return hand;
+  }
+  int hand = lb_hand_find_by_name(job);
+  if (hand < 0) {
+    lb_text_add(text, side_name);
+    lb_text_add(text, " hand: no joint named like RightHand/hand_r/R_Hand/Bip01 R Hand; set ");
+    lb_text_add(text, side_name);
+    lb_text_add(text, "Hand (GripPose or GripHolder) to the hand joint's name or path");
+  }
+  return hand;
+}
+
+/* One finger's chain under the hand (joints lo..hi-1): from its mapped root, else by name.
+ * False when the mapped root is not under the hand. */
+static bool lb_hand_find_finger(const lb_hand_find_job *job, int f, int hand, uint32_t lo,
+                                uint32_t hi, int base, lb_finger_info *fi) {
+  const char *mapped = job->finger_roots[f];
+  if (mapped && mapped[0]) {
+    int root = lb_resolve(job, mapped, hand, lo, hi);
+    if (root < 0) {
+      return false;
+    }
+    fi->explicit_mapping = true;
+    lb_build_chain(job, (uint32_t)root, hi, f, base, true, fi);
+    return true;
+  }
+  /* Rule 5: the root is the first joint of the best copy rank named for the finger that
+   * is not a metacarpal. */
+  int root = -1, root_rank = 4;
+  for (uint32_t k = lo; k < hi; ++k) {
+    lb_joint_class c;
+    lb_classify(job->names[k], base, &c);
+    if (c.finger != f || c.rank >= root_rank || lb_is_metacarpal(job, k, f, base, &c)) {
+      continue;
+    }
+    root = (int)k;
+    root_rank = c.rank;
+  }
+  if (root < 0) {
+    return true;
+  }
+  for (int a = job->parents[root]; a > hand; a = job->parents[a]) {
+    lb_joint_class c;
+    lb_classify(job->names[a], base, &c);
+    if (c.finger == f && lb_is_metacarpal(job, (uint32_t)a, f, base, &c)) {
+      fi->metacarpal = (int16_t)a;
+      break;
+    }
+  }
+  lb_build_chain(job, (uint32_t)root, hi, f, base, false, fi);
+  return true;
+}
+
+/* The report's finger part: the fingers found, then the missing ones and why. */
+static void lb_hand_find_report(lb_hand_find_job *job, int hand, uint32_t lo, uint32_t hi,
+                                lb_text *text) {
+  lb_hand_info *info = &job->info;
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    if (info->fingers[f].found) {
+      info->finger_count++;
+      lb_text_add(text, " ");
+      lb_text_add(text, lb_finger_name((lb_finger)f));
+    }
+  }
+  if (info->finger_count == 0) {
+    lb_text_add(text, " none");
+  }
+  if (info->finger_count < LB_FINGER_COUNT) {
+    lb_text_add(text, "; missing:");
+    for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+      if (info->fingers[f].found) {
+        continue;
+      }
+      const char *mapped = job->finger_roots[f];
+      lb_text_add(text, " ");
+      lb_text_add(text, lb_finger_name((lb_finger)f));
+      if (mapped && mapped[0]) {
+        lb_text_add(text, " (mapped joint '");
+        lb_text_add(text, mapped);
+        if (lb_resolve(job, mapped, hand, 0, job->joint_count) >= 0) {
+          lb_text_add(text, "' not under the hand)");
+        } else {
+          lb_text_add(text, "': no such joint)");
+        }
+      }
+    }
+    lb_report_missing(job, lo, hi, text);
+  }
+}
+
+lb_result lb_hand_find_run(lb_hand_find_job *job) {
+  lb_result r = lb_hand_find_validate(job);
+  if (r != LB_OK) {
+    return r;
+  }
+  lb_text text = {job->report, job->report ? job->report_cap : 0, 0};
+  lb_hand_find_clear(job, &text);
+  const char *side_name = job->side == LB_HAND_RIGHT ? "right" : "left";
+  int hand = lb_hand_find_hand(job, &text, side_name);
+  if (hand < 0) {
+    job->report_len = text.len;
+    return LB_ERR_JOINT_NOT_FOUND;
+  }
+  lb_hand_info *info = &job->info;
   info->hand = (int16_t)hand;
   lb_text_add(&text, side_name);
   lb_text_add(&text, " hand '");
@@ -604,74 +699,11 @@ lb_result lb_hand_find_run(lb_hand_find_job *job) {
   int base = lb_number_base(job, lo, hi);
   bool bad_mapping = false;
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-    lb_finger_info *fi = &info->fingers[f];
-    const char *mapped = job->finger_roots[f];
-    if (mapped && mapped[0]) {
-      int root = lb_resolve(job, mapped, hand, lo, hi);
-      if (root < 0) {
-        bad_mapping = true;
-        continue;
-      }
-      fi->explicit_mapping = true;
-      lb_build_chain(job, (uint32_t)root, hi, f, base, true, fi);
-      continue;
-    }
-    /* Rule 5: the root is the first joint of the best copy rank named for the finger that
-     * is not a metacarpal. */
-    int root = -1, root_rank = 4;
-    for (uint32_t k = lo; k < hi; ++k) {
-      lb_joint_class c;
-      lb_classify(job->names[k], base, &c);
-      if (c.finger != f || c.rank >= root_rank || lb_is_metacarpal(job, k, f, base, &c)) {
-        continue;
-      }
-      root = (int)k;
-      root_rank = c.rank;
-    }
-    if (root < 0) {
-      continue;
-    }
-    for (int a = job->parents[root]; a > hand; a = job->parents[a]) {
-      lb_joint_class c;
-      lb_classify(job->names[a], base, &c);
-      if (c.finger == f && lb_is_metacarpal(job, (uint32_t)a, f, base, &c)) {
-        fi->metacarpal = (int16_t)a;
-        break;
-      }
-    }
-    lb_build_chain(job, (uint32_t)root, hi, f, base, false, fi);
-  }
-  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-    if (info->fingers[f].found) {
-      info->finger_count++;
-      lb_text_add(&text, " ");
-      lb_text_add(&text, lb_finger_name((lb_finger)f));
+    if (!lb_hand_find_finger(job, f, hand, lo, hi, base, &info->fingers[f])) {
+      bad_mapping = true;
     }
   }
-  if (info->finger_count == 0) {
-    lb_text_add(&text, " none");
-  }
-  if (info->finger_count < LB_FINGER_COUNT) {
-    lb_text_add(&text, "; missing:");
-    for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-      if (info->fingers[f].found) {
-        continue;
-      }
-      const char *mapped = job->finger_roots[f];
-      lb_text_add(&text, " ");
-      lb_text_add(&text, lb_finger_name((lb_finger)f));
-      if (mapped && mapped[0]) {
-        lb_text_add(&text, " (mapped joint '");
-        lb_text_add(&text, mapped);
-        if (lb_resolve(job, mapped, hand, 0, job->joint_count) >= 0) {
-          lb_text_add(&text, "' not under the hand)");
-        } else {
-          lb_text_add(&text, "': no such joint)");
-        }
-      }
-    }
-    lb_report_missing(job, lo, hi, &text);
-  }
+  lb_hand_find_report(job, hand, lo, hi, &text);
   job->report_len = text.len;
   return bad_mapping ? LB_ERR_JOINT_NOT_FOUND : LB_OK;
 }

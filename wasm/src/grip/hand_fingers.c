@@ -54,6 +54,66 @@ static void lb_apply_captured(const int16_t *map, lb_rig_instance *inst, const l
   }
 }
 
+/* The wrap: the posed fingers close onto the held object's GripSurface shapes (gathered once
+ * per object); the fingers that touch are marked in h->contacts. */
+static void lb_wrap_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_rig_instance *inst,
+                            const lb_skeleton *sk, int object, lb_grip_shapes *shapes,
+                            float index_length) {
+  if (shapes->object != object) {
+    shapes->count = lb_gather_shapes(w, s, object, shapes->shapes);
+    shapes->object = object;
+  }
+  uint32_t n = shapes->count;
+  if (n == 0) {
+    return;
+  }
+  lb_wrap_job wrap = lb_wrap_default_job();
+  wrap.hand = &h->def->info;
+  wrap.joint_count = inst->joint_count;
+  wrap.parents = sk->parents;
+  wrap.local = inst->local;
+  wrap.open_local = sk->rest;
+  wrap.pose_local = inst->local;
+  wrap.model = inst->model;
+  wrap.shapes = shapes->shapes;
+  wrap.shape_count = n;
+  wrap.margin = LB_WRAP_MARGIN_FRACTION * index_length;
+  wrap.end_mask = h->def->rig.tip_estimated;
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    memcpy(wrap.end_local[f], h->def->rig.fingers[f].tip_local, sizeof(vec3));
+  }
+  wrap.out_local = inst->local;
+  if (lb_wrap_run(&wrap) == LB_OK) {
+    for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+      h->contacts |= (uint8_t)((wrap.fingers[f].contact ? 1u : 0u) << f);
+    }
+  }
+}
+
+/* The finger rotations as animated, kept for the weight. */
+static void lb_fingers_keep(const lb_hand_rig *rig, const lb_rig_instance *inst,
+                            versor anim[LB_FINGER_COUNT][LB_FINGER_MAX_SEGMENTS]) {
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    const lb_hand_rig_finger *fi = &rig->fingers[f];
+    for (int k = 0; fi->found && k < fi->segment_count; ++k) {
+      memcpy(anim[f][k], inst->local[fi->joints[k]].r, sizeof(versor));
+    }
+  }
+}
+
+/* The posed fingers back toward the kept animated rotations by 1 - weight. */
+static void lb_fingers_weigh(const lb_hand_rig *rig, lb_rig_instance *inst,
+                             versor anim[LB_FINGER_COUNT][LB_FINGER_MAX_SEGMENTS], float weight) {
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    const lb_hand_rig_finger *fi = &rig->fingers[f];
+    for (int k = 0; fi->found && k < fi->segment_count; ++k) {
+      float *r = inst->local[fi->joints[k]].r;
+      lb_quat_slerp(anim[f][k], r, weight, r);
+      lb_quat_normalize(r);
+    }
+  }
+}
+
 void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driver_kind kind,
                           lb_name pose, float weight, float trigger, int object,
                           lb_grip_shapes *shapes) {
@@ -77,12 +137,7 @@ void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driv
   }
   /* The animated finger rotations, for the weight. */
   versor anim[LB_FINGER_COUNT][LB_FINGER_MAX_SEGMENTS];
-  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-    const lb_hand_rig_finger *fi = &h->def->rig.fingers[f];
-    for (int k = 0; fi->found && k < fi->segment_count; ++k) {
-      memcpy(anim[f][k], inst->local[fi->joints[k]].r, sizeof(versor));
-    }
-  }
+  lb_fingers_keep(&h->def->rig, inst, anim);
   lb_finger_pose_job job = lb_finger_pose_default_job();
   job.rig = &h->def->rig;
   job.pose = &def;
@@ -97,43 +152,9 @@ void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driv
   const lb_grip_profile_c *prof =
       object >= 0 ? lb_component_ptr(w, (uint32_t)object, LB_GRIP_PROFILE) : NULL;
   if (prof && prof->wrap) {
-    if (shapes->object != object) {
-      shapes->count = lb_gather_shapes(w, s, object, shapes->shapes);
-      shapes->object = object;
-    }
-    uint32_t n = shapes->count;
-    if (n > 0) {
-      lb_wrap_job wrap = lb_wrap_default_job();
-      wrap.hand = &h->def->info;
-      wrap.joint_count = inst->joint_count;
-      wrap.parents = sk->parents;
-      wrap.local = inst->local;
-      wrap.open_local = sk->rest;
-      wrap.pose_local = inst->local;
-      wrap.model = inst->model;
-      wrap.shapes = shapes->shapes;
-      wrap.shape_count = n;
-      wrap.margin = LB_WRAP_MARGIN_FRACTION * job.index_length;
-      wrap.end_mask = h->def->rig.tip_estimated;
-      for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-        memcpy(wrap.end_local[f], h->def->rig.fingers[f].tip_local, sizeof(vec3));
-      }
-      wrap.out_local = inst->local;
-      if (lb_wrap_run(&wrap) == LB_OK) {
-        for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-          h->contacts |= (uint8_t)((wrap.fingers[f].contact ? 1u : 0u) << f);
-        }
-      }
-    }
+    lb_wrap_fingers(w, s, h, inst, sk, object, shapes, job.index_length);
   }
   if (weight < 1.0f) {
-    for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-      const lb_hand_rig_finger *fi = &h->def->rig.fingers[f];
-      for (int k = 0; fi->found && k < fi->segment_count; ++k) {
-        float *r = inst->local[fi->joints[k]].r;
-        lb_quat_slerp(anim[f][k], r, weight, r);
-        lb_quat_normalize(r);
-      }
-    }
+    lb_fingers_weigh(&h->def->rig, inst, anim, weight);
   }
 }

@@ -68,6 +68,162 @@ static lb_result lb_check_chain(const lb_hand_info *hand, const int16_t *parents
   return fi->tip < -1 ? LB_ERR_INVALID_ARGUMENT : LB_OK;
 }
 
+/* The rest hand in hand space, compacted: [0] the hand, then each finger's joints and tip,
+ * with a hand info whose indices point into the compact array for the palm frame. */
+typedef struct lb_hand_compact {
+  lb_transform hs[LB_COMPACT_MAX];
+  int n;
+  lb_hand_info info;
+  int slot[LB_FINGER_COUNT][LB_FINGER_MAX_SEGMENTS + 1]; /* compact index per segment, tip */
+  vec3 tip_local[LB_FINGER_COUNT];                       /* estimated tips, last joint frame */
+} lb_hand_compact;
+
+/* No end joint: the last bone continues the one before it, LB_HAND_TIP_ESTIMATE as long; kept
+ * in the last joint's frame so it follows that joint. */
+static void lb_hand_rig_estimate_tip(lb_hand_compact *cp, int f, int ns) {
+  const lb_transform *last = &cp->hs[cp->slot[f][ns - 1]], *prev = &cp->hs[cp->slot[f][ns - 2]];
+  vec3 d = {LB_HAND_TIP_ESTIMATE * (last->t[0] - prev->t[0]),
+            LB_HAND_TIP_ESTIMATE * (last->t[1] - prev->t[1]),
+            LB_HAND_TIP_ESTIMATE * (last->t[2] - prev->t[2])};
+  versor inv;
+  lb_quat_conj(last->r, inv);
+  lb_quat_rotate(inv, d, cp->tip_local[f]);
+  for (int a = 0; a < 3; ++a) {
+    cp->tip_local[f][a] = last->s[a] != 0.0f ? cp->tip_local[f][a] / last->s[a] : 0.0f;
+  }
+  int n = cp->n;
+  cp->hs[n] = *last;
+  for (int a = 0; a < 3; ++a) {
+    cp->hs[n].t[a] = last->t[a] + d[a];
+  }
+  cp->slot[f][ns] = n;
+  cp->info.fingers[f].tip = (int16_t)n;
+  ++cp->n;
+}
+
+/* Every found finger's joints and tip into the compact rest hand; tips it had to estimate
+ * are marked in tip_estimated. */
+static lb_result lb_hand_rig_compact(const lb_hand_info *hand, const int16_t *parents,
+                                     const lb_transform *rest, uint32_t joint_count,
+                                     lb_hand_compact *cp, uint32_t *tip_estimated) {
+  cp->info = *hand;
+  cp->info.hand = 0;
+  lb_transform_identity(&cp->hs[0]);
+  cp->n = 1;
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    const lb_finger_info *fi = &hand->fingers[f];
+    lb_finger_info *ci = &cp->info.fingers[f];
+    if (!fi->found) {
+      continue;
+    }
+    lb_result r = lb_check_chain(hand, parents, joint_count, fi);
+    for (int s = 0; s <= fi->segment_count && r == LB_OK; ++s) {
+      int j = s < fi->segment_count ? fi->joints[s] : fi->tip;
+      cp->slot[f][s] = -1;
+      if (j < 0) {
+        continue;
+      }
+      r = lb_hand_space(parents, rest, joint_count, hand->hand, j, &cp->hs[cp->n]);
+      cp->slot[f][s] = cp->n;
+      if (s < fi->segment_count) {
+        ci->joints[s] = (int16_t)cp->n;
+      } else {
+        ci->tip = (int16_t)cp->n;
+      }
+      ++cp->n;
+    }
+    if (r != LB_OK) {
+      return r;
+    }
+    if (fi->tip < 0 && fi->segment_count >= 2) {
+      lb_hand_rig_estimate_tip(cp, f, fi->segment_count);
+      *tip_estimated |= 1u << f;
+    }
+  }
+  return LB_OK;
+}
+
+/* Without an index finger, the next finger's length is the hand-size unit. */
+static void lb_hand_rig_index_fallback(const lb_hand_info *hand, const lb_hand_compact *cp,
+                                       lb_hand_rig *rig) {
+  for (int f = LB_FINGER_MIDDLE; f < LB_FINGER_COUNT && !(rig->index_length > 0.0f); ++f) {
+    const lb_finger_info *fi = &hand->fingers[f];
+    if (!fi->found) {
+      continue;
+    }
+    for (int s = 1; s <= fi->segment_count; ++s) {
+      if (cp->slot[f][s] >= 0) {
+        rig->index_length += lb_dist(cp->hs[cp->slot[f][s]].t, cp->hs[cp->slot[f][s - 1]].t);
+      }
+    }
+  }
+}
+
+/* The thumb bends about its rest direction x palm Y, which also turns it toward the palm
+ * side; unchanged when that direction is too close to palm Y. */
+static void lb_hand_rig_thumb_bend(const lb_hand_compact *cp, int segment_count,
+                                   const lb_palm_frame_job *pj, vec3 bend) {
+  const int f = LB_FINGER_THUMB;
+  int last = cp->slot[f][cp->slot[f][segment_count] >= 0 ? segment_count : segment_count - 1];
+  const lb_transform *hs = cp->hs;
+  vec3 d = {hs[last].t[0] - hs[cp->slot[f][0]].t[0], hs[last].t[1] - hs[cp->slot[f][0]].t[1],
+            hs[last].t[2] - hs[cp->slot[f][0]].t[2]};
+  vec3 c;
+  lb_cross(d, pj->y_axis, c);
+  if (lb_vec3_normalize_to(c, c) > 1e-3f * lb_vec3_length(d)) {
+    memcpy(bend, c, sizeof(vec3));
+  }
+}
+
+/* One found finger's joints, rest rotations and bend and fan axes (each in its parent's
+ * frame). */
+static lb_result lb_hand_rig_finger_axes(const lb_hand_info *hand, const int16_t *parents,
+                                         const lb_transform *rest, uint32_t joint_count,
+                                         const lb_hand_compact *cp, const lb_palm_frame_job *pj,
+                                         uint32_t tip_estimated, int f, lb_hand_rig_finger *rf) {
+  const lb_finger_info *fi = &hand->fingers[f];
+  rf->found = true;
+  rf->segment_count = fi->segment_count;
+  rf->tip = fi->tip;
+  rf->tip_estimated = (tip_estimated >> f) & 1u;
+  if (rf->tip_estimated) {
+    memcpy(rf->tip_local, cp->tip_local[f], sizeof(vec3));
+  }
+  rf->root_parent = parents[fi->joints[0]];
+  lb_transform root_parent;
+  lb_result r =
+      lb_hand_space(parents, rest, joint_count, hand->hand, rf->root_parent, &root_parent);
+  if (r != LB_OK) {
+    return r;
+  }
+  /* Bend axis: palm -X for the fingers (+ curls toward palm +Y on either hand). */
+  vec3 bend = {-pj->x_axis[0], -pj->x_axis[1], -pj->x_axis[2]};
+  if (f == LB_FINGER_THUMB) {
+    lb_hand_rig_thumb_bend(cp, fi->segment_count, pj, bend);
+  }
+  /* Fan: + turns index and middle toward the thumb (palm -X on the right hand, +X on
+   * the left), ring and pinky away. Rotating +Z about +Y moves it toward +X. */
+  bool toward_plus_x = (hand->side == LB_HAND_LEFT) == (f <= LB_FINGER_MIDDLE);
+  vec3 fan = {pj->y_axis[0], pj->y_axis[1], pj->y_axis[2]};
+  if (!toward_plus_x) {
+    fan[0] = -fan[0];
+    fan[1] = -fan[1];
+    fan[2] = -fan[2];
+  }
+  lb_axis_in(root_parent.r, fan, rf->fan_axis);
+  for (int s = 0; s < fi->segment_count; ++s) {
+    rf->joints[s] = fi->joints[s];
+    memcpy(rf->rest[s], rest[fi->joints[s]].r, sizeof(versor));
+    const float *pr = s == 0 ? root_parent.r : cp->hs[cp->slot[f][s - 1]].r;
+    lb_axis_in(pr, bend, rf->bend_axis[s]);
+  }
+  for (int s = fi->segment_count; s < LB_FINGER_MAX_SEGMENTS; ++s) {
+    rf->joints[s] = -1;
+    lb_quat_identity(rf->rest[s]);
+  }
+  return LB_OK;
+}
+
 lb_result lb_hand_rig_build(const lb_hand_info *hand, const int16_t *parents,
                             const lb_transform *rest, uint32_t joint_count, lb_hand_rig *out) {
   if (!hand || !parents || !rest || !out) {
@@ -86,141 +242,30 @@ lb_result lb_hand_rig_build(const lb_hand_info *hand, const int16_t *parents,
   rig.side = hand->side;
   rig.hand = hand->hand;
 
-  /* Rest hand in hand space, compacted: [0] the hand, then each finger's joints and tip,
-   * with a hand info whose indices point into the compact array for the palm frame. */
-  lb_transform hs[LB_COMPACT_MAX];
-  lb_hand_info compact = *hand;
-  compact.hand = 0;
-  lb_transform_identity(&hs[0]);
-  int n = 1;
-  int slot[LB_FINGER_COUNT][LB_FINGER_MAX_SEGMENTS + 1];
-  vec3 tip_local[LB_FINGER_COUNT];
-  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-    const lb_finger_info *fi = &hand->fingers[f];
-    lb_finger_info *ci = &compact.fingers[f];
-    if (!fi->found) {
-      continue;
-    }
-    lb_result r = lb_check_chain(hand, parents, joint_count, fi);
-    for (int s = 0; s <= fi->segment_count && r == LB_OK; ++s) {
-      int j = s < fi->segment_count ? fi->joints[s] : fi->tip;
-      slot[f][s] = -1;
-      if (j < 0) {
-        continue;
-      }
-      r = lb_hand_space(parents, rest, joint_count, hand->hand, j, &hs[n]);
-      slot[f][s] = n;
-      if (s < fi->segment_count) {
-        ci->joints[s] = (int16_t)n;
-      } else {
-        ci->tip = (int16_t)n;
-      }
-      ++n;
-    }
-    if (r != LB_OK) {
-      return r;
-    }
-    int ns = fi->segment_count;
-    if (fi->tip < 0 && ns >= 2) {
-      /* No end joint: the last bone continues the one before it, LB_HAND_TIP_ESTIMATE as
-       * long; kept in the last joint's frame so it follows that joint. */
-      const lb_transform *last = &hs[slot[f][ns - 1]], *prev = &hs[slot[f][ns - 2]];
-      vec3 d = {LB_HAND_TIP_ESTIMATE * (last->t[0] - prev->t[0]),
-                LB_HAND_TIP_ESTIMATE * (last->t[1] - prev->t[1]),
-                LB_HAND_TIP_ESTIMATE * (last->t[2] - prev->t[2])};
-      versor inv;
-      lb_quat_conj(last->r, inv);
-      lb_quat_rotate(inv, d, tip_local[f]);
-      for (int a = 0; a < 3; ++a) {
-        tip_local[f][a] = last->s[a] != 0.0f ? tip_local[f][a] / last->s[a] : 0.0f;
-      }
-      hs[n] = *last;
-      for (int a = 0; a < 3; ++a) {
-        hs[n].t[a] = last->t[a] + d[a];
-      }
-      slot[f][ns] = n;
-      ci->tip = (int16_t)n;
-      rig.tip_estimated |= 1u << f;
-      ++n;
-    }
+  lb_hand_compact cp;
+  lb_result r = lb_hand_rig_compact(hand, parents, rest, joint_count, &cp, &rig.tip_estimated);
+  if (r != LB_OK) {
+    return r;
   }
   lb_palm_frame_job pj = lb_palm_frame_default_job();
-  pj.hand = &compact;
-  pj.model = hs;
-  pj.joint_count = (uint32_t)n;
-  lb_result r = lb_palm_frame_run(&pj);
+  pj.hand = &cp.info;
+  pj.model = cp.hs;
+  pj.joint_count = (uint32_t)cp.n;
+  r = lb_palm_frame_run(&pj);
   if (r != LB_OK) {
     return r;
   }
   rig.palm = pj.frame;
   rig.index_length = pj.index_length;
-  /* Without an index finger, the next finger's length is the hand-size unit. */
-  for (int f = LB_FINGER_MIDDLE; f < LB_FINGER_COUNT && !(rig.index_length > 0.0f); ++f) {
-    const lb_finger_info *fi = &hand->fingers[f];
-    if (!fi->found) {
-      continue;
-    }
-    for (int s = 1; s <= fi->segment_count; ++s) {
-      if (slot[f][s] >= 0) {
-        rig.index_length += lb_dist(hs[slot[f][s]].t, hs[slot[f][s - 1]].t);
-      }
-    }
-  }
-
-  vec3 minus_x = {-pj.x_axis[0], -pj.x_axis[1], -pj.x_axis[2]};
+  lb_hand_rig_index_fallback(hand, &cp, &rig);
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-    const lb_finger_info *fi = &hand->fingers[f];
-    lb_hand_rig_finger *rf = &rig.fingers[f];
-    if (!fi->found) {
+    if (!hand->fingers[f].found) {
       continue;
     }
-    rf->found = true;
-    rf->segment_count = fi->segment_count;
-    rf->tip = fi->tip;
-    rf->tip_estimated = (rig.tip_estimated >> f) & 1u;
-    if (rf->tip_estimated) {
-      memcpy(rf->tip_local, tip_local[f], sizeof(vec3));
-    }
-    rf->root_parent = parents[fi->joints[0]];
-    lb_transform root_parent;
-    r = lb_hand_space(parents, rest, joint_count, hand->hand, rf->root_parent, &root_parent);
+    r = lb_hand_rig_finger_axes(hand, parents, rest, joint_count, &cp, &pj, rig.tip_estimated, f,
+                                &rig.fingers[f]);
     if (r != LB_OK) {
       return r;
-    }
-    /* Bend axis: palm -X for the fingers (+ curls toward palm +Y on either hand); for the
-     * thumb, its rest direction x palm Y, which also turns it toward the palm side. */
-    vec3 bend;
-    memcpy(bend, minus_x, sizeof bend);
-    if (f == LB_FINGER_THUMB) {
-      int last =
-          slot[f][slot[f][fi->segment_count] >= 0 ? fi->segment_count : fi->segment_count - 1];
-      vec3 d = {hs[last].t[0] - hs[slot[f][0]].t[0], hs[last].t[1] - hs[slot[f][0]].t[1],
-                hs[last].t[2] - hs[slot[f][0]].t[2]};
-      vec3 c;
-      lb_cross(d, pj.y_axis, c);
-      if (lb_vec3_normalize_to(c, c) > 1e-3f * lb_vec3_length(d)) {
-        memcpy(bend, c, sizeof bend);
-      }
-    }
-    /* Fan: + turns index and middle toward the thumb (palm -X on the right hand, +X on
-     * the left), ring and pinky away. Rotating +Z about +Y moves it toward +X. */
-    bool toward_plus_x = (hand->side == LB_HAND_LEFT) == (f <= LB_FINGER_MIDDLE);
-    vec3 fan = {pj.y_axis[0], pj.y_axis[1], pj.y_axis[2]};
-    if (!toward_plus_x) {
-      fan[0] = -fan[0];
-      fan[1] = -fan[1];
-      fan[2] = -fan[2];
-    }
-    lb_axis_in(root_parent.r, fan, rf->fan_axis);
-    for (int s = 0; s < fi->segment_count; ++s) {
-      rf->joints[s] = fi->joints[s];
-      memcpy(rf->rest[s], rest[fi->joints[s]].r, sizeof(versor));
-      const float *pr = s == 0 ? root_parent.r : hs[slot[f][s - 1]].r;
-      lb_axis_in(pr, bend, rf->bend_axis[s]);
-    }
-    for (int s = fi->segment_count; s < LB_FINGER_MAX_SEGMENTS; ++s) {
-      rf->joints[s] = -1;
-      lb_quat_identity(rf->rest[s]);
     }
   }
   rig.valid = 1;

@@ -76,6 +76,101 @@ static const float *lb_root(const lb_palm_frame_job *job, lb_finger f) {
   return fi->found ? job->model[fi->joints[0]].t : NULL;
 }
 
+/* Hand scale: the index finger's length along its joints (0 without an index finger). */
+static float lb_palm_index_length(const lb_palm_frame_job *job) {
+  float length = 0.0f;
+  const lb_finger_info *ix = &job->hand->fingers[LB_FINGER_INDEX];
+  if (!ix->found) {
+    return length;
+  }
+  for (int s = 1; s < ix->segment_count; ++s) {
+    length += lb_distance3(job->model[ix->joints[s]].t, job->model[ix->joints[s - 1]].t);
+  }
+  if (ix->tip >= 0) {
+    length += lb_distance3(job->model[ix->tip].t, job->model[ix->joints[ix->segment_count - 1]].t);
+  } else if (ix->segment_count >= 2) {
+    /* No end joint: the last bone, estimated from the one before it. */
+    int n = ix->segment_count;
+    length += LB_HAND_TIP_ESTIMATE *
+              lb_distance3(job->model[ix->joints[n - 1]].t, job->model[ix->joints[n - 2]].t);
+  }
+  return length;
+}
+
+/* Reference point: middle root, index root, or the centroid of the hand's children (of the
+ * finger roots without parents). False when there is none. */
+static bool lb_palm_reference(const lb_palm_frame_job *job, int hand, vec3 m) {
+  const float *ref = lb_root(job, LB_FINGER_MIDDLE);
+  if (!ref) {
+    ref = lb_root(job, LB_FINGER_INDEX);
+  }
+  if (ref) {
+    memcpy(m, ref, sizeof(vec3));
+    return true;
+  }
+  int n = 0;
+  m[0] = m[1] = m[2] = 0.0f;
+  if (job->parents) {
+    /* Direct children of the hand; depth-first order puts them after it. */
+    for (uint32_t k = (uint32_t)hand + 1; k < job->joint_count; ++k) {
+      if (job->parents[k] == hand) {
+        m[0] += job->model[k].t[0];
+        m[1] += job->model[k].t[1];
+        m[2] += job->model[k].t[2];
+        ++n;
+      }
+    }
+  } else {
+    for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+      const float *p = lb_root(job, (lb_finger)f);
+      if (p) {
+        m[0] += p[0];
+        m[1] += p[1];
+        m[2] += p[2];
+        ++n;
+      }
+    }
+  }
+  if (n == 0) {
+    return false;
+  }
+  m[0] /= (float)n;
+  m[1] /= (float)n;
+  m[2] /= (float)n;
+  return true;
+}
+
+/* Palm +Y (out of the palm) and +X from the across-palm direction, index side -> pinky side,
+ * and +Z. False when the finger roots do not give a direction across the palm. */
+static bool lb_palm_across(const lb_palm_frame_job *job, const vec3 z, vec3 y, vec3 x) {
+  static const lb_finger from_order[4] = {LB_FINGER_INDEX, LB_FINGER_MIDDLE, LB_FINGER_RING,
+                                          LB_FINGER_THUMB};
+  static const lb_finger to_order[3] = {LB_FINGER_PINKY, LB_FINGER_RING, LB_FINGER_MIDDLE};
+  const float *a = NULL, *b = NULL;
+  for (int i = 0; i < 4 && !a; ++i) {
+    a = lb_root(job, from_order[i]);
+  }
+  for (int i = 0; i < 3 && !b; ++i) {
+    b = lb_root(job, to_order[i]);
+  }
+  if (!a || !b || a == b) {
+    return false;
+  }
+  vec3 s, ycross;
+  lb_sub3(b, a, s);
+  if (job->hand->side == LB_HAND_RIGHT) {
+    lb_cross3(z, s, ycross);
+  } else {
+    lb_cross3(s, z, ycross);
+  }
+  if (lb_vec3_normalize_to(ycross, y) < 1e-6f * lb_vec3_length(s)) {
+    return false;
+  }
+  lb_cross3(y, z, x);
+  lb_vec3_normalize_to(x, x);
+  return true;
+}
+
 lb_result lb_palm_frame_run(lb_palm_frame_job *job) {
   lb_result r = lb_palm_frame_validate(job);
   if (r != LB_OK) {
@@ -89,98 +184,21 @@ lb_result lb_palm_frame_run(lb_palm_frame_job *job) {
   memset(job->y_axis, 0, sizeof(vec3));
   memset(job->z_axis, 0, sizeof(vec3));
   job->x_axis[0] = job->y_axis[1] = job->z_axis[2] = 1.0f;
+  job->index_length = lb_palm_index_length(job);
 
-  /* Hand scale: the index finger's length along its joints. */
-  job->index_length = 0.0f;
-  const lb_finger_info *ix = &job->hand->fingers[LB_FINGER_INDEX];
-  if (ix->found) {
-    for (int s = 1; s < ix->segment_count; ++s) {
-      job->index_length +=
-          lb_distance3(job->model[ix->joints[s]].t, job->model[ix->joints[s - 1]].t);
-    }
-    if (ix->tip >= 0) {
-      job->index_length +=
-          lb_distance3(job->model[ix->tip].t, job->model[ix->joints[ix->segment_count - 1]].t);
-    } else if (ix->segment_count >= 2) {
-      /* No end joint: the last bone, estimated from the one before it. */
-      int n = ix->segment_count;
-      job->index_length += LB_HAND_TIP_ESTIMATE * lb_distance3(job->model[ix->joints[n - 1]].t,
-                                                               job->model[ix->joints[n - 2]].t);
-    }
-  }
-
-  /* Reference point: middle root, index root, or the centroid of the hand's children. */
   vec3 m;
-  const float *ref = lb_root(job, LB_FINGER_MIDDLE);
-  if (!ref) {
-    ref = lb_root(job, LB_FINGER_INDEX);
-  }
-  if (ref) {
-    memcpy(m, ref, sizeof m);
-  } else {
-    int n = 0;
-    m[0] = m[1] = m[2] = 0.0f;
-    if (job->parents) {
-      /* Direct children of the hand; depth-first order puts them after it. */
-      for (uint32_t k = (uint32_t)hand + 1; k < job->joint_count; ++k) {
-        if (job->parents[k] == hand) {
-          m[0] += job->model[k].t[0];
-          m[1] += job->model[k].t[1];
-          m[2] += job->model[k].t[2];
-          ++n;
-        }
-      }
-    } else {
-      for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-        const float *p = lb_root(job, (lb_finger)f);
-        if (p) {
-          m[0] += p[0];
-          m[1] += p[1];
-          m[2] += p[2];
-          ++n;
-        }
-      }
-    }
-    if (n == 0) {
-      return LB_ERR_DEGENERATE;
-    }
-    m[0] /= (float)n;
-    m[1] /= (float)n;
-    m[2] /= (float)n;
+  if (!lb_palm_reference(job, hand, m)) {
+    return LB_ERR_DEGENERATE;
   }
   vec3 z, zdir;
   lb_sub3(m, h, zdir);
   if (lb_vec3_normalize_to(zdir, z) < 1e-6f) {
     return LB_ERR_DEGENERATE;
   }
-
-  /* Across-palm direction: index side → pinky side. */
-  static const lb_finger from_order[4] = {LB_FINGER_INDEX, LB_FINGER_MIDDLE, LB_FINGER_RING,
-                                          LB_FINGER_THUMB};
-  static const lb_finger to_order[3] = {LB_FINGER_PINKY, LB_FINGER_RING, LB_FINGER_MIDDLE};
-  const float *a = NULL, *b = NULL;
-  for (int i = 0; i < 4 && !a; ++i) {
-    a = lb_root(job, from_order[i]);
-  }
-  for (int i = 0; i < 3 && !b; ++i) {
-    b = lb_root(job, to_order[i]);
-  }
-  if (!a || !b || a == b) {
+  vec3 y, x;
+  if (!lb_palm_across(job, z, y, x)) {
     return LB_ERR_DEGENERATE;
   }
-  vec3 s, y, ycross, x;
-  lb_sub3(b, a, s);
-  if (job->hand->side == LB_HAND_RIGHT) {
-    lb_cross3(z, s, ycross);
-  } else {
-    lb_cross3(s, z, ycross);
-  }
-  if (lb_vec3_normalize_to(ycross, y) < 1e-6f * lb_vec3_length(s)) {
-    return LB_ERR_DEGENERATE;
-  }
-  lb_cross3(y, z, x);
-  lb_vec3_normalize_to(x, x);
-
   job->frame.t[0] = 0.5f * (h[0] + m[0]);
   job->frame.t[1] = 0.5f * (h[1] + m[1]);
   job->frame.t[2] = 0.5f * (h[2] + m[2]);

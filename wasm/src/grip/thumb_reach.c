@@ -146,6 +146,91 @@ static void lb_write(lb_finger_pose_job *job, const versor rot[LB_FINGER_MAX_SEG
          sizeof(vec3));
 }
 
+/* The thumb tip's target: from the rest tip toward the target finger's point (its tip, or its
+ * second joint for LB_THUMB_TO_FINGERS), lifted by gap along palm +Y, by opposition. */
+static void lb_thumb_goal(const lb_finger_pose_job *job, lb_finger target_finger,
+                          const float *rest_tip, vec3 target) {
+  const lb_grip_thumb_def *th = &job->pose->thumb;
+  const lb_hand_rig_finger *tf = &job->rig->fingers[target_finger];
+  int k = LB_FINGER_MAX_SEGMENTS; /* the tip */
+  if (th->to == LB_THUMB_TO_FINGERS && tf->segment_count >= 2) {
+    k = 1;
+  }
+  const float *ref = job->positions[target_finger][k];
+  vec3 y;
+  vec3 unit_y = {0.0f, 1.0f, 0.0f};
+  lb_quat_rotate(job->palm.r, unit_y, y);
+  float lift = th->gap * job->index_length;
+  for (int a = 0; a < 3; ++a) {
+    float goal = ref[a] + lift * y[a];
+    target[a] = rest_tip[a] + th->opposition * (goal - rest_tip[a]);
+  }
+}
+
+/* Distance first (the root's rotation does not change it): the bend of the joints after the
+ * root that puts the tip at the target's distance from the root; positions recomputed. */
+static void lb_thumb_bend(const lb_thumb_chain *ch, const vec3 target,
+                          versor rot[LB_FINGER_MAX_SEGMENTS], vec3 pos[LB_FINGER_MAX_SEGMENTS + 1],
+                          const lb_transform frames[LB_FINGER_MAX_SEGMENTS]) {
+  const lb_hand_rig_finger *rf = ch->rf;
+  int n = rf->segment_count;
+  lb_bend_model m;
+  const float *tip = pos[LB_FINGER_MAX_SEGMENTS];
+  m.two = n >= 3 && (rf->tip >= 0 || rf->tip_estimated || n > 3);
+  vec3 v0, u, w, a1, a2;
+  lb_sub(pos[1], pos[0], v0);
+  lb_sub(m.two ? pos[2] : tip, pos[1], u);
+  lb_sub(tip, m.two ? pos[2] : tip, w);
+  lb_quat_rotate(frames[0].r, rf->bend_axis[1], a1);
+  lb_quat_rotate(frames[1].r, rf->bend_axis[2 < n ? 2 : 1], a2);
+  lb_vec3_normalize_to(a1, a1);
+  lb_vec3_normalize_to(a2, a2);
+  m.c = lb_f4_set(v0[0], v0[1], v0[2], 0.0f);
+  m.u = lb_f4_set(u[0], u[1], u[2], 0.0f);
+  m.w = lb_f4_set(w[0], w[1], w[2], 0.0f);
+  m.a1 = lb_f4_set(a1[0], a1[1], a1[2], 0.0f);
+  m.a2 = lb_f4_set(a2[0], a2[1], a2[2], 0.0f);
+  float c, s;
+  lb_solve_bend(&m, lb_dist3(target, pos[0]), &c, &s);
+  for (int j = 1; j < n; ++j) {
+    lb_bend_rest(rf->bend_axis[j], c, s, rf->rest[j], rot[j]);
+  }
+  lb_thumb_fk(ch, rot, pos, NULL);
+}
+
+/* Aim: the shortest model-space turn taking root->tip onto root->target, carried into the
+ * root's local rotation (local = parent^-1 * turn * parent * rest) and applied to the
+ * positions about the root. */
+static void lb_thumb_aim(const lb_thumb_chain *ch, const vec3 target,
+                         versor rot[LB_FINGER_MAX_SEGMENTS], vec3 pos[LB_FINGER_MAX_SEGMENTS + 1]) {
+  const lb_hand_rig_finger *rf = ch->rf;
+  int n = rf->segment_count;
+  vec3 from, to, d_from, d_to;
+  lb_sub(pos[LB_FINGER_MAX_SEGMENTS], pos[0], d_from);
+  lb_sub(target, pos[0], d_to);
+  if (!(lb_vec3_normalize_to(d_from, from) > 0.0f && lb_vec3_normalize_to(d_to, to) > 0.0f)) {
+    return;
+  }
+  versor turn, pinv, tmp, r0;
+  lb_quat_from_to(from, to, turn);
+  lb_quat_conj(ch->parent.r, pinv);
+  lb_qmul(turn, ch->parent.r, tmp);
+  lb_qmul(pinv, tmp, r0);
+  lb_qmul(r0, rf->rest[0], rot[0]);
+  lb_qnormalize(rot[0]);
+  for (int j = 1; j <= LB_FINGER_MAX_SEGMENTS; ++j) {
+    if (j < n || j == LB_FINGER_MAX_SEGMENTS) {
+      vec3 d;
+      lb_sub(pos[j], pos[0], d);
+      lb_quat_rotate(turn, d, d);
+      pos[j][0] = pos[0][0] + d[0];
+      pos[j][1] = pos[0][1] + d[1];
+      pos[j][2] = pos[0][2] + d[2];
+    }
+  }
+}
+
+/* The thumb: rest -> target -> bend for the distance -> aim at the target. */
 void lb_thumb_reach(lb_finger_pose_job *job) {
   const lb_hand_rig *rig = job->rig;
   const lb_hand_rig_finger *rf = &rig->fingers[LB_FINGER_THUMB];
@@ -161,78 +246,15 @@ void lb_thumb_reach(lb_finger_pose_job *job) {
 
   const lb_grip_thumb_def *th = &job->pose->thumb;
   lb_finger target_finger = th->to == LB_THUMB_TO_INDEX ? LB_FINGER_INDEX : LB_FINGER_MIDDLE;
-  const lb_hand_rig_finger *tf = &rig->fingers[target_finger];
-  if (th->opposition == 0.0f || !tf->found) {
+  if (th->opposition == 0.0f || !rig->fingers[target_finger].found) {
     lb_write(job, rot, pos); /* rest, exactly */
     return;
   }
-  int k = LB_FINGER_MAX_SEGMENTS; /* the tip */
-  if (th->to == LB_THUMB_TO_FINGERS && tf->segment_count >= 2) {
-    k = 1;
-  }
-  const float *ref = job->positions[target_finger][k];
-  vec3 y;
-  vec3 unit_y = {0.0f, 1.0f, 0.0f};
-  lb_quat_rotate(job->palm.r, unit_y, y);
-  float lift = th->gap * job->index_length;
-  const float *rest_tip = pos[LB_FINGER_MAX_SEGMENTS];
   vec3 target;
-  for (int a = 0; a < 3; ++a) {
-    float goal = ref[a] + lift * y[a];
-    target[a] = rest_tip[a] + th->opposition * (goal - rest_tip[a]);
+  lb_thumb_goal(job, target_finger, pos[LB_FINGER_MAX_SEGMENTS], target);
+  if (rf->segment_count >= 2) {
+    lb_thumb_bend(&ch, target, rot, pos, frames);
   }
-
-  /* Distance first (the root's rotation does not change it), then the aim. */
-  int n = rf->segment_count;
-  if (n >= 2) {
-    lb_bend_model m;
-    const float *tip = pos[LB_FINGER_MAX_SEGMENTS];
-    m.two = n >= 3 && (rf->tip >= 0 || rf->tip_estimated || n > 3);
-    vec3 v0, u, w, a1, a2;
-    lb_sub(pos[1], pos[0], v0);
-    lb_sub(m.two ? pos[2] : tip, pos[1], u);
-    lb_sub(tip, m.two ? pos[2] : tip, w);
-    lb_quat_rotate(frames[0].r, rf->bend_axis[1], a1);
-    lb_quat_rotate(frames[1].r, rf->bend_axis[2 < n ? 2 : 1], a2);
-    lb_vec3_normalize_to(a1, a1);
-    lb_vec3_normalize_to(a2, a2);
-    m.c = lb_f4_set(v0[0], v0[1], v0[2], 0.0f);
-    m.u = lb_f4_set(u[0], u[1], u[2], 0.0f);
-    m.w = lb_f4_set(w[0], w[1], w[2], 0.0f);
-    m.a1 = lb_f4_set(a1[0], a1[1], a1[2], 0.0f);
-    m.a2 = lb_f4_set(a2[0], a2[1], a2[2], 0.0f);
-    float c, s;
-    lb_solve_bend(&m, lb_dist3(target, pos[0]), &c, &s);
-    for (int j = 1; j < n; ++j) {
-      lb_bend_rest(rf->bend_axis[j], c, s, rf->rest[j], rot[j]);
-    }
-    lb_thumb_fk(&ch, rot, pos, NULL);
-  }
-
-  /* Aim: the shortest model-space turn taking root→tip onto root→target, carried into
-   * the root's local rotation (local = parent^-1 * turn * parent * rest) and applied to
-   * the positions about the root. */
-  vec3 from, to, d_from, d_to;
-  lb_sub(pos[LB_FINGER_MAX_SEGMENTS], pos[0], d_from);
-  lb_sub(target, pos[0], d_to);
-  if (lb_vec3_normalize_to(d_from, from) > 0.0f && lb_vec3_normalize_to(d_to, to) > 0.0f) {
-    versor turn, pinv, tmp, r0;
-    lb_quat_from_to(from, to, turn);
-    lb_quat_conj(ch.parent.r, pinv);
-    lb_qmul(turn, ch.parent.r, tmp);
-    lb_qmul(pinv, tmp, r0);
-    lb_qmul(r0, rf->rest[0], rot[0]);
-    lb_qnormalize(rot[0]);
-    for (int j = 1; j <= LB_FINGER_MAX_SEGMENTS; ++j) {
-      if (j < n || j == LB_FINGER_MAX_SEGMENTS) {
-        vec3 d;
-        lb_sub(pos[j], pos[0], d);
-        lb_quat_rotate(turn, d, d);
-        pos[j][0] = pos[0][0] + d[0];
-        pos[j][1] = pos[0][1] + d[1];
-        pos[j][2] = pos[0][2] + d[2];
-      }
-    }
-  }
+  lb_thumb_aim(&ch, target, rot, pos);
   lb_write(job, rot, pos);
 }

@@ -259,36 +259,51 @@ static void lb_open_fingers(const lb_skeleton *sk, lb_rig_instance *inst, const 
   lb_grip_refresh_joints(sk, inst, &d->blend_joints[first], d->blend_count - first);
 }
 
-static void lb_interact_one(lb_world *w, uint32_t s, float dt) {
-  lb_env_interaction_c *c = lb_component_ptr(w, s, LB_ENV_INTERACTION);
-  lb_interact_inst *st = lb_component_state(w, s, LB_ENV_INTERACTION);
-  lb_rig_instance *inst = lb_rig_of_slot(w, s);
-  c->palm_distance = 0.0f;
-  if (!inst || inst->asset != st->asset || !st->def[0] || !st->def[1]) {
-    return; /* arms not found on this skeleton: idle */
-  }
-  const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
-  const lb_transform *root = &w->world_xf[s];
-  if (!st->measured) {
-    for (int side = 0; side < 2; ++side) {
-      const lb_grip_hand_def *d = st->def[side];
-      st->arm_length[side] = v3_dist(inst->model[d->upper].t, inst->model[d->lower].t) +
-                             v3_dist(inst->model[d->lower].t, inst->model[d->info.hand].t);
-    }
-    st->shoulder_h =
-        (inst->model[st->def[0]->upper].t[1] + inst->model[st->def[1]->upper].t[1]) * 0.5f;
-    st->hip_h = inst->model[0].t[1];
-    st->measured = true;
-  }
-  c->state_time += dt;
-  st->switch_wait += dt;
-  const float scale_y = root->s[1];
-  const float wstep = dt / c->blend_seconds;
-  const float hand_step = c->max_hand_speed * dt;
+/* One character's Reach step: what its stages share. */
+typedef struct lb_interact_step {
+  lb_world *w;
+  uint32_t s;
+  float dt;
+  lb_env_interaction_c *c;
+  lb_interact_inst *st;
+  lb_rig_instance *inst;
+  const lb_transform *root;
+  float scale_y;   /* the root's vertical scale: model heights to world */
+  float wstep;     /* weight change this step */
+  float hand_step; /* target travel this step, metres */
+  lb_entity found[LB_INTERACT_MAX_CANDIDATES];
+  uint32_t count; /* colliders in the detection box */
+  vec3 probe;     /* the root at shoulder height: where walls are measured from */
+  vec3 shoulders[2];
+  vec3 fwd;
+  int arm;       /* lb_hand_side of the arm in use, -1 none */
+  int wall_slot; /* the wall's slot, -1 none */
+  bool wall_in_box;
+  bool have_point;
+  vec3 point, normal, ideal; /* the wall point, its normal, the hand's target on it */
+} lb_interact_step;
 
-  /* Detection box on the root; a CharacterController's capsule is the character's height. */
+/* Shoulder and hip heights and arm lengths, from the first pose seen. */
+static void lb_interact_measure(lb_interact_inst *st, const lb_rig_instance *inst) {
+  for (int side = 0; side < 2; ++side) {
+    const lb_grip_hand_def *d = st->def[side];
+    st->arm_length[side] = v3_dist(inst->model[d->upper].t, inst->model[d->lower].t) +
+                           v3_dist(inst->model[d->lower].t, inst->model[d->info.hand].t);
+  }
+  st->shoulder_h =
+      (inst->model[st->def[0]->upper].t[1] + inst->model[st->def[1]->upper].t[1]) * 0.5f;
+  st->hip_h = inst->model[0].t[1];
+  st->measured = true;
+}
+
+/* Detection box on the root (a CharacterController's capsule is the character's height) and
+ * the colliders in it; then the probe, the shoulders and the facing in world space. */
+static void lb_interact_box(lb_interact_step *p) {
+  lb_world *w = p->w;
+  lb_env_interaction_c *c = p->c;
+  const lb_transform *root = p->root;
   float side_len = c->height;
-  const lb_character_controller_c *cc = lb_component_try(w, s, LB_CHARACTER_CONTROLLER);
+  const lb_character_controller_c *cc = lb_component_try(w, p->s, LB_CHARACTER_CONTROLLER);
   if (cc) {
     side_len = cc->applied_height > 0.0f ? cc->applied_height : cc->height;
   }
@@ -304,178 +319,205 @@ static void lb_interact_one(lb_world *w, uint32_t s, float dt) {
     c->box_center[i] += root->t[i];
   }
   memcpy(c->box_half, half, sizeof half);
-  lb_entity found[LB_INTERACT_MAX_CANDIDATES];
-  uint32_t count = 0;
+  p->count = 0;
   lb_collide_filter filter = lb_collide_default_filter();
   filter.layers = c->layers;
-  filter.exclude = lb_entity_of_slot(w, s);
-  if (c->layers == 0 || lb_world_overlap_box(w, c->box_center, root->r, half, &filter, found,
-                                             LB_INTERACT_MAX_CANDIDATES, &count) != LB_OK) {
-    count = 0;
+  filter.exclude = lb_entity_of_slot(w, p->s);
+  if (c->layers == 0 || lb_world_overlap_box(w, c->box_center, root->r, half, &filter, p->found,
+                                             LB_INTERACT_MAX_CANDIDATES, &p->count) != LB_OK) {
+    p->count = 0;
   }
-  if (count > LB_INTERACT_MAX_CANDIDATES) {
-    count = LB_INTERACT_MAX_CANDIDATES;
+  if (p->count > LB_INTERACT_MAX_CANDIDATES) {
+    p->count = LB_INTERACT_MAX_CANDIDATES;
   }
-  vec3 probe = {root->t[0], root->t[1] + st->shoulder_h * scale_y, root->t[2]};
-  vec3 shoulders[2];
-  lb_shoulder_world(root, inst, st->def[0], shoulders[0]);
-  lb_shoulder_world(root, inst, st->def[1], shoulders[1]);
+  const lb_interact_inst *st = p->st;
+  vec3 probe = {root->t[0], root->t[1] + st->shoulder_h * p->scale_y, root->t[2]};
+  memcpy(p->probe, probe, sizeof probe);
+  lb_shoulder_world(root, p->inst, st->def[0], p->shoulders[0]);
+  lb_shoulder_world(root, p->inst, st->def[1], p->shoulders[1]);
   vec3 fwd = {0.0f, 0.0f, 1.0f};
   lb_quat_rotate(root->r, fwd, fwd);
+  memcpy(p->fwd, fwd, sizeof fwd);
+}
 
-  /* The current wall's point, or Search's nearest candidate. */
-  int arm = c->side == LB_INTERACT_SIDE_LEFT ? 1 : c->side == LB_INTERACT_SIDE_RIGHT ? 0 : -1;
-  bool wall_in_box = false;
-  int wall_slot = c->wall != LB_NULL_ENTITY ? lb_slot_of(w, c->wall) : -1;
-  for (uint32_t i = 0; i < count && wall_slot >= 0; ++i) {
-    wall_in_box = wall_in_box || found[i] == c->wall;
+/* The current wall's point, or Search's nearest candidate. */
+static void lb_interact_candidates(lb_interact_step *p) {
+  lb_world *w = p->w;
+  const lb_env_interaction_c *c = p->c;
+  p->arm = c->side == LB_INTERACT_SIDE_LEFT ? 1 : c->side == LB_INTERACT_SIDE_RIGHT ? 0 : -1;
+  p->wall_in_box = false;
+  p->wall_slot = c->wall != LB_NULL_ENTITY ? lb_slot_of(w, c->wall) : -1;
+  for (uint32_t i = 0; i < p->count && p->wall_slot >= 0; ++i) {
+    p->wall_in_box = p->wall_in_box || p->found[i] == c->wall;
   }
-  vec3 point = {0, 0, 0}, normal = {0, 0, 0}, ideal = {0, 0, 0};
-  bool have_point = false;
+  memset(p->point, 0, sizeof p->point);
+  memset(p->normal, 0, sizeof p->normal);
+  memset(p->ideal, 0, sizeof p->ideal);
+  p->have_point = false;
   if (c->state == LB_INTERACT_SEARCH) {
     float best = 3.0e38f;
-    for (uint32_t i = 0; i < count; ++i) {
-      int fs = lb_slot_of(w, found[i]);
+    for (uint32_t i = 0; i < p->count; ++i) {
+      int fs = lb_slot_of(w, p->found[i]);
       vec3 q, n;
       float d;
-      if (fs < 0 || !lb_wall_closest(w, (uint32_t)fs, probe, q, n, &d) || !(d < best)) {
+      if (fs < 0 || !lb_wall_closest(w, (uint32_t)fs, p->probe, q, n, &d) || !(d < best)) {
         continue;
       }
       best = d;
-      wall_slot = fs;
-      memcpy(point, q, sizeof q);
-      memcpy(normal, n, sizeof n);
-      have_point = true;
+      p->wall_slot = fs;
+      memcpy(p->point, q, sizeof q);
+      memcpy(p->normal, n, sizeof n);
+      p->have_point = true;
     }
-  } else if (wall_slot >= 0 && arm >= 0) {
+  } else if (p->wall_slot >= 0 && p->arm >= 0) {
     vec3 t;
-    have_point = lb_wall_target(w, (uint32_t)wall_slot, probe, shoulders[arm], c->hand_offset,
-                                point, normal, t);
-    memcpy(ideal, t, sizeof t);
+    p->have_point = lb_wall_target(w, (uint32_t)p->wall_slot, p->probe, p->shoulders[p->arm],
+                                   c->hand_offset, p->point, p->normal, t);
+    memcpy(p->ideal, t, sizeof t);
   }
-  if (have_point) {
-    memcpy(c->closest, point, sizeof point);
-    memcpy(c->normal, normal, sizeof normal);
-  }
+}
 
-  /* Transitions. */
+/* Search engages the nearer free arm on a wall within reach; the other states release the
+ * wall when it leaves the box or reach, the hand gets busy or the component is disabled. */
+static void lb_interact_transitions(lb_interact_step *p) {
+  lb_world *w = p->w;
+  lb_env_interaction_c *c = p->c;
+  lb_interact_inst *st = p->st;
   if (c->state == LB_INTERACT_SEARCH) {
-    if (have_point && c->enabled && st->switch_wait >= c->min_switch_seconds) {
-      int nearer = v3_dist(point, shoulders[1]) < v3_dist(point, shoulders[0]) ? 1 : 0;
+    if (p->have_point && c->enabled && st->switch_wait >= c->min_switch_seconds) {
+      int nearer = v3_dist(p->point, p->shoulders[1]) < v3_dist(p->point, p->shoulders[0]) ? 1 : 0;
       vec3 q, n, t;
-      if (!lb_hand_busy(w, s, nearer) &&
-          lb_wall_target(w, (uint32_t)wall_slot, probe, shoulders[nearer], c->hand_offset, q, n,
-                         t) &&
-          v3_dist(t, shoulders[nearer]) <= c->engage_reach * st->arm_length[nearer]) {
-        arm = nearer;
+      if (!lb_hand_busy(w, p->s, nearer) &&
+          lb_wall_target(w, (uint32_t)p->wall_slot, p->probe, p->shoulders[nearer], c->hand_offset,
+                         q, n, t) &&
+          v3_dist(t, p->shoulders[nearer]) <= c->engage_reach * st->arm_length[nearer]) {
+        p->arm = nearer;
         c->side = nearer ? LB_INTERACT_SIDE_LEFT : LB_INTERACT_SIDE_RIGHT;
-        c->wall = lb_entity_of_slot(w, (uint32_t)wall_slot);
-        memcpy(ideal, t, sizeof t);
+        c->wall = lb_entity_of_slot(w, (uint32_t)p->wall_slot);
+        memcpy(p->ideal, t, sizeof t);
         lb_enter(c, st, LB_INTERACT_APPROACH);
         /* The target starts at the palm as animated: the hand leaves from where it is. */
         lb_transform palm_m;
-        lb_grip_hand hh = {.def = st->def[arm]};
-        lb_grip_palm_model(&hh, inst, &palm_m);
-        lb_transform_point(root, palm_m.t, c->target);
+        lb_grip_hand hh = {.def = st->def[p->arm]};
+        lb_grip_palm_model(&hh, p->inst, &palm_m);
+        lb_transform_point(p->root, palm_m.t, c->target);
         st->target_valid = true;
       }
     }
   } else if (c->state != LB_INTERACT_RESET) {
-    bool release = !c->enabled || !wall_in_box || !have_point || arm < 0 ||
-                   lb_hand_busy(w, s, arm) ||
-                   v3_dist(ideal, shoulders[arm]) > c->release_reach * st->arm_length[arm];
+    int arm = p->arm;
+    bool release = !c->enabled || !p->wall_in_box || !p->have_point || arm < 0 ||
+                   lb_hand_busy(w, p->s, arm) ||
+                   v3_dist(p->ideal, p->shoulders[arm]) > c->release_reach * st->arm_length[arm];
     if (release) {
       lb_enter(c, st, LB_INTERACT_RESET);
     }
   }
-  if (arm < 0) {
-    c->right_weight = f_step_toward(c->right_weight, 0.0f, wstep);
-    c->left_weight = f_step_toward(c->left_weight, 0.0f, wstep);
-    c->rise = f_step_toward(c->rise, 0.0f, wstep);
-    return;
+}
+
+/* Approach and Rise: the weight grows as the wall comes within reach, then the hand rises
+ * from hip to shoulder height on the wall and plants (Touch). */
+static void lb_interact_approach(lb_interact_step *p, float *weight, float *goal) {
+  lb_env_interaction_c *c = p->c;
+  lb_interact_inst *st = p->st;
+  const int arm = p->arm;
+  float d = v3_dist(p->ideal, p->shoulders[arm]);
+  float span = (c->release_reach - c->engage_reach) * st->arm_length[arm];
+  float near = lb_clamp((c->release_reach * st->arm_length[arm] - d) / span, 0.0f, 1.0f);
+  *weight = f_step_toward(*weight, c->state == LB_INTERACT_RISE ? 1.0f : near, p->wstep);
+  if (c->state == LB_INTERACT_RISE) {
+    c->rise = f_step_toward(c->rise, 1.0f, p->wstep);
   }
-  float *weight = arm ? &c->left_weight : &c->right_weight;
-  float *other = arm ? &c->right_weight : &c->left_weight;
-  *other = f_step_toward(*other, 0.0f, wstep);
+  /* The hand's height on the wall: hip (rise 0) to shoulder (rise 1). */
+  float h = st->hip_h + (st->shoulder_h - st->hip_h) * f_ease(c->rise);
+  vec3 low_probe = {p->probe[0], p->root->t[1] + h * p->scale_y, p->probe[2]};
+  vec3 q, n;
+  if (p->wall_slot < 0 || !lb_wall_target(p->w, (uint32_t)p->wall_slot, low_probe,
+                                          p->shoulders[arm], c->hand_offset, q, n, goal)) {
+    memcpy(goal, p->ideal, sizeof(vec3));
+  }
+  if (c->state == LB_INTERACT_APPROACH && *weight >= 1.0f &&
+      st->switch_wait >= c->min_switch_seconds) {
+    lb_enter(c, st, LB_INTERACT_RISE);
+  } else if (c->state == LB_INTERACT_RISE && c->rise >= 1.0f) {
+    lb_enter(c, st, LB_INTERACT_TOUCH);
+    memcpy(st->planted, p->ideal, sizeof(vec3));
+    c->plants++;
+  }
+}
+
+/* Touch: the planted hand slides toward the wall point; when the arm stretches too far or the
+ * hand lags behind the walk, it re-plants ahead. */
+static void lb_interact_touch(lb_interact_step *p, float *weight, float *goal) {
+  lb_env_interaction_c *c = p->c;
+  lb_interact_inst *st = p->st;
+  const int arm = p->arm;
+  *weight = f_step_toward(*weight, 1.0f, p->wstep);
+  c->rise = f_step_toward(c->rise, 1.0f, p->wstep);
+  if (st->replanting) {
+    v3_step_toward(st->planted, st->replant_goal, p->hand_step);
+    st->replanting = v3_dist(st->planted, st->replant_goal) > 0.0f;
+  } else {
+    v3_step_toward(st->planted, p->ideal, c->slide_speed * p->dt);
+    /* Stretch from the shoulder; lag = how far the hand is behind it along the walk. */
+    vec3 back;
+    v3_sub(p->shoulders[arm], st->planted, back);
+    float lag = v3_dot(back, p->fwd);
+    float stretch = lb_vec3_length(back);
+    if (stretch > c->stretch_limit * st->arm_length[arm] || lag > c->lag_limit) {
+      vec3 ahead = {p->probe[0] + p->fwd[0] * c->replant_ahead, p->probe[1],
+                    p->probe[2] + p->fwd[2] * c->replant_ahead};
+      vec3 q, n;
+      if (lb_wall_target(p->w, (uint32_t)p->wall_slot, ahead, p->shoulders[arm], c->hand_offset, q,
+                         n, st->replant_goal)) {
+        st->replanting = true;
+        c->plants++;
+      }
+    }
+  }
+  memcpy(goal, st->planted, sizeof(vec3));
+}
+
+/* The arm's weight and the hand's goal by state, then the target moves toward the goal.
+ * False when Reset has finished (back to Search: nothing to solve this step). */
+static bool lb_interact_weights(lb_interact_step *p, float *weight, const float *other) {
+  lb_env_interaction_c *c = p->c;
   vec3 goal;
   memcpy(goal, c->target, sizeof goal);
   switch ((lb_interact_state)c->state) {
   case LB_INTERACT_APPROACH:
-  case LB_INTERACT_RISE: {
-    float d = v3_dist(ideal, shoulders[arm]);
-    float span = (c->release_reach - c->engage_reach) * st->arm_length[arm];
-    float near = lb_clamp((c->release_reach * st->arm_length[arm] - d) / span, 0.0f, 1.0f);
-    *weight = f_step_toward(*weight, c->state == LB_INTERACT_RISE ? 1.0f : near, wstep);
-    if (c->state == LB_INTERACT_RISE) {
-      c->rise = f_step_toward(c->rise, 1.0f, wstep);
-    }
-    /* The hand's height on the wall: hip (rise 0) to shoulder (rise 1). */
-    float h = st->hip_h + (st->shoulder_h - st->hip_h) * f_ease(c->rise);
-    vec3 low_probe = {probe[0], root->t[1] + h * scale_y, probe[2]};
-    vec3 q, n;
-    if (wall_slot < 0 || !lb_wall_target(w, (uint32_t)wall_slot, low_probe, shoulders[arm],
-                                         c->hand_offset, q, n, goal)) {
-      memcpy(goal, ideal, sizeof goal);
-    }
-    if (c->state == LB_INTERACT_APPROACH && *weight >= 1.0f &&
-        st->switch_wait >= c->min_switch_seconds) {
-      lb_enter(c, st, LB_INTERACT_RISE);
-    } else if (c->state == LB_INTERACT_RISE && c->rise >= 1.0f) {
-      lb_enter(c, st, LB_INTERACT_TOUCH);
-      memcpy(st->planted, ideal, sizeof(vec3));
-      c->plants++;
-    }
+  case LB_INTERACT_RISE:
+    lb_interact_approach(p, weight, goal);
     break;
-  }
-  case LB_INTERACT_TOUCH: {
-    *weight = f_step_toward(*weight, 1.0f, wstep);
-    c->rise = f_step_toward(c->rise, 1.0f, wstep);
-    if (st->replanting) {
-      v3_step_toward(st->planted, st->replant_goal, hand_step);
-      st->replanting = v3_dist(st->planted, st->replant_goal) > 0.0f;
-    } else {
-      v3_step_toward(st->planted, ideal, c->slide_speed * dt);
-      /* Stretch from the shoulder; lag = how far the hand is behind it along the walk. */
-      vec3 back;
-      v3_sub(shoulders[arm], st->planted, back);
-      float lag = v3_dot(back, fwd);
-      float stretch = lb_vec3_length(back);
-      if (stretch > c->stretch_limit * st->arm_length[arm] || lag > c->lag_limit) {
-        vec3 ahead = {probe[0] + fwd[0] * c->replant_ahead, probe[1],
-                      probe[2] + fwd[2] * c->replant_ahead};
-        vec3 q, n;
-        if (lb_wall_target(w, (uint32_t)wall_slot, ahead, shoulders[arm], c->hand_offset, q, n,
-                           st->replant_goal)) {
-          st->replanting = true;
-          c->plants++;
-        }
-      }
-    }
-    memcpy(goal, st->planted, sizeof goal);
+  case LB_INTERACT_TOUCH:
+    lb_interact_touch(p, weight, goal);
     break;
-  }
   case LB_INTERACT_RESET:
-    *weight = f_step_toward(*weight, 0.0f, wstep);
-    c->rise = f_step_toward(c->rise, 0.0f, wstep);
+    *weight = f_step_toward(*weight, 0.0f, p->wstep);
+    c->rise = f_step_toward(c->rise, 0.0f, p->wstep);
     if (*weight <= 0.0f && *other <= 0.0f && c->rise <= 0.0f) {
       c->side = LB_INTERACT_SIDE_NONE;
       c->wall = LB_NULL_ENTITY;
-      lb_enter(c, st, LB_INTERACT_SEARCH);
-      return;
+      lb_enter(c, p->st, LB_INTERACT_SEARCH);
+      return false;
     }
     break;
   default:
     break;
   }
-  v3_step_toward(c->target, goal, hand_step);
+  v3_step_toward(c->target, goal, p->hand_step);
+  return true;
+}
 
-  /* The arm: palm centre to the target, palm facing the wall, fingers up and forward. */
-  if (*weight <= 0.0f) {
-    return;
-  }
+/* The arm: palm centre to the target, palm facing the wall, fingers up and forward; then the
+ * palm's distance to the wall after the solve. */
+static void lb_interact_arm(lb_interact_step *p, float weight) {
+  lb_world *w = p->w;
+  lb_env_interaction_c *c = p->c;
+  const lb_skeleton *sk = lb_skeleton_get(w, p->inst->asset);
   vec3 y = {-c->normal[0], -c->normal[1], -c->normal[2]};
   vec3 up = {0.0f, 1.0f, 0.0f}, z, x;
-  vec3 along = {up[0] + fwd[0], up[1] + fwd[1], up[2] + fwd[2]};
+  vec3 along = {up[0] + p->fwd[0], up[1] + p->fwd[1], up[2] + p->fwd[2]};
   float k = v3_dot(along, y);
   for (int i = 0; i < 3; ++i) {
     z[i] = along[i] - y[i] * k;
@@ -488,20 +530,62 @@ static void lb_interact_one(lb_world *w, uint32_t s, float dt) {
   lb_transform_identity(&anchor_w);
   memcpy(anchor_w.t, c->target, sizeof(vec3));
   lb_quat_from_basis(x, y, z, anchor_w.r);
-  lb_transform_inverse_mul(root, &anchor_w, &anchor_m);
-  lb_grip_hand hand = {.def = st->def[arm], .arm_length = st->arm_length[arm]};
-  lb_grip_arm_reach(sk, inst, &hand, &anchor_m, *weight, 0.0f, false);
-  if (!lb_slot_has(w, s, LB_GRIP_POSE)) {
-    lb_open_fingers(sk, inst, &hand, *weight);
+  lb_transform_inverse_mul(p->root, &anchor_w, &anchor_m);
+  lb_grip_hand hand = {.def = p->st->def[p->arm], .arm_length = p->st->arm_length[p->arm]};
+  lb_grip_arm_reach(sk, p->inst, &hand, &anchor_m, weight, 0.0f, false);
+  if (!lb_slot_has(w, p->s, LB_GRIP_POSE)) {
+    lb_open_fingers(sk, p->inst, &hand, weight);
   }
-  /* Palm to wall, after the solve. */
   lb_transform palm_m;
-  lb_grip_palm_model(&hand, inst, &palm_m);
+  lb_grip_palm_model(&hand, p->inst, &palm_m);
   vec3 palm_w, q, n;
   float d;
-  lb_transform_point(root, palm_m.t, palm_w);
-  if (wall_slot >= 0 && lb_wall_closest(w, (uint32_t)wall_slot, palm_w, q, n, &d)) {
+  lb_transform_point(p->root, palm_m.t, palm_w);
+  if (p->wall_slot >= 0 && lb_wall_closest(w, (uint32_t)p->wall_slot, palm_w, q, n, &d)) {
     c->palm_distance = d;
+  }
+}
+
+/* One character: box -> candidates -> transitions -> weights -> arm (the palm follows). */
+static void lb_interact_one(lb_world *w, uint32_t s, float dt) {
+  lb_interact_step p = {.w = w, .s = s, .dt = dt};
+  p.c = lb_component_ptr(w, s, LB_ENV_INTERACTION);
+  p.st = lb_component_state(w, s, LB_ENV_INTERACTION);
+  p.inst = lb_rig_of_slot(w, s);
+  lb_env_interaction_c *c = p.c;
+  lb_interact_inst *st = p.st;
+  c->palm_distance = 0.0f;
+  if (!p.inst || p.inst->asset != st->asset || !st->def[0] || !st->def[1]) {
+    return; /* arms not found on this skeleton: idle */
+  }
+  p.root = &w->world_xf[s];
+  if (!st->measured) {
+    lb_interact_measure(st, p.inst);
+  }
+  c->state_time += dt;
+  st->switch_wait += dt;
+  p.scale_y = p.root->s[1];
+  p.wstep = dt / c->blend_seconds;
+  p.hand_step = c->max_hand_speed * dt;
+
+  lb_interact_box(&p);
+  lb_interact_candidates(&p);
+  if (p.have_point) {
+    memcpy(c->closest, p.point, sizeof p.point);
+    memcpy(c->normal, p.normal, sizeof p.normal);
+  }
+  lb_interact_transitions(&p);
+  if (p.arm < 0) {
+    c->right_weight = f_step_toward(c->right_weight, 0.0f, p.wstep);
+    c->left_weight = f_step_toward(c->left_weight, 0.0f, p.wstep);
+    c->rise = f_step_toward(c->rise, 0.0f, p.wstep);
+    return;
+  }
+  float *weight = p.arm ? &c->left_weight : &c->right_weight;
+  float *other = p.arm ? &c->right_weight : &c->left_weight;
+  *other = f_step_toward(*other, 0.0f, p.wstep);
+  if (lb_interact_weights(&p, weight, other) && !(*weight <= 0.0f)) {
+    lb_interact_arm(&p, *weight);
   }
 }
 

@@ -289,22 +289,17 @@ static lb_result sparse_resolve(gltf_ctx *c, const cJSON *sp, const char *where,
   return LB_OK;
 }
 
-lb_result gltf_accessor_get(gltf_ctx *c, uint32_t index, const char *what, gltf_accessor *out) {
-  memset(out, 0, sizeof *out);
-  out->index = index;
-  char where[160];
-  lb_snprintf(where, sizeof where, "accessor %u (%s)", index, what);
-  if (index >= c->accessor_count) {
-    return gltf_fail(c, LB_ERR_PARSE, "%s: there are only %u accessors", where, c->accessor_count);
-  }
-  const cJSON *j = c->accessors[index];
-  uint32_t ctype = 0, count = 0, offset = 0, view = 0;
+/* The accessor's element layout: component type, count, byte offset, type, normalized; the
+ * element's size in bytes (unpadded layouts only). */
+static lb_result accessor_layout(gltf_ctx *c, const cJSON *j, const char *where, gltf_accessor *out,
+                                 uint32_t *offset, uint32_t *esize) {
+  uint32_t ctype = 0, count = 0;
   lb_result r = gltf_json_uint(c, j, "componentType", true, 65535.0, where, &ctype);
   if (r == LB_OK) {
     r = gltf_json_uint(c, j, "count", true, 4294967295.0, where, &count);
   }
   if (r == LB_OK) {
-    r = gltf_json_uint(c, j, "byteOffset", false, 4294967295.0, where, &offset);
+    r = gltf_json_uint(c, j, "byteOffset", false, 4294967295.0, where, offset);
   }
   if (r != LB_OK) {
     return r;
@@ -341,12 +336,20 @@ lb_result gltf_accessor_get(gltf_ctx *c, uint32_t index, const char *what, gltf_
   out->count = count;
   out->comps = comps;
   out->comp_type = ctype;
-  uint32_t esize = element_size(comps, cols, csize);
-  if (esize != comps * csize) {
+  *esize = element_size(comps, cols, csize);
+  if (*esize != comps * csize) {
     return gltf_fail(c, LB_ERR_PARSE, "%s: padded %s of %u-byte components is not supported", where,
                      gltf_types[cols - 1u + 3u].name, csize);
   }
-  r = gltf_json_index(c, j, "bufferView", false, c->view_count, where, &view);
+  return LB_OK;
+}
+
+/* The accessor's bytes in its bufferView (stride, bounds), or none: implicit zeros, which take
+ * no offset and at most GLTF_MAX_IMPLICIT elements. */
+static lb_result accessor_view(gltf_ctx *c, const cJSON *j, const char *where, uint32_t offset,
+                               uint32_t esize, gltf_accessor *out) {
+  uint32_t view = 0, count = out->count;
+  lb_result r = gltf_json_index(c, j, "bufferView", false, c->view_count, where, &view);
   if (r != LB_OK) {
     return r;
   }
@@ -375,15 +378,32 @@ lb_result gltf_accessor_get(gltf_ctx *c, uint32_t index, const char *what, gltf_
     return gltf_fail(c, LB_ERR_CAPACITY, "%s: %u elements without a bufferView (limit %u)", where,
                      count, GLTF_MAX_IMPLICIT);
   }
+  return LB_OK;
+}
+
+lb_result gltf_accessor_get(gltf_ctx *c, uint32_t index, const char *what, gltf_accessor *out) {
+  memset(out, 0, sizeof *out);
+  out->index = index;
+  char where[160];
+  lb_snprintf(where, sizeof where, "accessor %u (%s)", index, what);
+  if (index >= c->accessor_count) {
+    return gltf_fail(c, LB_ERR_PARSE, "%s: there are only %u accessors", where, c->accessor_count);
+  }
+  const cJSON *j = c->accessors[index];
+  uint32_t offset = 0, esize = 0;
+  lb_result r = accessor_layout(c, j, where, out, &offset, &esize);
+  if (r == LB_OK) {
+    r = accessor_view(c, j, where, offset, esize, out);
+  }
+  if (r != LB_OK) {
+    return r;
+  }
   const cJSON *sp = cJSON_GetObjectItemCaseSensitive(j, "sparse");
   if (sp) {
     if (!cJSON_IsObject(sp)) {
       return gltf_fail(c, LB_ERR_PARSE, "%s: 'sparse' is not an object", where);
     }
-    r = sparse_resolve(c, sp, where, esize, out);
-    if (r != LB_OK) {
-      return r;
-    }
+    return sparse_resolve(c, sp, where, esize, out);
   }
   return LB_OK;
 }

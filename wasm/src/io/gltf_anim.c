@@ -225,8 +225,8 @@ static lb_result read_track(gltf_ctx *c, const channel_info *ch, const char *lab
   return LB_OK;
 }
 
-static lb_result build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *clip) {
-  const cJSON *anim = c->animations[ai];
+/* The clip's name: the animation's, or animation<N> when it has none. */
+static lb_result clip_name(gltf_ctx *c, uint32_t ai, const cJSON *anim, char *name) {
   const cJSON *jname = cJSON_GetObjectItemCaseSensitive(anim, "name");
   if (jname && !cJSON_IsString(jname)) {
     return gltf_fail(c, LB_ERR_PARSE, "animation %u: 'name' is not a string", ai);
@@ -240,6 +240,53 @@ static lb_result build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *clip)
     lb_snprintf(name, LB_JOINT_NAME_MAX, "%s", jname->valuestring);
   } else {
     lb_snprintf(name, LB_JOINT_NAME_MAX, "animation%u", ai);
+  }
+  return LB_OK;
+}
+
+/* Channel k: its key times lengthen the clip (*duration); a channel of a skeleton joint's
+ * translation, rotation or scale becomes that joint's track (one per node and path). */
+static lb_result add_channel(gltf_ctx *c, const cJSON *anim, uint32_t k, const cJSON *ch,
+                             const char *alabel, lb_joint_tracks *joints, float *duration) {
+  channel_info info;
+  lb_result r = read_channel(c, anim, k, ch, alabel, &info);
+  if (r != LB_OK) {
+    return r;
+  }
+  char node_label[80] = "no node";
+  if (info.node >= 0) {
+    gltf_node_label(c, (uint32_t)info.node, node_label, sizeof node_label);
+  }
+  char label[200];
+  lb_snprintf(label, sizeof label, "%s channel %u (%s %s)", alabel, k, node_label, info.path_name);
+  float *times = NULL;
+  uint32_t keys = 0;
+  r = read_times(c, &info, label, &times, &keys);
+  if (r != LB_OK) {
+    return r;
+  }
+  if (times[keys - 1u] > *duration) {
+    *duration = times[keys - 1u];
+  }
+  /* Morph weights and nodes outside the skeleton only lengthen the clip. */
+  if (info.node < 0 || info.path == PATH_WEIGHTS || c->nodes[info.node].joint < 0) {
+    return LB_OK;
+  }
+  lb_joint_tracks *jt = &joints[c->nodes[info.node].joint];
+  lb_track *track =
+      info.path == PATH_T ? &jt->translation : (info.path == PATH_R ? &jt->rotation : &jt->scale);
+  if (track->count > 0) {
+    return gltf_fail(c, LB_ERR_INVALID_ARGUMENT, "%s: a second channel for the same node and path",
+                     label);
+  }
+  return read_track(c, &info, label, times, keys, track);
+}
+
+static lb_result build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *clip) {
+  const cJSON *anim = c->animations[ai];
+  lb_result r = clip_name(c, ai, anim, name);
+  if (r != LB_OK) {
+    return r;
   }
   char alabel[96];
   lb_snprintf(alabel, sizeof alabel, "animation %u '%s'", ai, name);
@@ -260,40 +307,7 @@ static lb_result build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *clip)
   uint32_t k = 0;
   const cJSON *ch;
   cJSON_ArrayForEach(ch, channels) {
-    channel_info info;
-    lb_result r = read_channel(c, anim, k, ch, alabel, &info);
-    if (r != LB_OK) {
-      return r;
-    }
-    char node_label[80] = "no node";
-    if (info.node >= 0) {
-      gltf_node_label(c, (uint32_t)info.node, node_label, sizeof node_label);
-    }
-    char label[200];
-    lb_snprintf(label, sizeof label, "%s channel %u (%s %s)", alabel, k, node_label,
-                info.path_name);
-    float *times = NULL;
-    uint32_t keys = 0;
-    r = read_times(c, &info, label, &times, &keys);
-    if (r != LB_OK) {
-      return r;
-    }
-    if (times[keys - 1u] > duration) {
-      duration = times[keys - 1u];
-    }
-    ++k;
-    /* Morph weights and nodes outside the skeleton only lengthen the clip. */
-    if (info.node < 0 || info.path == PATH_WEIGHTS || c->nodes[info.node].joint < 0) {
-      continue;
-    }
-    lb_joint_tracks *jt = &joints[c->nodes[info.node].joint];
-    lb_track *track =
-        info.path == PATH_T ? &jt->translation : (info.path == PATH_R ? &jt->rotation : &jt->scale);
-    if (track->count > 0) {
-      return gltf_fail(c, LB_ERR_INVALID_ARGUMENT,
-                       "%s: a second channel for the same node and path", label);
-    }
-    r = read_track(c, &info, label, times, keys, track);
+    r = add_channel(c, anim, k++, ch, alabel, joints, &duration);
     if (r != LB_OK) {
       return r;
     }
@@ -301,7 +315,7 @@ static lb_result build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *clip)
   clip->duration = duration > 0.0f ? duration : 1.0f;
   clip->joint_count = jc;
   clip->joints = joints;
-  lb_result r = lb_clip_validate(clip);
+  r = lb_clip_validate(clip);
   if (r != LB_OK) {
     return gltf_fail(c, r, "%s: the clip fails lb_clip_validate (%s)", alabel, lb_result_name(r));
   }

@@ -417,59 +417,87 @@ static lb_result read_ibms(gltf_ctx *c, uint32_t skin, uint32_t n, mat4 *out) {
   return LB_OK;
 }
 
-lb_result gltf_build_skeleton(gltf_ctx *c) {
-  lb_result r = gltf_read_hierarchy(c);
-  if (r != LB_OK) {
-    return r;
-  }
-  int32_t skin = -1;
+/* The skin the skeleton follows: def.skin, the first one (AUTO) or none (-1). */
+static lb_result choose_skin(gltf_ctx *c, int32_t *skin) {
+  *skin = -1;
   if (c->def->skin >= 0) {
     if ((uint32_t)c->def->skin >= c->skin_count) {
       return gltf_fail(c, LB_ERR_INVALID_ARGUMENT, "def.skin = %d but the file has %u skins",
                        (int)c->def->skin, c->skin_count);
     }
-    skin = c->def->skin;
+    *skin = c->def->skin;
   } else if (c->def->skin == LB_GLTF_SKIN_AUTO && c->skin_count > 0) {
-    skin = 0;
+    *skin = 0;
   }
-  uint8_t *included = gltf_arena_array(&c->scratch, c->node_count, 1);
-  uint32_t *stack = gltf_arena_array(&c->scratch, c->node_count, sizeof *stack);
-  int32_t *order = gltf_arena_array(&c->scratch, c->node_count, sizeof *order);
-  if (!included || !stack || !order) {
+  return LB_OK;
+}
+
+/* The nodes that become joints, in depth-first order (scratch arrays). */
+typedef struct joint_walk {
+  uint8_t *included; /* per node: a joint */
+  uint32_t *stack;
+  int32_t *order; /* joint -> node */
+  uint32_t n;     /* nodes included */
+  uint32_t count; /* joints in order */
+  int32_t root;   /* the skin's root node, -1: every root of the file */
+  int32_t *skin_nodes_arr;
+  uint32_t skin_joint_count;
+} joint_walk;
+
+/* The skin's nodes (or every node) in depth-first order from the skin's root (or from every
+ * root of the file). */
+static lb_result order_joints(gltf_ctx *c, int32_t skin, joint_walk *jw) {
+  jw->included = gltf_arena_array(&c->scratch, c->node_count, 1);
+  jw->stack = gltf_arena_array(&c->scratch, c->node_count, sizeof *jw->stack);
+  jw->order = gltf_arena_array(&c->scratch, c->node_count, sizeof *jw->order);
+  if (!jw->included || !jw->stack || !jw->order) {
     return gltf_fail(c, LB_ERR_OUT_OF_MEMORY, "out of memory");
   }
-  uint32_t n = 0;
-  int32_t root = -1;
-  int32_t *skin_nodes_arr = NULL;
-  uint32_t skin_joint_count = 0;
+  jw->n = 0;
+  jw->root = -1;
+  jw->skin_nodes_arr = NULL;
+  jw->skin_joint_count = 0;
   if (skin >= 0) {
-    r = skin_nodes(c, (uint32_t)skin, included, &root, &n, &skin_nodes_arr);
+    lb_result r =
+        skin_nodes(c, (uint32_t)skin, jw->included, &jw->root, &jw->n, &jw->skin_nodes_arr);
     if (r != LB_OK) {
       return r;
     }
-    skin_joint_count =
+    jw->skin_joint_count =
         (uint32_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c->skins[skin], "joints"));
   } else {
-    memset(included, 1, c->node_count);
-    n = c->node_count;
+    memset(jw->included, 1, c->node_count);
+    jw->n = c->node_count;
   }
-  if (n > LB_MAX_JOINTS) {
-    return gltf_fail(c, LB_ERR_CAPACITY, "the skeleton would have %u joints, more than %d", n,
+  if (jw->n > LB_MAX_JOINTS) {
+    return gltf_fail(c, LB_ERR_CAPACITY, "the skeleton would have %u joints, more than %d", jw->n,
                      LB_MAX_JOINTS);
   }
-  uint32_t count = 0;
-  if (root >= 0) {
-    count = dfs(c, (uint32_t)root, included, stack, order, 0);
+  jw->count = 0;
+  if (jw->root >= 0) {
+    jw->count = dfs(c, (uint32_t)jw->root, jw->included, jw->stack, jw->order, 0);
   } else {
     for (uint32_t i = 0; i < c->node_count; ++i) {
       if (c->nodes[i].parent < 0) {
-        count = dfs(c, i, included, stack, order, count);
+        jw->count = dfs(c, i, jw->included, jw->stack, jw->order, jw->count);
       }
     }
   }
-  /* Outputs live in the asset arena. */
+  return LB_OK;
+}
+
+/* The skeleton's arrays, in the asset arena. */
+typedef struct joint_arrays {
+  const char **names;
+  int16_t *parents;
+  lb_transform *rest;
+  int32_t *joint_nodes;
+} joint_arrays;
+
+/* The joints' names (unique), parents, rest transforms and nodes. */
+static lb_result fill_joints(gltf_ctx *c, const joint_walk *jw, joint_arrays *out) {
   gltf_arena *o = c->out;
-  lb_gltf_asset *as = c->asset;
+  uint32_t n = jw->n, count = jw->count;
   char(*names)[LB_JOINT_NAME_MAX] = gltf_arena_array(o, n, LB_JOINT_NAME_MAX);
   const char **name_ptrs = gltf_arena_array(o, n, sizeof *name_ptrs);
   int16_t *parents = gltf_arena_array(o, n, sizeof *parents);
@@ -479,12 +507,12 @@ lb_result gltf_build_skeleton(gltf_ctx *c) {
     return gltf_fail(c, LB_ERR_OUT_OF_MEMORY, "out of memory");
   }
   for (uint32_t j = 0; j < count; ++j) {
-    c->nodes[order[j]].joint = (int32_t)j;
+    c->nodes[jw->order[j]].joint = (int32_t)j;
   }
   for (uint32_t j = 0; j < count; ++j) {
-    uint32_t node = (uint32_t)order[j];
+    uint32_t node = (uint32_t)jw->order[j];
     const lb_transform *x = NULL;
-    r = node_name(c, node, names[j]);
+    lb_result r = node_name(c, node, names[j]);
     if (r == LB_OK) {
       r = gltf_node_rest(c, node, &x);
     }
@@ -493,59 +521,96 @@ lb_result gltf_build_skeleton(gltf_ctx *c) {
     }
     name_ptrs[j] = names[j];
     int32_t p = c->nodes[node].parent;
-    parents[j] = (int16_t)(p >= 0 && included[p] ? c->nodes[p].joint : -1);
+    parents[j] = (int16_t)(p >= 0 && jw->included[p] ? c->nodes[p].joint : -1);
     rest[j] = *x;
     joint_nodes[j] = (int32_t)node;
   }
-  r = gltf_unique_names(c, names, count, "node", joint_nodes);
+  lb_result r = gltf_unique_names(c, names, count, "node", joint_nodes);
   if (r != LB_OK) {
     return r;
   }
-  /* Everything above the skeleton root, composed top-down. */
+  *out = (joint_arrays){name_ptrs, parents, rest, joint_nodes};
+  return LB_OK;
+}
+
+/* Everything above the skeleton root, composed top-down, into the root joint's rest. */
+static lb_result compose_root_parent(gltf_ctx *c, int32_t root, uint32_t *stack,
+                                     lb_transform *rest) {
+  lb_gltf_asset *as = c->asset;
   lb_transform_identity(&as->root_parent);
-  if (root >= 0) {
-    uint32_t depth = 0;
-    for (int32_t p = c->nodes[root].parent; p >= 0; p = c->nodes[p].parent) {
-      stack[depth++] = (uint32_t)p;
-    }
-    while (depth > 0) {
-      const lb_transform *x = NULL;
-      r = gltf_node_rest(c, stack[--depth], &x);
-      if (r != LB_OK) {
-        return r;
-      }
-      lb_transform_mul(&as->root_parent, x, &as->root_parent);
-    }
-    /* The rig owns its placement: an axis change or unit scale on an armature node above
-     * the root becomes part of the root joint, so model space is the file's scene space
-     * and an identity Transform stands the character upright at its real size. The root
-     * is joint 0 (the depth-first walk starts there). */
-    lb_transform_mul(&as->root_parent, &rest[0], &rest[0]);
+  if (root < 0) {
+    return LB_OK;
   }
-  as->skeleton = lb_skeleton_default_def();
-  as->skeleton.joint_count = count;
-  as->skeleton.names = name_ptrs;
-  as->skeleton.parents = parents;
-  as->skeleton.rest = rest;
-  as->skeleton.root_parent = &as->root_parent;
-  as->joint_nodes = joint_nodes;
-  as->skin_index = skin;
-  as->skin_joint_count = skin_joint_count;
-  if (skin >= 0) {
-    uint16_t *sj = gltf_arena_array(o, skin_joint_count, sizeof *sj);
-    mat4 *ibm = gltf_arena_array(o, skin_joint_count, sizeof *ibm);
-    if (!sj || !ibm) {
-      return gltf_fail(c, LB_ERR_OUT_OF_MEMORY, "out of memory");
-    }
-    for (uint32_t i = 0; i < skin_joint_count; ++i) {
-      sj[i] = (uint16_t)c->nodes[skin_nodes_arr[i]].joint;
-    }
-    r = read_ibms(c, (uint32_t)skin, skin_joint_count, ibm);
+  uint32_t depth = 0;
+  for (int32_t p = c->nodes[root].parent; p >= 0; p = c->nodes[p].parent) {
+    stack[depth++] = (uint32_t)p;
+  }
+  while (depth > 0) {
+    const lb_transform *x = NULL;
+    lb_result r = gltf_node_rest(c, stack[--depth], &x);
     if (r != LB_OK) {
       return r;
     }
-    as->skin_joints = sj;
-    as->inverse_bind = ibm;
+    lb_transform_mul(&as->root_parent, x, &as->root_parent);
   }
+  /* The rig owns its placement: an axis change or unit scale on an armature node above
+   * the root becomes part of the root joint, so model space is the file's scene space
+   * and an identity Transform stands the character upright at its real size. The root
+   * is joint 0 (the depth-first walk starts there). */
+  lb_transform_mul(&as->root_parent, &rest[0], &rest[0]);
   return LB_OK;
+}
+
+/* The skin's joints (as skeleton joints) and inverse bind matrices, in the asset arena. */
+static lb_result bind_skin(gltf_ctx *c, int32_t skin, const joint_walk *jw) {
+  gltf_arena *o = c->out;
+  uint16_t *sj = gltf_arena_array(o, jw->skin_joint_count, sizeof *sj);
+  mat4 *ibm = gltf_arena_array(o, jw->skin_joint_count, sizeof *ibm);
+  if (!sj || !ibm) {
+    return gltf_fail(c, LB_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  for (uint32_t i = 0; i < jw->skin_joint_count; ++i) {
+    sj[i] = (uint16_t)c->nodes[jw->skin_nodes_arr[i]].joint;
+  }
+  lb_result r = read_ibms(c, (uint32_t)skin, jw->skin_joint_count, ibm);
+  if (r != LB_OK) {
+    return r;
+  }
+  c->asset->skin_joints = sj;
+  c->asset->inverse_bind = ibm;
+  return LB_OK;
+}
+
+lb_result gltf_build_skeleton(gltf_ctx *c) {
+  lb_result r = gltf_read_hierarchy(c);
+  if (r != LB_OK) {
+    return r;
+  }
+  int32_t skin = -1;
+  joint_walk jw = {0};
+  joint_arrays ja = {0};
+  r = choose_skin(c, &skin);
+  if (r == LB_OK) {
+    r = order_joints(c, skin, &jw);
+  }
+  if (r == LB_OK) {
+    r = fill_joints(c, &jw, &ja);
+  }
+  if (r == LB_OK) {
+    r = compose_root_parent(c, jw.root, jw.stack, ja.rest);
+  }
+  if (r != LB_OK) {
+    return r;
+  }
+  lb_gltf_asset *as = c->asset;
+  as->skeleton = lb_skeleton_default_def();
+  as->skeleton.joint_count = jw.count;
+  as->skeleton.names = ja.names;
+  as->skeleton.parents = ja.parents;
+  as->skeleton.rest = ja.rest;
+  as->skeleton.root_parent = &as->root_parent;
+  as->joint_nodes = ja.joint_nodes;
+  as->skin_index = skin;
+  as->skin_joint_count = jw.skin_joint_count;
+  return skin >= 0 ? bind_skin(c, skin, &jw) : LB_OK;
 }

@@ -28,6 +28,117 @@ static lb_result lb_json_numbers(lb_world *w, const char *where, const lb_field 
   return LB_OK;
 }
 
+/* U32 and BOOL: a boolean or a non-negative integer within 32 bits. */
+static lb_result lb_json_u32(lb_world *w, const char *where, const lb_field *f, const cJSON *j,
+                             uint8_t *p) {
+  uint32_t v;
+  if (cJSON_IsBool(j)) {
+    v = cJSON_IsTrue(j) ? 1u : 0u;
+  } else if (cJSON_IsNumber(j) && j->valuedouble >= 0 && j->valuedouble <= 4294967295.0) {
+    v = (uint32_t)j->valuedouble;
+  } else {
+    return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' must be a %s", where, f->name,
+                   f->type == LB_FIELD_BOOL ? "boolean" : "non-negative integer");
+  }
+  memcpy(p, &v, sizeof v);
+  return LB_OK;
+}
+
+/* ENUM: one of the field's names, stored as its index. */
+static lb_result lb_json_enum(lb_world *w, const char *where, const lb_field *f, const cJSON *j,
+                              uint8_t *p) {
+  if (!cJSON_IsString(j)) {
+    return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' must be one of %s", where, f->name,
+                   f->enum_names);
+  }
+  int idx = lb_enum_index(f->enum_names, j->valuestring, strlen(j->valuestring));
+  if (idx < 0) {
+    return lb_fail(w, LB_ERR_UNKNOWN_NAME, "%s: field '%s' = '%s' is not one of %s", where, f->name,
+                   j->valuestring, f->enum_names);
+  }
+  uint32_t v = (uint32_t)idx;
+  memcpy(p, &v, sizeof v);
+  return LB_OK;
+}
+
+/* ENTITY: a name the scene declares, a handle or null. */
+static lb_result lb_json_entity(lb_world *w, const lb_scene *scene, const char *where,
+                                const lb_field *f, const cJSON *j, uint8_t *p) {
+  lb_entity v = LB_NULL_ENTITY;
+  if (cJSON_IsString(j)) {
+    v = scene ? lb_scene_entity(scene, j->valuestring) : LB_NULL_ENTITY;
+    if (v == LB_NULL_ENTITY) {
+      return lb_fail(w, LB_ERR_UNKNOWN_NAME,
+                     "%s: field '%s' names entity '%s', which the scene "
+                     "does not declare",
+                     where, f->name, j->valuestring);
+    }
+  } else if (cJSON_IsNumber(j) && j->valuedouble >= 0 && j->valuedouble <= 4294967295.0) {
+    v = (lb_entity)j->valuedouble;
+  } else if (!cJSON_IsNull(j)) {
+    return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' must be an entity name, handle or null", where,
+                   f->name);
+  }
+  memcpy(p, &v, sizeof v);
+  return LB_OK;
+}
+
+/* ASSET: a name the scene declares or a handle. */
+static lb_result lb_json_asset(lb_world *w, const lb_scene *scene, const char *where,
+                               const lb_field *f, const cJSON *j, uint8_t *p) {
+  uint32_t v = 0;
+  if (cJSON_IsString(j)) {
+    v = scene ? lb_scene_asset(scene, j->valuestring) : 0;
+    if (v == 0) {
+      return lb_fail(w, LB_ERR_UNKNOWN_NAME,
+                     "%s: field '%s' names asset '%s', which the scene "
+                     "does not declare",
+                     where, f->name, j->valuestring);
+    }
+  } else if (cJSON_IsNumber(j) && j->valuedouble >= 0 && j->valuedouble <= 4294967295.0) {
+    v = (uint32_t)j->valuedouble;
+  } else {
+    return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' must be an asset name or handle", where,
+                   f->name);
+  }
+  memcpy(p, &v, sizeof v);
+  return LB_OK;
+}
+
+/* NAME: a string, interned in the world's name table. */
+static lb_result lb_json_name(lb_world *w, const char *where, const lb_field *f, const cJSON *j,
+                              uint8_t *p) {
+  if (!cJSON_IsString(j)) {
+    return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' must be a string", where, f->name);
+  }
+  lb_name id;
+  lb_result r = lb_names_intern(&w->names, j->valuestring, strlen(j->valuestring), &id);
+  if (r != LB_OK) {
+    const char *why = lb_names_refusal(j->valuestring, strlen(j->valuestring));
+    return lb_fail(w, r, "%s: field '%s': the name %s", where, f->name,
+                   r == LB_ERR_OUT_OF_RANGE && why ? why : "cannot be stored (out of memory)");
+  }
+  memcpy(p, &id, sizeof id);
+  return LB_OK;
+}
+
+/* STRING: a string shorter than the field, zero-padded. */
+static lb_result lb_json_string(lb_world *w, const char *where, const lb_field *f, const cJSON *j,
+                                uint8_t *p) {
+  if (!cJSON_IsString(j)) {
+    return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' must be a string", where, f->name);
+  }
+  size_t n = strlen(j->valuestring);
+  if (n >= f->size) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: field '%s' is longer than %u bytes", where, f->name,
+                   f->size - 1u);
+  }
+  memset(p, 0, f->size);
+  memcpy(p, j->valuestring, n);
+  return LB_OK;
+}
+
+/* One field's JSON value into its bytes at p, by the field's type. */
 static lb_result lb_json_field(lb_world *w, const lb_scene *scene, const char *where,
                                const lb_field *f, const cJSON *j, uint8_t *p) {
   switch (f->type) {
@@ -42,98 +153,18 @@ static lb_result lb_json_field(lb_world *w, const lb_scene *scene, const char *w
     return r;
   }
   case LB_FIELD_U32:
-  case LB_FIELD_BOOL: {
-    uint32_t v;
-    if (cJSON_IsBool(j)) {
-      v = cJSON_IsTrue(j) ? 1u : 0u;
-    } else if (cJSON_IsNumber(j) && j->valuedouble >= 0 && j->valuedouble <= 4294967295.0) {
-      v = (uint32_t)j->valuedouble;
-    } else {
-      return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' must be a %s", where, f->name,
-                     f->type == LB_FIELD_BOOL ? "boolean" : "non-negative integer");
-    }
-    memcpy(p, &v, sizeof v);
-    return LB_OK;
-  }
-  case LB_FIELD_ENUM: {
-    if (!cJSON_IsString(j)) {
-      return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' must be one of %s", where, f->name,
-                     f->enum_names);
-    }
-    int idx = lb_enum_index(f->enum_names, j->valuestring, strlen(j->valuestring));
-    if (idx < 0) {
-      return lb_fail(w, LB_ERR_UNKNOWN_NAME, "%s: field '%s' = '%s' is not one of %s", where,
-                     f->name, j->valuestring, f->enum_names);
-    }
-    uint32_t v = (uint32_t)idx;
-    memcpy(p, &v, sizeof v);
-    return LB_OK;
-  }
-  case LB_FIELD_ENTITY: {
-    lb_entity v = LB_NULL_ENTITY;
-    if (cJSON_IsString(j)) {
-      v = scene ? lb_scene_entity(scene, j->valuestring) : LB_NULL_ENTITY;
-      if (v == LB_NULL_ENTITY) {
-        return lb_fail(w, LB_ERR_UNKNOWN_NAME,
-                       "%s: field '%s' names entity '%s', which the scene "
-                       "does not declare",
-                       where, f->name, j->valuestring);
-      }
-    } else if (cJSON_IsNumber(j) && j->valuedouble >= 0 && j->valuedouble <= 4294967295.0) {
-      v = (lb_entity)j->valuedouble;
-    } else if (!cJSON_IsNull(j)) {
-      return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' must be an entity name, handle or null",
-                     where, f->name);
-    }
-    memcpy(p, &v, sizeof v);
-    return LB_OK;
-  }
-  case LB_FIELD_ASSET: {
-    uint32_t v = 0;
-    if (cJSON_IsString(j)) {
-      v = scene ? lb_scene_asset(scene, j->valuestring) : 0;
-      if (v == 0) {
-        return lb_fail(w, LB_ERR_UNKNOWN_NAME,
-                       "%s: field '%s' names asset '%s', which the scene "
-                       "does not declare",
-                       where, f->name, j->valuestring);
-      }
-    } else if (cJSON_IsNumber(j) && j->valuedouble >= 0 && j->valuedouble <= 4294967295.0) {
-      v = (uint32_t)j->valuedouble;
-    } else {
-      return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' must be an asset name or handle", where,
-                     f->name);
-    }
-    memcpy(p, &v, sizeof v);
-    return LB_OK;
-  }
-  case LB_FIELD_NAME: {
-    if (!cJSON_IsString(j)) {
-      return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' must be a string", where, f->name);
-    }
-    lb_name id;
-    lb_result r = lb_names_intern(&w->names, j->valuestring, strlen(j->valuestring), &id);
-    if (r != LB_OK) {
-      const char *why = lb_names_refusal(j->valuestring, strlen(j->valuestring));
-      return lb_fail(w, r, "%s: field '%s': the name %s", where, f->name,
-                     r == LB_ERR_OUT_OF_RANGE && why ? why : "cannot be stored (out of memory)");
-    }
-    memcpy(p, &id, sizeof id);
-    return LB_OK;
-  }
-  case LB_FIELD_STRING: {
-    if (!cJSON_IsString(j)) {
-      return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' must be a string", where, f->name);
-    }
-    size_t n = strlen(j->valuestring);
-    if (n >= f->size) {
-      return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: field '%s' is longer than %u bytes", where,
-                     f->name, f->size - 1u);
-    }
-    memset(p, 0, f->size);
-    memcpy(p, j->valuestring, n);
-    return LB_OK;
-  }
+  case LB_FIELD_BOOL:
+    return lb_json_u32(w, where, f, j, p);
+  case LB_FIELD_ENUM:
+    return lb_json_enum(w, where, f, j, p);
+  case LB_FIELD_ENTITY:
+    return lb_json_entity(w, scene, where, f, j, p);
+  case LB_FIELD_ASSET:
+    return lb_json_asset(w, scene, where, f, j, p);
+  case LB_FIELD_NAME:
+    return lb_json_name(w, where, f, j, p);
+  case LB_FIELD_STRING:
+    return lb_json_string(w, where, f, j, p);
   }
   return lb_fail(w, LB_ERR_PARSE, "%s: field '%s' has an unknown type", where, f->name);
 }

@@ -106,6 +106,50 @@ static lb_result lb_scene_name(lb_world *w, const cJSON *j, const char *what, ch
   return LB_OK;
 }
 
+/* One rig asset: a glTF file's skeleton or the builtin humanoid (optional height). */
+static lb_result lb_scene_rig_asset(lb_world *w, const cJSON *r, const lb_scene_file *files,
+                                    uint32_t file_count, uint32_t *handle) {
+  if (cJSON_GetObjectItemCaseSensitive(r, "gltf")) {
+    return lb_scene_gltf_rig(w, r->string, r, files, file_count, handle);
+  }
+  const cJSON *builtin = cJSON_GetObjectItemCaseSensitive(r, "builtin");
+  if (!cJSON_IsString(builtin) || strcmp(builtin->valuestring, "humanoid") != 0) {
+    return lb_fail(w, LB_ERR_UNKNOWN_NAME,
+                   "scene: rig asset '%s' needs \"builtin\": \"humanoid\" or \"gltf\": PATH",
+                   r->string);
+  }
+  lb_humanoid_def hd = lb_humanoid_default_def();
+  const cJSON *height = cJSON_GetObjectItemCaseSensitive(r, "height");
+  if (height) {
+    if (!cJSON_IsNumber(height)) {
+      return lb_fail(w, LB_ERR_PARSE, "scene: rig asset '%s': 'height' must be a number",
+                     r->string);
+    }
+    hd.height = (float)height->valuedouble;
+  }
+  lb_result res = lb_world_add_humanoid(w, &hd, handle);
+  if (res != LB_OK) {
+    return lb_fail(w, res, "scene: rig asset '%s': height %g is outside (0.3, 3] m", r->string,
+                   (double)hd.height);
+  }
+  return LB_OK;
+}
+
+/* The asset's name, unless too long or already taken (`kind` says which asset in the error). */
+static lb_result lb_scene_asset_name_ok(lb_world *w, const lb_scene *sc, const char *name,
+                                        const char *kind) {
+  if (strlen(name) >= LB_SCENE_NAME_MAX || lb_scene_asset(sc, name)) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: %sasset name '%s' is too long or used twice", kind,
+                   name);
+  }
+  return LB_OK;
+}
+
+static void lb_scene_asset_add(lb_scene *sc, const char *name, uint32_t handle) {
+  strcpy(sc->assets[sc->asset_count].name, name);
+  sc->assets[sc->asset_count++].value = handle;
+}
+
 static lb_result lb_scene_assets(lb_world *w, lb_scene *sc, const cJSON *assets,
                                  const lb_scene_file *files, uint32_t file_count) {
   const cJSON *rigs = cJSON_GetObjectItemCaseSensitive(assets, "rigs");
@@ -131,70 +175,38 @@ static lb_result lb_scene_assets(lb_world *w, lb_scene *sc, const cJSON *assets,
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
   }
   for (const cJSON *r = rigs ? rigs->child : NULL; r; r = r->next) {
-    if (strlen(r->string) >= LB_SCENE_NAME_MAX || lb_scene_asset(sc, r->string)) {
-      return lb_fail(w, LB_ERR_PARSE, "scene: rig asset name '%s' is too long or used twice",
-                     r->string);
-    }
-    if (cJSON_GetObjectItemCaseSensitive(r, "gltf")) {
-      uint32_t skeleton = 0;
-      lb_result res = lb_scene_gltf_rig(w, r->string, r, files, file_count, &skeleton);
-      if (res != LB_OK) {
-        return res;
-      }
-      strcpy(sc->assets[sc->asset_count].name, r->string);
-      sc->assets[sc->asset_count++].value = skeleton;
-      continue;
-    }
-    const cJSON *builtin = cJSON_GetObjectItemCaseSensitive(r, "builtin");
-    if (!cJSON_IsString(builtin) || strcmp(builtin->valuestring, "humanoid") != 0) {
-      return lb_fail(w, LB_ERR_UNKNOWN_NAME,
-                     "scene: rig asset '%s' needs \"builtin\": \"humanoid\" or \"gltf\": PATH",
-                     r->string);
-    }
-    lb_humanoid_def hd = lb_humanoid_default_def();
-    const cJSON *height = cJSON_GetObjectItemCaseSensitive(r, "height");
-    if (height) {
-      if (!cJSON_IsNumber(height)) {
-        return lb_fail(w, LB_ERR_PARSE, "scene: rig asset '%s': 'height' must be a number",
-                       r->string);
-      }
-      hd.height = (float)height->valuedouble;
-    }
     uint32_t handle = 0;
-    lb_result res = lb_world_add_humanoid(w, &hd, &handle);
-    if (res != LB_OK) {
-      return lb_fail(w, res, "scene: rig asset '%s': height %g is outside (0.3, 3] m", r->string,
-                     (double)hd.height);
+    lb_result res = lb_scene_asset_name_ok(w, sc, r->string, "rig ");
+    if (res == LB_OK) {
+      res = lb_scene_rig_asset(w, r, files, file_count, &handle);
     }
-    strcpy(sc->assets[sc->asset_count].name, r->string);
-    sc->assets[sc->asset_count++].value = handle;
+    if (res != LB_OK) {
+      return res;
+    }
+    lb_scene_asset_add(sc, r->string, handle);
   }
   /* Controllers after rigs: each names the rig whose clips it plays. */
   for (const cJSON *c = controllers ? controllers->child : NULL; c; c = c->next) {
-    if (strlen(c->string) >= LB_SCENE_NAME_MAX || lb_scene_asset(sc, c->string)) {
-      return lb_fail(w, LB_ERR_PARSE, "scene: asset name '%s' is too long or used twice",
-                     c->string);
-    }
     uint32_t handle = 0;
-    lb_result res = lb_scene_controller(w, sc, c->string, c, &handle);
+    lb_result res = lb_scene_asset_name_ok(w, sc, c->string, "");
+    if (res == LB_OK) {
+      res = lb_scene_controller(w, sc, c->string, c, &handle);
+    }
     if (res != LB_OK) {
       return res;
     }
-    strcpy(sc->assets[sc->asset_count].name, c->string);
-    sc->assets[sc->asset_count++].value = handle;
+    lb_scene_asset_add(sc, c->string, handle);
   }
   for (const cJSON *m = navmeshes ? navmeshes->child : NULL; m; m = m->next) {
-    if (strlen(m->string) >= LB_SCENE_NAME_MAX || lb_scene_asset(sc, m->string)) {
-      return lb_fail(w, LB_ERR_PARSE, "scene: asset name '%s' is too long or used twice",
-                     m->string);
-    }
     uint32_t handle = 0;
-    lb_result res = lb_scene_navmesh(w, m->string, m, files, file_count, &handle);
+    lb_result res = lb_scene_asset_name_ok(w, sc, m->string, "");
+    if (res == LB_OK) {
+      res = lb_scene_navmesh(w, m->string, m, files, file_count, &handle);
+    }
     if (res != LB_OK) {
       return res;
     }
-    strcpy(sc->assets[sc->asset_count].name, m->string);
-    sc->assets[sc->asset_count++].value = handle;
+    lb_scene_asset_add(sc, m->string, handle);
   }
   return LB_OK;
 }
@@ -250,16 +262,8 @@ lb_result lb_scene_add_entity(lb_world *w, lb_scene *sc, const char *name, lb_en
   return LB_OK;
 }
 
-static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents) {
-  if (!cJSON_IsArray(ents)) {
-    return lb_fail(w, LB_ERR_PARSE, "scene: 'entities' must be an array");
-  }
-  int n = cJSON_GetArraySize(ents);
-  sc->entities = lb_alloc_array(w, (size_t)n + 1u, sizeof(lb_named));
-  if (!sc->entities) {
-    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
-  }
-  /* Spawn all first so components can name any entity. */
+/* Every entity spawned and named first, so components can name any entity. */
+static lb_result lb_scene_spawn_all(lb_world *w, lb_scene *sc, const cJSON *ents) {
   for (const cJSON *e = ents->child; e; e = e->next) {
     char name[LB_SCENE_NAME_MAX];
     lb_result r =
@@ -283,6 +287,60 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
     strcpy(sc->entities[sc->entity_count].name, name);
     sc->entities[sc->entity_count++].value = h;
   }
+  return LB_OK;
+}
+
+/* Entity idx's component of this type, when its 'components' has one: defaults, the fields,
+ * inserted. The first pass (first_type) also refuses unknown component names. */
+static lb_result lb_scene_insert_one(lb_world *w, lb_scene *sc, const cJSON *e, uint32_t idx,
+                                     uint32_t type, bool first_type) {
+  const char *cname = lb_component_info_get(type)->name;
+  const cJSON *comps = cJSON_GetObjectItemCaseSensitive(e, "components");
+  if (comps && !cJSON_IsObject(comps)) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: entity '%s': 'components' must be an object",
+                   sc->entities[idx].name);
+  }
+  if (first_type) {
+    for (const cJSON *c = comps ? comps->child : NULL; c; c = c->next) {
+      if (lb_component_find(c->string) < 0) {
+        return lb_fail(w, LB_ERR_UNKNOWN_NAME, "scene: entity '%s': unknown component '%s'",
+                       sc->entities[idx].name, c->string);
+      }
+    }
+  }
+  const cJSON *fields = cJSON_GetObjectItemCaseSensitive(comps, cname);
+  if (!fields) {
+    return LB_OK;
+  }
+  char where[160];
+  lb_snprintf(where, sizeof where, "scene: entity '%s': %s", sc->entities[idx].name, cname);
+  _Alignas(16) uint8_t data[LB_COMPONENT_MAX_SIZE];
+  lb_component_defaults(type, data);
+  lb_result r = lb_component_fields_from_cjson(w, sc, type, fields, where, data, NULL);
+  if (r == LB_OK) {
+    r = lb_world_insert(w, sc->entities[idx].value, type, data);
+    if (r != LB_OK) {
+      char prefix[160];
+      lb_snprintf(prefix, sizeof prefix, "scene: entity '%s': ", sc->entities[idx].name);
+      lb_diag_prefix(&w->diag, r, prefix);
+    }
+  }
+  return r;
+}
+
+static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents) {
+  if (!cJSON_IsArray(ents)) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: 'entities' must be an array");
+  }
+  int n = cJSON_GetArraySize(ents);
+  sc->entities = lb_alloc_array(w, (size_t)n + 1u, sizeof(lb_named));
+  if (!sc->entities) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
+  }
+  lb_result r = lb_scene_spawn_all(w, sc, ents);
+  if (r != LB_OK) {
+    return r;
+  }
   /* Insert by component type, then by entity, so a component may refer to any entity's
    * components of an earlier type: Rig first (a Transform's parentJoint is looked up in its
    * parent's Rig), then Transform, then TwoBoneIK (needs the Rig and the target's Transform). */
@@ -302,46 +360,82 @@ static lb_result lb_scene_entities(lb_world *w, lb_scene *sc, const cJSON *ents)
   _Static_assert(sizeof order / sizeof order[0] == LB_COMPONENT_TYPE_COUNT,
                  "every component type needs a place in the scene insert order");
   for (uint32_t k = 0; k < LB_COMPONENT_TYPE_COUNT; ++k) {
-    uint32_t type = order[k];
-    const char *cname = lb_component_info_get(type)->name;
     uint32_t idx = 0;
     for (const cJSON *e = ents->child; e; e = e->next, ++idx) {
-      const cJSON *comps = cJSON_GetObjectItemCaseSensitive(e, "components");
-      if (comps && !cJSON_IsObject(comps)) {
-        return lb_fail(w, LB_ERR_PARSE, "scene: entity '%s': 'components' must be an object",
-                       sc->entities[idx].name);
-      }
-      if (k == 0) {
-        for (const cJSON *c = comps ? comps->child : NULL; c; c = c->next) {
-          if (lb_component_find(c->string) < 0) {
-            return lb_fail(w, LB_ERR_UNKNOWN_NAME, "scene: entity '%s': unknown component '%s'",
-                           sc->entities[idx].name, c->string);
-          }
-        }
-      }
-      const cJSON *fields = cJSON_GetObjectItemCaseSensitive(comps, cname);
-      if (!fields) {
-        continue;
-      }
-      char where[160];
-      lb_snprintf(where, sizeof where, "scene: entity '%s': %s", sc->entities[idx].name, cname);
-      _Alignas(16) uint8_t data[LB_COMPONENT_MAX_SIZE];
-      lb_component_defaults(type, data);
-      lb_result r = lb_component_fields_from_cjson(w, sc, type, fields, where, data, NULL);
-      if (r == LB_OK) {
-        r = lb_world_insert(w, sc->entities[idx].value, type, data);
-        if (r != LB_OK) {
-          char prefix[160];
-          lb_snprintf(prefix, sizeof prefix, "scene: entity '%s': ", sc->entities[idx].name);
-          lb_diag_prefix(&w->diag, r, prefix);
-        }
-      }
+      r = lb_scene_insert_one(w, sc, e, idx, order[k], k == 0);
       if (r != LB_OK) {
         return r;
       }
     }
   }
   return LB_OK;
+}
+
+/* One timeline command (at timeline[index]) into *cmd: step, kind, entity, component and, for
+ * update and insert, the fields with their own checks (finite, ranges, enums) done now rather
+ * than when the step comes. */
+static lb_result lb_scene_command(lb_world *w, lb_scene *sc, const cJSON *c, int index,
+                                  lb_command *cmd) {
+  static const char *const kinds[] = {"update", "insert", "remove", "param"};
+  const cJSON *step = cJSON_GetObjectItemCaseSensitive(c, "step");
+  if (!cJSON_IsNumber(step) || step->valuedouble < 0 || step->valuedouble > 1e15 ||
+      step->valuedouble != (double)(uint64_t)step->valuedouble) {
+    return lb_fail(w, LB_ERR_PARSE, "scene: timeline[%d]: 'step' must be a whole number >= 0",
+                   index);
+  }
+  memset(cmd, 0, sizeof *cmd);
+  cmd->step = (uint64_t)step->valuedouble;
+  const cJSON *body = NULL;
+  for (int k = 0; k < 4 && !body; ++k) {
+    body = cJSON_GetObjectItemCaseSensitive(c, kinds[k]);
+    cmd->kind = (lb_command_kind)k;
+  }
+  if (!cJSON_IsObject(body)) {
+    return lb_fail(w, LB_ERR_PARSE,
+                   "scene: timeline[%d] needs one of update, insert, remove, param", index);
+  }
+  const cJSON *ent = cJSON_GetObjectItemCaseSensitive(body, "entity");
+  const cJSON *comp = cJSON_GetObjectItemCaseSensitive(body, "component");
+  cmd->index = (uint32_t)index;
+  cmd->entity = cJSON_IsString(ent) ? lb_scene_entity(sc, ent->valuestring) : LB_NULL_ENTITY;
+  if (cmd->entity != LB_NULL_ENTITY) {
+    cmd->entity_index =
+        lb_names_find(&sc->entity_names, ent->valuestring, strlen(ent->valuestring)) - 1u;
+  }
+  if (cmd->entity == LB_NULL_ENTITY) {
+    return lb_fail(w, LB_ERR_UNKNOWN_NAME,
+                   "scene: timeline[%d]: 'entity' = '%s' must name a scene entity", index,
+                   cJSON_IsString(ent) ? ent->valuestring : "(not a string)");
+  }
+  if (cmd->kind == LB_CMD_PARAM) {
+    lb_result r = lb_scene_param_command(w, index, cmd->entity, body, (char *)cmd->data,
+                                         &cmd->value, &cmd->value_is_bool);
+    if (r != LB_OK) {
+      return r;
+    }
+  }
+  int type = cmd->kind == LB_CMD_PARAM ? LB_ANIMATOR
+             : cJSON_IsString(comp)    ? lb_component_find(comp->valuestring)
+                                       : -1;
+  if (type < 0) {
+    return lb_fail(w, LB_ERR_UNKNOWN_NAME, "scene: timeline[%d]: unknown 'component' '%s'", index,
+                   cJSON_IsString(comp) ? comp->valuestring : "(not a string)");
+  }
+  cmd->type = (uint32_t)type;
+  if (cmd->kind != LB_CMD_UPDATE && cmd->kind != LB_CMD_INSERT) {
+    return LB_OK;
+  }
+  char where[96];
+  lb_snprintf(where, sizeof where, "scene: timeline[%d]: %s", index, comp->valuestring);
+  lb_component_defaults(cmd->type, cmd->data);
+  const cJSON *fields = cJSON_GetObjectItemCaseSensitive(body, "fields");
+  lb_result r =
+      lb_component_fields_from_cjson(w, sc, cmd->type, fields, where, cmd->data, &cmd->field_mask);
+  if (r == LB_OK) {
+    r = lb_world_check_fields(w, cmd->type, cmd->data,
+                              cmd->kind == LB_CMD_INSERT ? ~0u : cmd->field_mask, where);
+  }
+  return r;
 }
 
 static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
@@ -356,70 +450,11 @@ static lb_result lb_scene_timeline(lb_world *w, lb_scene *sc, const cJSON *tl) {
   if (!sc->commands) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "scene: out of memory");
   }
-  static const char *const kinds[] = {"update", "insert", "remove", "param"};
   int index = 0;
   for (const cJSON *c = tl->child; c; c = c->next, ++index) {
-    const cJSON *step = cJSON_GetObjectItemCaseSensitive(c, "step");
-    if (!cJSON_IsNumber(step) || step->valuedouble < 0 || step->valuedouble > 1e15 ||
-        step->valuedouble != (double)(uint64_t)step->valuedouble) {
-      return lb_fail(w, LB_ERR_PARSE, "scene: timeline[%d]: 'step' must be a whole number >= 0",
-                     index);
-    }
-    lb_command *cmd = &sc->commands[sc->command_count];
-    memset(cmd, 0, sizeof *cmd);
-    cmd->step = (uint64_t)step->valuedouble;
-    const cJSON *body = NULL;
-    for (int k = 0; k < 4 && !body; ++k) {
-      body = cJSON_GetObjectItemCaseSensitive(c, kinds[k]);
-      cmd->kind = (lb_command_kind)k;
-    }
-    if (!cJSON_IsObject(body)) {
-      return lb_fail(w, LB_ERR_PARSE,
-                     "scene: timeline[%d] needs one of update, insert, remove, param", index);
-    }
-    const cJSON *ent = cJSON_GetObjectItemCaseSensitive(body, "entity");
-    const cJSON *comp = cJSON_GetObjectItemCaseSensitive(body, "component");
-    cmd->index = (uint32_t)index;
-    cmd->entity = cJSON_IsString(ent) ? lb_scene_entity(sc, ent->valuestring) : LB_NULL_ENTITY;
-    if (cmd->entity != LB_NULL_ENTITY) {
-      cmd->entity_index =
-          lb_names_find(&sc->entity_names, ent->valuestring, strlen(ent->valuestring)) - 1u;
-    }
-    if (cmd->entity == LB_NULL_ENTITY) {
-      return lb_fail(w, LB_ERR_UNKNOWN_NAME,
-                     "scene: timeline[%d]: 'entity' = '%s' must name a scene entity", index,
-                     cJSON_IsString(ent) ? ent->valuestring : "(not a string)");
-    }
-    if (cmd->kind == LB_CMD_PARAM) {
-      lb_result r = lb_scene_param_command(w, index, cmd->entity, body, (char *)cmd->data,
-                                           &cmd->value, &cmd->value_is_bool);
-      if (r != LB_OK) {
-        return r;
-      }
-    }
-    int type = cmd->kind == LB_CMD_PARAM ? LB_ANIMATOR
-               : cJSON_IsString(comp)    ? lb_component_find(comp->valuestring)
-                                         : -1;
-    if (type < 0) {
-      return lb_fail(w, LB_ERR_UNKNOWN_NAME, "scene: timeline[%d]: unknown 'component' '%s'", index,
-                     cJSON_IsString(comp) ? comp->valuestring : "(not a string)");
-    }
-    cmd->type = (uint32_t)type;
-    if (cmd->kind == LB_CMD_UPDATE || cmd->kind == LB_CMD_INSERT) {
-      char where[96];
-      lb_snprintf(where, sizeof where, "scene: timeline[%d]: %s", index, comp->valuestring);
-      lb_component_defaults(cmd->type, cmd->data);
-      const cJSON *fields = cJSON_GetObjectItemCaseSensitive(body, "fields");
-      lb_result r = lb_component_fields_from_cjson(w, sc, cmd->type, fields, where, cmd->data,
-                                                   &cmd->field_mask);
-      /* The values' own checks now (finite, ranges, enums), not when the step comes. */
-      if (r == LB_OK) {
-        r = lb_world_check_fields(w, cmd->type, cmd->data,
-                                  cmd->kind == LB_CMD_INSERT ? ~0u : cmd->field_mask, where);
-      }
-      if (r != LB_OK) {
-        return r;
-      }
+    lb_result r = lb_scene_command(w, sc, c, index, &sc->commands[sc->command_count]);
+    if (r != LB_OK) {
+      return r;
     }
     /* Insertion sort by step keeps file order for equal steps: deterministic. */
     uint32_t k = sc->command_count++;

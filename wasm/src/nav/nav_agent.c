@@ -179,150 +179,202 @@ static float both_param(const lb_nav_agent_c *a, float remaining, float angle_de
   return a->base_locomotion_param * remaining / a->radius * p;
 }
 
-static void agent_step(lb_world *w, uint32_t slot, float dt) {
-  lb_nav_agent_c *a = lb_component_ptr(w, slot, LB_NAV_AGENT);
-  lb_nav_agent_state *st = lb_component_state(w, slot, LB_NAV_AGENT);
-  lb_transform_c *t = agent_transform(w, slot, a);
-  if (!t) {
-    return;
-  }
-  lb_navmesh *m = lb_navmesh_get(w, a->nav_mesh);
-  float off = a->base_offset;
-  float here[3] = {t->position[0], t->position[1] - off, t->position[2]};
-  /* With a CharacterController (a module that takes the entity's moves) the controller moves
-   * the character: the agent never writes the position, it re-syncs its mesh point from where
-   * the controller left the Transform and sends its own movement as a request. */
-  static const float zero[3] = {0.0f, 0.0f, 0.0f};
-  bool controlled = agent_request(w, slot, st, zero);
-  lb_nav_point prev;
-  if (st->mesh != a->nav_mesh || st->point.polygon >= m->polygon_count) {
-    /* placed (or placed again after a Transform write): the nearest point, no velocity */
-    lb_nav_nearest(w, a->nav_mesh, here, &st->point);
-    memcpy(st->rotation, t->rotation, sizeof(versor));
-    st->mesh = a->nav_mesh;
-    prev = st->point;
-  } else {
-    prev = st->point;
-  }
+/* One agent's step: what its stages share. */
+typedef struct agent_frame {
+  lb_world *w;
+  uint32_t slot;
+  float dt;
+  lb_nav_agent_c *a;
+  lb_nav_agent_state *st;
+  lb_transform_c *t;
+  float off;              /* the agent's base offset, read once per step */
+  float here[3];          /* the Transform's position less the base offset */
+  bool controlled;        /* a CharacterController moves the entity */
+  lb_nav_point prev, now; /* the mesh point at the start of the step, and as it moves */
   versor rot;
-  lb_nav_point now = prev;
-  if (a->drive_mode == LB_NAV_DRIVE_DESTINATION && !controlled) {
+  float corners[3 * NAV_AGENT_CORNERS];
+  lb_nav_path path;
+  bool going;  /* has a destination, not stopped, not arrived */
+  float angle; /* degrees still to turn toward the steering target */
+} agent_frame;
+
+/* Back onto the mesh: placed (or placed again after a Transform write) at the nearest point
+ * with no velocity, then the step's start point by the drive mode. */
+static void agent_sync(agent_frame *f) {
+  lb_world *w = f->w;
+  lb_nav_agent_c *a = f->a;
+  lb_nav_agent_state *st = f->st;
+  lb_navmesh *m = lb_navmesh_get(w, a->nav_mesh);
+  if (st->mesh != a->nav_mesh || st->point.polygon >= m->polygon_count) {
+    lb_nav_nearest(w, a->nav_mesh, f->here, &st->point);
+    memcpy(st->rotation, f->t->rotation, sizeof(versor));
+    st->mesh = a->nav_mesh;
+  }
+  f->prev = st->point;
+  f->now = f->prev;
+  if (a->drive_mode == LB_NAV_DRIVE_DESTINATION && !f->controlled) {
     /* the agent alone moves the character: this step's root motion is discarded */
-    memcpy(rot, st->rotation, sizeof(versor));
+    memcpy(f->rot, st->rotation, sizeof(versor));
   } else if (a->drive_mode == LB_NAV_DRIVE_DESTINATION) {
     /* the controller moved it last step (from the agent's request): back onto the mesh from
      * the previous point toward where the controller left it */
-    memcpy(rot, st->rotation, sizeof(versor));
-    lb_nav_move_along_surface(w, a->nav_mesh, &prev, here, &now);
-    prev = now;
+    memcpy(f->rot, st->rotation, sizeof(versor));
+    lb_nav_move_along_surface(w, a->nav_mesh, &f->prev, f->here, &f->now);
+    f->prev = f->now;
   } else {
     /* root motion moved the Transform: keep it on the mesh (nextPosition, as a NavMeshAgent's).
      * With a controller root motion reaches the controller (this step's is pending there) and the
      * Transform is where the last move left it; the clamp is sent as a request (zero while the
      * controller kept it on the mesh) instead of written. */
-    memcpy(rot, t->rotation, sizeof(versor));
-    lb_nav_move_along_surface(w, a->nav_mesh, &prev, here, &now);
-    if (controlled) {
-      float d[3] = {now.position[0] - here[0], 0.0f, now.position[2] - here[2]};
+    memcpy(f->rot, f->t->rotation, sizeof(versor));
+    lb_nav_move_along_surface(w, a->nav_mesh, &f->prev, f->here, &f->now);
+    if (f->controlled) {
+      float d[3] = {f->now.position[0] - f->here[0], 0.0f, f->now.position[2] - f->here[2]};
       if (d[0] != 0.0f || d[2] != 0.0f) {
-        agent_request(w, slot, st, d);
+        agent_request(w, f->slot, st, d);
       }
     }
   }
+}
 
-  /* the path from where the agent is */
-  float corners[3 * NAV_AGENT_CORNERS];
-  lb_nav_path path = {.points = corners, .point_capacity = NAV_AGENT_CORNERS};
-  bool going = a->has_destination && !a->stopped;
+/* The path from where the agent is: status, remaining distance, steering target, arrival. */
+static void agent_path(agent_frame *f) {
+  lb_nav_agent_c *a = f->a;
+  f->path = (lb_nav_path){.points = f->corners, .point_capacity = NAV_AGENT_CORNERS};
+  f->going = a->has_destination && !a->stopped;
   a->path_status = 0;
   a->arrived = 0;
   a->remaining_distance = 0.0f;
-  memcpy(a->steering_target, now.position, sizeof(vec3));
-  if (going) {
-    lb_nav_find_path(w, a->nav_mesh, now.position, a->destination, &path);
-    a->path_status = path.status == LB_NAV_PATH_COMPLETE ? 1u : 2u;
-    a->remaining_distance = path.length;
-    memcpy(a->steering_target, path.point_count > 1 ? corners + 3 : path.end.position,
+  memcpy(a->steering_target, f->now.position, sizeof(vec3));
+  if (f->going) {
+    lb_nav_find_path(f->w, a->nav_mesh, f->now.position, a->destination, &f->path);
+    a->path_status = f->path.status == LB_NAV_PATH_COMPLETE ? 1u : 2u;
+    a->remaining_distance = f->path.length;
+    memcpy(a->steering_target, f->path.point_count > 1 ? f->corners + 3 : f->path.end.position,
            sizeof(vec3));
-    if (path.length <= a->stopping_distance) {
+    if (f->path.length <= a->stopping_distance) {
       a->arrived = 1;
-      going = false;
+      f->going = false;
     }
   }
+}
 
-  /* turning toward the steering target: at turningSpeed, never past it (no Lerp/Slerp) */
-  float angle = 0.0f;
-  if (going && a->drive_mode != LB_NAV_DRIVE_ROOT_MOTION) {
-    float dx = a->steering_target[0] - now.position[0];
-    float dz = a->steering_target[2] - now.position[2];
+/* Turning toward the steering target: at turningSpeed, never past it (no Lerp/Slerp). */
+static void agent_turn(agent_frame *f) {
+  lb_nav_agent_c *a = f->a;
+  f->angle = 0.0f;
+  if (f->going && a->drive_mode != LB_NAV_DRIVE_ROOT_MOTION) {
+    float dx = a->steering_target[0] - f->now.position[0];
+    float dz = a->steering_target[2] - f->now.position[2];
     if (dx * dx + dz * dz > 1e-12f) {
-      float delta = wrap_pi(lb_atan2(dx, dz) - facing_yaw(rot));
-      angle = delta * NAV_DEG;
-      float max = a->turning_speed / NAV_DEG * dt;
+      float delta = wrap_pi(lb_atan2(dx, dz) - facing_yaw(f->rot));
+      f->angle = delta * NAV_DEG;
+      float max = a->turning_speed / NAV_DEG * f->dt;
       float turn = delta > max ? max : delta < -max ? -max : delta;
       if (turn != 0.0f) {
         vec3 up = {0.0f, 1.0f, 0.0f};
         versor q, r;
         lb_quat_from_axis_angle(up, turn, q);
-        lb_quat_mul(q, rot, r);
+        lb_quat_mul(q, f->rot, r);
         lb_quat_normalize(r);
-        memcpy(rot, r, sizeof(versor));
+        memcpy(f->rot, r, sizeof(versor));
       }
     }
   }
-  a->turn_angle = angle < -180.0f ? -180.0f : angle > 180.0f ? 180.0f : angle;
+  a->turn_angle = f->angle < -180.0f ? -180.0f : f->angle > 180.0f ? 180.0f : f->angle;
+}
 
-  /* moving */
-  float value = 0.0f;
-  if (a->drive_mode == LB_NAV_DRIVE_DESTINATION) {
-    if (going) {
-      float step = a->movement_speed * dt;
-      float target[3];
-      along(corners, path.point_count, step < path.length ? step : path.length, target);
-      lb_nav_point moved;
-      lb_nav_move_along_surface(w, a->nav_mesh, &now, target, &moved);
-      if (controlled) {
-        /* the step's displacement along the path as the controller's request: across from
-         * the Transform (so an offset the controller left is taken back), down with the mesh
-         * (up slopes and steps are the controller's own) */
-        float dy = moved.position[1] - now.position[1];
-        float d[3] = {moved.position[0] - here[0], dy < 0.0f ? dy : 0.0f,
-                      moved.position[2] - here[2]};
-        agent_request(w, slot, st, d);
-      }
-      now = moved;
-    }
+/* NavDestination: one step along the path, on the surface (or, with a controller, the step's
+ * displacement as the controller's request). */
+static void agent_advance(agent_frame *f) {
+  lb_nav_agent_c *a = f->a;
+  float step = a->movement_speed * f->dt;
+  float target[3];
+  along(f->corners, f->path.point_count, step < f->path.length ? step : f->path.length, target);
+  lb_nav_point moved;
+  lb_nav_move_along_surface(f->w, a->nav_mesh, &f->now, target, &moved);
+  if (f->controlled) {
+    /* the step's displacement along the path as the controller's request: across from
+     * the Transform (so an offset the controller left is taken back), down with the mesh
+     * (up slopes and steps are the controller's own) */
+    float dy = moved.position[1] - f->now.position[1];
+    float d[3] = {moved.position[0] - f->here[0], dy < 0.0f ? dy : 0.0f,
+                  moved.position[2] - f->here[2]};
+    agent_request(f->w, f->slot, f->st, d);
   }
-  float inv_dt = dt > 0.0f ? 1.0f / dt : 0.0f;
+  f->now = moved;
+}
+
+/* The velocity over the step and the locomotion value, written to the Animator parameter
+ * unless root motion drives the agent. */
+static void agent_locomotion(agent_frame *f) {
+  lb_nav_agent_c *a = f->a;
+  float value = 0.0f;
+  float inv_dt = f->dt > 0.0f ? 1.0f / f->dt : 0.0f;
   for (int c = 0; c < 3; ++c) {
-    a->velocity[c] = (now.position[c] - prev.position[c]) * inv_dt;
+    a->velocity[c] = (f->now.position[c] - f->prev.position[c]) * inv_dt;
   }
   if (a->drive_mode == LB_NAV_DRIVE_DESTINATION) {
     float speed = lb_vec3_length(a->velocity);
     value = a->movement_speed > 0.0f ? a->base_locomotion_param * speed / a->movement_speed : 0.0f;
-  } else if (a->drive_mode == LB_NAV_DRIVE_BOTH && going) {
-    value = both_param(a, a->remaining_distance, angle < 0.0f ? -angle : angle);
+  } else if (a->drive_mode == LB_NAV_DRIVE_BOTH && f->going) {
+    value = both_param(a, a->remaining_distance, f->angle < 0.0f ? -f->angle : f->angle);
   }
   a->locomotion_value = value;
   if (a->drive_mode != LB_NAV_DRIVE_ROOT_MOTION) {
-    float *p = locomotion_param(w, slot, a, st);
+    float *p = locomotion_param(f->w, f->slot, a, f->st);
     if (p) {
       *p = value;
     }
   }
+}
 
-  st->point = now;
-  memcpy(st->rotation, rot, sizeof(versor));
-  memcpy(a->next_position, now.position, sizeof(vec3));
-  if (!controlled) {
+/* The agent's point and rotation kept; the Transform written (its position only when no
+ * controller moves the entity). */
+static void agent_store(agent_frame *f) {
+  lb_nav_agent_state *st = f->st;
+  lb_transform_c *t = f->t;
+  st->point = f->now;
+  memcpy(st->rotation, f->rot, sizeof(versor));
+  memcpy(f->a->next_position, f->now.position, sizeof(vec3));
+  if (!f->controlled) {
     /* A mesh point (or its baseOffset) beyond the supported world extent would leave the
      * Transform's schema range and make every later write of it fail: the position stops at
      * the edge, the agent keeps its mesh point. */
-    t->position[0] = lb_clamp(now.position[0], -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
-    t->position[1] = lb_clamp(now.position[1] + off, -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
-    t->position[2] = lb_clamp(now.position[2], -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
+    float off = f->off;
+    t->position[0] = lb_clamp(f->now.position[0], -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
+    t->position[1] = lb_clamp(f->now.position[1] + off, -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
+    t->position[2] = lb_clamp(f->now.position[2], -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
   }
-  memcpy(t->rotation, rot, sizeof(versor));
+  memcpy(t->rotation, f->rot, sizeof(versor));
+}
+
+/* One agent: sync onto the mesh -> path -> turn -> advance -> locomotion -> store. */
+static void agent_step(lb_world *w, uint32_t slot, float dt) {
+  agent_frame f = {.w = w, .slot = slot, .dt = dt};
+  f.a = lb_component_ptr(w, slot, LB_NAV_AGENT);
+  f.st = lb_component_state(w, slot, LB_NAV_AGENT);
+  f.t = agent_transform(w, slot, f.a);
+  if (!f.t) {
+    return;
+  }
+  float off = f.off = f.a->base_offset;
+  f.here[0] = f.t->position[0];
+  f.here[1] = f.t->position[1] - off;
+  f.here[2] = f.t->position[2];
+  /* With a CharacterController (a module that takes the entity's moves) the controller moves
+   * the character: the agent never writes the position, it re-syncs its mesh point from where
+   * the controller left the Transform and sends its own movement as a request. */
+  static const float zero[3] = {0.0f, 0.0f, 0.0f};
+  f.controlled = agent_request(w, slot, f.st, zero);
+  agent_sync(&f);
+  agent_path(&f);
+  agent_turn(&f);
+  if (f.a->drive_mode == LB_NAV_DRIVE_DESTINATION && f.going) {
+    agent_advance(&f);
+  }
+  agent_locomotion(&f);
+  agent_store(&f);
 }
 
 static void lb_system_nav_agents(lb_world *w, float dt) {

@@ -60,6 +60,66 @@ static bool nav_name_ok(const char *name) {
 static lb_result nav_check_adjacency(lb_world *w, const char *name, const lb_navmesh_def *d,
                                      const uint32_t *first);
 
+/* Every vertex coordinate finite and within LB_NAV_COORD_MAX. */
+static lb_result nav_check_vertices(lb_world *w, const char *name, const lb_navmesh_def *d) {
+  for (uint32_t i = 0; i < d->vertex_count * 3u; ++i) {
+    float x = d->vertices[i];
+    if (x != x || x - x != 0.0f) {
+      return lb_fail(w, LB_ERR_NOT_FINITE, "navmesh '%s': vertex %u coordinate %u is not finite",
+                     name, i / 3u, i % 3u);
+    }
+    if (x > LB_NAV_COORD_MAX || x < -LB_NAV_COORD_MAX) {
+      return lb_fail(w, LB_ERR_OUT_OF_RANGE,
+                     "navmesh '%s': vertex %u coordinate %u = %g is beyond %g m", name, i / 3u,
+                     i % 3u, (double)x, (double)LB_NAV_COORD_MAX);
+    }
+  }
+  return LB_OK;
+}
+
+/* Polygon p (its n vertex indices at ix): indices in range and distinct; convex, wound as
+ * Recast winds: every vertex on the inner side of (or on) every edge, no zero-length edge,
+ * positive area. */
+static lb_result nav_check_polygon(lb_world *w, const char *name, const lb_navmesh_def *d,
+                                   uint32_t p, const uint32_t *ix, uint32_t n) {
+  for (uint32_t k = 0; k < n; ++k) {
+    if (ix[k] >= d->vertex_count) {
+      return lb_fail(w, LB_ERR_OUT_OF_RANGE,
+                     "navmesh '%s': polygon %u vertex %u is index %u of %u vertices", name, p, k,
+                     ix[k], d->vertex_count);
+    }
+    for (uint32_t j = 0; j < k; ++j) {
+      if (ix[j] == ix[k]) {
+        return lb_fail(w, LB_ERR_DEGENERATE, "navmesh '%s': polygon %u uses vertex %u twice", name,
+                       p, ix[k]);
+      }
+    }
+  }
+  float area = 0.0f;
+  for (uint32_t k = 0; k < n; ++k) {
+    const float *a = d->vertices + 3u * ix[k], *b = d->vertices + 3u * ix[(k + 1) % n];
+    if (a[0] == b[0] && a[2] == b[2]) {
+      return lb_fail(w, LB_ERR_DEGENERATE, "navmesh '%s': polygon %u edge %u has zero length in XZ",
+                     name, p, k);
+    }
+    for (uint32_t j = 0; j < n; ++j) {
+      if (j != k && j != (k + 1) % n && tri_area_2d(a, b, d->vertices + 3u * ix[j]) < 0.0f) {
+        return lb_fail(w, LB_ERR_DEGENERATE,
+                       "navmesh '%s': polygon %u is not convex or winds clockwise seen from "
+                       "above (vertex %u is outside edge %u)",
+                       name, p, j, k);
+      }
+    }
+    if (k >= 1 && k + 1 < n) {
+      area += tri_area_2d(d->vertices + 3u * ix[0], a, b);
+    }
+  }
+  if (!(area > 0.0f)) {
+    return lb_fail(w, LB_ERR_DEGENERATE, "navmesh '%s': polygon %u has no area in XZ", name, p);
+  }
+  return LB_OK;
+}
+
 /* Everything the header promises to refuse, with the polygon and edge named. */
 static lb_result nav_check(lb_world *w, const char *name, const lb_navmesh_def *d,
                            uint32_t *out_edges) {
@@ -74,17 +134,9 @@ static lb_result nav_check(lb_world *w, const char *name, const lb_navmesh_def *
         "navmesh '%s': %u vertices and %u polygons (needs >= 3 vertices and 1..%u polygons)", name,
         d->vertex_count, d->polygon_count, LB_NAV_MAX_POLYGONS);
   }
-  for (uint32_t i = 0; i < d->vertex_count * 3u; ++i) {
-    float x = d->vertices[i];
-    if (x != x || x - x != 0.0f) {
-      return lb_fail(w, LB_ERR_NOT_FINITE, "navmesh '%s': vertex %u coordinate %u is not finite",
-                     name, i / 3u, i % 3u);
-    }
-    if (x > LB_NAV_COORD_MAX || x < -LB_NAV_COORD_MAX) {
-      return lb_fail(w, LB_ERR_OUT_OF_RANGE,
-                     "navmesh '%s': vertex %u coordinate %u = %g is beyond %g m", name, i / 3u,
-                     i % 3u, (double)x, (double)LB_NAV_COORD_MAX);
-    }
+  lb_result r = nav_check_vertices(w, name, d);
+  if (r != LB_OK) {
+    return r;
   }
   uint32_t edges = 0;
   for (uint32_t p = 0; p < d->polygon_count; ++p) {
@@ -93,43 +145,9 @@ static lb_result nav_check(lb_world *w, const char *name, const lb_navmesh_def *
       return lb_fail(w, LB_ERR_OUT_OF_RANGE, "navmesh '%s': polygon %u has %u vertices (3..%u)",
                      name, p, n, LB_NAV_MAX_POLY_VERTS);
     }
-    const uint32_t *ix = d->indices + edges;
-    for (uint32_t k = 0; k < n; ++k) {
-      if (ix[k] >= d->vertex_count) {
-        return lb_fail(w, LB_ERR_OUT_OF_RANGE,
-                       "navmesh '%s': polygon %u vertex %u is index %u of %u vertices", name, p, k,
-                       ix[k], d->vertex_count);
-      }
-      for (uint32_t j = 0; j < k; ++j) {
-        if (ix[j] == ix[k]) {
-          return lb_fail(w, LB_ERR_DEGENERATE, "navmesh '%s': polygon %u uses vertex %u twice",
-                         name, p, ix[k]);
-        }
-      }
-    }
-    /* Convex, wound as Recast winds: every vertex on the inner side of (or on) every edge,
-     * no zero-length edge, positive area. */
-    float area = 0.0f;
-    for (uint32_t k = 0; k < n; ++k) {
-      const float *a = d->vertices + 3u * ix[k], *b = d->vertices + 3u * ix[(k + 1) % n];
-      if (a[0] == b[0] && a[2] == b[2]) {
-        return lb_fail(w, LB_ERR_DEGENERATE,
-                       "navmesh '%s': polygon %u edge %u has zero length in XZ", name, p, k);
-      }
-      for (uint32_t j = 0; j < n; ++j) {
-        if (j != k && j != (k + 1) % n && tri_area_2d(a, b, d->vertices + 3u * ix[j]) < 0.0f) {
-          return lb_fail(w, LB_ERR_DEGENERATE,
-                         "navmesh '%s': polygon %u is not convex or winds clockwise seen from "
-                         "above (vertex %u is outside edge %u)",
-                         name, p, j, k);
-        }
-      }
-      if (k >= 1 && k + 1 < n) {
-        area += tri_area_2d(d->vertices + 3u * ix[0], a, b);
-      }
-    }
-    if (!(area > 0.0f)) {
-      return lb_fail(w, LB_ERR_DEGENERATE, "navmesh '%s': polygon %u has no area in XZ", name, p);
+    r = nav_check_polygon(w, name, d, p, d->indices + edges, n);
+    if (r != LB_OK) {
+      return r;
     }
     edges += n;
   }
@@ -141,7 +159,7 @@ static lb_result nav_check(lb_world *w, const char *name, const lb_navmesh_def *
   for (uint32_t p = 0, e = 0; p < d->polygon_count; e += d->counts[p], ++p) {
     first[p] = e;
   }
-  lb_result r = nav_check_adjacency(w, name, d, first);
+  r = nav_check_adjacency(w, name, d, first);
   lb_free(w, first);
   if (r == LB_OK) {
     *out_edges = edges;
@@ -285,40 +303,18 @@ static size_t part(size_t count, size_t size) {
   return (count * size + 15u) & ~(size_t)15u;
 }
 
-lb_result lb_world_add_navmesh(lb_world *w, const char *name, const lb_navmesh_def *def,
-                               uint32_t *out_mesh) {
-  if (!w) {
-    return LB_ERR_INVALID_ARGUMENT;
-  }
-  if (!def || !out_mesh) {
-    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "add_navmesh: null def or out_mesh");
-  }
-  if (!nav_name_ok(name)) {
-    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "add_navmesh: name must be 1..%d bytes",
-                   LB_NAV_NAME_MAX - 1);
-  }
-  uint32_t edges = 0;
-  lb_result r = nav_check(w, name, def, &edges);
-  if (r != LB_OK) {
-    return r;
-  }
-  lb_nav_world *nw = lb_nav_world_of(w);
-  if (lb_array_reserve(&w->allocator, (void **)&nw->meshes, &nw->mesh_capacity, nw->mesh_count,
-                       nw->mesh_count + 1u, sizeof(lb_navmesh *), 4u) != LB_OK) {
-    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_navmesh '%s': out of memory", name);
-  }
-  size_t P = def->polygon_count, V = def->vertex_count;
-  size_t bytes = part(1, sizeof(lb_navmesh)) + part(V * 3u, sizeof(float)) + part(P, 1) +
-                 part(P, sizeof(uint32_t)) + part(edges, sizeof(uint32_t)) +
-                 part(edges, sizeof(int32_t)) + 2u * part(P * 2u, sizeof(float)) +
-                 part(P, sizeof(uint32_t)) + part(P, 1) + 2u * part(P, sizeof(uint32_t)) +
-                 2u * part(P, sizeof(float)) + part(P * 3u, sizeof(float)) +
-                 2u * part(P, sizeof(uint32_t));
-  uint8_t *block = lb_alloc(w, bytes);
-  if (!block) {
-    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_navmesh '%s': out of memory (%zu bytes)", name,
-                   bytes);
-  }
+/* The block holding a mesh of P polygons, V vertices and `edges` edges: the header, the
+ * def's arrays, the polygons' boxes and the path search's scratch. */
+static size_t nav_block_bytes(size_t P, size_t V, size_t edges) {
+  return part(1, sizeof(lb_navmesh)) + part(V * 3u, sizeof(float)) + part(P, 1) +
+         part(P, sizeof(uint32_t)) + part(edges, sizeof(uint32_t)) + part(edges, sizeof(int32_t)) +
+         2u * part(P * 2u, sizeof(float)) + part(P, sizeof(uint32_t)) + part(P, 1) +
+         2u * part(P, sizeof(uint32_t)) + 2u * part(P, sizeof(float)) +
+         part(P * 3u, sizeof(float)) + 2u * part(P, sizeof(uint32_t));
+}
+
+/* The mesh header at the block's start and its arrays after it, in nav_block_bytes' order. */
+static lb_navmesh *nav_place(uint8_t *block, size_t P, size_t V, size_t edges) {
   lb_navmesh *m = (lb_navmesh *)block;
   uint8_t *at = block + part(1, sizeof(lb_navmesh));
 #define LB_NAV_TAKE_(ptr, count, type)                                                             \
@@ -343,18 +339,15 @@ lb_result lb_world_add_navmesh(lb_world *w, const char *name, const lb_navmesh_d
   LB_NAV_TAKE_(m->heap, P, uint32_t);
   LB_NAV_TAKE_(m->corridor, P, uint32_t);
 #undef LB_NAV_TAKE_
-  memcpy(m->name, name, strlen(name) + 1u);
-  m->vertex_count = (uint32_t)V;
-  m->polygon_count = (uint32_t)P;
-  m->edge_count = edges;
-  memcpy(m->vertices, def->vertices, V * 3u * sizeof(float));
-  memcpy(m->counts, def->counts, P);
-  memcpy(m->indices, def->indices, edges * sizeof(uint32_t));
-  memcpy(m->neighbours, def->neighbours, edges * sizeof(int32_t));
+  return m;
+}
+
+/* The mesh's bounds, and per polygon its first edge, XZ box and portals. */
+static void nav_bounds(lb_navmesh *m) {
   for (int c = 0; c < 3; ++c) {
     m->bounds_min[c] = m->bounds_max[c] = m->vertices[c];
   }
-  for (uint32_t v = 0; v < V; ++v) {
+  for (uint32_t v = 0; v < m->vertex_count; ++v) {
     for (int c = 0; c < 3; ++c) {
       float x = m->vertices[3u * v + (uint32_t)c];
       m->bounds_min[c] = x < m->bounds_min[c] ? x : m->bounds_min[c];
@@ -362,7 +355,7 @@ lb_result lb_world_add_navmesh(lb_world *w, const char *name, const lb_navmesh_d
     }
   }
   uint32_t e = 0;
-  for (uint32_t p = 0; p < P; ++p) {
+  for (uint32_t p = 0; p < m->polygon_count; ++p) {
     m->first[p] = e;
     float *lo = m->poly_min + 2u * p, *hi = m->poly_max + 2u * p;
     for (uint32_t k = 0; k < m->counts[p]; ++k) {
@@ -375,6 +368,47 @@ lb_result lb_world_add_navmesh(lb_world *w, const char *name, const lb_navmesh_d
     }
     e += m->counts[p];
   }
+}
+
+lb_result lb_world_add_navmesh(lb_world *w, const char *name, const lb_navmesh_def *def,
+                               uint32_t *out_mesh) {
+  if (!w) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!def || !out_mesh) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "add_navmesh: null def or out_mesh");
+  }
+  if (!nav_name_ok(name)) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "add_navmesh: name must be 1..%d bytes",
+                   LB_NAV_NAME_MAX - 1);
+  }
+  uint32_t edges = 0;
+  lb_result r = nav_check(w, name, def, &edges);
+  if (r != LB_OK) {
+    return r;
+  }
+  lb_nav_world *nw = lb_nav_world_of(w);
+  if (lb_array_reserve(&w->allocator, (void **)&nw->meshes, &nw->mesh_capacity, nw->mesh_count,
+                       nw->mesh_count + 1u, sizeof(lb_navmesh *), 4u) != LB_OK) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_navmesh '%s': out of memory", name);
+  }
+  size_t P = def->polygon_count, V = def->vertex_count;
+  size_t bytes = nav_block_bytes(P, V, edges);
+  uint8_t *block = lb_alloc(w, bytes);
+  if (!block) {
+    return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_navmesh '%s': out of memory (%zu bytes)", name,
+                   bytes);
+  }
+  lb_navmesh *m = nav_place(block, P, V, edges);
+  memcpy(m->name, name, strlen(name) + 1u);
+  m->vertex_count = (uint32_t)V;
+  m->polygon_count = (uint32_t)P;
+  m->edge_count = edges;
+  memcpy(m->vertices, def->vertices, V * 3u * sizeof(float));
+  memcpy(m->counts, def->counts, P);
+  memcpy(m->indices, def->indices, edges * sizeof(uint32_t));
+  memcpy(m->neighbours, def->neighbours, edges * sizeof(int32_t));
+  nav_bounds(m);
   if (!grid_build(w, m)) {
     lb_free(w, block);
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_navmesh '%s': out of memory (search grid)", name);
@@ -436,6 +470,64 @@ static bool json_int(const cJSON *v, double lo, double hi, int64_t *out) {
   return true;
 }
 
+/* The vertices array: nv entries of [x, y, z] numbers. */
+static lb_result nav_json_vertices(lb_world *w, const char *name, const cJSON *verts,
+                                   nav_json *buf) {
+  int i = 0;
+  for (const cJSON *v = verts->child; v; v = v->next, ++i) {
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 3) {
+      return lb_fail(w, LB_ERR_PARSE, "navmesh '%s': vertices[%d] must be [x, y, z]", name, i);
+    }
+    int c = 0;
+    for (const cJSON *x = v->child; x; x = x->next, ++c) {
+      if (!cJSON_IsNumber(x)) {
+        return lb_fail(w, LB_ERR_PARSE, "navmesh '%s': vertices[%d][%d] must be a number", name, i,
+                       c);
+      }
+      buf->vertices[3 * i + c] = (float)x->valuedouble;
+    }
+  }
+  return LB_OK;
+}
+
+/* The polygons and their neighbour lists, side by side: 3..LB_NAV_MAX_POLY_VERTS vertex
+ * indices each, one neighbour (a polygon index or -1) per edge. */
+static lb_result nav_json_polygons(lb_world *w, const char *name, const cJSON *polys,
+                                   const cJSON *neis, nav_json *buf) {
+  uint32_t e = 0;
+  int i = 0;
+  for (const cJSON *p = polys->child, *q = neis->child; p && q; p = p->next, q = q->next, ++i) {
+    int n = cJSON_IsArray(p) ? cJSON_GetArraySize(p) : -1;
+    if (n < 3 || n > (int)LB_NAV_MAX_POLY_VERTS) {
+      return lb_fail(w, LB_ERR_PARSE,
+                     "navmesh '%s': polygons[%d] must be an array of 3..%u vertex indices", name, i,
+                     LB_NAV_MAX_POLY_VERTS);
+    }
+    if (!cJSON_IsArray(q) || cJSON_GetArraySize(q) != n) {
+      return lb_fail(w, LB_ERR_PARSE,
+                     "navmesh '%s': neighbours[%d] must hold one entry per edge (%d)", name, i, n);
+    }
+    buf->counts[i] = (uint8_t)n;
+    int k = 0;
+    for (const cJSON *a = p->child, *b = q->child; a && b; a = a->next, b = b->next, ++k) {
+      int64_t vi = 0, ni = 0;
+      if (!json_int(a, 0, 4294967294.0, &vi)) {
+        return lb_fail(w, LB_ERR_PARSE, "navmesh '%s': polygons[%d][%d] must be a vertex index",
+                       name, i, k);
+      }
+      if (!json_int(b, -1, 2147483647.0, &ni)) {
+        return lb_fail(w, LB_ERR_PARSE,
+                       "navmesh '%s': neighbours[%d][%d] must be a polygon index or -1", name, i,
+                       k);
+      }
+      buf->indices[e + (uint32_t)k] = (uint32_t)vi;
+      buf->neighbours[e + (uint32_t)k] = (int32_t)ni;
+    }
+    e += (uint32_t)n;
+  }
+  return LB_OK;
+}
+
 static lb_result nav_from_json(lb_world *w, const char *name, const cJSON *root, nav_json *buf,
                                lb_navmesh_def *def) {
   if (!cJSON_IsObject(root)) {
@@ -474,50 +566,12 @@ static lb_result nav_from_json(lb_world *w, const char *name, const cJSON *root,
   if (!buf->vertices || !buf->counts || !buf->indices || !buf->neighbours) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "navmesh '%s': out of memory", name);
   }
-  int i = 0;
-  for (const cJSON *v = verts->child; v; v = v->next, ++i) {
-    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 3) {
-      return lb_fail(w, LB_ERR_PARSE, "navmesh '%s': vertices[%d] must be [x, y, z]", name, i);
-    }
-    int c = 0;
-    for (const cJSON *x = v->child; x; x = x->next, ++c) {
-      if (!cJSON_IsNumber(x)) {
-        return lb_fail(w, LB_ERR_PARSE, "navmesh '%s': vertices[%d][%d] must be a number", name, i,
-                       c);
-      }
-      buf->vertices[3 * i + c] = (float)x->valuedouble;
-    }
+  lb_result r = nav_json_vertices(w, name, verts, buf);
+  if (r == LB_OK) {
+    r = nav_json_polygons(w, name, polys, neis, buf);
   }
-  uint32_t e = 0;
-  i = 0;
-  for (const cJSON *p = polys->child, *q = neis->child; p && q; p = p->next, q = q->next, ++i) {
-    int n = cJSON_IsArray(p) ? cJSON_GetArraySize(p) : -1;
-    if (n < 3 || n > (int)LB_NAV_MAX_POLY_VERTS) {
-      return lb_fail(w, LB_ERR_PARSE,
-                     "navmesh '%s': polygons[%d] must be an array of 3..%u vertex indices", name, i,
-                     LB_NAV_MAX_POLY_VERTS);
-    }
-    if (!cJSON_IsArray(q) || cJSON_GetArraySize(q) != n) {
-      return lb_fail(w, LB_ERR_PARSE,
-                     "navmesh '%s': neighbours[%d] must hold one entry per edge (%d)", name, i, n);
-    }
-    buf->counts[i] = (uint8_t)n;
-    int k = 0;
-    for (const cJSON *a = p->child, *b = q->child; a && b; a = a->next, b = b->next, ++k) {
-      int64_t vi = 0, ni = 0;
-      if (!json_int(a, 0, 4294967294.0, &vi)) {
-        return lb_fail(w, LB_ERR_PARSE, "navmesh '%s': polygons[%d][%d] must be a vertex index",
-                       name, i, k);
-      }
-      if (!json_int(b, -1, 2147483647.0, &ni)) {
-        return lb_fail(w, LB_ERR_PARSE,
-                       "navmesh '%s': neighbours[%d][%d] must be a polygon index or -1", name, i,
-                       k);
-      }
-      buf->indices[e + (uint32_t)k] = (uint32_t)vi;
-      buf->neighbours[e + (uint32_t)k] = (int32_t)ni;
-    }
-    e += (uint32_t)n;
+  if (r != LB_OK) {
+    return r;
   }
   memset(def, 0, sizeof *def);
   def->vertices = buf->vertices;

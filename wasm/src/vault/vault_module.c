@@ -286,43 +286,42 @@ static void vault_restore(lb_character_controller_c *cc, const vault_inst *st) {
   cc->snap_distance = st->orig_snap;
 }
 
-static void vault_move_one(lb_world *w, uint32_t s, float dt) {
-  lb_vault_c *c = lb_component_ptr(w, s, LB_VAULT);
-  vault_inst *st = lb_component_state(w, s, LB_VAULT);
-  lb_character_controller_c *cc = lb_component_try(w, s, LB_CHARACTER_CONTROLLER);
-  if (!cc || !lb_slot_has(w, s, LB_TRANSFORM)) {
-    c->state = LB_VAULT_IDLE; /* the controller left: nothing to drive */
-    c->request = 0;
+/* An Idle vaulter's request (or the every-step probe): probe, then refuse or start. A request
+ * on a vault under way is refused as busy. */
+static void vault_handle_request(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
+                                 lb_character_controller_c *cc) {
+  if (c->state != LB_VAULT_IDLE) {
+    if (c->request) {
+      c->request = 0;
+      vault_refuse(c, LB_VAULT_BUSY);
+    }
     return;
   }
-  if (c->state == LB_VAULT_IDLE) {
-    if (!c->request && !c->probe_every_step) {
-      return;
-    }
-    bool asked = c->request != 0;
-    c->request = 0;
-    lb_vault_probe_job job;
-    bool ok = vault_probe(w, s, c, st, cc, &job);
-    if (!asked) {
-      return;
-    }
-    if (!ok) {
-      vault_refuse(c, LB_VAULT_NOT_VAULTABLE);
-      return;
-    }
-    if (job.verdict != LB_VAULT_CLASS_VAULT || job.refusal != LB_VAULT_ACCEPTED) {
-      vault_refuse(c, job.verdict != LB_VAULT_CLASS_VAULT ? LB_VAULT_NOT_VAULTABLE : job.refusal);
-      return;
-    }
-    vault_start(w, s, c, st, cc, &job);
-  } else if (c->request) {
-    c->request = 0;
-    vault_refuse(c, LB_VAULT_BUSY);
-  }
-  if (c->state == LB_VAULT_IDLE) {
+  if (!c->request && !c->probe_every_step) {
     return;
   }
-  /* time and motion */
+  bool asked = c->request != 0;
+  c->request = 0;
+  lb_vault_probe_job job;
+  bool ok = vault_probe(w, s, c, st, cc, &job);
+  if (!asked) {
+    return;
+  }
+  if (!ok) {
+    vault_refuse(c, LB_VAULT_NOT_VAULTABLE);
+    return;
+  }
+  if (job.verdict != LB_VAULT_CLASS_VAULT || job.refusal != LB_VAULT_ACCEPTED) {
+    vault_refuse(c, job.verdict != LB_VAULT_CLASS_VAULT ? LB_VAULT_NOT_VAULTABLE : job.refusal);
+    return;
+  }
+  vault_start(w, s, c, st, cc, &job);
+}
+
+/* The vault's clock, the scripted travel along the obstacle's forward (unless root motion
+ * moves the character, and not once landing) and the top point in world space. */
+static void vault_travel(lb_world *w, lb_vault_c *c, vault_inst *st, lb_character_controller_c *cc,
+                         float dt) {
   c->time = c->time + dt / c->duration;
   if (c->time > 1.0f) {
     c->time = 1.0f;
@@ -341,44 +340,71 @@ static void vault_move_one(lb_world *w, uint32_t s, float dt) {
     }
   }
   lb_transform_point(&o, st->top_l, c->top);
+}
+
+/* Over yet? A sphere cast down, heightDelta long, from above the shrunk capsule: once it has
+ * found the obstacle and then finds nothing, the character has passed it (or the clip has run
+ * to VAULT_LATEST_OVER). */
+static void vault_test_over(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
+                            const lb_character_controller_c *cc) {
   const lb_transform_c *t = lb_component_ptr(w, s, LB_TRANSFORM);
+  float up = c->height_delta + 2.0f * c->hand_radius + cc->radius;
+  vec3 origin = {t->position[0], t->position[1] + up, t->position[2]};
+  static const vec3 down = {0.0f, -1.0f, 0.0f};
+  lb_collide_filter f = lb_collide_default_filter();
+  f.layers = c->layer_mask;
+  f.exclude = lb_entity_of_slot(w, s);
+  lb_collide_hit h;
+  bool hit = lb_world_sphere_cast(w, origin, cc->radius, down, c->height_delta, &f, &h) == LB_OK &&
+             h.entity != LB_NULL_ENTITY;
+  if (hit) {
+    st->above = true;
+  }
+  if ((st->above && !hit) || c->time >= VAULT_LATEST_OVER) {
+    c->state = LB_VAULT_OVER;
+    st->over_time = c->time;
+    st->over_height = cc->height;
+    memcpy(st->over_center, cc->center, sizeof(vec3));
+  }
+}
+
+/* Over: the controller's size eases back from the shrunk one to the original by the end of
+ * the clip, then Landing. */
+static void vault_ease_size(lb_vault_c *c, const vault_inst *st, lb_character_controller_c *cc) {
+  if (c->time >= 1.0f) {
+    vault_restore(cc, st);
+    c->state = LB_VAULT_LANDING;
+    return;
+  }
+  float span = 1.0f - st->over_time;
+  float k = span > 0.0f ? (c->time - st->over_time) / span : 1.0f;
+  k = lb_clamp(k, 0.0f, 1.0f);
+  cc->height = st->over_height + (st->orig_height - st->over_height) * k;
+  for (int i = 0; i < 3; ++i) {
+    cc->center[i] = st->over_center[i] + (st->orig_center[i] - st->over_center[i]) * k;
+  }
+}
+
+/* One vaulter's Move step: request -> travel -> over test -> size -> landed. */
+static void vault_move_one(lb_world *w, uint32_t s, float dt) {
+  lb_vault_c *c = lb_component_ptr(w, s, LB_VAULT);
+  vault_inst *st = lb_component_state(w, s, LB_VAULT);
+  lb_character_controller_c *cc = lb_component_try(w, s, LB_CHARACTER_CONTROLLER);
+  if (!cc || !lb_slot_has(w, s, LB_TRANSFORM)) {
+    c->state = LB_VAULT_IDLE; /* the controller left: nothing to drive */
+    c->request = 0;
+    return;
+  }
+  vault_handle_request(w, s, c, st, cc);
+  if (c->state == LB_VAULT_IDLE) {
+    return;
+  }
+  vault_travel(w, c, st, cc, dt);
   if (c->state == LB_VAULT_VAULTING) {
-    /* Over yet? A sphere cast down, heightDelta long, from above the shrunk capsule: once it
-     * has found the obstacle and then finds nothing, the character has passed it (or the
-     * clip has run to VAULT_LATEST_OVER). */
-    float up = c->height_delta + 2.0f * c->hand_radius + cc->radius;
-    vec3 origin = {t->position[0], t->position[1] + up, t->position[2]};
-    static const vec3 down = {0.0f, -1.0f, 0.0f};
-    lb_collide_filter f = lb_collide_default_filter();
-    f.layers = c->layer_mask;
-    f.exclude = lb_entity_of_slot(w, s);
-    lb_collide_hit h;
-    bool hit =
-        lb_world_sphere_cast(w, origin, cc->radius, down, c->height_delta, &f, &h) == LB_OK &&
-        h.entity != LB_NULL_ENTITY;
-    if (hit) {
-      st->above = true;
-    }
-    if ((st->above && !hit) || c->time >= VAULT_LATEST_OVER) {
-      c->state = LB_VAULT_OVER;
-      st->over_time = c->time;
-      st->over_height = cc->height;
-      memcpy(st->over_center, cc->center, sizeof(vec3));
-    }
+    vault_test_over(w, s, c, st, cc);
   }
   if (c->state == LB_VAULT_OVER) {
-    if (c->time >= 1.0f) {
-      vault_restore(cc, st);
-      c->state = LB_VAULT_LANDING;
-    } else {
-      float span = 1.0f - st->over_time;
-      float k = span > 0.0f ? (c->time - st->over_time) / span : 1.0f;
-      k = lb_clamp(k, 0.0f, 1.0f);
-      cc->height = st->over_height + (st->orig_height - st->over_height) * k;
-      for (int i = 0; i < 3; ++i) {
-        cc->center[i] = st->over_center[i] + (st->orig_center[i] - st->over_center[i]) * k;
-      }
-    }
+    vault_ease_size(c, st, cc);
   }
   if (c->state == LB_VAULT_LANDING && cc->applied_height == st->orig_height &&
       lb_same_bytes(cc->applied_center, st->orig_center, sizeof(vec3))) {
@@ -437,6 +463,115 @@ static bool vault_plant(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
   return true;
 }
 
+/* The hand's weight: while vaulting, the plant is cast again every step (the target follows
+ * the animated hand across the top, in the obstacle's frame) and the weight rises over
+ * plantTime until the body has moved out of reach; otherwise it falls over releaseSeconds. */
+static void vault_hand_weight(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
+                              const lb_rig_instance *inst, const lb_grip_hand *hand,
+                              const lb_transform *o, float dt) {
+  const lb_transform *root = &w->world_xf[s];
+  if (c->state == LB_VAULT_VAULTING && !st->released) {
+    {
+      lb_transform palm_m;
+      vec3 palm;
+      lb_grip_palm_model(hand, inst, &palm_m);
+      lb_transform_point(root, palm_m.t, palm);
+      vault_plant(w, s, c, st, o, palm);
+    }
+    float wt = c->time / c->plant_time;
+    c->hand_weight = st->planted ? (wt < 1.0f ? wt : 1.0f) : 0.0f;
+    if (st->planted && c->hand_weight >= 1.0f) {
+      /* out of reach once the body has moved on: let go */
+      vec3 target, shoulder;
+      lb_transform_point(o, st->plant_l, target);
+      lb_transform_point(root, inst->model[hand->def->upper].t, shoulder);
+      st->released = v_dist(target, shoulder) > st->arm_length + c->body_shift + c->hand_radius;
+    }
+  } else {
+    float fall = dt / c->release_seconds;
+    c->hand_weight = c->hand_weight > fall ? c->hand_weight - fall : 0.0f;
+  }
+}
+
+/* The planted hand's target and normal in world space, and its frame: palm against the
+ * surface (+Y out of the palm = -normal), fingers forward. */
+static void vault_hand_frame(lb_vault_c *c, const vault_inst *st, const lb_transform *o, vec3 n,
+                             vec3 x, vec3 y, vec3 z) {
+  vec3 fwd;
+  lb_transform_point(o, st->plant_l, c->hand_target);
+  lb_quat_rotate(o->r, st->normal_l, n);
+  lb_quat_rotate(o->r, st->fwd_l, fwd);
+  memcpy(c->hand_normal, n, sizeof(vec3));
+  y[0] = -n[0];
+  y[1] = -n[1];
+  y[2] = -n[2];
+  float k = v_dot(fwd, y);
+  for (int i = 0; i < 3; ++i) {
+    z[i] = fwd[i] - y[i] * k;
+  }
+  if (lb_vec3_normalize_to(z, z) < 1e-6f) {
+    lb_vec3_any_perpendicular(y, z);
+  }
+  v_cross(y, z, x);
+}
+
+/* A plant beyond the arm's reach pulls the whole pose toward it (at most bodyShift). */
+static void vault_pull_pose(lb_vault_c *c, const vault_inst *st, const lb_skeleton *sk,
+                            lb_rig_instance *inst, const lb_transform *root, int upper) {
+  vec3 shoulder, gap;
+  lb_transform_point(root, inst->model[upper].t, shoulder);
+  for (int i = 0; i < 3; ++i) {
+    gap[i] = c->hand_target[i] - shoulder[i];
+  }
+  float reach = lb_vec3_length(gap);
+  float over = reach - st->arm_length * 0.98f;
+  c->body_offset = 0.0f;
+  if (!(over > 0.0f && c->body_shift > 0.0f && reach > 0.0f)) {
+    return;
+  }
+  float move = (over < c->body_shift ? over : c->body_shift) * c->hand_weight;
+  c->body_offset = move;
+  vec3 shift_w = {gap[0] / reach * move, gap[1] / reach * move, gap[2] / reach * move};
+  vec3 shift_m;
+  versor inv = {-root->r[0], -root->r[1], -root->r[2], root->r[3]};
+  lb_quat_rotate(inv, shift_w, shift_m);
+  for (int i = 0; i < 3; ++i) {
+    shift_m[i] /= root->s[i];
+  }
+  for (uint32_t j = 0; j < inst->joint_count; ++j) {
+    for (int i = 0; i < 3; ++i) {
+      inst->model[j].t[i] += shift_m[i];
+    }
+    if (sk->parents[j] < 0) {
+      lb_transform_inverse_mul(&sk->root_parent, &inst->model[j], &inst->local[j]);
+    }
+  }
+  lb_rig_mark_edited(inst, 0, inst->joint_count);
+}
+
+/* The arm reaches the planted hand's frame by the hand weight; the palm's gap along the
+ * normal and its distance to the target are measured after the solve. */
+static void vault_hand_solve(lb_vault_c *c, const lb_skeleton *sk, lb_rig_instance *inst,
+                             const lb_transform *root, const lb_grip_hand *hand, const vec3 n,
+                             const vec3 x, const vec3 y, const vec3 z) {
+  lb_transform anchor_w, anchor_m;
+  lb_transform_identity(&anchor_w);
+  memcpy(anchor_w.t, c->hand_target, sizeof(vec3));
+  lb_quat_from_basis(x, y, z, anchor_w.r);
+  lb_transform_inverse_mul(root, &anchor_w, &anchor_m);
+  lb_grip_arm_reach(sk, inst, hand, &anchor_m, c->hand_weight, 0.0f, false);
+  lb_transform palm_m;
+  vec3 palm, rel;
+  lb_grip_palm_model(hand, inst, &palm_m);
+  lb_transform_point(root, palm_m.t, palm);
+  for (int i = 0; i < 3; ++i) {
+    rel[i] = palm[i] - c->hand_target[i];
+  }
+  c->palm_gap = v_dot(rel, n);
+  c->palm_error = lb_vec3_length(rel);
+}
+
+/* One vaulter's planted hand: weight -> frame -> pull the pose -> the arm. */
 static void vault_reach_one(lb_world *w, uint32_t s, float dt) {
   lb_vault_c *c = lb_component_ptr(w, s, LB_VAULT);
   vault_inst *st = lb_component_state(w, s, LB_VAULT);
@@ -461,91 +596,14 @@ static void vault_reach_one(lb_world *w, uint32_t s, float dt) {
   lb_grip_hand hand = {.def = d, .arm_length = st->arm_length};
   lb_transform o;
   obstacle_now(w, c, st, &o);
-  if (c->state == LB_VAULT_VAULTING && !st->released) {
-    {
-      /* re-cast every step: the target follows the animated hand across
-       * the top; it stays in the obstacle's frame */
-      lb_transform palm_m;
-      vec3 palm;
-      lb_grip_palm_model(&hand, inst, &palm_m);
-      lb_transform_point(root, palm_m.t, palm);
-      vault_plant(w, s, c, st, &o, palm);
-    }
-    float wt = c->time / c->plant_time;
-    c->hand_weight = st->planted ? (wt < 1.0f ? wt : 1.0f) : 0.0f;
-    if (st->planted && c->hand_weight >= 1.0f) {
-      /* out of reach once the body has moved on: let go */
-      vec3 target, shoulder;
-      lb_transform_point(&o, st->plant_l, target);
-      lb_transform_point(root, inst->model[d->upper].t, shoulder);
-      st->released = v_dist(target, shoulder) > st->arm_length + c->body_shift + c->hand_radius;
-    }
-  } else {
-    float fall = dt / c->release_seconds;
-    c->hand_weight = c->hand_weight > fall ? c->hand_weight - fall : 0.0f;
-  }
+  vault_hand_weight(w, s, c, st, inst, &hand, &o, dt);
   if (!st->planted || c->hand_weight <= 0.0f) {
     return;
   }
-  vec3 n, fwd;
-  lb_transform_point(&o, st->plant_l, c->hand_target);
-  lb_quat_rotate(o.r, st->normal_l, n);
-  lb_quat_rotate(o.r, st->fwd_l, fwd);
-  memcpy(c->hand_normal, n, sizeof n);
-  /* palm against the surface (+Y out of the palm = -normal), fingers forward */
-  vec3 y = {-n[0], -n[1], -n[2]}, z, x;
-  float k = v_dot(fwd, y);
-  for (int i = 0; i < 3; ++i) {
-    z[i] = fwd[i] - y[i] * k;
-  }
-  if (lb_vec3_normalize_to(z, z) < 1e-6f) {
-    lb_vec3_any_perpendicular(y, z);
-  }
-  v_cross(y, z, x);
-  /* a plant beyond the arm's reach pulls the whole pose toward it (at most bodyShift) */
-  vec3 shoulder, gap;
-  lb_transform_point(root, inst->model[d->upper].t, shoulder);
-  for (int i = 0; i < 3; ++i) {
-    gap[i] = c->hand_target[i] - shoulder[i];
-  }
-  float reach = lb_vec3_length(gap);
-  float over = reach - st->arm_length * 0.98f;
-  c->body_offset = 0.0f;
-  if (over > 0.0f && c->body_shift > 0.0f && reach > 0.0f) {
-    float move = (over < c->body_shift ? over : c->body_shift) * c->hand_weight;
-    c->body_offset = move;
-    vec3 shift_w = {gap[0] / reach * move, gap[1] / reach * move, gap[2] / reach * move};
-    vec3 shift_m;
-    versor inv = {-root->r[0], -root->r[1], -root->r[2], root->r[3]};
-    lb_quat_rotate(inv, shift_w, shift_m);
-    for (int i = 0; i < 3; ++i) {
-      shift_m[i] /= root->s[i];
-    }
-    for (uint32_t j = 0; j < inst->joint_count; ++j) {
-      for (int i = 0; i < 3; ++i) {
-        inst->model[j].t[i] += shift_m[i];
-      }
-      if (sk->parents[j] < 0) {
-        lb_transform_inverse_mul(&sk->root_parent, &inst->model[j], &inst->local[j]);
-      }
-    }
-    lb_rig_mark_edited(inst, 0, inst->joint_count);
-  }
-  lb_transform anchor_w, anchor_m;
-  lb_transform_identity(&anchor_w);
-  memcpy(anchor_w.t, c->hand_target, sizeof(vec3));
-  lb_quat_from_basis(x, y, z, anchor_w.r);
-  lb_transform_inverse_mul(root, &anchor_w, &anchor_m);
-  lb_grip_arm_reach(sk, inst, &hand, &anchor_m, c->hand_weight, 0.0f, false);
-  lb_transform palm_m;
-  vec3 palm, rel;
-  lb_grip_palm_model(&hand, inst, &palm_m);
-  lb_transform_point(root, palm_m.t, palm);
-  for (int i = 0; i < 3; ++i) {
-    rel[i] = palm[i] - c->hand_target[i];
-  }
-  c->palm_gap = v_dot(rel, n);
-  c->palm_error = lb_vec3_length(rel);
+  vec3 n, x, y, z;
+  vault_hand_frame(c, st, &o, n, x, y, z);
+  vault_pull_pose(c, st, sk, inst, root, d->upper);
+  vault_hand_solve(c, sk, inst, root, &hand, n, x, y, z);
 }
 
 /* 4 Reach (order 20, after interact): every Vault in entity order. */

@@ -18,52 +18,67 @@ static bool lb_entity_stale(const lb_world *w, const uint8_t *p) {
   return v != LB_NULL_ENTITY && lb_slot_of(w, v) < 0;
 }
 
-/* Schema-level checks of one field in the staging copy; `stored` is the field's current
- * value (null when the entity has no such component yet). */
-static lb_result lb_check_field(lb_world *w, const char *where, const lb_field *f, uint8_t *p,
-                                const uint8_t *stored) {
-  switch (f->type) {
-  case LB_FIELD_F32:
-  case LB_FIELD_VEC3:
-  case LB_FIELD_QUAT: {
-    uint32_t n = f->size / (uint32_t)sizeof(float);
-    float v[4];
-    memcpy(v, p, f->size);
-    for (uint32_t i = 0; i < n; ++i) {
-      if (!lb_is_finite(v[i])) {
-        return lb_fail(w, LB_ERR_NOT_FINITE, "%s: field '%s'[%u] is not finite", where, f->name, i);
-      }
-      if (f->type != LB_FIELD_QUAT && (v[i] < f->min || v[i] > f->max)) {
-        return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: field '%s'%s = %g is outside [%g, %g]", where,
-                       f->name, n > 1 ? "[i]" : "", (double)v[i], (double)f->min, (double)f->max);
-      }
+/* F32, VEC3, QUAT: finite, in range (a rotation: not near zero length, then normalised in
+ * place). */
+static lb_result lb_check_floats(lb_world *w, const char *where, const lb_field *f, uint8_t *p) {
+  uint32_t n = f->size / (uint32_t)sizeof(float);
+  float v[4];
+  memcpy(v, p, f->size);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!lb_is_finite(v[i])) {
+      return lb_fail(w, LB_ERR_NOT_FINITE, "%s: field '%s'[%u] is not finite", where, f->name, i);
     }
-    if (f->type == LB_FIELD_QUAT) {
-      float n2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3];
-      if (!(n2 > 1e-12f) || !lb_is_finite(n2)) {
-        return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: field '%s' is not a rotation (length %g)",
-                       where, f->name, (double)lb_sqrt(n2));
-      }
-      lb_quat_normalize(v);
-      memcpy(p, v, f->size);
+    if (f->type != LB_FIELD_QUAT && (v[i] < f->min || v[i] > f->max)) {
+      return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: field '%s'%s = %g is outside [%g, %g]", where,
+                     f->name, n > 1 ? "[i]" : "", (double)v[i], (double)f->min, (double)f->max);
+    }
+  }
+  if (f->type == LB_FIELD_QUAT) {
+    float n2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3];
+    if (!(n2 > 1e-12f) || !lb_is_finite(n2)) {
+      return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: field '%s' is not a rotation (length %g)", where,
+                     f->name, (double)lb_sqrt(n2));
+    }
+    lb_quat_normalize(v);
+    memcpy(p, v, f->size);
+  }
+  return LB_OK;
+}
+
+/* ENTITY: null or alive. A stored reference to a despawned entity reads as null
+ * (lb_world_get); writing back null or the old handle leaves it as it is (world.h), so it
+ * blocks no update. */
+static lb_result lb_check_entity(lb_world *w, const char *where, const lb_field *f, uint8_t *p,
+                                 const uint8_t *stored) {
+  lb_entity v;
+  memcpy(&v, p, sizeof v);
+  if (stored && lb_entity_stale(w, stored) &&
+      (v == LB_NULL_ENTITY || memcmp(p, stored, sizeof v) == 0)) {
+    memcpy(p, stored, sizeof v);
+    return LB_OK;
+  }
+  if (v != LB_NULL_ENTITY && lb_slot_of(w, v) < 0) {
+    char lbl[48];
+    return lb_fail(w, LB_ERR_STALE_ENTITY, "%s: field '%s' refers to %s, which is not alive", where,
+                   f->name, lb_entity_label(v, lbl, sizeof lbl));
+  }
+  return LB_OK;
+}
+
+/* U32, BOOL, ASSET, ENUM, NAME: in range, one of the enum's values, a name id of this world. */
+static lb_result lb_check_word(lb_world *w, const char *where, const lb_field *f,
+                               const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, sizeof v);
+  if (f->type == LB_FIELD_NAME) {
+    if (!lb_names_valid(&w->names, v)) {
+      return lb_fail(w, LB_ERR_UNKNOWN_NAME,
+                     "%s: field '%s' = %u is not a name id of this world (lb_world_intern)", where,
+                     f->name, v);
     }
     return LB_OK;
   }
-  case LB_FIELD_U32:
-  case LB_FIELD_BOOL:
-  case LB_FIELD_ASSET: {
-    uint32_t v;
-    memcpy(&v, p, sizeof v);
-    if ((double)v < (double)f->min || (double)v > (double)f->max) {
-      return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: field '%s' = %u is outside [%.0f, %.0f]%s", where,
-                     f->name, v, (double)f->min, (double)f->max,
-                     f->type == LB_FIELD_ASSET && v == 0 ? " (an asset is required)" : "");
-    }
-    return LB_OK;
-  }
-  case LB_FIELD_ENUM: {
-    uint32_t v;
-    memcpy(&v, p, sizeof v);
+  if (f->type == LB_FIELD_ENUM) {
     int count = 0;
     for (const char *c = f->enum_names; c && *c; ++c) {
       count += *c == '|';
@@ -74,33 +89,31 @@ static lb_result lb_check_field(lb_world *w, const char *where, const lb_field *
     }
     return LB_OK;
   }
-  case LB_FIELD_ENTITY: {
-    lb_entity v;
-    memcpy(&v, p, sizeof v);
-    /* A stored reference to a despawned entity reads as null (lb_world_get); writing back
-     * null or the old handle leaves it as it is (world.h), so it blocks no update. */
-    if (stored && lb_entity_stale(w, stored) &&
-        (v == LB_NULL_ENTITY || memcmp(p, stored, sizeof v) == 0)) {
-      memcpy(p, stored, sizeof v);
-      return LB_OK;
-    }
-    if (v != LB_NULL_ENTITY && lb_slot_of(w, v) < 0) {
-      char lbl[48];
-      return lb_fail(w, LB_ERR_STALE_ENTITY, "%s: field '%s' refers to %s, which is not alive",
-                     where, f->name, lb_entity_label(v, lbl, sizeof lbl));
-    }
-    return LB_OK;
+  if ((double)v < (double)f->min || (double)v > (double)f->max) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: field '%s' = %u is outside [%.0f, %.0f]%s", where,
+                   f->name, v, (double)f->min, (double)f->max,
+                   f->type == LB_FIELD_ASSET && v == 0 ? " (an asset is required)" : "");
   }
-  case LB_FIELD_NAME: {
-    lb_name v;
-    memcpy(&v, p, sizeof v);
-    if (!lb_names_valid(&w->names, v)) {
-      return lb_fail(w, LB_ERR_UNKNOWN_NAME,
-                     "%s: field '%s' = %u is not a name id of this world (lb_world_intern)", where,
-                     f->name, v);
-    }
-    return LB_OK;
-  }
+  return LB_OK;
+}
+
+/* Schema-level checks of one field in the staging copy; `stored` is the field's current
+ * value (null when the entity has no such component yet). */
+static lb_result lb_check_field(lb_world *w, const char *where, const lb_field *f, uint8_t *p,
+                                const uint8_t *stored) {
+  switch (f->type) {
+  case LB_FIELD_F32:
+  case LB_FIELD_VEC3:
+  case LB_FIELD_QUAT:
+    return lb_check_floats(w, where, f, p);
+  case LB_FIELD_U32:
+  case LB_FIELD_BOOL:
+  case LB_FIELD_ASSET:
+  case LB_FIELD_ENUM:
+  case LB_FIELD_NAME:
+    return lb_check_word(w, where, f, p);
+  case LB_FIELD_ENTITY:
+    return lb_check_entity(w, where, f, p, stored);
   case LB_FIELD_STRING:
     if (memchr(p, 0, f->size) == NULL) {
       return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: field '%s' is longer than %u bytes", where,

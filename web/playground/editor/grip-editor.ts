@@ -899,6 +899,22 @@ export class GripEditor {
     const on = this.previewing && d !== null;
     el('ed-body').hidden = !on;
     if (!on || !d) return;
+    this.refreshReach(d);
+    this.refreshMirror(d);
+    if (!this.host.gizmo.dragging) this.placeProxy();
+    const p = d.poses[this.editRole];
+    this.refreshFingers(p);
+    this.refreshSurfaces(d);
+    // animation
+    el<HTMLSelectElement>('ed-clip').value = d.clip ?? '';
+    const dur = this.clipDuration();
+    el<HTMLInputElement>('ed-time').value = String(dur > 0 ? d.time / dur : 0);
+    el('ed-time-value').textContent = `${d.time.toFixed(2)} s`;
+    this.handles.show(this.holderEntity(), this.editedSide(), p.kind === 'def');
+  }
+
+  /** The palms' distances to their anchors, the gaps drawn, the main hand, wrap and contacts. */
+  private refreshReach(d: GripDoc): void {
     const st = this.status();
     const mm = (m: number): string => `${(m * 1000).toFixed(2)} mm`;
     el('ed-main-distance').textContent = mm(st.mainDistance);
@@ -910,7 +926,10 @@ export class GripEditor {
     el('ed-main-hand').textContent = d.mainHand;
     el<HTMLInputElement>('ed-wrap').checked = d.wrap;
     el('ed-contacts').textContent = `main: ${st.contacts.main.join(', ') || '—'} · support: ${st.contacts.support.join(', ') || '—'}`;
-    // the mirror plane: the object's mirror axis is its normal
+  }
+
+  /** The mirror plane: the object's mirror axis is its normal. */
+  private refreshMirror(d: GripDoc): void {
     const object = this.host.scene.entity(d.object);
     const mirror = this.world.get(object, GripProfile).mirror;
     const m = applyJointTransform({ ...this.world.worldTransform(object), s: [1, 1, 1] }, new THREE.Matrix4());
@@ -921,17 +940,24 @@ export class GripEditor {
     this.mirrorPlane.matrixWorldNeedsUpdate = true;
     this.mirrorPlane.visible = true;
     el('ed-mirror').textContent = `mirror plane: the object's ${mirror} axis is its normal`;
-    if (!this.host.gizmo.dragging) this.placeProxy();
-    // fingers
-    const p = d.poses[this.editRole];
+  }
+
+  /** The edited hand's finger table: bends and fan per finger, the thumb's opposition and gap;
+   * the input being typed in is kept (moved into the new table), not rebuilt. */
+  private refreshFingers(p: PoseDoc): void {
     el('ed-pose-kind').textContent = p.kind === 'def' ? `from '${p.base}', edited per joint` : `captured pose '${p.name}' (joint rotations; "start from pose" to edit)`;
     const table = el<HTMLTableElement>('ed-fingers');
     const focused = document.activeElement;
+    const keep = (c: HTMLTableCellElement, id: string): boolean => {
+      if (!(focused instanceof HTMLInputElement && focused.id === id)) return false;
+      c.append(focused);
+      return true;
+    };
     const rows: HTMLTableRowElement[] = [];
     for (const f of FINGER_NAMES) {
       const row = document.createElement('tr');
       row.insertCell().textContent = f;
-      const shape = p.kind === 'def' ? shapeOf(p.def, f) : null;
+      rows.push(row);
       if (f === 'thumb' && p.kind === 'def') {
         // the thumb: opposition (0..1) and gap (0..1) instead of bends
         const t = p.def.thumb ?? {};
@@ -939,40 +965,35 @@ export class GripEditor {
           const c = row.insertCell();
           const id = `ed-thumb-${key}`;
           c.title = `thumb ${key} (0..1)`;
-          if (focused instanceof HTMLInputElement && focused.id === id) c.append(focused);
-          else c.append(numberInput(id, t[key] ?? 0, 0.05, (x) => this.edit((dd) => {
+          if (!keep(c, id)) c.append(numberInput(id, t[key] ?? 0, 0.05, (x) => this.edit((dd) => {
             const q = dd.poses[this.editRole];
             if (q.kind === 'def') (q.def.thumb ??= {})[key] = Math.min(1, Math.max(0, x));
           })));
         }
-        rows.push(row);
         continue;
       }
+      const shape = p.kind === 'def' ? shapeOf(p.def, f) : null;
       for (let k = 0; k < 3; k++) {
         const c = row.insertCell();
         const v = shape?.bend?.[k];
         if (v === undefined) continue;
         const id = `ed-bend-${f}-${k}`;
-        if (focused instanceof HTMLInputElement && focused.id === id) {
-          c.append(focused);
-          continue;
-        }
-        c.append(numberInput(id, v, 1, (x) => this.edit(() => this.setBendQuiet(f, k, x))));
+        if (!keep(c, id)) c.append(numberInput(id, v, 1, (x) => this.edit(() => this.setBendQuiet(f, k, x))));
       }
       const c = row.insertCell();
       const fan = shape?.fan;
       if (fan !== undefined) {
         const id = `ed-fan-${f}`;
-        if (focused instanceof HTMLInputElement && focused.id === id) c.append(focused);
-        else c.append(numberInput(id, fan, 1, (x) => this.setFan(f, x)));
+        if (!keep(c, id)) c.append(numberInput(id, fan, 1, (x) => this.setFan(f, x)));
       }
-      rows.push(row);
     }
     table.tBodies[0].replaceChildren(...rows);
-    // surfaces
-    const list = el('ed-surfaces');
-    const items: HTMLElement[] = [];
-    d.surfaces.forEach((s, i) => {
+  }
+
+  /** One box per GripSurface: name and remove button, shape and direction, radius, height,
+   * box size and position (metres, the position in the object's frame). */
+  private refreshSurfaces(d: GripDoc): void {
+    const items = d.surfaces.map((s, i) => {
       const box = document.createElement('div');
       box.className = 'surface';
       box.id = `ed-surface-${s.name}`;
@@ -1011,16 +1032,11 @@ export class GripEditor {
       for (const [k, axis] of ['x', 'y', 'z'].entries()) num(`size.${axis}`, (x) => x.data.size[k], (x, v) => void (x.data.size[k] = v));
       line('position');
       for (const [k, axis] of ['x', 'y', 'z'].entries()) num(`pos.${axis}`, (x) => x.position[k], (x, v) => void (x.position[k] = v));
-      items.push(box);
+      return box;
     });
-    list.replaceChildren(...items);
-    // animation
-    el<HTMLSelectElement>('ed-clip').value = d.clip ?? '';
-    const dur = this.clipDuration();
-    el<HTMLInputElement>('ed-time').value = String(dur > 0 ? d.time / dur : 0);
-    el('ed-time-value').textContent = `${d.time.toFixed(2)} s`;
-    this.handles.show(this.holderEntity(), this.editedSide(), p.kind === 'def');
+    el('ed-surfaces').replaceChildren(...items);
   }
+
 
   /** The palm centre (midpoint of the hand joint and the middle finger's root, as the core
    * defines it) of each hand that is more than 0.5 mm from its anchor, joined to the anchor. */
