@@ -28,7 +28,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // are named `<arrow>`/`<function>` with the name of what they are assigned to when there is
 // one (`const onKey = () => {...}` is `onKey`).
 const EXCEPTIONS = {
-  'wasm/src/vault/vault_probe.c:lb_vault_probe_run': 'being changed by the thin-obstacle fix; split next',
   'web/playground/main.ts:main': 'to be split (issue: playground main.ts)',
 };
 

@@ -134,11 +134,8 @@ static bool find_top(lb_vault_probe_job *job, const vec3 near, const vec3 fwd, f
   return true;
 }
 
-lb_result lb_vault_probe_run(lb_vault_probe_job *job) {
-  lb_result res = lb_vault_probe_validate(job);
-  if (res != LB_OK) {
-    return res;
-  }
+/* Every output back to "nothing found" before a run. */
+static void vault_reset(lb_vault_probe_job *job) {
   job->verdict = LB_VAULT_CLASS_NONE;
   job->refusal = LB_VAULT_NOT_VAULTABLE;
   job->obstacle = LB_NULL_ENTITY;
@@ -149,37 +146,133 @@ lb_result lb_vault_probe_run(lb_vault_probe_job *job) {
   memset(job->top_normal, 0, sizeof(vec3));
   memset(job->landing, 0, sizeof(vec3));
   job->cast_count = 0;
+}
+
+/* Height check: the forward sphere from one radius above the hand (a hit: too tall), then
+ * one radius lower at a time (a hit: vaultable height), then the ankle sphere (a hit: step
+ * over). Sets the verdict; *hit is the cast that decided it. */
+static void vault_height_check(lb_vault_probe_job *job, const vec3 origin, const vec3 fwd,
+                               lb_collide_hit *hit) {
   const float r = job->hand_radius;
-  const vec3 up = {0.0f, 1.0f, 0.0f}, down = {0.0f, -1.0f, 0.0f};
+  const vec3 up = {0.0f, 1.0f, 0.0f};
   const float *feet = job->character.t;
-  vec3 fwd, back, hand, origin;
+  if (probe(job, origin, r, fwd, job->max_distance, hit)) {
+    job->verdict = LB_VAULT_CLASS_TOO_TALL;
+    return;
+  }
+  bool found = false;
+  for (uint32_t i = 1; i <= job->cast_down_limit && !found; ++i) {
+    vec3 p;
+    axpy(origin, -r * (float)i, up, p);
+    found = probe(job, p, r, fwd, job->max_distance, hit);
+  }
+  if (found) {
+    job->verdict = LB_VAULT_CLASS_VAULT; /* unless the depth check says otherwise */
+    return;
+  }
+  float lr = 0.5f * r;
+  vec3 ankle = {feet[0], feet[1] + lr + 0.02f, feet[2]};
+  if (probe(job, ankle, lr, fwd, job->max_distance, hit)) {
+    job->verdict = LB_VAULT_CLASS_STEP_OVER;
+  }
+}
+
+/* Depth check: rays down from the height cast's height to one radius below the top (the
+ * floor beyond stays out of reach), r apart along forward from the near face. They start
+ * just inside the near face (into_face), not at the height cast's hit distance + r: that is
+ * the near face only for a face contact (the first ray, in the face's plane, then missed or
+ * hit by rounding: a 0.601 m deep box 0.8 m high, hit by the cast at its top's height, was
+ * measured 0.1 m deep and vaulted), and up to r past it when the sphere meets the top edge
+ * (a 0.601 m deep box 0.501 m high was vaulted). Returns the first ray (1..) that missed, 0
+ * when every one hit. */
+static uint32_t vault_depth_check(lb_vault_probe_job *job, const vec3 origin, const vec3 fwd) {
+  const float r = job->hand_radius;
+  const vec3 down = {0.0f, -1.0f, 0.0f};
+  float reach = origin[1] - job->top[1] + r;
+  float in = into_face(job->near_point);
+  uint32_t miss = 0;
+  for (uint32_t i = 1; i <= job->cast_forward_limit && !miss; ++i) {
+    vec3 p;
+    axpy(job->near_point, in + r * (float)(i - 1u), fwd, p);
+    p[1] = origin[1];
+    lb_collide_hit h;
+    if (!probe(job, p, 0.0f, down, reach, &h)) {
+      miss = i;
+    }
+  }
+  return miss;
+}
+
+/* The far face exactly: a ray back toward the character just under the top, from at least r
+ * past the ray that missed (the height cast's sphere stops at or past the near face). Sets
+ * depth; far_point receives the far face point. */
+static void vault_far_face(lb_vault_probe_job *job, const vec3 origin, const vec3 fwd,
+                           float hit_distance, uint32_t miss, vec3 far_point) {
+  const float r = job->hand_radius;
+  vec3 back, beyond, far_from;
+  axpy((const float[3]){0.0f, 0.0f, 0.0f}, -1.0f, fwd, back);
+  axpy(origin, hit_distance + r * (float)(miss + 1u), fwd, beyond);
+  far_from[0] = beyond[0];
+  far_from[1] = job->top[1] - 0.01f;
+  far_from[2] = beyond[2];
+  float span = dot3(
+      (const float[3]){beyond[0] - job->near_point[0], 0.0f, beyond[2] - job->near_point[2]}, fwd);
+  lb_collide_hit fh;
+  if (probe(job, far_from, 0.0f, back, span, &fh)) {
+    memcpy(far_point, fh.point, sizeof(vec3));
+  } else {
+    axpy(job->near_point, r * (float)miss, fwd, far_point); /* the depth rays' bound */
+  }
+  vec3 d = {far_point[0] - job->near_point[0], 0.0f, far_point[2] - job->near_point[2]};
+  job->depth = dot3(d, fwd);
+}
+
+/* Far side: a floor within the drop limit, and room to stand. Sets landing and the refusal. */
+static void vault_far_side(lb_vault_probe_job *job, const vec3 fwd, const vec3 far_point) {
+  const vec3 down = {0.0f, -1.0f, 0.0f};
+  const float *feet = job->character.t;
+  vec3 land_col;
+  axpy(far_point, job->landing_distance, fwd, land_col);
+  vec3 land_from = {land_col[0], job->top[1] + 0.1f, land_col[2]};
+  float land_len = land_from[1] - (feet[1] - job->drop_limit);
+  lb_collide_hit lh;
+  if (!probe(job, land_from, 0.0f, down, land_len, &lh)) {
+    job->refusal = LB_VAULT_NO_FLOOR;
+    return;
+  }
+  memcpy(job->landing, lh.point, sizeof(vec3));
+  if (job->capsule_radius > 0.0f) {
+    /* Standing just clear of the floor: touching it is not a lack of room. */
+    float cr = job->capsule_radius, lift = cr + 0.02f;
+    vec3 a = {lh.point[0], lh.point[1] + lift, lh.point[2]};
+    vec3 b = {lh.point[0], lh.point[1] + lift + (job->capsule_height - 2.0f * cr), lh.point[2]};
+    uint32_t count = 0;
+    lb_entity first;
+    if (lb_world_overlap_capsule(job->world, a, b, cr, &job->filter, &first, 1, &count) == LB_OK &&
+        count > 0) {
+      job->refusal = LB_VAULT_NO_ROOM;
+      return;
+    }
+  }
+  job->refusal = LB_VAULT_ACCEPTED;
+}
+
+lb_result lb_vault_probe_run(lb_vault_probe_job *job) {
+  lb_result res = lb_vault_probe_validate(job);
+  if (res != LB_OK) {
+    return res;
+  }
+  vault_reset(job);
+  const float r = job->hand_radius;
+  const vec3 up = {0.0f, 1.0f, 0.0f};
+  const float *feet = job->character.t;
+  vec3 fwd, hand, origin;
   flat_forward(&job->character, fwd);
   memcpy(job->forward, fwd, sizeof(vec3));
-  axpy((const float[3]){0.0f, 0.0f, 0.0f}, -1.0f, fwd, back);
   lb_transform_point(&job->character, job->hand_origin, hand);
   axpy(hand, r, up, origin);
   lb_collide_hit hit;
-
-  /* Height check. */
-  if (probe(job, origin, r, fwd, job->max_distance, &hit)) {
-    job->verdict = LB_VAULT_CLASS_TOO_TALL;
-  } else {
-    bool found = false;
-    for (uint32_t i = 1; i <= job->cast_down_limit && !found; ++i) {
-      vec3 p;
-      axpy(origin, -r * (float)i, up, p);
-      found = probe(job, p, r, fwd, job->max_distance, &hit);
-    }
-    if (found) {
-      job->verdict = LB_VAULT_CLASS_VAULT; /* unless the depth check says otherwise */
-    } else {
-      float lr = 0.5f * r;
-      vec3 ankle = {feet[0], feet[1] + lr + 0.02f, feet[2]};
-      if (probe(job, ankle, lr, fwd, job->max_distance, &hit)) {
-        job->verdict = LB_VAULT_CLASS_STEP_OVER;
-      }
-    }
-  }
+  vault_height_check(job, origin, fwd, &hit);
   if (job->verdict == LB_VAULT_CLASS_NONE) {
     return LB_OK;
   }
@@ -188,7 +281,6 @@ lb_result lb_vault_probe_run(lb_vault_probe_job *job) {
   memcpy(job->near_normal, hit.normal, sizeof(vec3));
   vec3 rel = {hit.point[0] - feet[0], 0.0f, hit.point[2] - feet[2]};
   job->distance = dot3(rel, fwd);
-  float hit_distance = hit.distance;
   /* The top at the near face (from above the tallest cast for a tall obstacle). Its class
    * does not depend on it but for a vault: the depth rays reach down to it, so a vault
    * without a top is refused, never measured against a floor (height 0, rays that all hit:
@@ -202,73 +294,13 @@ lb_result lb_vault_probe_run(lb_vault_probe_job *job) {
     job->refusal = LB_VAULT_NO_TOP;
     return LB_OK;
   }
-
-  /* Depth check: rays down from the height cast's height to one radius below the top
-   * (the floor beyond stays out of reach), r apart along forward from the near face. They
-   * start just inside the near face (into_face), not at the height cast's hit distance + r:
-   * that is the near face only for a face contact (the first ray, in the face's plane, then
-   * missed or hit by rounding: a 0.601 m deep box 0.8 m high, hit by the cast at its top's
-   * height, was measured 0.1 m deep and vaulted), and up to r past it when the sphere meets
-   * the top edge (a 0.601 m deep box 0.501 m high was vaulted). */
-  float reach = origin[1] - job->top[1] + r;
-  float in = into_face(job->near_point);
-  uint32_t miss = 0;
-  for (uint32_t i = 1; i <= job->cast_forward_limit && !miss; ++i) {
-    vec3 p;
-    axpy(job->near_point, in + r * (float)(i - 1u), fwd, p);
-    p[1] = origin[1];
-    lb_collide_hit h;
-    if (!probe(job, p, 0.0f, down, reach, &h)) {
-      miss = i;
-    }
-  }
+  uint32_t miss = vault_depth_check(job, origin, fwd);
   if (!miss) {
     job->verdict = LB_VAULT_CLASS_MANTLE;
     return LB_OK;
   }
-  /* The far face exactly: a ray back toward the character just under the top, from at least
-   * r past the ray that missed (the height cast's sphere stops at or past the near face). */
-  vec3 beyond, far_from;
-  axpy(origin, hit_distance + r * (float)(miss + 1u), fwd, beyond);
-  far_from[0] = beyond[0];
-  far_from[1] = job->top[1] - 0.01f;
-  far_from[2] = beyond[2];
-  float span = dot3(
-      (const float[3]){beyond[0] - job->near_point[0], 0.0f, beyond[2] - job->near_point[2]}, fwd);
-  lb_collide_hit fh;
   vec3 far_point;
-  if (probe(job, far_from, 0.0f, back, span, &fh)) {
-    memcpy(far_point, fh.point, sizeof(vec3));
-  } else {
-    axpy(job->near_point, r * (float)miss, fwd, far_point); /* the depth rays' bound */
-  }
-  vec3 d = {far_point[0] - job->near_point[0], 0.0f, far_point[2] - job->near_point[2]};
-  job->depth = dot3(d, fwd);
-
-  /* Far side: a floor within the drop limit, and room to stand. */
-  vec3 land_col;
-  axpy(far_point, job->landing_distance, fwd, land_col);
-  vec3 land_from = {land_col[0], job->top[1] + 0.1f, land_col[2]};
-  float land_len = land_from[1] - (feet[1] - job->drop_limit);
-  lb_collide_hit lh;
-  if (!probe(job, land_from, 0.0f, down, land_len, &lh)) {
-    job->refusal = LB_VAULT_NO_FLOOR;
-    return LB_OK;
-  }
-  memcpy(job->landing, lh.point, sizeof(vec3));
-  if (job->capsule_radius > 0.0f) {
-    /* Standing just clear of the floor: touching it is not a lack of room. */
-    float cr = job->capsule_radius, lift = cr + 0.02f;
-    vec3 a = {lh.point[0], lh.point[1] + lift, lh.point[2]};
-    vec3 b = {lh.point[0], lh.point[1] + lift + (job->capsule_height - 2.0f * cr), lh.point[2]};
-    uint32_t count = 0;
-    lb_entity first;
-    if (lb_world_overlap_capsule(job->world, a, b, cr, &job->filter, &first, 1, &count) == LB_OK &&
-        count > 0) {
-      job->refusal = LB_VAULT_NO_ROOM;
-      return LB_OK;
-    }
-  }
-  job->refusal = LB_VAULT_ACCEPTED;
+  vault_far_face(job, origin, fwd, hit.distance, miss, far_point);
+  vault_far_side(job, fwd, far_point);
   return LB_OK;
 }
