@@ -37,7 +37,11 @@ float lb_sqrt(float x); /* IEEE sqrt (correctly rounded everywhere); 0 for x <= 
 float lb_clamp(float x, float lo, float hi);
 bool lb_is_finite(float x); /* not NaN, not +-Inf; no libm */
 
-/* ---- vec3 (thin wrappers kept here so the bone path has one home) ------- */
+/* ---- vec3 ---------------------------------------------------------------
+ * Length and normalisation (their zero-length policy) are here. Inside the core, add, sub,
+ * scale, dot, cross and a + b s are the inline lb_vec3_* of wasm/src/math/vec3_inline.h:
+ * cglm's plain-C glm_vec3_* (element by element, the same bits natively and in wasm), the
+ * one set every module uses instead of private copies. */
 float lb_vec3_length(const vec3 v);
 /* Normalises v into out; returns the original length. Zero (< 1e-20) → out = 0 and 0. */
 float lb_vec3_normalize_to(const vec3 v, vec3 out);

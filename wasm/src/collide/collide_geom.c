@@ -9,10 +9,10 @@
 /* x - centre in the proxy's local frame (column k of m = local axis k). */
 static void cl_to_local(const cl_proxy *p, const float *x, float *l) {
   float d[3];
-  cl_sub(x, p->shape.center, d);
-  l[0] = cl_dot(d, p->m);
-  l[1] = cl_dot(d, p->m + 3);
-  l[2] = cl_dot(d, p->m + 6);
+  lb_vec3_sub(x, p->shape.center, d);
+  l[0] = lb_vec3_dot(d, p->m);
+  l[1] = lb_vec3_dot(d, p->m + 3);
+  l[2] = lb_vec3_dot(d, p->m + 6);
 }
 
 static void cl_to_world_dir(const cl_proxy *p, const float *l, float *o) {
@@ -27,7 +27,7 @@ float cl_prim_closest(const cl_proxy *p, const float *x, float *q, float *n) {
   float d = lb_shape_closest_local(p->shape.type, p->shape.radius, p->shape.half_height,
                                    p->shape.half_extents, l, lq, ln);
   cl_to_world_dir(p, lq, wq);
-  cl_add(p->shape.center, wq, q);
+  lb_vec3_add(p->shape.center, wq, q);
   cl_to_world_dir(p, ln, n);
   return d;
 }
@@ -82,32 +82,32 @@ void cl_triangle_world(const cl_proxy *p, const cl_mesh *m, uint32_t tri, float 
 
 void cl_triangle_normal(const float *a, const float *b, const float *c, float *n) {
   float ab[3], ac[3], cr[3];
-  cl_sub(b, a, ab);
-  cl_sub(c, a, ac);
-  cl_cross(ab, ac, cr);
+  lb_vec3_sub(b, a, ab);
+  lb_vec3_sub(c, a, ac);
+  lb_vec3_cross(ab, ac, cr);
   static const float up[3] = {0.0f, 1.0f, 0.0f};
   if (cl_normalize(cr, n, up) > 0.0f) {
     return;
   }
   /* Zero area: a normal across the longest edge (up when that works). */
   float bc[3], e[3];
-  cl_sub(c, b, bc);
+  lb_vec3_sub(c, b, bc);
   const float *l = ab;
-  if (cl_dot(ac, ac) > cl_dot(l, l)) {
+  if (lb_vec3_dot(ac, ac) > lb_vec3_dot(l, l)) {
     l = ac;
   }
-  if (cl_dot(bc, bc) > cl_dot(l, l)) {
+  if (lb_vec3_dot(bc, bc) > lb_vec3_dot(l, l)) {
     l = bc;
   }
-  float ll = cl_dot(l, l);
+  float ll = lb_vec3_dot(l, l);
   if (ll == 0.0f) {
-    cl_copy(up, n);
+    lb_vec3_copy(up, n);
     return;
   }
-  cl_mad(up, l, -cl_dot(up, l) / ll, e);
+  lb_vec3_mad(up, l, -lb_vec3_dot(up, l) / ll, e);
   static const float x[3] = {1.0f, 0.0f, 0.0f};
   if (cl_normalize(e, n, x) == 0.0f) {
-    cl_cross(l, x, e);
+    lb_vec3_cross(l, x, e);
     cl_normalize(e, n, up);
   }
 }
@@ -118,30 +118,30 @@ static float cl_triangle_closest_region(const float *p, const float *a, const fl
                                         const float *c, float *q, bool *face) {
   float ab[3], ac[3], ap[3], bp[3], cp[3];
   *face = false;
-  cl_sub(b, a, ab);
-  cl_sub(c, a, ac);
-  cl_sub(p, a, ap);
-  float d1 = cl_dot(ab, ap), d2 = cl_dot(ac, ap);
+  lb_vec3_sub(b, a, ab);
+  lb_vec3_sub(c, a, ac);
+  lb_vec3_sub(p, a, ap);
+  float d1 = lb_vec3_dot(ab, ap), d2 = lb_vec3_dot(ac, ap);
   if (d1 <= 0.0f && d2 <= 0.0f) {
-    cl_copy(a, q);
+    lb_vec3_copy(a, q);
   } else {
-    cl_sub(p, b, bp);
-    float d3 = cl_dot(ab, bp), d4 = cl_dot(ac, bp);
-    cl_sub(p, c, cp);
-    float d5 = cl_dot(ab, cp), d6 = cl_dot(ac, cp);
+    lb_vec3_sub(p, b, bp);
+    float d3 = lb_vec3_dot(ab, bp), d4 = lb_vec3_dot(ac, bp);
+    lb_vec3_sub(p, c, cp);
+    float d5 = lb_vec3_dot(ab, cp), d6 = lb_vec3_dot(ac, cp);
     float vc = d1 * d4 - d3 * d2, vb = d5 * d2 - d1 * d6, va = d3 * d6 - d5 * d4;
     if (d3 >= 0.0f && d4 <= d3) {
-      cl_copy(b, q);
+      lb_vec3_copy(b, q);
     } else if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
-      cl_mad(a, ab, d1 / (d1 - d3), q);
+      lb_vec3_mad(a, ab, d1 / (d1 - d3), q);
     } else if (d6 >= 0.0f && d5 <= d6) {
-      cl_copy(c, q);
+      lb_vec3_copy(c, q);
     } else if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
-      cl_mad(a, ac, d2 / (d2 - d6), q);
+      lb_vec3_mad(a, ac, d2 / (d2 - d6), q);
     } else if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {
       float bc[3];
-      cl_sub(c, b, bc);
-      cl_mad(b, bc, (d4 - d3) / ((d4 - d3) + (d5 - d6)), q);
+      lb_vec3_sub(c, b, bc);
+      lb_vec3_mad(b, bc, (d4 - d3) / ((d4 - d3) + (d5 - d6)), q);
     } else {
       float den = va + vb + vc;
       if (!(den > 0.0f)) { /* degenerate triangle: its longest edge's closest point */
@@ -149,17 +149,17 @@ static float cl_triangle_closest_region(const float *p, const float *a, const fl
         const float *ends[3][2] = {{a, b}, {a, c}, {b, c}};
         for (int e = 0; e < 3; ++e) {
           float ed[3], pd[3];
-          cl_sub(ends[e][1], ends[e][0], ed);
-          cl_sub(p, ends[e][0], pd);
-          float ll = cl_dot(ed, ed);
-          float t = ll > 0.0f ? cl_clampf(cl_dot(pd, ed) / ll, 0.0f, 1.0f) : 0.0f;
-          cl_mad(ends[e][0], ed, t, tq);
+          lb_vec3_sub(ends[e][1], ends[e][0], ed);
+          lb_vec3_sub(p, ends[e][0], pd);
+          float ll = lb_vec3_dot(ed, ed);
+          float t = ll > 0.0f ? cl_clampf(lb_vec3_dot(pd, ed) / ll, 0.0f, 1.0f) : 0.0f;
+          lb_vec3_mad(ends[e][0], ed, t, tq);
           float dd[3];
-          cl_sub(p, tq, dd);
-          float d2e = cl_dot(dd, dd);
+          lb_vec3_sub(p, tq, dd);
+          float d2e = lb_vec3_dot(dd, dd);
           if (best < 0.0f || d2e < best) {
             best = d2e;
-            cl_copy(tq, q);
+            lb_vec3_copy(tq, q);
           }
         }
       } else {
@@ -177,25 +177,25 @@ static float cl_triangle_closest_region(const float *p, const float *a, const fl
    * corner when p - q leaves the plane by no more than that rounding (p over the edge two
    * coplanar triangles share): the closest point is then not resolved from the face's. */
   float d[3], cr[3];
-  cl_sub(p, q, d);
-  cl_cross(ab, ac, cr);
-  float cc = cl_dot(cr, cr);
+  lb_vec3_sub(p, q, d);
+  lb_vec3_cross(ab, ac, cr);
+  float cc = lb_vec3_dot(cr, cr);
   if (cc > 0.0f) {
-    float hn = cl_dot(d, cr);
+    float hn = lb_vec3_dot(d, cr);
     if (!*face) {
       float m = 0.0f, e[3];
       for (int i = 0; i < 3; ++i) {
         m = cl_maxf(m, cl_maxf(cl_absf(a[i]), cl_maxf(cl_absf(b[i]), cl_absf(c[i]))));
       }
       float tol = m * (4.0f * FLT_EPSILON);
-      cl_mad(d, cr, -hn / cc, e);
-      *face = cl_dot(e, e) <= tol * tol;
+      lb_vec3_mad(d, cr, -hn / cc, e);
+      *face = lb_vec3_dot(e, e) <= tol * tol;
     }
     if (*face) {
       return cl_absf(hn) / cl_sqrt(cc);
     }
   }
-  return cl_sqrt(cl_dot(d, d));
+  return cl_sqrt(lb_vec3_dot(d, d));
 }
 
 float cl_triangle_closest(const float *p, const float *a, const float *b, const float *c,
@@ -209,17 +209,17 @@ float cl_triangle_closest_normal(const float *p, const float *a, const float *b,
   bool face;
   float dist = cl_triangle_closest_region(p, a, b, c, q, &face);
   float d[3];
-  cl_sub(p, q, d);
+  lb_vec3_sub(p, q, d);
   if (face || !(dist > 0.0f)) {
     /* The face normal (from the placed, scaled corners), turned toward p: p - q would tilt by
      * q's rounding over the distance, degrees for a small query on a large mesh (0.8 for a
      * 0.3 m sphere on a flat mesh 1e5 m across). */
     cl_triangle_normal(a, b, c, n);
-    if (cl_dot(d, n) < 0.0f) {
-      cl_scale(n, -1.0f, n);
+    if (lb_vec3_dot(d, n) < 0.0f) {
+      lb_vec3_scale(n, -1.0f, n);
     }
     return dist;
   }
-  cl_scale(d, 1.0f / dist, n);
+  lb_vec3_scale(d, 1.0f / dist, n);
   return dist;
 }

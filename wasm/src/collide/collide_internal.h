@@ -4,47 +4,12 @@
 #ifndef LIMBER_COLLIDE_INTERNAL_H
 #define LIMBER_COLLIDE_INTERNAL_H
 
+#include "../math/vec3_inline.h"
 #include "../world/world_core.h"
 #include "limber/collide.h"
 #include "limber/geom.h"
 
-/* ---- small vector helpers (fixed operation order: same bits everywhere) ------------------ */
-static inline float cl_dot(const float *a, const float *b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-static inline void cl_sub(const float *a, const float *b, float *o) {
-  o[0] = a[0] - b[0];
-  o[1] = a[1] - b[1];
-  o[2] = a[2] - b[2];
-}
-static inline void cl_add(const float *a, const float *b, float *o) {
-  o[0] = a[0] + b[0];
-  o[1] = a[1] + b[1];
-  o[2] = a[2] + b[2];
-}
-static inline void cl_mad(const float *a, const float *b, float s, float *o) { /* a + s b */
-  o[0] = a[0] + b[0] * s;
-  o[1] = a[1] + b[1] * s;
-  o[2] = a[2] + b[2] * s;
-}
-static inline void cl_scale(const float *a, float s, float *o) {
-  o[0] = a[0] * s;
-  o[1] = a[1] * s;
-  o[2] = a[2] * s;
-}
-static inline void cl_cross(const float *a, const float *b, float *o) {
-  float x = a[1] * b[2] - a[2] * b[1];
-  float y = a[2] * b[0] - a[0] * b[2];
-  float z = a[0] * b[1] - a[1] * b[0];
-  o[0] = x;
-  o[1] = y;
-  o[2] = z;
-}
-static inline void cl_copy(const float *a, float *o) {
-  o[0] = a[0];
-  o[1] = a[1];
-  o[2] = a[2];
-}
+/* ---- small scalar helpers (vectors: math/vec3_inline.h) ------------------------------------ */
 static inline float cl_sqrt(float x) {
 #if defined(__GNUC__) || defined(__clang__)
   return __builtin_sqrtf(x);
@@ -66,12 +31,12 @@ static inline float cl_clampf(float x, float lo, float hi) {
 }
 /* Normalises v into o; returns the length (0 leaves o = fallback). */
 static inline float cl_normalize(const float *v, float *o, const float *fallback) {
-  float l = cl_sqrt(cl_dot(v, v));
+  float l = cl_sqrt(lb_vec3_dot(v, v));
   if (l > 0.0f) {
     float inv = 1.0f / l;
-    cl_scale(v, inv, o);
+    lb_vec3_scale(v, inv, o);
   } else {
-    cl_copy(fallback, o);
+    lb_vec3_copy(fallback, o);
   }
   return l;
 }

@@ -124,9 +124,9 @@ static void cl_place_shape(cl_proxy *p) {
     p->m[3 * k + 2] = r[3 * src + 2];
   }
   const float *c = p->shape.center;
-  cl_copy(c, p->bc);
+  lb_vec3_copy(c, p->bc);
   const float *he = p->shape.half_extents;
-  p->br = p->shape.type == LB_SHAPE_BOX      ? cl_sqrt(cl_dot(he, he))
+  p->br = p->shape.type == LB_SHAPE_BOX      ? cl_sqrt(lb_vec3_dot(he, he))
           : p->shape.type == LB_SHAPE_SPHERE ? p->shape.radius
           : p->shape.type == LB_SHAPE_CAPSULE
               ? p->shape.half_height

@@ -74,7 +74,7 @@ static float cl_seg_prim(const void *ctx, float s, float *slope) {
   float x[3], q[3], n[3];
   cl_core_at(c->q, c->t, s, x);
   float d = cl_prim_closest(c->p, x, q, n);
-  *slope = cl_dot(n, c->q->e);
+  *slope = lb_vec3_dot(n, c->q->e);
   return d;
 }
 
@@ -83,8 +83,8 @@ static float cl_seg_tri(const void *ctx, float s, float *slope) {
   float x[3], q[3], v[3];
   cl_core_at(c->q, c->t, s, x);
   float d = cl_triangle_closest(x, c->ta, c->tb, c->tc, q);
-  cl_sub(x, q, v);
-  *slope = d > 0.0f ? cl_dot(v, c->q->e) / d : 0.0f; /* 0: the core crosses the triangle */
+  lb_vec3_sub(x, q, v);
+  *slope = d > 0.0f ? lb_vec3_dot(v, c->q->e) / d : 0.0f; /* 0: the core crosses the triangle */
   return d;
 }
 
@@ -198,10 +198,10 @@ static float cl_take(float best, float t) {
 static float cl_sphere_cast_box(const cl_proxy *p, const float *o, const float *d, float r,
                                 float maxd) {
   float w[3], lo[3], ld[3];
-  cl_sub(o, p->shape.center, w);
+  lb_vec3_sub(o, p->shape.center, w);
   for (int k = 0; k < 3; ++k) {
-    lo[k] = cl_dot(w, p->m + 3 * k);
-    ld[k] = cl_dot(d, p->m + 3 * k);
+    lo[k] = lb_vec3_dot(w, p->m + 3 * k);
+    ld[k] = lb_vec3_dot(d, p->m + 3 * k);
   }
   const float *h = p->shape.half_extents;
   /* Slabs of the box grown by r on every axis: a miss there misses the rounded box. */
@@ -263,23 +263,23 @@ static float cl_sphere_cast_box(const cl_proxy *p, const float *o, const float *
 static float cl_segment_cast(const cl_query *q, const float *p0, const float *p1, float rho) {
   float corner[3], e1[3], e2[3];
   static const float zero[3] = {0.0f, 0.0f, 0.0f};
-  cl_sub(p0, q->a, corner);
-  cl_sub(p1, p0, e1);
-  cl_scale(q->e, -1.0f, e2);
+  lb_vec3_sub(p0, q->a, corner);
+  lb_vec3_sub(p1, p0, e1);
+  lb_vec3_scale(q->e, -1.0f, e2);
   return cl_ray_rounded_polygon(zero, q->d, corner, e1, e2, false, rho);
 }
 
 /* ---- per collider ---------------------------------------------------------------------------- */
 bool cl_cast_may_touch(const cl_query *q, const float *center, float radius) {
   float mid[3], w[3], x[3];
-  cl_mad(q->a, q->e, 0.5f, mid);
-  float reach = radius + q->r + 0.5f * cl_sqrt(cl_dot(q->e, q->e));
+  lb_vec3_mad(q->a, q->e, 0.5f, mid);
+  float reach = radius + q->r + 0.5f * cl_sqrt(lb_vec3_dot(q->e, q->e));
   reach += reach * 1e-4f + 1e-5f; /* rounding margin: never reject a touching shape */
-  cl_sub(center, mid, w);
-  float t = cl_clampf(cl_dot(w, q->d), 0.0f, q->maxd);
-  cl_mad(mid, q->d, t, x);
-  cl_sub(center, x, w);
-  return cl_dot(w, w) <= reach * reach;
+  lb_vec3_sub(center, mid, w);
+  float t = cl_clampf(lb_vec3_dot(w, q->d), 0.0f, q->maxd);
+  lb_vec3_mad(mid, q->d, t, x);
+  lb_vec3_sub(center, x, w);
+  return lb_vec3_dot(w, w) <= reach * reach;
 }
 
 float cl_cast_prim(const cl_proxy *p, const cl_query *q) {
@@ -304,8 +304,8 @@ float cl_cast_prim(const cl_proxy *p, const cl_query *q) {
   case LB_SHAPE_CAPSULE: {
     float ca[3], cb[3];
     float core = sh->half_height - sh->radius;
-    cl_mad(sh->center, p->m, -core, ca);
-    cl_mad(sh->center, p->m, core, cb);
+    lb_vec3_mad(sh->center, p->m, -core, ca);
+    lb_vec3_mad(sh->center, p->m, core, cb);
     t = q->segment ? cl_segment_cast(q, ca, cb, q->r + sh->radius)
                    : cl_ray_capsule(q->a, q->d, ca, cb, q->r + sh->radius);
     break;
@@ -325,10 +325,10 @@ float cl_cast_prim(const cl_proxy *p, const cl_query *q) {
   default: /* cylinder */
     if (q->r == 0.0f) {
       float w[3], lo[3], ld[3];
-      cl_sub(q->a, sh->center, w);
+      lb_vec3_sub(q->a, sh->center, w);
       for (int k = 0; k < 3; ++k) {
-        lo[k] = cl_dot(w, p->m + 3 * k);
-        ld[k] = cl_dot(q->d, p->m + 3 * k);
+        lo[k] = lb_vec3_dot(w, p->m + 3 * k);
+        ld[k] = lb_vec3_dot(q->d, p->m + 3 * k);
       }
       float mp[3] = {0.0f, lo[1], lo[2]}, dp[3] = {0.0f, ld[1], ld[2]};
       float tc = cl_ray_circle(mp, dp, sh->radius);
@@ -358,12 +358,12 @@ float cl_cast_triangle(const cl_query *q, const float *a, const float *b, const 
   for (int i = 0; i < 3; ++i) {
     cen[i] = (a[i] + b[i] + c[i]) * (1.0f / 3.0f);
   }
-  cl_sub(a, cen, off);
-  float r2 = cl_dot(off, off);
-  cl_sub(b, cen, off);
-  r2 = cl_maxf(r2, cl_dot(off, off));
-  cl_sub(c, cen, off);
-  r2 = cl_maxf(r2, cl_dot(off, off));
+  lb_vec3_sub(a, cen, off);
+  float r2 = lb_vec3_dot(off, off);
+  lb_vec3_sub(b, cen, off);
+  r2 = cl_maxf(r2, lb_vec3_dot(off, off));
+  lb_vec3_sub(c, cen, off);
+  r2 = cl_maxf(r2, lb_vec3_dot(off, off));
   if (!cl_cast_may_touch(q, cen, cl_sqrt(r2))) {
     return -1.0f;
   }
@@ -374,23 +374,23 @@ float cl_cast_triangle(const cl_query *q, const float *a, const float *b, const 
     return -1.0f;
   }
   float ab[3], ac[3], t = -1.0f;
-  cl_sub(b, a, ab);
-  cl_sub(c, a, ac);
+  lb_vec3_sub(b, a, ab);
+  lb_vec3_sub(c, a, ac);
   if (q->r == 0.0f) {
     /* Plane then barycentric test; a ray in the plane misses (no thickness). */
     float n[3], w[3];
-    cl_cross(ab, ac, n);
-    float dn = cl_dot(q->d, n);
+    lb_vec3_cross(ab, ac, n);
+    float dn = lb_vec3_dot(q->d, n);
     if (dn != 0.0f) {
-      cl_sub(q->a, a, w);
-      float tt = -cl_dot(w, n) / dn;
+      lb_vec3_sub(q->a, a, w);
+      float tt = -lb_vec3_dot(w, n) / dn;
       if (tt >= 0.0f) {
         float x[3], c1[3], c2[3];
-        cl_mad(w, q->d, tt, x);
-        cl_cross(x, ac, c1);
-        cl_cross(ab, x, c2);
-        float nn = cl_dot(n, n);
-        float u = cl_dot(c1, n) / nn, v = cl_dot(c2, n) / nn;
+        lb_vec3_mad(w, q->d, tt, x);
+        lb_vec3_cross(x, ac, c1);
+        lb_vec3_cross(ab, x, c2);
+        float nn = lb_vec3_dot(n, n);
+        float u = lb_vec3_dot(c1, n) / nn, v = lb_vec3_dot(c2, n) / nn;
         if (u >= 0.0f && v >= 0.0f && u + v <= 1.0f) {
           t = tt;
         }
@@ -428,7 +428,7 @@ void cl_contact_triangle(const cl_query *q, float t, const float *a, const float
   cl_core_triangle_distance(q, t, a, b, c, &s);
   cl_core_at(q, t, s, x);
   if (q->r == 0.0f && !q->segment) {
-    cl_copy(x, point);
+    lb_vec3_copy(x, point);
   } else {
     /* Far enough from the surface for a direction: the face normal on a face contact, the
      * direction to the edge or corner otherwise (cl_triangle_closest_normal). */
@@ -438,11 +438,11 @@ void cl_contact_triangle(const cl_query *q, float t, const float *a, const float
     }
   }
   /* Else the face normal, turned against the motion (or toward the query's side). */
-  float side = cl_dot(q->d, fn);
+  float side = lb_vec3_dot(q->d, fn);
   if (side == 0.0f) {
     float w[3];
-    cl_sub(q->a, a, w);
-    side = -cl_dot(w, fn);
+    lb_vec3_sub(q->a, a, w);
+    side = -lb_vec3_dot(w, fn);
   }
-  cl_scale(fn, side > 0.0f ? -1.0f : 1.0f, normal);
+  lb_vec3_scale(fn, side > 0.0f ? -1.0f : 1.0f, normal);
 }

@@ -33,10 +33,10 @@ static bool cl_ov_mesh(const cl_proxy *p, const cl_mesh *m, const cl_overlap *o)
     float x[3] = {c & 1 ? o->hi[0] : o->lo[0], c & 2 ? o->hi[1] : o->lo[1],
                   c & 4 ? o->hi[2] : o->lo[2]};
     float w[3], l[3];
-    cl_sub(x, p->xf.t, w);
+    lb_vec3_sub(x, p->xf.t, w);
     for (int k = 0; k < 3; ++k) {
       const float *col = p->m + 3 * k;
-      l[k] = cl_dot(col, w) / cl_dot(col, col);
+      l[k] = lb_vec3_dot(col, w) / lb_vec3_dot(col, col);
       llo[k] = c == 0 ? l[k] : cl_minf(llo[k], l[k]);
       lhi[k] = c == 0 ? l[k] : cl_maxf(lhi[k], l[k]);
     }
@@ -194,9 +194,9 @@ static lb_result cl_ov_segment(lb_world *w, const char *fn, const float *a, cons
   cl_overlap o;
   memset(&o, 0, sizeof o);
   o.kind = b != a ? CL_OV_CAPSULE : CL_OV_SPHERE;
-  cl_copy(a, o.q.a);
-  cl_copy(b, o.q.b);
-  cl_sub(b, a, o.q.e);
+  lb_vec3_copy(a, o.q.a);
+  lb_vec3_copy(b, o.q.b);
+  lb_vec3_sub(b, a, o.q.e);
   o.q.segment = o.q.e[0] != 0.0f || o.q.e[1] != 0.0f || o.q.e[2] != 0.0f;
   o.q.r = r;
   for (int k = 0; k < 3; ++k) {
@@ -269,10 +269,10 @@ lb_result lb_world_overlap_box(lb_world *w, const vec3 center, const versor rota
     vec3 e = {0.0f, 0.0f, 0.0f}, r;
     e[k] = 1.0f;
     lb_quat_rotate(q, e, r);
-    cl_copy(r, o.ax + 3 * k);
+    lb_vec3_copy(r, o.ax + 3 * k);
   }
-  cl_copy(center, o.c);
-  cl_copy(half_extents, o.h);
+  lb_vec3_copy(center, o.c);
+  lb_vec3_copy(half_extents, o.h);
   for (int i = 0; i < 3; ++i) {
     float e =
         cl_absf(o.ax[i]) * o.h[0] + cl_absf(o.ax[3 + i]) * o.h[1] + cl_absf(o.ax[6 + i]) * o.h[2];

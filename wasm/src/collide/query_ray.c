@@ -10,17 +10,17 @@
  * c = (|m| - r)(|m| + r). */
 float cl_ray_sphere(const float *o, const float *d, const float *c, float r) {
   float m[3], perp[3];
-  cl_sub(o, c, m);
-  float ml = cl_sqrt(cl_dot(m, m));
+  lb_vec3_sub(o, c, m);
+  float ml = cl_sqrt(lb_vec3_dot(m, m));
   if (ml <= r) {
     return 0.0f;
   }
-  float b = cl_dot(m, d);
+  float b = lb_vec3_dot(m, d);
   if (b >= 0.0f) {
     return -1.0f;
   }
-  cl_mad(m, d, -b, perp);
-  float h2 = r * r - cl_dot(perp, perp);
+  lb_vec3_mad(m, d, -b, perp);
+  float h2 = r * r - lb_vec3_dot(perp, perp);
   if (h2 < 0.0f) {
     return -1.0f;
   }
@@ -28,17 +28,17 @@ float cl_ray_sphere(const float *o, const float *d, const float *c, float r) {
 }
 
 float cl_ray_circle(const float *mp, const float *dp, float r) {
-  float qa = cl_dot(dp, dp), qb = cl_dot(mp, dp);
+  float qa = lb_vec3_dot(dp, dp), qb = lb_vec3_dot(mp, dp);
   if (!(qa > 0.0f) || qb >= 0.0f) {
     return -1.0f;
   }
-  float ml = cl_sqrt(cl_dot(mp, mp));
+  float ml = cl_sqrt(lb_vec3_dot(mp, mp));
   if (ml <= r) {
     return -1.0f; /* inside the infinite cylinder: its side is not where the ray enters */
   }
   float perp[3];
-  cl_mad(mp, dp, -qb / qa, perp);
-  float h2 = r * r - cl_dot(perp, perp);
+  lb_vec3_mad(mp, dp, -qb / qa, perp);
+  float h2 = r * r - lb_vec3_dot(perp, perp);
   if (h2 < 0.0f) {
     return -1.0f;
   }
@@ -47,24 +47,24 @@ float cl_ray_circle(const float *mp, const float *dp, float r) {
 
 float cl_ray_capsule(const float *o, const float *d, const float *a, const float *b, float r) {
   float ab[3], m[3];
-  cl_sub(b, a, ab);
-  float l2 = cl_dot(ab, ab);
+  lb_vec3_sub(b, a, ab);
+  float l2 = lb_vec3_dot(ab, ab);
   if (l2 == 0.0f) {
     return cl_ray_sphere(o, d, a, r);
   }
-  cl_sub(o, a, m);
-  float md = cl_dot(m, ab), nd = cl_dot(d, ab);
+  lb_vec3_sub(o, a, m);
+  float md = lb_vec3_dot(m, ab), nd = lb_vec3_dot(d, ab);
   float s0 = cl_clampf(md / l2, 0.0f, 1.0f);
   float c0[3], w0[3];
-  cl_mad(a, ab, s0, c0);
-  cl_sub(o, c0, w0);
-  if (cl_dot(w0, w0) <= r * r) {
+  lb_vec3_mad(a, ab, s0, c0);
+  lb_vec3_sub(o, c0, w0);
+  if (lb_vec3_dot(w0, w0) <= r * r) {
     return 0.0f;
   }
   float best = -1.0f;
   float mp[3], dp[3];
-  cl_mad(m, ab, -md / l2, mp);
-  cl_mad(d, ab, -nd / l2, dp);
+  lb_vec3_mad(m, ab, -md / l2, mp);
+  lb_vec3_mad(d, ab, -nd / l2, dp);
   float t = cl_ray_circle(mp, dp, r);
   if (t >= 0.0f) {
     float s = (md + t * nd) / l2;
@@ -90,25 +90,25 @@ float cl_ray_rounded_polygon(const float *o, const float *d, const float *corner
                              const float *e2, bool triangle, float r) {
   float best = -1.0f;
   float n[3];
-  cl_cross(e1, e2, n);
-  float nn2 = cl_dot(n, n);
-  float scale2 = cl_dot(e1, e1) * cl_dot(e2, e2);
+  lb_vec3_cross(e1, e2, n);
+  float nn2 = lb_vec3_dot(n, n);
+  float scale2 = lb_vec3_dot(e1, e1) * lb_vec3_dot(e2, e2);
   if (nn2 > scale2 * 1e-12f && nn2 > 0.0f) {
     float nn = cl_sqrt(nn2);
     float un[3];
-    cl_scale(n, 1.0f / nn, un);
+    lb_vec3_scale(n, 1.0f / nn, un);
     float w[3];
-    cl_sub(o, corner, w);
-    float h = cl_dot(w, un), dn = cl_dot(d, un);
+    lb_vec3_sub(o, corner, w);
+    float h = lb_vec3_dot(w, un), dn = lb_vec3_dot(d, un);
     /* Only from outside the slab |h| <= r, moving toward it, can the face come first. */
     if ((h > r && dn < 0.0f) || (h < -r && dn > 0.0f)) {
       float side = h > 0.0f ? r : -r;
       float t = (side - h) / dn;
       float x[3], c1[3], c2[3];
-      cl_mad(w, d, t, x);
-      cl_cross(x, e2, c1);
-      cl_cross(e1, x, c2);
-      float u = cl_dot(c1, un) / nn, v = cl_dot(c2, un) / nn;
+      lb_vec3_mad(w, d, t, x);
+      lb_vec3_cross(x, e2, c1);
+      lb_vec3_cross(e1, x, c2);
+      float u = lb_vec3_dot(c1, un) / nn, v = lb_vec3_dot(c2, un) / nn;
       bool in = triangle ? (u >= 0.0f && v >= 0.0f && u + v <= 1.0f)
                          : (u >= 0.0f && v >= 0.0f && u <= 1.0f && v <= 1.0f);
       if (in) {
@@ -117,14 +117,14 @@ float cl_ray_rounded_polygon(const float *o, const float *d, const float *corner
     }
   }
   float p1[3], p2[3], p3[3];
-  cl_add(corner, e1, p1);
-  cl_add(corner, e2, p2);
+  lb_vec3_add(corner, e1, p1);
+  lb_vec3_add(corner, e2, p2);
   best = cl_take(best, cl_ray_capsule(o, d, corner, p1, r));
   best = cl_take(best, cl_ray_capsule(o, d, corner, p2, r));
   if (triangle) {
     best = cl_take(best, cl_ray_capsule(o, d, p1, p2, r));
   } else {
-    cl_add(p1, e2, p3);
+    lb_vec3_add(p1, e2, p3);
     best = cl_take(best, cl_ray_capsule(o, d, p1, p3, r));
     best = cl_take(best, cl_ray_capsule(o, d, p2, p3, r));
   }

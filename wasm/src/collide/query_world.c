@@ -76,7 +76,7 @@ static lb_result cl_check_cast(lb_world *w, const char *fn, const float *dir, fl
                    fn);
   }
   if (!(l > 0.0f)) {
-    cl_copy(zero, q->d);
+    lb_vec3_copy(zero, q->d);
   }
   q->maxd = maxd;
   return LB_OK;
@@ -120,7 +120,7 @@ static bool cl_sees(const lb_world *w, const cl_proxy *p, uint32_t slot,
 static void cl_mesh_local_dir(const cl_proxy *p, const float *v, float *out) {
   for (int k = 0; k < 3; ++k) {
     const float *c = p->m + 3 * k;
-    out[k] = cl_dot(c, v) / cl_dot(c, c);
+    out[k] = lb_vec3_dot(c, v) / lb_vec3_dot(c, c);
   }
 }
 
@@ -145,13 +145,13 @@ static void cl_cast_mesh(const cl_proxy *p, const cl_mesh *m, uint32_t slot, con
     return;
   }
   float o[3], w[3], ld[3], le[3], inv[3], glo[3], ghi[3];
-  cl_sub(q->a, p->xf.t, w);
+  lb_vec3_sub(q->a, p->xf.t, w);
   cl_mesh_local_dir(p, w, o);
   cl_mesh_local_dir(p, q->d, ld);
   cl_mesh_local_dir(p, q->e, le);
   cl_inv_dir(ld, inv);
   for (int k = 0; k < 3; ++k) {
-    float s = cl_sqrt(cl_dot(p->m + 3 * k, p->m + 3 * k));
+    float s = cl_sqrt(lb_vec3_dot(p->m + 3 * k, p->m + 3 * k));
     float r = q->r / s;
     glo[k] = -cl_maxf(0.0f, le[k]) - r; /* the core a + s e meets a box B iff a is in B - s e */
     ghi[k] = -cl_minf(0.0f, le[k]) + r;
@@ -302,9 +302,9 @@ static lb_result cl_cast_api(lb_world *w, const char *fn, const float *a, const 
   if (res != LB_OK) {
     return res;
   }
-  cl_copy(a, q.a);
-  cl_copy(b ? b : a, q.b);
-  cl_sub(q.b, q.a, q.e);
+  lb_vec3_copy(a, q.a);
+  lb_vec3_copy(b ? b : a, q.b);
+  lb_vec3_sub(q.b, q.a, q.e);
   q.segment = q.e[0] != 0.0f || q.e[1] != 0.0f || q.e[2] != 0.0f;
   q.r = r;
   cl_cast_run(w, &q, &use, brute, out);
@@ -356,10 +356,10 @@ static void cl_closest_mesh(const cl_proxy *p, const cl_mesh *m, uint32_t slot, 
     return;
   }
   float w[3], lx[3], smin = 0.0f;
-  cl_sub(x, p->xf.t, w);
+  lb_vec3_sub(x, p->xf.t, w);
   cl_mesh_local_dir(p, w, lx);
   for (int k = 0; k < 3; ++k) {
-    float s = cl_sqrt(cl_dot(p->m + 3 * k, p->m + 3 * k));
+    float s = cl_sqrt(lb_vec3_dot(p->m + 3 * k, p->m + 3 * k));
     smin = k == 0 ? s : cl_minf(smin, s);
   }
   smin *= 0.99999f; /* a lower bound of world distances, whatever the rounding */
@@ -480,7 +480,7 @@ lb_result lb_world_collider_bounds(lb_world *w, lb_entity e, vec3 lo, vec3 hi) {
   }
   cl_sync(w, false);
   const cl_proxy *p = cl_proxy_of(w, (uint32_t)s);
-  cl_copy(p->lo, lo);
-  cl_copy(p->hi, hi);
+  lb_vec3_copy(p->lo, lo);
+  lb_vec3_copy(p->hi, hi);
   return LB_OK;
 }

@@ -2,6 +2,7 @@
  * (controller.h). Every query is a collide module capsule cast or ray; the math is + - * /
  * and sqrt in a fixed order (math/'s lb_cos once, for the slope limit), so the same request
  * gives the same bits everywhere. */
+#include "../math/vec3_inline.h"
 #include "controller_internal.h"
 
 #include "../base/bytes.h"
@@ -39,9 +40,6 @@ typedef struct ctl_ctx {
   lb_entity entities[LB_CONTROLLER_HITS];
 } ctl_ctx;
 
-static float v_dot(const float *a, const float *b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
 static float v_sqrt(float x) {
   return lb_sqrt(x);
 }
@@ -78,7 +76,7 @@ static float core_clearance(const ctl_ctx *cx, const float *p, const lb_collide_
   core_of(cx, p, a, b);
   float y = h->point[1] < a[1] ? a[1] : (h->point[1] > b[1] ? b[1] : h->point[1]);
   float d[3] = {a[0] - h->point[0], y - h->point[1], a[2] - h->point[2]};
-  return v_dot(d, h->normal);
+  return lb_vec3_dot(d, h->normal);
 }
 
 /* The slot of the controller a collider belongs to (on its entity or on the root above it),
@@ -182,7 +180,7 @@ static void slide(ctl_ctx *cx, float *p, const float *m) {
   float prev[3] = {0.0f, 0.0f, 0.0f};
   bool have_prev = false;
   for (int i = 0; i < LB_CONTROLLER_ITERATIONS; ++i) {
-    float len = v_sqrt(v_dot(rem, rem));
+    float len = v_sqrt(lb_vec3_dot(rem, rem));
     if (!(len > CTL_EPS)) {
       return;
     }
@@ -202,7 +200,7 @@ static void slide(ctl_ctx *cx, float *p, const float *m) {
     blocking_plane(cx, &h, n);
     /* Up to skinWidth (along the contact normal) short of the contact: no push back, so
      * slopes are walked at the projected speed. */
-    float c = -v_dot(dir, h.normal);
+    float c = -lb_vec3_dot(dir, h.normal);
     float go = h.distance;
     if (c > 0.0f) {
       go = h.distance - cx->skin / c;
@@ -213,7 +211,7 @@ static void slide(ctl_ctx *cx, float *p, const float *m) {
     }
     float left = len - go;
     float r2[3] = {dir[0] * left, dir[1] * left, dir[2] * left};
-    float into = v_dot(r2, n);
+    float into = lb_vec3_dot(r2, n);
     if (into < 0.0f) {
       if (walkable(cx, &h)) {
         /* Walkable ground ahead: up (or down) it at the same horizontal speed. */
@@ -224,16 +222,16 @@ static void slide(ctl_ctx *cx, float *p, const float *m) {
         }
       }
     }
-    if (have_prev && v_dot(r2, prev) < 0.0f) {
+    if (have_prev && lb_vec3_dot(r2, prev) < 0.0f) {
       /* Against the previous plane too: along the crease of both. */
       float cr[3] = {prev[1] * n[2] - prev[2] * n[1], prev[2] * n[0] - prev[0] * n[2],
                      prev[0] * n[1] - prev[1] * n[0]};
-      float cl = v_sqrt(v_dot(cr, cr));
+      float cl = v_sqrt(lb_vec3_dot(cr, cr));
       if (cl > 1.0e-4f) {
         for (int k = 0; k < 3; ++k) {
           cr[k] /= cl;
         }
-        float s = v_dot(r2, cr);
+        float s = lb_vec3_dot(r2, cr);
         for (int k = 0; k < 3; ++k) {
           r2[k] = cr[k] * s;
         }

@@ -1,5 +1,6 @@
 /* Per-rig hand parameters for grip poses (see limber/grip_pose.h): the palm frame and
  * every finger joint's bend and fan axes, expressed in the joints' own rest frames. */
+#include "../math/vec3_inline.h"
 #include "limber/grip_pose.h"
 #include "limber/rig.h"
 
@@ -35,11 +36,6 @@ static lb_result lb_hand_space(const int16_t *parents, const lb_transform *rest,
 static float lb_dist(const float *a, const float *b) {
   vec3 d = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
   return lb_vec3_length(d);
-}
-
-static void lb_cross(const vec3 a, const vec3 b, vec3 out) {
-  vec3 c = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-  memcpy(out, c, sizeof c);
 }
 
 /* Unit axis given in hand space, expressed in the frame whose hand-space rotation is r. */
@@ -169,7 +165,7 @@ static void lb_hand_rig_thumb_bend(const lb_hand_compact *cp, int segment_count,
   vec3 d = {hs[last].t[0] - hs[cp->slot[f][0]].t[0], hs[last].t[1] - hs[cp->slot[f][0]].t[1],
             hs[last].t[2] - hs[cp->slot[f][0]].t[2]};
   vec3 c;
-  lb_cross(d, pj->y_axis, c);
+  lb_vec3_cross(d, pj->y_axis, c);
   if (lb_vec3_normalize_to(c, c) > 1e-3f * lb_vec3_length(d)) {
     memcpy(bend, c, sizeof(vec3));
   }

@@ -10,6 +10,7 @@
  * is evaluated per step; a fixed number of steps and one interpolation finish it. The
  * work never depends on the input beyond those fixed counts. */
 #include "../math/simd4_xf.h"
+#include "../math/vec3_inline.h"
 #include "finger_pose_internal.h"
 
 #include <string.h>
@@ -47,12 +48,6 @@ static void lb_thumb_fk(const lb_thumb_chain *c, versor rot[LB_FINGER_MAX_SEGMEN
 static float lb_dist3(const float *a, const float *b) {
   vec3 d = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
   return lb_vec3_length(d);
-}
-
-static void lb_sub(const float *a, const float *b, vec3 out) {
-  out[0] = a[0] - b[0];
-  out[1] = a[1] - b[1];
-  out[2] = a[2] - b[2];
 }
 
 /* v turned about unit axis a by the angle whose cosine and sine are (c, s): per lane
@@ -178,9 +173,9 @@ static void lb_thumb_bend(const lb_thumb_chain *ch, const vec3 target,
   const float *tip = pos[LB_FINGER_MAX_SEGMENTS];
   m.two = n >= 3 && (rf->tip >= 0 || rf->tip_estimated || n > 3);
   vec3 v0, u, w, a1, a2;
-  lb_sub(pos[1], pos[0], v0);
-  lb_sub(m.two ? pos[2] : tip, pos[1], u);
-  lb_sub(tip, m.two ? pos[2] : tip, w);
+  lb_vec3_sub(pos[1], pos[0], v0);
+  lb_vec3_sub(m.two ? pos[2] : tip, pos[1], u);
+  lb_vec3_sub(tip, m.two ? pos[2] : tip, w);
   lb_quat_rotate(frames[0].r, rf->bend_axis[1], a1);
   lb_quat_rotate(frames[1].r, rf->bend_axis[2 < n ? 2 : 1], a2);
   lb_vec3_normalize_to(a1, a1);
@@ -206,8 +201,8 @@ static void lb_thumb_aim(const lb_thumb_chain *ch, const vec3 target,
   const lb_hand_rig_finger *rf = ch->rf;
   int n = rf->segment_count;
   vec3 from, to, d_from, d_to;
-  lb_sub(pos[LB_FINGER_MAX_SEGMENTS], pos[0], d_from);
-  lb_sub(target, pos[0], d_to);
+  lb_vec3_sub(pos[LB_FINGER_MAX_SEGMENTS], pos[0], d_from);
+  lb_vec3_sub(target, pos[0], d_to);
   if (!(lb_vec3_normalize_to(d_from, from) > 0.0f && lb_vec3_normalize_to(d_to, to) > 0.0f)) {
     return;
   }
@@ -221,7 +216,7 @@ static void lb_thumb_aim(const lb_thumb_chain *ch, const vec3 target,
   for (int j = 1; j <= LB_FINGER_MAX_SEGMENTS; ++j) {
     if (j < n || j == LB_FINGER_MAX_SEGMENTS) {
       vec3 d;
-      lb_sub(pos[j], pos[0], d);
+      lb_vec3_sub(pos[j], pos[0], d);
       lb_quat_rotate(turn, d, d);
       pos[j][0] = pos[0][0] + d[0];
       pos[j][1] = pos[0][1] + d[1];

@@ -9,6 +9,7 @@
  * 3. Twist about root→target puts the mid joint on the animated bend side (or the
  *    hint's side for a straight limb), whatever the angle to the target.
  * Weights slerp each correction from identity. */
+#include "../math/vec3_inline.h"
 #include "limber/ik.h"
 #include <string.h>
 
@@ -53,23 +54,6 @@ lb_result lb_two_bone_ik_validate(const lb_two_bone_ik_job *job) {
   return LB_OK;
 }
 
-static void lb_sub(const vec3 a, const vec3 b, vec3 out) {
-  out[0] = a[0] - b[0];
-  out[1] = a[1] - b[1];
-  out[2] = a[2] - b[2];
-}
-static float lb_dot(const vec3 a, const vec3 b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-static void lb_cross(const vec3 a, const vec3 b, vec3 out) {
-  float x = a[1] * b[2] - a[2] * b[1];
-  float y = a[2] * b[0] - a[0] * b[2];
-  float z = a[0] * b[1] - a[1] * b[0];
-  out[0] = x;
-  out[1] = y;
-  out[2] = z;
-}
-
 /* Distance the limb should span: clamped to what it can, and eased near full
  * reach when soften < 1 so the limb approaches straight without a snap. */
 static float lb_reach_distance(float d, float l1, float l2, float soften) {
@@ -91,15 +75,15 @@ static void lb_bend_axis(const lb_two_bone_ik_job *job, const vec3 u, const vec3
                          float l2, vec3 axis, bool *bent, bool *use_hint) {
   const float *a = job->root->t;
   vec3 n;
-  lb_cross(u, v, n);
+  lb_vec3_cross(u, v, n);
   *use_hint = false;
   *bent = lb_vec3_length(n) > 1e-6f * l1 * l2;
   if (!*bent) {
     vec3 h;
     float hl = 0.0f;
     if (job->has_hint) {
-      lb_sub(job->hint, a, h);
-      lb_cross(h, u, n);
+      lb_vec3_sub(job->hint, a, h);
+      lb_vec3_cross(h, u, n);
       hl = lb_vec3_length(n);
     }
     if (job->has_hint && hl > 1e-6f * l1 * lb_vec3_length(h)) {
@@ -116,8 +100,8 @@ static void lb_bend_axis(const lb_two_bone_ik_job *job, const vec3 u, const vec3
 static void lb_bend_rotation(const lb_two_bone_ik_job *job, const vec3 u, const vec3 v,
                              const vec3 at, float l1, float l2, const vec3 axis, versor q_mid) {
   vec3 uxv;
-  lb_cross(u, v, uxv);
-  float phi_cur = lb_atan2(lb_vec3_length(uxv), lb_dot(u, v));
+  lb_vec3_cross(u, v, uxv);
+  float phi_cur = lb_atan2(lb_vec3_length(uxv), lb_vec3_dot(u, v));
   float d = lb_reach_distance(lb_vec3_length(at), l1, l2, job->soften);
   /* Bend angle from tan^2(phi/2) = (dmax^2 - d^2) / (d^2 - dmin^2), the law of cosines in
    * half-angle form: exactly 0 at full reach and pi fully folded. The acos form loses up to
@@ -139,7 +123,7 @@ static void lb_swing(const lb_two_bone_ik_job *job, const vec3 v, const vec3 at,
   c2[0] = b[0] + v2[0];
   c2[1] = b[1] + v2[1];
   c2[2] = b[2] + v2[2];
-  lb_sub(c2, a, ac2);
+  lb_vec3_sub(c2, a, ac2);
   lb_quat_identity(q_root);
   if (lb_vec3_normalize_to(ac2, dir_now) > 0.0f && lb_vec3_normalize_to(at, dir_want) > 0.0f) {
     lb_quat_from_to(dir_now, dir_want, q_root);
@@ -154,12 +138,12 @@ static void lb_twist(const lb_two_bone_ik_job *job, const vec3 u, float l1, bool
   const float *a = job->root->t, *c = job->tip->t;
   vec3 pole = {0.0f, 0.0f, 0.0f};
   if (use_hint) {
-    lb_sub(job->hint, a, pole);
+    lb_vec3_sub(job->hint, a, pole);
   } else if (bent) {
     vec3 ac, chat;
-    lb_sub(c, a, ac);
+    lb_vec3_sub(c, a, ac);
     if (lb_vec3_normalize_to(ac, chat) > 0.0f) {
-      float uc = lb_dot(u, chat);
+      float uc = lb_vec3_dot(u, chat);
       for (int i = 0; i < 3; ++i) {
         pole[i] = u[i] - chat[i] * uc;
       }
@@ -170,7 +154,7 @@ static void lb_twist(const lb_two_bone_ik_job *job, const vec3 u, float l1, bool
   }
   vec3 b2, e, hp, en, hn;
   lb_quat_rotate(q_root, u, b2);
-  float be = lb_dot(b2, dir_want), hh = lb_dot(pole, dir_want);
+  float be = lb_vec3_dot(b2, dir_want), hh = lb_vec3_dot(pole, dir_want);
   for (int i = 0; i < 3; ++i) {
     e[i] = b2[i] - dir_want[i] * be;
     hp[i] = pole[i] - dir_want[i] * hh;
@@ -180,9 +164,10 @@ static void lb_twist(const lb_two_bone_ik_job *job, const vec3 u, float l1, bool
     /* About root->target itself: a from-to of near-opposite offsets could pick
      * another axis and move the tip off the target. */
     vec3 x;
-    lb_cross(en, hn, x);
+    lb_vec3_cross(en, hn, x);
     versor twist;
-    lb_quat_from_axis_angle(dir_want, lb_atan2(lb_dot(x, dir_want), lb_dot(en, hn)), twist);
+    lb_quat_from_axis_angle(dir_want, lb_atan2(lb_vec3_dot(x, dir_want), lb_vec3_dot(en, hn)),
+                            twist);
     lb_quat_mul(twist, q_root, q_root);
   }
 }
@@ -234,12 +219,12 @@ lb_result lb_two_bone_ik_run(lb_two_bone_ik_job *job) {
   lb_quat_identity(job->tip_correction);
   const float *a = job->root->t, *b = job->mid->t, *c = job->tip->t;
   vec3 u, v, at;
-  lb_sub(b, a, u);
-  lb_sub(c, b, v);
-  lb_sub(job->target, a, at);
+  lb_vec3_sub(b, a, u);
+  lb_vec3_sub(c, b, v);
+  lb_vec3_sub(job->target, a, at);
   float l1 = lb_vec3_length(u), l2 = lb_vec3_length(v);
   vec3 ct;
-  lb_sub(c, job->target, ct);
+  lb_vec3_sub(c, job->target, ct);
   job->distance = lb_vec3_length(ct);
   job->reached = job->distance <= 1e-4f;
   if (!(l1 > 1e-6f) || !(l2 > 1e-6f)) {

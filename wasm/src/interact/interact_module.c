@@ -27,27 +27,15 @@ typedef struct lb_interact_state_s {
 } lb_interact_inst;
 
 /* ---- small vector helpers (+ - * / sqrt only) ---------------------------------------------- */
-static inline void v3_sub(const float *a, const float *b, float *o) {
-  o[0] = a[0] - b[0];
-  o[1] = a[1] - b[1];
-  o[2] = a[2] - b[2];
-}
-static inline float v3_dot(const float *a, const float *b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-static inline void v3_cross(const float *a, const float *b, float *o) {
-  vec3 c = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-  memcpy(o, c, sizeof c);
-}
 static inline float v3_dist(const float *a, const float *b) {
   vec3 d;
-  v3_sub(a, b, d);
+  lb_vec3_sub(a, b, d);
   return lb_vec3_length(d);
 }
 /* Moves `cur` toward `goal` by at most `step`. */
 static void v3_step_toward(float *cur, const float *goal, float step) {
   vec3 d;
-  v3_sub(goal, cur, d);
+  lb_vec3_sub(goal, cur, d);
   float len = lb_vec3_length(d);
   if (len <= step || len <= 0.0f) {
     memcpy(cur, goal, sizeof(vec3));
@@ -231,7 +219,7 @@ static bool lb_wall_target(const lb_world *w, uint32_t wall_slot, const float *p
     return false;
   }
   vec3 u;
-  v3_sub(shoulder, point, u);
+  lb_vec3_sub(shoulder, point, u);
   if (lb_vec3_normalize_to(u, u) < 1e-6f) {
     memcpy(u, normal, sizeof u);
   }
@@ -461,8 +449,8 @@ static void lb_interact_touch(lb_interact_step *p, float *weight, float *goal) {
     v3_step_toward(st->planted, p->ideal, c->slide_speed * p->dt);
     /* Stretch from the shoulder; lag = how far the hand is behind it along the walk. */
     vec3 back;
-    v3_sub(p->shoulders[arm], st->planted, back);
-    float lag = v3_dot(back, p->fwd);
+    lb_vec3_sub(p->shoulders[arm], st->planted, back);
+    float lag = lb_vec3_dot(back, p->fwd);
     float stretch = lb_vec3_length(back);
     if (stretch > c->stretch_limit * st->arm_length[arm] || lag > c->lag_limit) {
       vec3 ahead = {p->probe[0] + p->fwd[0] * c->replant_ahead, p->probe[1],
@@ -518,14 +506,14 @@ static void lb_interact_arm(lb_interact_step *p, float weight) {
   vec3 y = {-c->normal[0], -c->normal[1], -c->normal[2]};
   vec3 up = {0.0f, 1.0f, 0.0f}, z, x;
   vec3 along = {up[0] + p->fwd[0], up[1] + p->fwd[1], up[2] + p->fwd[2]};
-  float k = v3_dot(along, y);
+  float k = lb_vec3_dot(along, y);
   for (int i = 0; i < 3; ++i) {
     z[i] = along[i] - y[i] * k;
   }
   if (lb_vec3_normalize_to(z, z) < 1e-6f) {
     lb_vec3_any_perpendicular(y, z);
   }
-  v3_cross(y, z, x);
+  lb_vec3_cross(y, z, x);
   lb_transform anchor_w, anchor_m;
   lb_transform_identity(&anchor_w);
   memcpy(anchor_w.t, c->target, sizeof(vec3));

@@ -5,6 +5,7 @@
 #include "../anim/animator_internal.h"
 #include "../base/bytes.h"
 #include "../grip/grip_internal.h"
+#include "../math/vec3_inline.h"
 #include "limber/collide.h"
 #include "limber/vault.h"
 #include <string.h>
@@ -43,13 +44,6 @@ typedef struct vault_inst {
   lb_vault_cast casts[LB_VAULT_MAX_CASTS];
 } vault_inst;
 
-static inline float v_dot(const float *a, const float *b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-static inline void v_cross(const float *a, const float *b, float *o) {
-  vec3 c = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-  memcpy(o, c, sizeof c);
-}
 static float v_dist(const float *a, const float *b) {
   vec3 d = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
   return lb_vec3_length(d);
@@ -430,7 +424,7 @@ static bool vault_plant(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
   lb_transform_point(o, st->near_l, near);
   float r = c->hand_radius;
   vec3 rel = {palm[0] - near[0], palm[1] - near[1], palm[2] - near[2]};
-  float along = v_dot(rel, fwd);
+  float along = lb_vec3_dot(rel, fwd);
   float lo = r, hi = c->depth - 2.0f * r;
   if (hi < lo) {
     lo = hi = (c->depth - r) * 0.5f;
@@ -505,14 +499,14 @@ static void vault_hand_frame(lb_vault_c *c, const vault_inst *st, const lb_trans
   y[0] = -n[0];
   y[1] = -n[1];
   y[2] = -n[2];
-  float k = v_dot(fwd, y);
+  float k = lb_vec3_dot(fwd, y);
   for (int i = 0; i < 3; ++i) {
     z[i] = fwd[i] - y[i] * k;
   }
   if (lb_vec3_normalize_to(z, z) < 1e-6f) {
     lb_vec3_any_perpendicular(y, z);
   }
-  v_cross(y, z, x);
+  lb_vec3_cross(y, z, x);
 }
 
 /* A plant beyond the arm's reach pulls the whole pose toward it (at most bodyShift). */
@@ -567,7 +561,7 @@ static void vault_hand_solve(lb_vault_c *c, const lb_skeleton *sk, lb_rig_instan
   for (int i = 0; i < 3; ++i) {
     rel[i] = palm[i] - c->hand_target[i];
   }
-  c->palm_gap = v_dot(rel, n);
+  c->palm_gap = lb_vec3_dot(rel, n);
   c->palm_error = lb_vec3_length(rel);
 }
 

@@ -1,5 +1,6 @@
 /* The vault probe job (limber/vault.h): the height and depth casts, exact measures
  * by rays, and the far-side checks. */
+#include "../math/vec3_inline.h"
 #include "limber/vault.h"
 
 #include <float.h>
@@ -70,16 +71,6 @@ lb_result lb_vault_probe_validate(const lb_vault_probe_job *job) {
          in_range(job->character.t[i], -LB_COLLIDE_MAX_EXTENT * 0.5f, LB_COLLIDE_MAX_EXTENT * 0.5f);
   }
   return ok ? LB_OK : LB_ERR_OUT_OF_RANGE;
-}
-
-static void axpy(const vec3 p, float k, const vec3 d, vec3 out) {
-  out[0] = p[0] + k * d[0];
-  out[1] = p[1] + k * d[1];
-  out[2] = p[2] + k * d[2];
-}
-
-static float dot3(const vec3 a, const vec3 b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
 /* A sphere cast (radius > 0) or a ray (radius 0), recorded for drawing. */
@@ -163,7 +154,7 @@ static void vault_height_check(lb_vault_probe_job *job, const vec3 origin, const
   bool found = false;
   for (uint32_t i = 1; i <= job->cast_down_limit && !found; ++i) {
     vec3 p;
-    axpy(origin, -r * (float)i, up, p);
+    lb_vec3_mad(origin, up, -r * (float)i, p);
     found = probe(job, p, r, fwd, job->max_distance, hit);
   }
   if (found) {
@@ -193,7 +184,7 @@ static uint32_t vault_depth_check(lb_vault_probe_job *job, const vec3 origin, co
   uint32_t miss = 0;
   for (uint32_t i = 1; i <= job->cast_forward_limit && !miss; ++i) {
     vec3 p;
-    axpy(job->near_point, in + r * (float)(i - 1u), fwd, p);
+    lb_vec3_mad(job->near_point, fwd, in + r * (float)(i - 1u), p);
     p[1] = origin[1];
     lb_collide_hit h;
     if (!probe(job, p, 0.0f, down, reach, &h)) {
@@ -210,21 +201,21 @@ static void vault_far_face(lb_vault_probe_job *job, const vec3 origin, const vec
                            float hit_distance, uint32_t miss, vec3 far_point) {
   const float r = job->hand_radius;
   vec3 back, beyond, far_from;
-  axpy((const float[3]){0.0f, 0.0f, 0.0f}, -1.0f, fwd, back);
-  axpy(origin, hit_distance + r * (float)(miss + 1u), fwd, beyond);
+  lb_vec3_mad((const float[3]){0.0f, 0.0f, 0.0f}, fwd, -1.0f, back);
+  lb_vec3_mad(origin, fwd, hit_distance + r * (float)(miss + 1u), beyond);
   far_from[0] = beyond[0];
   far_from[1] = job->top[1] - 0.01f;
   far_from[2] = beyond[2];
-  float span = dot3(
+  float span = lb_vec3_dot(
       (const float[3]){beyond[0] - job->near_point[0], 0.0f, beyond[2] - job->near_point[2]}, fwd);
   lb_collide_hit fh;
   if (probe(job, far_from, 0.0f, back, span, &fh)) {
     memcpy(far_point, fh.point, sizeof(vec3));
   } else {
-    axpy(job->near_point, r * (float)miss, fwd, far_point); /* the depth rays' bound */
+    lb_vec3_mad(job->near_point, fwd, r * (float)miss, far_point); /* the depth rays' bound */
   }
   vec3 d = {far_point[0] - job->near_point[0], 0.0f, far_point[2] - job->near_point[2]};
-  job->depth = dot3(d, fwd);
+  job->depth = lb_vec3_dot(d, fwd);
 }
 
 /* Far side: a floor within the drop limit, and room to stand. Sets landing and the refusal. */
@@ -232,7 +223,7 @@ static void vault_far_side(lb_vault_probe_job *job, const vec3 fwd, const vec3 f
   const vec3 down = {0.0f, -1.0f, 0.0f};
   const float *feet = job->character.t;
   vec3 land_col;
-  axpy(far_point, job->landing_distance, fwd, land_col);
+  lb_vec3_mad(far_point, fwd, job->landing_distance, land_col);
   vec3 land_from = {land_col[0], job->top[1] + 0.1f, land_col[2]};
   float land_len = land_from[1] - (feet[1] - job->drop_limit);
   lb_collide_hit lh;
@@ -270,7 +261,7 @@ lb_result lb_vault_probe_run(lb_vault_probe_job *job) {
   flat_forward(&job->character, fwd);
   memcpy(job->forward, fwd, sizeof(vec3));
   lb_transform_point(&job->character, job->hand_origin, hand);
-  axpy(hand, r, up, origin);
+  lb_vec3_mad(hand, up, r, origin);
   lb_collide_hit hit;
   vault_height_check(job, origin, fwd, &hit);
   if (job->verdict == LB_VAULT_CLASS_NONE) {
@@ -280,7 +271,7 @@ lb_result lb_vault_probe_run(lb_vault_probe_job *job) {
   memcpy(job->near_point, hit.point, sizeof(vec3));
   memcpy(job->near_normal, hit.normal, sizeof(vec3));
   vec3 rel = {hit.point[0] - feet[0], 0.0f, hit.point[2] - feet[2]};
-  job->distance = dot3(rel, fwd);
+  job->distance = lb_vec3_dot(rel, fwd);
   /* The top at the near face (from above the tallest cast for a tall obstacle). Its class
    * does not depend on it but for a vault: the depth rays reach down to it, so a vault
    * without a top is refused, never measured against a floor (height 0, rays that all hit:
