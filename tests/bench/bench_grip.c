@@ -1,9 +1,9 @@
 /* Grip benchmarks on the procedural humanoid (1.8 m, the default).
  *
  * grip.hand       one operation = one hand's fingers, as the grip phase runs them:
- *                 lb_finger_pose_run ("fist" on the right hand; the hand rig is built once
+ *                 lb_finger_pose_job_run ("fist" on the right hand; the hand rig is built once
  *                 in setup from the rest skeleton) writing the target rotations, then
- *                 lb_wrap_run closing every finger from the rest (open) hand toward that
+ *                 lb_wrap_job_run closing every finger from the rest (open) hand toward that
  *                 pose onto one cylinder, radius 1.5 cm, 12 cm long, lying across the palm
  *                 (along palm X, its near side 1 cm out of the palm, centred 4 cm up the
  *                 fingers: tests/c/test_grip_wrap.c's handle), margin 8 % of the index
@@ -103,7 +103,7 @@ static int lb_hand_init(lb_hand_state *s) {
   hj.names = s->names;
   hj.parents = s->parents;
   hj.side = LB_HAND_RIGHT;
-  if (lb_hand_find_run(&hj) != LB_OK || hj.info.finger_count != LB_FINGER_COUNT) {
+  if (lb_hand_find_job_run(&hj) != LB_OK || hj.info.finger_count != LB_FINGER_COUNT) {
     return 0;
   }
   s->info = hj.info;
@@ -112,7 +112,7 @@ static int lb_hand_init(lb_hand_state *s) {
   pj.model = s->model;
   pj.joint_count = s->count;
   pj.parents = s->parents;
-  if (lb_palm_frame_run(&pj) != LB_OK ||
+  if (lb_palm_frame_job_run(&pj) != LB_OK ||
       lb_hand_rig_build(&s->info, s->parents, s->local, s->count, &s->rig) != LB_OK ||
       lb_grip_pose_builtin("fist", &s->fist) != LB_OK) {
     return 0;
@@ -168,7 +168,7 @@ static void *lb_hand_setup_stage(int stage) {
   /* the wrap stage starts from the pose job's output, as the whole bench's wrap does */
   lb_finger_pose_job job;
   lb_hand_job(s, &job);
-  if (lb_finger_pose_run(&job) != LB_OK) {
+  if (lb_finger_pose_job_run(&job) != LB_OK) {
     lb_hand_teardown(s);
     return NULL;
   }
@@ -221,7 +221,7 @@ static void lb_hand_run(void *p, uint32_t iters, lb_bench_stats *st) {
     if (s->stage != LB_GRIP_STAGE_SECOND) {
       lb_finger_pose_job job;
       lb_hand_job(s, &job);
-      if (lb_finger_pose_run(&job) != LB_OK) {
+      if (lb_finger_pose_job_run(&job) != LB_OK) {
         st->failures++;
         continue;
       }
@@ -229,7 +229,7 @@ static void lb_hand_run(void *p, uint32_t iters, lb_bench_stats *st) {
     }
     if (s->stage != LB_GRIP_STAGE_FIRST) {
       lb_wrap_job wrap = lb_hand_wrap_job(s);
-      if (lb_wrap_run(&wrap) != LB_OK) {
+      if (lb_wrap_job_run(&wrap) != LB_OK) {
         st->failures++;
         continue;
       }

@@ -8,7 +8,7 @@
  *
  * ik.two_bone   one operation = what the Reach phase does for one arm:
  *               reset the 3 chain joints to the animation pose, local→model for
- *               them (3 lb_transform_mul), lb_two_bone_ik_run (validate + solve),
+ *               them (3 lb_transform_mul), lb_two_bone_ik_job_run (validate + solve),
  *               write the corrected model rotations back as locals and redo
  *               local→model for the 3 joints (phases.c's sequence, minus the finger
  *               subtree). Counterpart of three.js CCDIKSolver.update() plus the
@@ -168,7 +168,7 @@ static void lb_ik_run(void *p, uint32_t iters, lb_bench_stats *st) {
     job.target[0] = target[0];
     job.target[1] = target[1];
     job.target[2] = target[2];
-    if (lb_two_bone_ik_run(&job) != LB_OK) {
+    if (lb_two_bone_ik_job_run(&job) != LB_OK) {
       st->failures++;
       continue;
     }

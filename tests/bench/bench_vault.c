@@ -95,7 +95,7 @@ static void lb_vault_run(void *p, uint32_t iters, lb_bench_stats *st) {
       s->z = 2.0f;
     }
     job.character.t[2] = s->z;
-    if (lb_vault_probe_run(&job) != LB_OK) {
+    if (lb_vault_probe_job_run(&job) != LB_OK) {
       st->failures++;
     } else if (job.verdict >= LB_VAULT_CLASS_VAULT) {
       /* the obstacle whose near face the probe found */

@@ -365,7 +365,7 @@ static bool find_and_build(const skel *s, lb_hand_info *info, lb_hand_rig *rig) 
   job.parents = s->parents;
   job.report = g_report;
   job.report_cap = sizeof g_report;
-  bool ok = lb_hand_find_run(&job) == LB_OK;
+  bool ok = lb_hand_find_job_run(&job) == LB_OK;
   *info = job.info;
   ok = ok && lb_hand_rig_build(info, s->parents, s->local, s->n, rig) == LB_OK;
   return ok;
@@ -390,7 +390,7 @@ static void pose_hand(const skel *s, const lb_hand_rig *rig, const lb_grip_pose_
   job.local = s->local;
   job.model = model;
   job.out_local = out_local;
-  LB_CHECK(lb_finger_pose_run(&job) == LB_OK);
+  LB_CHECK(lb_finger_pose_job_run(&job) == LB_OK);
   out->index_length = job.index_length;
   float k = 0.08f / job.index_length;
   versor inv;
@@ -559,7 +559,7 @@ static void wrap_hand(const skel *s, const lb_hand_info *info, const lb_hand_rig
   pj.local = s->local;
   pj.model = model;
   pj.out_local = posed;
-  LB_CHECK(lb_finger_pose_run(&pj) == LB_OK);
+  LB_CHECK(lb_finger_pose_job_run(&pj) == LB_OK);
   /* A 15 mm handle along the palm's X axis, on the palm side under the knuckles. */
   lb_shape_def def = lb_shape_default_def();
   def.type = LB_SHAPE_CYLINDER;
@@ -592,7 +592,7 @@ static void wrap_hand(const skel *s, const lb_hand_info *info, const lb_hand_rig
     wrapped[i] = posed[i];
   }
   wj.out_local = wrapped;
-  LB_CHECK(lb_wrap_run(&wj) == LB_OK);
+  LB_CHECK(lb_wrap_job_run(&wj) == LB_OK);
   *contacts = 0;
   for (uint32_t i = 0; i < s->n; ++i) {
     if (s->parents[i] < 0) {
@@ -685,7 +685,7 @@ static lb_hand_info find_small(const small_skel *s) {
   job.parents = s->parents;
   job.report = g_report;
   job.report_cap = sizeof g_report;
-  LB_CHECK(lb_hand_find_run(&job) == LB_OK);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_OK);
   return job.info;
 }
 
@@ -858,7 +858,7 @@ static float palm_gap(const hold_scene *sc, const lb_test_humanoid *h) {
   job.hand = &info;
   job.model = model;
   job.joint_count = n;
-  LB_CHECK(lb_palm_frame_run(&job) == LB_OK);
+  LB_CHECK(lb_palm_frame_job_run(&job) == LB_OK);
   lb_transform root, palm, anchor;
   LB_CHECK(lb_world_entity_transform(sc->w, sc->hero, &root) == LB_OK);
   lb_transform_mul(&root, &job.frame, &palm);

@@ -123,7 +123,7 @@ static void test_conventions_find_hands_and_fingers(void) {
       if (naming == LB_NAMING_DIGITS) {
         map_digits(&job, roots);
       }
-      LB_CHECK(lb_hand_find_run(&job) == LB_OK);
+      LB_CHECK(lb_hand_find_job_run(&job) == LB_OK);
       check_hand(&fx, (lb_humanoid_naming)naming, right, &job.info);
       if (naming == 1 && right) {
         printf("unreal: %s\n", job.info.report);
@@ -140,7 +140,7 @@ static void test_explicit_mapping(void) {
   rig_fixture fx;
   fixture_init(&fx, LB_NAMING_DIGITS);
   lb_hand_find_job job = fixture_job(&fx, LB_HAND_RIGHT);
-  LB_CHECK(lb_hand_find_run(&job) == LB_OK);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_OK);
   LB_CHECK(name_is(fx.names, job.info.hand, "R_Hand"));
   LB_CHECK(job.info.finger_count == 5);
   LB_CHECK(strstr(job.info.report, "missing") == NULL);
@@ -159,7 +159,7 @@ static void test_explicit_mapping(void) {
   job.finger_roots[LB_FINGER_RING] =
       "C_Pelvis/C_Spine_1/C_Spine_2/C_Spine_3/R_Clavicle/R_UpperArm/R_Forearm/R_Hand/R_Digit3_1";
   job.finger_roots[LB_FINGER_PINKY] = "R_Digit4_1/R_Digit4_2";
-  LB_CHECK(lb_hand_find_run(&job) == LB_OK);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_OK);
   LB_CHECK(job.info.finger_count == 5);
   LB_CHECK(name_is(fx.names, job.info.fingers[LB_FINGER_RING].joints[0], "R_Digit3_1"));
   /* Mapping to the 2nd segment: the chain starts there; the named end leaf is the tip. */
@@ -169,27 +169,27 @@ static void test_explicit_mapping(void) {
 
   /* The left hand's digit is not under the right hand. */
   job.finger_roots[LB_FINGER_PINKY] = "L_Digit4_1";
-  LB_CHECK(lb_hand_find_run(&job) == LB_ERR_JOINT_NOT_FOUND);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_ERR_JOINT_NOT_FOUND);
   LB_CHECK(!job.info.fingers[LB_FINGER_PINKY].found);
   LB_CHECK(job.info.finger_count == 4);
   LB_CHECK(strstr(job.info.report, "pinky (mapped joint 'L_Digit4_1' not under the hand)"));
 
   job.hand_path = "R_Forearm/R_Hand"; /* not a path from the root */
-  LB_CHECK(lb_hand_find_run(&job) == LB_ERR_JOINT_NOT_FOUND);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_ERR_JOINT_NOT_FOUND);
   LB_CHECK(job.info.hand == -1);
   LB_CHECK(strstr(job.info.report, "'R_Forearm/R_Hand' not found") != NULL);
   /* An explicit hand joint overrides the name search (here: a hand with no side); the
    * unmapped pinky is found by name below it. */
   job.hand_path = "R_Forearm";
   job.finger_roots[LB_FINGER_PINKY] = NULL;
-  LB_CHECK(lb_hand_find_run(&job) == LB_OK);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_OK);
   LB_CHECK(name_is(fx.names, job.info.hand, "R_Forearm"));
   LB_CHECK(job.info.finger_count == 5);
   LB_CHECK(!job.info.fingers[LB_FINGER_PINKY].explicit_mapping);
   /* A mapped joint that does not exist is told apart from one that is not under the hand. */
   job.hand_path = NULL;
   job.finger_roots[LB_FINGER_PINKY] = "R_Digit9_1";
-  LB_CHECK(lb_hand_find_run(&job) == LB_ERR_JOINT_NOT_FOUND);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_ERR_JOINT_NOT_FOUND);
   LB_CHECK(strstr(job.info.report, "pinky (mapped joint 'R_Digit9_1': no such joint)"));
   LB_CHECK(strstr(job.info.report, "not under the hand") == NULL);
   lb_world_destroy(fx.w);
@@ -239,10 +239,10 @@ static void test_hand_name_variants(void) {
     int r = add(&s, pairs[i][0], root);
     add(&s, "RightHandThumb1", r); /* a finger, not a hand */
     lb_hand_find_job job = small_job(&s, LB_HAND_RIGHT);
-    LB_CHECK(lb_hand_find_run(&job) == LB_OK);
+    LB_CHECK(lb_hand_find_job_run(&job) == LB_OK);
     LB_CHECK(name_is(s.names, job.info.hand, pairs[i][0]));
     job.side = LB_HAND_LEFT;
-    LB_CHECK(lb_hand_find_run(&job) == LB_OK);
+    LB_CHECK(lb_hand_find_job_run(&job) == LB_OK);
     LB_CHECK(name_is(s.names, job.info.hand, pairs[i][1]));
   }
   /* An IK hand without fingers loses to the real hand, wherever it is. */
@@ -252,10 +252,10 @@ static void test_hand_name_variants(void) {
   int h = add(&s, "hand_r", root);
   add(&s, "index_01_r", h);
   lb_hand_find_job job = small_job(&s, LB_HAND_RIGHT);
-  LB_CHECK(lb_hand_find_run(&job) == LB_OK);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_OK);
   LB_CHECK(name_is(s.names, job.info.hand, "hand_r"));
   job.side = LB_HAND_LEFT;
-  LB_CHECK(lb_hand_find_run(&job) == LB_ERR_JOINT_NOT_FOUND);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_ERR_JOINT_NOT_FOUND);
   LB_CHECK(job.info.hand == -1);
   LB_CHECK(strstr(job.info.report, "left hand: no joint") != NULL);
 }
@@ -284,8 +284,8 @@ static void test_missing_finger_and_metacarpals(void) {
   add(&s, "Little3_R", l2);
   add(&s, "Ring0_R", h); /* number 0 but nothing named Ring below: a (1-joint) finger */
   lb_hand_find_job job = small_job(&s, LB_HAND_RIGHT);
-  LB_CHECK(lb_hand_find_validate(&job) == LB_OK);
-  LB_CHECK(lb_hand_find_run(&job) == LB_OK);
+  LB_CHECK(lb_hand_find_job_validate(&job) == LB_OK);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_OK);
   const lb_hand_info *info = &job.info;
   LB_CHECK(info->hand == h);
   LB_CHECK(info->finger_count == 5);
@@ -293,7 +293,7 @@ static void test_missing_finger_and_metacarpals(void) {
   LB_CHECK(info->fingers[LB_FINGER_RING].metacarpal == -1);
   LB_CHECK(name_is(s.names, info->fingers[LB_FINGER_RING].joints[0], "Ring0_R"));
   job.joint_count = --s.n; /* drop Ring0_R: four fingers */
-  LB_CHECK(lb_hand_find_run(&job) == LB_OK);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_OK);
   printf("4 fingers: %s\n", info->report);
   LB_CHECK(info->finger_count == 4);
   LB_CHECK(!info->fingers[LB_FINGER_RING].found);
@@ -327,10 +327,10 @@ static void test_missing_finger_and_metacarpals(void) {
   pj.model = model;
   pj.joint_count = s.n;
   /* All roots coincide with the hand except index: no across-palm direction. */
-  LB_CHECK(lb_palm_frame_run(&pj) == LB_ERR_DEGENERATE);
+  LB_CHECK(lb_palm_frame_job_run(&pj) == LB_ERR_DEGENERATE);
   LB_CHECK_NEAR(pj.index_length, 6.0f, 1e-6);
   job.info.fingers[LB_FINGER_INDEX].tip = -1;
-  LB_CHECK(lb_palm_frame_run(&pj) == LB_ERR_DEGENERATE);
+  LB_CHECK(lb_palm_frame_job_run(&pj) == LB_ERR_DEGENERATE);
   LB_CHECK_NEAR(pj.index_length, 3.0f + LB_HAND_TIP_ESTIMATE * 2.0f, 1e-6);
 }
 
@@ -341,26 +341,26 @@ static void test_validate(void) {
   add(&s, "B", 0);
   add(&s, "A1", 1); /* parent before it but not depth-first */
   lb_hand_find_job job = small_job(&s, LB_HAND_RIGHT);
-  LB_CHECK(lb_hand_find_validate(&job) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_hand_find_job_validate(&job) == LB_ERR_INVALID_ARGUMENT);
   s.parents[3] = 3;
-  LB_CHECK(lb_hand_find_validate(&job) == LB_ERR_CYCLE);
+  LB_CHECK(lb_hand_find_job_validate(&job) == LB_ERR_CYCLE);
   s.parents[3] = 2;
-  LB_CHECK(lb_hand_find_validate(&job) == LB_OK);
-  LB_CHECK(lb_hand_find_run(&job) == LB_ERR_JOINT_NOT_FOUND);
+  LB_CHECK(lb_hand_find_job_validate(&job) == LB_OK);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_ERR_JOINT_NOT_FOUND);
   job.side = (lb_hand_side)2;
-  LB_CHECK(lb_hand_find_validate(&job) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_hand_find_job_validate(&job) == LB_ERR_INVALID_ARGUMENT);
   job.side = LB_HAND_LEFT;
   job.joint_count = 0;
-  LB_CHECK(lb_hand_find_validate(&job) == LB_ERR_OUT_OF_RANGE);
+  LB_CHECK(lb_hand_find_job_validate(&job) == LB_ERR_OUT_OF_RANGE);
   job.joint_count = s.n;
   s.names[1] = NULL;
-  LB_CHECK(lb_hand_find_run(&job) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_ERR_INVALID_ARGUMENT);
   job.names = NULL;
-  LB_CHECK(lb_hand_find_validate(&job) == LB_ERR_INVALID_ARGUMENT);
-  LB_CHECK(lb_hand_find_validate(NULL) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_hand_find_job_validate(&job) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_hand_find_job_validate(NULL) == LB_ERR_INVALID_ARGUMENT);
 
   lb_palm_frame_job pj = lb_palm_frame_default_job();
-  LB_CHECK(lb_palm_frame_validate(&pj) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_palm_frame_job_validate(&pj) == LB_ERR_INVALID_ARGUMENT);
   lb_hand_info info;
   memset(&info, 0, sizeof info);
   info.hand = 0;
@@ -369,16 +369,16 @@ static void test_validate(void) {
   pj.hand = &info;
   pj.model = model;
   pj.joint_count = 1;
-  LB_CHECK(lb_palm_frame_validate(&pj) == LB_OK);
-  LB_CHECK(lb_palm_frame_run(&pj) == LB_ERR_DEGENERATE);
+  LB_CHECK(lb_palm_frame_job_validate(&pj) == LB_OK);
+  LB_CHECK(lb_palm_frame_job_run(&pj) == LB_ERR_DEGENERATE);
   info.fingers[1].found = true;
   info.fingers[1].segment_count = 1;
   info.fingers[1].joints[0] = 1; /* out of range */
   info.fingers[1].tip = -1;
-  LB_CHECK(lb_palm_frame_validate(&pj) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_palm_frame_job_validate(&pj) == LB_ERR_INVALID_ARGUMENT);
   info.fingers[1].joints[0] = 0;
   model[0].t[1] = NAN;
-  LB_CHECK(lb_palm_frame_validate(&pj) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_palm_frame_job_validate(&pj) == LB_ERR_NOT_FINITE);
 }
 
 static float angle_deg(const float *a, const float *b) {
@@ -406,7 +406,7 @@ static void palm_of(const rig_fixture *fx, lb_hand_side side, palm_result *out) 
   if (strcmp(fx->names[0], "C_Pelvis") == 0) {
     map_digits(&job, roots);
   }
-  LB_CHECK(lb_hand_find_run(&job) == LB_OK);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_OK);
   out->info = job.info;
   uint32_t n = 0;
   const lb_transform *model = lb_rig_model_pose(fx->w, fx->e, &n);
@@ -416,7 +416,7 @@ static void palm_of(const rig_fixture *fx, lb_hand_side side, palm_result *out) 
   out->job.model = model;
   out->job.joint_count = n;
   out->job.parents = fx->parents;
-  LB_CHECK(lb_palm_frame_run(&out->job) == LB_OK);
+  LB_CHECK(lb_palm_frame_job_run(&out->job) == LB_OK);
   memcpy(out->index_tip, model[out->info.fingers[LB_FINGER_INDEX].tip].t, sizeof(vec3));
 }
 
@@ -577,14 +577,14 @@ static void test_palm_frame_fallbacks(void) {
   lb_hand_info info = pr.info;
   info.fingers[LB_FINGER_MIDDLE].found = false;
   pr.job.hand = &info;
-  LB_CHECK(lb_palm_frame_run(&pr.job) == LB_OK);
+  LB_CHECK(lb_palm_frame_job_run(&pr.job) == LB_OK);
   const float *ix = model[info.fingers[LB_FINGER_INDEX].joints[0]].t;
   for (int a = 0; a < 3; ++a) {
     LB_CHECK_NEAR(pr.job.frame.t[a], 0.5f * (h[a] + ix[a]), 1e-6);
   }
   LB_CHECK(angle_deg(pr.job.y_axis, (vec3){0.0f, -1.0f, 0.0f}) < 0.01f);
   info.fingers[LB_FINGER_INDEX].found = false;
-  LB_CHECK(lb_palm_frame_run(&pr.job) == LB_OK); /* ring → pinky across the palm */
+  LB_CHECK(lb_palm_frame_job_run(&pr.job) == LB_OK); /* ring → pinky across the palm */
   vec3 c = {0.0f, 0.0f, 0.0f};
   for (int f = 0; f < 5; ++f) {
     for (int a = 0; a < 3; ++a) {
@@ -595,11 +595,11 @@ static void test_palm_frame_fallbacks(void) {
     LB_CHECK_NEAR(pr.job.frame.t[a], 0.5f * (h[a] + c[a]), 1e-6);
   }
   pr.job.parents = NULL; /* thumb, ring, pinky roots only */
-  LB_CHECK(lb_palm_frame_run(&pr.job) == LB_OK);
+  LB_CHECK(lb_palm_frame_job_run(&pr.job) == LB_OK);
   LB_CHECK(pr.job.z_axis[0] < -0.9f);
   info.fingers[LB_FINGER_RING].found = false;
   info.fingers[LB_FINGER_PINKY].found = false;
-  LB_CHECK(lb_palm_frame_run(&pr.job) == LB_ERR_DEGENERATE); /* thumb alone */
+  LB_CHECK(lb_palm_frame_job_run(&pr.job) == LB_ERR_DEGENERATE); /* thumb alone */
   LB_CHECK(pr.job.frame.t[0] == h[0] && pr.job.frame.r[3] == 1.0f);
   lb_world_destroy(fx.w);
 }

@@ -63,7 +63,7 @@ static lb_transform palm_world(const scene *sc, lb_hand_side side) {
   job.hand = &info;
   job.model = model;
   job.joint_count = n;
-  LB_CHECK(lb_palm_frame_run(&job) == LB_OK);
+  LB_CHECK(lb_palm_frame_job_run(&job) == LB_OK);
   lb_transform root, out;
   LB_CHECK(lb_world_entity_transform(sc->w, sc->hero, &root) == LB_OK);
   lb_transform_mul(&root, &job.frame, &out);
@@ -422,7 +422,7 @@ static void wrap_stops_on_surface_within_pose(void) {
     pj.hand = &info;
     pj.model = model;
     pj.joint_count = n;
-    LB_CHECK(lb_palm_frame_run(&pj) == LB_OK);
+    LB_CHECK(lb_palm_frame_job_run(&pj) == LB_OK);
     float margin = 0.08f * pj.index_length;
     for (int f = 0; f < LB_FINGER_COUNT; ++f) {
       const lb_finger_info *fi = &info.fingers[f];

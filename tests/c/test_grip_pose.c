@@ -44,7 +44,7 @@ static void hand_init(const rig_fixture *fx, lb_hand_side side, hand_fixture *h)
       job.finger_roots[f] = roots[f];
     }
   }
-  LB_CHECK(lb_hand_find_run(&job) == LB_OK);
+  LB_CHECK(lb_hand_find_job_run(&job) == LB_OK);
   LB_CHECK(job.info.finger_count == 5);
   h->info = job.info;
   LB_CHECK(lb_hand_rig_build(&h->info, fx->h.parents, fx->h.local, fx->h.count, &h->rig) == LB_OK);
@@ -92,7 +92,7 @@ static void pose_hand(const rig_fixture *fx, const hand_fixture *h, const lb_gri
   job.local = fx->h.local;
   job.model = fx->h.model;
   job.out_local = out->local;
-  LB_CHECK(lb_finger_pose_run(&job) == LB_OK);
+  LB_CHECK(lb_finger_pose_job_run(&job) == LB_OK);
   out->job = job;
   fk(fx, out->local, out->model);
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
@@ -713,38 +713,38 @@ static void test_validation(void) {
   memcpy(outl, fx.h.local, sizeof outl);
   lb_grip_pose_def fist = builtin("fist");
   lb_finger_pose_job job = lb_finger_pose_default_job();
-  LB_CHECK(lb_finger_pose_validate(&job) == LB_ERR_INVALID_ARGUMENT);
-  LB_CHECK(lb_finger_pose_validate(NULL) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_finger_pose_job_validate(&job) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_finger_pose_job_validate(NULL) == LB_ERR_INVALID_ARGUMENT);
   job.rig = &h.rig;
   job.pose = &fist;
   job.joint_count = fx.h.count;
   job.local = local;
   job.model = model;
   job.out_local = outl;
-  LB_CHECK(lb_finger_pose_validate(&job) == LB_OK);
+  LB_CHECK(lb_finger_pose_job_validate(&job) == LB_OK);
   job.trigger = NAN;
-  LB_CHECK(lb_finger_pose_run(&job) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_finger_pose_job_run(&job) == LB_ERR_NOT_FINITE);
   job.trigger = 1.5f;
-  LB_CHECK(lb_finger_pose_run(&job) == LB_ERR_OUT_OF_RANGE);
+  LB_CHECK(lb_finger_pose_job_run(&job) == LB_ERR_OUT_OF_RANGE);
   job.trigger = 0.0f;
   job.joint_count = fx.h.count - 1;
-  LB_CHECK(lb_finger_pose_run(&job) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_finger_pose_job_run(&job) == LB_ERR_INVALID_ARGUMENT);
   job.joint_count = fx.h.count;
   local[h.rig.fingers[LB_FINGER_RING].joints[1]].t[0] = NAN;
-  LB_CHECK(lb_finger_pose_run(&job) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_finger_pose_job_run(&job) == LB_ERR_NOT_FINITE);
   memcpy(local, fx.h.local, sizeof local);
   model[h.rig.hand].r[2] = INFINITY;
-  LB_CHECK(lb_finger_pose_run(&job) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_finger_pose_job_run(&job) == LB_ERR_NOT_FINITE);
   memcpy(model, fx.h.model, sizeof model);
   lb_grip_pose_def badpose = fist;
   badpose.thumb.opposition = 2.0f;
   job.pose = &badpose;
-  LB_CHECK(lb_finger_pose_run(&job) == LB_ERR_OUT_OF_RANGE);
+  LB_CHECK(lb_finger_pose_job_run(&job) == LB_ERR_OUT_OF_RANGE);
   lb_hand_rig unbuilt;
   memset(&unbuilt, 0, sizeof unbuilt);
   job.rig = &unbuilt;
   job.pose = &fist;
-  LB_CHECK(lb_finger_pose_run(&job) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_finger_pose_job_run(&job) == LB_ERR_INVALID_ARGUMENT);
   int written = 0;
   for (uint32_t j = 0; j < fx.h.count; ++j) {
     written += !same_rotations(outl, fx.h.local, (int)j);
@@ -753,10 +753,10 @@ static void test_validation(void) {
   /* In place (out_local == local) equals a separate output. */
   job.rig = &h.rig;
   job.out_local = local;
-  LB_CHECK(lb_finger_pose_run(&job) == LB_OK);
+  LB_CHECK(lb_finger_pose_job_run(&job) == LB_OK);
   job.local = fx.h.local;
   job.out_local = outl;
-  LB_CHECK(lb_finger_pose_run(&job) == LB_OK);
+  LB_CHECK(lb_finger_pose_job_run(&job) == LB_OK);
   LB_CHECK(lb_test_same_transforms(local, outl, fx.h.count));
 
   /* Rig build: nulls, out-of-range indices, chains that are not parent → child, NaN rest. */

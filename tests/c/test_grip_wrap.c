@@ -33,7 +33,7 @@ static void fx_init(hand_fx *fx, lb_hand_side side, lb_humanoid_naming naming) {
   hj.names = fx->h.names;
   hj.parents = fx->h.parents;
   hj.side = side;
-  LB_CHECK(lb_hand_find_run(&hj) == LB_OK);
+  LB_CHECK(lb_hand_find_job_run(&hj) == LB_OK);
   LB_CHECK(hj.info.finger_count == 5);
   fx->info = hj.info;
   fx->palm = lb_palm_frame_default_job();
@@ -41,7 +41,7 @@ static void fx_init(hand_fx *fx, lb_hand_side side, lb_humanoid_naming naming) {
   fx->palm.model = fx->h.model;
   fx->palm.joint_count = fx->h.count;
   fx->palm.parents = fx->h.parents;
-  LB_CHECK(lb_palm_frame_run(&fx->palm) == LB_OK);
+  LB_CHECK(lb_palm_frame_job_run(&fx->palm) == LB_OK);
   fx->margin = LB_WRAP_MARGIN_FRACTION * fx->palm.index_length;
 
   /* Fist: each joint turns by the same angle about the palm X axis (fixed in model space),
@@ -290,7 +290,7 @@ static void test_cylinders_thin_and_thick(void) {
     for (int c = 0; c < 2; ++c) {
       lb_shape cyl = palm_cylinder(fx, radii[c], 0.01f, 0.04f);
       lb_wrap_job job = fx_job(fx, &cyl, 1, g_out);
-      LB_CHECK(lb_wrap_run(&job) == LB_OK);
+      LB_CHECK(lb_wrap_job_run(&job) == LB_OK);
       printf("%s hand, cylinder radius %.3f m: %u queries\n", s ? "left" : "right",
              (double)radii[c], job.queries);
       check_run(fx, &fx->info, &job, &cyl, 1, &wc[c], true);
@@ -328,7 +328,7 @@ static void test_no_surfaces_is_pose(void) {
     d.center[1] = 3.0f; /* 3 m up: out of every finger's reach */
     LB_CHECK(lb_shape_resolve(&d, NULL, &far) == LB_OK);
     lb_wrap_job job = fx_job(fx, c ? &far : NULL, c ? 1u : 0u, g_out);
-    LB_CHECK(lb_wrap_run(&job) == LB_OK);
+    LB_CHECK(lb_wrap_job_run(&job) == LB_OK);
     int differ = 0;
     for (int f = 0; f < LB_FINGER_COUNT; ++f) {
       const lb_finger_info *fi = &fx->info.fingers[f];
@@ -360,7 +360,7 @@ static void test_start_inside_never_deeper(void) {
   for (int c = 0; c < 3; ++c) {
     lb_shape cyl = palm_cylinder(fx, cases[c].radius, cases[c].gap, cases[c].along);
     lb_wrap_job job = fx_job(fx, &cyl, 1, g_out);
-    LB_CHECK(lb_wrap_run(&job) == LB_OK);
+    LB_CHECK(lb_wrap_job_run(&job) == LB_OK);
     wrap_check wc;
     check_run(fx, &fx->info, &job, &cyl, 1, &wc, false);
     /* Count bones that start close and joints that still moved. */
@@ -404,7 +404,7 @@ static void test_start_inside_one_shape_margin_to_others(void) {
         0.5f * (fx->h.model[ix->joints[0]].t[a] + fx->h.model[ix->joints[1]].t[a]);
   }
   lb_wrap_job job = fx_job(fx, shapes, 2, g_out);
-  LB_CHECK(lb_wrap_run(&job) == LB_OK);
+  LB_CHECK(lb_wrap_job_run(&job) == LB_OK);
   wrap_check wc;
   check_run(fx, &fx->info, &job, shapes, 2, &wc, false);
   static lb_transform open_model[MAXJ];
@@ -436,7 +436,7 @@ static void test_extrapolated_ends(void) {
   lb_shape cyl = palm_cylinder(fx, 0.015f, 0.01f, 0.04f);
   lb_wrap_job job = fx_job(fx, &cyl, 1, g_out);
   job.hand = &info;
-  LB_CHECK(lb_wrap_run(&job) == LB_OK);
+  LB_CHECK(lb_wrap_job_run(&job) == LB_OK);
   wrap_check wc;
   check_run(fx, &info, &job, &cyl, 1, &wc, false);
   LB_CHECK(!job.fingers[LB_FINGER_THUMB].searched);
@@ -456,7 +456,7 @@ static void test_finger_mask(void) {
   lb_shape cyl = palm_cylinder(fx, 0.015f, 0.01f, 0.04f);
   lb_wrap_job job = fx_job(fx, &cyl, 1, g_out);
   job.finger_mask = 1u << LB_FINGER_INDEX;
-  LB_CHECK(lb_wrap_run(&job) == LB_OK);
+  LB_CHECK(lb_wrap_job_run(&job) == LB_OK);
   LB_CHECK(job.fingers[LB_FINGER_INDEX].contact);
   LB_CHECK(job.queries == job.fingers[LB_FINGER_INDEX].queries);
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
@@ -486,7 +486,7 @@ static void test_many_shapes(void) {
     LB_CHECK(lb_shape_resolve(&d, &fx->palm.frame, &beads[i]) == LB_OK);
   }
   lb_wrap_job job = fx_job(fx, beads, 24, g_out);
-  LB_CHECK(lb_wrap_run(&job) == LB_OK);
+  LB_CHECK(lb_wrap_job_run(&job) == LB_OK);
   wrap_check wc;
   check_run(fx, &fx->info, &job, beads, 24, &wc, false);
   LB_CHECK(wc.contacts >= 4);
@@ -503,12 +503,12 @@ static void test_other_conventions(void) {
   hand_fx *ref = &g_fx[0];
   lb_shape cyl = palm_cylinder(ref, 0.015f, 0.01f, 0.04f);
   lb_wrap_job a = fx_job(ref, &cyl, 1, g_out);
-  LB_CHECK(lb_wrap_run(&a) == LB_OK);
+  LB_CHECK(lb_wrap_job_run(&a) == LB_OK);
   const lb_humanoid_naming namings[2] = {LB_NAMING_UNREAL, LB_NAMING_BLENDER};
   for (int c = 0; c < 2; ++c) {
     fx_init(&g_conv, LB_HAND_RIGHT, namings[c]);
     lb_wrap_job b = fx_job(&g_conv, &cyl, 1, g_out2);
-    LB_CHECK(lb_wrap_run(&b) == LB_OK);
+    LB_CHECK(lb_wrap_job_run(&b) == LB_OK);
     wrap_check wc;
     check_run(&g_conv, &g_conv.info, &b, &cyl, 1, &wc, false);
     LB_CHECK(wc.contacts == 4);
@@ -558,11 +558,11 @@ static void test_with_pose_job(void) {
     pj.model = fx->h.model;
     memcpy(g_scratch, fx->h.local, fx->h.count * sizeof(lb_transform));
     pj.out_local = g_scratch;
-    LB_CHECK(lb_finger_pose_run(&pj) == LB_OK);
+    LB_CHECK(lb_finger_pose_job_run(&pj) == LB_OK);
     lb_wrap_job job = fx_job(fx, &cyl, 1, g_out);
     job.pose_local = g_scratch;
     job.margin = LB_WRAP_MARGIN_FRACTION * pj.index_length;
-    LB_CHECK(lb_wrap_run(&job) == LB_OK);
+    LB_CHECK(lb_wrap_job_run(&job) == LB_OK);
     printf("pose job '%s' + wrap on the 1.5 cm handle: %u queries\n", names[p], job.queries);
     wrap_check wc;
     check_run(fx, &fx->info, &job, &cyl, 1, &wc, true);
@@ -583,8 +583,8 @@ static void test_with_pose_job(void) {
     const int runs = 1000;
     double t0 = now_seconds();
     for (int i = 0; i < runs; ++i) {
-      LB_CHECK(lb_finger_pose_run(&pj) == LB_OK);
-      LB_CHECK(lb_wrap_run(&job) == LB_OK);
+      LB_CHECK(lb_finger_pose_job_run(&pj) == LB_OK);
+      LB_CHECK(lb_wrap_job_run(&job) == LB_OK);
     }
     printf("  pose + wrap: %.2f us per hand on this build (informational)\n",
            (now_seconds() - t0) / runs * 1e6);
@@ -604,8 +604,8 @@ static void test_determinism_and_aliasing(void) {
                         palm_cylinder(fx, 0.01f, 0.03f, 0.09f)};
   lb_wrap_job a = fx_job(fx, shapes, 2, g_out);
   lb_wrap_job b = fx_job(fx, shapes, 2, g_out2);
-  LB_CHECK(lb_wrap_run(&a) == LB_OK);
-  LB_CHECK(lb_wrap_run(&b) == LB_OK);
+  LB_CHECK(lb_wrap_job_run(&a) == LB_OK);
+  LB_CHECK(lb_wrap_job_run(&b) == LB_OK);
   LB_CHECK(lb_test_same_transforms(g_out, g_out2, fx->h.count));
   LB_CHECK(memcmp(a.fingers, b.fingers, sizeof a.fingers) == 0);
   wrap_check wc;
@@ -615,7 +615,7 @@ static void test_determinism_and_aliasing(void) {
   lb_wrap_job c = fx_job(fx, shapes, 2, g_out2);
   c.pose_local = g_scratch;
   c.out_local = g_scratch;
-  LB_CHECK(lb_wrap_run(&c) == LB_OK);
+  LB_CHECK(lb_wrap_job_run(&c) == LB_OK);
   LB_CHECK(lb_test_same_transforms(g_scratch, g_out, fx->h.count));
   uint32_t h = 2166136261u;
   for (uint32_t j = 0; j < fx->h.count; ++j) {
@@ -633,7 +633,7 @@ static void test_determinism_and_aliasing(void) {
   const int runs = 2000;
   double t0 = now_seconds();
   for (int i = 0; i < runs; ++i) {
-    LB_CHECK(lb_wrap_run(&b) == LB_OK);
+    LB_CHECK(lb_wrap_job_run(&b) == LB_OK);
   }
   double us = (now_seconds() - t0) / runs * 1e6;
   printf("two surfaces: %d contacts, %u queries, pose hash %08x; %.2f us per hand on this build "
@@ -645,9 +645,9 @@ static void test_validate(void) {
   hand_fx *fx = &g_fx[0];
   lb_shape cyl = palm_cylinder(fx, 0.015f, 0.01f, 0.04f);
   lb_wrap_job good = fx_job(fx, &cyl, 1, g_out);
-  LB_CHECK(lb_wrap_validate(&good) == LB_OK);
-  LB_CHECK(lb_wrap_validate(NULL) == LB_ERR_INVALID_ARGUMENT);
-  LB_CHECK(lb_wrap_run(NULL) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_wrap_job_validate(&good) == LB_OK);
+  LB_CHECK(lb_wrap_job_validate(NULL) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_wrap_job_run(NULL) == LB_ERR_INVALID_ARGUMENT);
   memcpy(g_out2, g_out, fx->h.count * sizeof(lb_transform));
   static lb_transform bad_local[MAXJ];
   static int16_t bad_parents[MAXJ];
@@ -663,7 +663,7 @@ static void test_validate(void) {
     bad_shape = cyl;                                                                               \
     job.hand = &info;                                                                              \
     edit;                                                                                          \
-    lb_result got = lb_wrap_run(&job);                                                             \
+    lb_result got = lb_wrap_job_run(&job);                                                         \
     if (got != (code)) {                                                                           \
       fprintf(stderr, "  '%s': got %s\n", #edit, lb_result_name(got));                             \
     }                                                                                              \
@@ -710,7 +710,7 @@ static void test_validate(void) {
   memcpy(bad_local, fx->fist, fx->h.count * sizeof(lb_transform));
   bad_local[0].r[0] = NAN;
   job.pose_local = bad_local;
-  LB_CHECK(lb_wrap_run(&job) == LB_OK);
+  LB_CHECK(lb_wrap_job_run(&job) == LB_OK);
   printf("validate: %d bad jobs rejected with the expected code, outputs untouched\n", n);
 }
 

@@ -36,14 +36,14 @@ static void fx_init(hand_fx *fx) {
   hj.names = fx->h.names;
   hj.parents = fx->h.parents;
   hj.side = LB_HAND_RIGHT;
-  LB_CHECK(lb_hand_find_run(&hj) == LB_OK);
+  LB_CHECK(lb_hand_find_job_run(&hj) == LB_OK);
   fx->info = hj.info;
   fx->palm = lb_palm_frame_default_job();
   fx->palm.hand = &fx->info;
   fx->palm.model = fx->h.model;
   fx->palm.joint_count = fx->h.count;
   fx->palm.parents = fx->h.parents;
-  LB_CHECK(lb_palm_frame_run(&fx->palm) == LB_OK);
+  LB_CHECK(lb_palm_frame_job_run(&fx->palm) == LB_OK);
   LB_CHECK(lb_hand_rig_build(&fx->info, fx->h.parents, fx->h.local, fx->h.count, &fx->rig) ==
            LB_OK);
 }
@@ -220,7 +220,7 @@ static void compare(const char *what, const lb_transform *pose_local, const lb_s
   job.shape_count = shape_count;
   job.margin = LB_WRAP_MARGIN_FRACTION * g_fx.palm.index_length;
   job.out_local = out;
-  LB_CHECK(lb_wrap_run(&job) == LB_OK);
+  LB_CHECK(lb_wrap_job_run(&job) == LB_OK);
   int differ = 0, joints = 0, contacts = 0;
   float worst = 0.0f;
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
@@ -298,7 +298,7 @@ static void pose_of(const char *name, lb_transform *out) {
   pj.model = g_fx.h.model;
   memcpy(out, g_fx.h.local, g_fx.h.count * sizeof(lb_transform));
   pj.out_local = out;
-  LB_CHECK(lb_finger_pose_run(&pj) == LB_OK);
+  LB_CHECK(lb_finger_pose_job_run(&pj) == LB_OK);
 }
 
 static lb_transform g_pose[MAXJ];

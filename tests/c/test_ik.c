@@ -245,7 +245,7 @@ static void test_reachable(void) {
     }
     lb_two_bone_ik_job job;
     job_for(&job, &a, target);
-    LB_CHECK(lb_two_bone_ik_run(&job) == LB_OK);
+    LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_OK);
     arm_apply(&a, &job);
     double err = tip_error(&a, target);
     max_err = err > max_err || err != err ? err : max_err;
@@ -293,7 +293,7 @@ static void test_reachable_behind(void) {
       }
       lb_two_bone_ik_job job;
       job_for(&job, &a, target);
-      LB_CHECK(lb_two_bone_ik_run(&job) == LB_OK);
+      LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_OK);
       arm_apply(&a, &job);
       double err = tip_error(&a, target);
       if (!(err < TOL_REACH)) {
@@ -324,7 +324,7 @@ static void test_unreachable(void) {
     }
     lb_two_bone_ik_job job;
     job_for(&job, &a, target);
-    LB_CHECK(lb_two_bone_ik_run(&job) == LB_OK);
+    LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_OK);
     arm_apply(&a, &job);
     double u[3], v[3], rt[3], rg[3];
     sub3(a.out[1].t, a.out[0].t, u);
@@ -355,7 +355,7 @@ static void test_unreachable(void) {
   const vec3 near = {0.02f, 0.03f, 0.04f};
   lb_two_bone_ik_job job;
   job_for(&job, &a, near);
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_OK);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_OK);
   arm_apply(&a, &job);
   double rt[3], rg[3];
   sub3(a.out[2].t, a.out[0].t, rt);
@@ -377,7 +377,7 @@ static void test_job_weight_zero(void) {
     lb_two_bone_ik_job job;
     job_for(&job, &a, target);
     job.weight = 0.0f;
-    LB_CHECK(lb_two_bone_ik_run(&job) == LB_OK);
+    LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_OK);
     const versor id = {0, 0, 0, 1};
     LB_CHECK(memcmp(job.root_correction, id, sizeof id) == 0);
     LB_CHECK(memcmp(job.mid_correction, id, sizeof id) == 0);
@@ -420,7 +420,7 @@ static void test_bend_side_kept(void) {
     }
     lb_two_bone_ik_job job;
     job_for(&job, &a, target);
-    LB_CHECK(lb_two_bone_ik_run(&job) == LB_OK);
+    LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_OK);
     arm_apply(&a, &job);
     LB_CHECK(tip_error(&a, target) < TOL_REACH);
     double um2[3], e[3];
@@ -453,7 +453,7 @@ static void test_straight_with_hint(void) {
       job_for(&job, &a, targets[t]);
       job.has_hint = true;
       memcpy(job.hint, hints[h], sizeof(vec3));
-      LB_CHECK(lb_two_bone_ik_run(&job) == LB_OK);
+      LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_OK);
       arm_apply(&a, &job);
       LB_CHECK(tip_error(&a, targets[t]) < TOL_REACH);
       double td[3], um[3], hd[3], e[3], hp[3];
@@ -477,7 +477,7 @@ static void test_straight_with_hint(void) {
   job_for(&job, &a, targets[0]);
   job.has_hint = true;
   job.hint[0] = 2.0f;
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_OK);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_OK);
   arm_apply(&a, &job);
   LB_CHECK(job_finite(&job) && tip_error(&a, targets[0]) < TOL_REACH);
 }
@@ -501,8 +501,8 @@ static void test_straight_no_hint(void) {
     lb_two_bone_ik_job j1, j2;
     job_for(&j1, &a, target);
     job_for(&j2, &b, target);
-    LB_CHECK(lb_two_bone_ik_run(&j1) == LB_OK);
-    LB_CHECK(lb_two_bone_ik_run(&j2) == LB_OK);
+    LB_CHECK(lb_two_bone_ik_job_run(&j1) == LB_OK);
+    LB_CHECK(lb_two_bone_ik_job_run(&j2) == LB_OK);
     LB_CHECK(job_finite(&j1));
     LB_CHECK(memcmp(&j1.root_correction, &j2.root_correction, sizeof(versor)) == 0);
     LB_CHECK(memcmp(&j1.mid_correction, &j2.mid_correction, sizeof(versor)) == 0);
@@ -518,13 +518,13 @@ static void test_straight_no_hint(void) {
   vec3 target = {root[0] + 0.1f, root[1] - 0.3f, root[2] + 0.1f};
   lb_two_bone_ik_job job;
   job_for(&job, &a, target);
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_OK);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_OK);
   arm_apply(&a, &job);
   LB_CHECK(job_finite(&job) && transforms_finite(a.out, 3));
   LB_CHECK(tip_error(&a, target) < TOL_REACH);
   /* Target exactly on the root: folded to |l1 - l2|, finite. */
   job_for(&job, &a, root);
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_OK);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_OK);
   LB_CHECK(job_finite(&job));
 }
 
@@ -542,7 +542,7 @@ static void test_degenerate_and_bad_input(void) {
     a.j[2].t[0] = tip_x[k];
     lb_two_bone_ik_job job;
     job_for(&job, &a, target);
-    LB_CHECK(lb_two_bone_ik_run(&job) == LB_ERR_DEGENERATE);
+    LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_ERR_DEGENERATE);
     LB_CHECK(job_finite(&job));
     LB_CHECK(memcmp(job.root_correction, id, sizeof id) == 0);
     LB_CHECK(memcmp(job.mid_correction, id, sizeof id) == 0);
@@ -558,42 +558,42 @@ static void test_degenerate_and_bad_input(void) {
   job_for(&job, &a, target);
   job.target[1] = NAN;
   job.distance = -7.0f;
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_ERR_NOT_FINITE);
   LB_CHECK(job.distance == -7.0f);
-  LB_CHECK(lb_two_bone_ik_validate(&job) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_two_bone_ik_job_validate(&job) == LB_ERR_NOT_FINITE);
   job.target[1] = INFINITY;
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_ERR_NOT_FINITE);
   job_for(&job, &a, target);
   job.has_hint = true;
   job.hint[2] = NAN;
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_ERR_NOT_FINITE);
   job.has_hint = false; /* an unused hint is not read */
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_OK);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_OK);
   job_for(&job, &a, target);
   job.weight = NAN;
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_ERR_NOT_FINITE);
   job.weight = 1.5f;
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_ERR_OUT_OF_RANGE);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_ERR_OUT_OF_RANGE);
   job.weight = 1.0f;
   job.soften = -0.1f;
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_ERR_OUT_OF_RANGE);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_ERR_OUT_OF_RANGE);
   job.soften = 1.0f;
   job.rotation_weight = INFINITY;
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_ERR_NOT_FINITE);
   job.rotation_weight = 0.0f;
   job.target_rotation[0] = NAN;
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_ERR_NOT_FINITE);
   job_for(&job, &a, target);
   a.j[1].t[0] = NAN;
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_ERR_NOT_FINITE);
   a.j[1].t[0] = 0.28f;
   a.j[2].r[3] = NAN; /* a joint rotation */
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_ERR_NOT_FINITE);
   a.j[2].r[3] = 1.0f;
   job.tip = NULL;
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_ERR_INVALID_ARGUMENT);
-  LB_CHECK(lb_two_bone_ik_run(NULL) == LB_ERR_INVALID_ARGUMENT);
-  LB_CHECK(lb_two_bone_ik_validate(NULL) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_two_bone_ik_job_run(NULL) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(lb_two_bone_ik_job_validate(NULL) == LB_ERR_INVALID_ARGUMENT);
 }
 
 static void test_rotation_weight(void) {
@@ -613,7 +613,7 @@ static void test_rotation_weight(void) {
     job_for(&job, &a, target);
     rng_quat(&r, job.target_rotation);
     job.rotation_weight = 1.0f;
-    LB_CHECK(lb_two_bone_ik_run(&job) == LB_OK);
+    LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_OK);
     arm_apply(&a, &job);
     LB_CHECK(tip_error(&a, target) < TOL_REACH);
     double d = quat_diff_deg(a.out[2].r, job.target_rotation);
@@ -621,7 +621,7 @@ static void test_rotation_weight(void) {
     /* Half weight: between the carried-along rotation and the target rotation. */
     arm b = a;
     job.rotation_weight = 0.5f;
-    LB_CHECK(lb_two_bone_ik_run(&job) == LB_OK);
+    LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_OK);
     arm_apply(&b, &job);
     versor carried;
     lb_quat_mul(job.mid_correction, a.j[2].r, carried);
@@ -658,7 +658,7 @@ static void soften_sweep(float soften, double *max_jump, double *max_kink, doubl
     lb_two_bone_ik_job job;
     job_for(&job, &a, target);
     job.soften = soften;
-    LB_CHECK(lb_two_bone_ik_run(&job) == LB_OK);
+    LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_OK);
     arm_apply(&a, &job);
     double rt[3];
     sub3(a.out[2].t, root, rt);
@@ -971,7 +971,7 @@ static void test_world_degenerate(void) {
   job.mid = &m[1];
   job.tip = &m[2];
   job.target[1] = 0.2f;
-  LB_CHECK(lb_two_bone_ik_run(&job) == LB_ERR_DEGENERATE);
+  LB_CHECK(lb_two_bone_ik_job_run(&job) == LB_ERR_DEGENERATE);
   lb_world_destroy(w);
 }
 

@@ -53,7 +53,7 @@ static void test_course_verdicts(void) {
     lb_vault_probe_job job = lb_vault_probe_default_job();
     job.world = w;
     job.character.t[2] = e->z;
-    LB_CHECK(lb_vault_probe_run(&job) == LB_OK);
+    LB_CHECK(lb_vault_probe_job_run(&job) == LB_OK);
     bool vault = e->verdict == LB_VAULT_CLASS_VAULT;
     printf("%-17s %-9s (expected %-9s) height %.4f m (file %.2f), depth %.4f m (file %.2f), "
            "near face %.4f m ahead, %u casts%s\n",
@@ -99,11 +99,11 @@ static void test_far_side_refusals(void) {
   lb_entity ob = box(w, 0, 0.375f, 1.2f, 1.6f, 0.75f, 0.4f);
   lb_vault_probe_job job = lb_vault_probe_default_job();
   job.world = w;
-  LB_CHECK(lb_vault_probe_run(&job) == LB_OK);
+  LB_CHECK(lb_vault_probe_job_run(&job) == LB_OK);
   LB_CHECK(job.verdict == LB_VAULT_CLASS_VAULT && job.obstacle == ob);
   LB_CHECK(job.refusal == LB_VAULT_NO_FLOOR);
   job.drop_limit = 3.5f; /* a long drop is allowed: lands on the lower floor */
-  LB_CHECK(lb_vault_probe_run(&job) == LB_OK && job.refusal == LB_VAULT_ACCEPTED);
+  LB_CHECK(lb_vault_probe_job_run(&job) == LB_OK && job.refusal == LB_VAULT_ACCEPTED);
   LB_CHECK_NEAR(job.landing[1], -3.0, 1e-4);
   lb_world_destroy(w);
   /* No room: a wall 0.3 m past the far face. */
@@ -113,10 +113,10 @@ static void test_far_side_refusals(void) {
   box(w, 0, 1.5f, 2.0f, 4, 3, 0.2f);
   job = lb_vault_probe_default_job();
   job.world = w;
-  LB_CHECK(lb_vault_probe_run(&job) == LB_OK);
+  LB_CHECK(lb_vault_probe_job_run(&job) == LB_OK);
   LB_CHECK(job.verdict == LB_VAULT_CLASS_VAULT && job.refusal == LB_VAULT_NO_ROOM);
   job.capsule_radius = 0.0f; /* room check off */
-  LB_CHECK(lb_vault_probe_run(&job) == LB_OK && job.refusal == LB_VAULT_ACCEPTED);
+  LB_CHECK(lb_vault_probe_job_run(&job) == LB_OK && job.refusal == LB_VAULT_ACCEPTED);
   lb_world_destroy(w);
 }
 
@@ -136,7 +136,7 @@ static lb_vault_probe_job probe_plank(const plank_case *pc, lb_entity *ob) {
   lb_vault_probe_job job = lb_vault_probe_default_job();
   job.world = w;
   job.character.t[2] = pc->z0 - 1.0f;
-  LB_CHECK(lb_vault_probe_run(&job) == LB_OK);
+  LB_CHECK(lb_vault_probe_job_run(&job) == LB_OK);
   job.world = NULL;
   lb_world_destroy(w);
   return job;
@@ -235,7 +235,7 @@ static void test_sheet_refused(void) {
   lb_entity sheet = cl_test_spawn(w, &c, 0, 0, 0, NULL, NULL);
   lb_vault_probe_job job = lb_vault_probe_default_job();
   job.world = w;
-  LB_CHECK(lb_vault_probe_run(&job) == LB_OK);
+  LB_CHECK(lb_vault_probe_job_run(&job) == LB_OK);
   printf("mesh sheet: %s, refusal %u, height %.4f\n", class_name(job.verdict),
          (unsigned)job.refusal, (double)job.height);
   LB_CHECK(job.verdict == LB_VAULT_CLASS_VAULT && job.obstacle == sheet);
@@ -257,7 +257,7 @@ static void test_facing(void) {
   job.character.r[1] = s; /* +Z turned to +X */
   job.character.r[3] = s;
   job.character.t[0] = 0.375f;
-  LB_CHECK(lb_vault_probe_run(&job) == LB_OK);
+  LB_CHECK(lb_vault_probe_job_run(&job) == LB_OK);
   printf("facing +X: %s, height %.4f, depth %.4f, near face %.4f m\n", class_name(job.verdict),
          (double)job.height, (double)job.depth, (double)job.distance);
   LB_CHECK(job.verdict == LB_VAULT_CLASS_VAULT && job.obstacle == ob);
@@ -268,7 +268,7 @@ static void test_facing(void) {
   /* Nothing ahead when facing away. */
   job.character.r[1] = 1.0f;
   job.character.r[3] = 0.0f;
-  LB_CHECK(lb_vault_probe_run(&job) == LB_OK && job.verdict == LB_VAULT_CLASS_NONE);
+  LB_CHECK(lb_vault_probe_job_run(&job) == LB_OK && job.verdict == LB_VAULT_CLASS_NONE);
   LB_CHECK(job.obstacle == LB_NULL_ENTITY);
   lb_world_destroy(w);
 }
@@ -277,26 +277,26 @@ static void test_bad_input(void) {
   lb_world *w = NULL;
   LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
   lb_vault_probe_job job = lb_vault_probe_default_job();
-  LB_CHECK(lb_vault_probe_run(&job) == LB_ERR_INVALID_ARGUMENT); /* no world */
+  LB_CHECK(lb_vault_probe_job_run(&job) == LB_ERR_INVALID_ARGUMENT); /* no world */
   job.world = w;
   job.hand_radius = NAN;
-  LB_CHECK(lb_vault_probe_run(&job) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_vault_probe_job_run(&job) == LB_ERR_NOT_FINITE);
   job.hand_radius = 0.0f;
-  LB_CHECK(lb_vault_probe_run(&job) == LB_ERR_OUT_OF_RANGE);
+  LB_CHECK(lb_vault_probe_job_run(&job) == LB_ERR_OUT_OF_RANGE);
   job = lb_vault_probe_default_job();
   job.world = w;
   job.cast_down_limit = 0;
-  LB_CHECK(lb_vault_probe_run(&job) == LB_ERR_OUT_OF_RANGE);
+  LB_CHECK(lb_vault_probe_job_run(&job) == LB_ERR_OUT_OF_RANGE);
   job = lb_vault_probe_default_job();
   job.world = w;
   const float s = 0.70710678f;
   job.character.r[0] = -s; /* facing straight up */
   job.character.r[3] = s;
-  LB_CHECK(lb_vault_probe_run(&job) == LB_ERR_OUT_OF_RANGE);
+  LB_CHECK(lb_vault_probe_job_run(&job) == LB_ERR_OUT_OF_RANGE);
   job = lb_vault_probe_default_job();
   job.world = w;
   job.capsule_height = 0.4f; /* < 2 radius */
-  LB_CHECK(lb_vault_probe_run(&job) == LB_ERR_OUT_OF_RANGE);
+  LB_CHECK(lb_vault_probe_job_run(&job) == LB_ERR_OUT_OF_RANGE);
   lb_world_destroy(w);
 }
 

@@ -138,9 +138,9 @@ typedef struct lb_hand_info {
   /* NUL-terminated summary, never cut short, e.g. "right hand 'hand_r' (12); fingers:
    * thumb index middle pinky; missing: ring; set GripPose.rightFingerRoots to the
    * thumb,index,middle,ring,pinky roots, e.g. ...". Points at text owned by what filled the info:
-   * the job's `report` buffer (lb_hand_find_run; "" without one), the world (lb_world_find_hand:
-   * until the next call), or the shared hand (lb_world_grip_hand_status: until the character's Rig,
-   * GripPose or GripHolder changes). Never NULL once filled. */
+   * the job's `report` buffer (lb_hand_find_job_run; "" without one), the world
+   * (lb_world_find_hand: until the next call), or the shared hand (lb_world_grip_hand_status: until
+   * the character's Rig, GripPose or GripHolder changes). Never NULL once filled. */
   const char *report;
 } lb_hand_info;
 
@@ -167,15 +167,18 @@ lb_hand_find_job lb_hand_find_default_job(void);
  * (joint_count), LB_ERR_CYCLE (a parent not before its child), LB_ERR_INVALID_ARGUMENT
  * also when the order is not depth-first (a parent that is neither the previous joint
  * nor one of its ancestors). */
-lb_result lb_hand_find_validate(const lb_hand_find_job *job);
+lb_result lb_hand_find_job_validate(const lb_hand_find_job *job);
 /* Validates, then fills job->info (also on failure: hand = -1 when no hand was found,
  * and the report says why). LB_OK when the hand was found, even with fingers missing (they are
  * listed in the report; finger_count says how many were found). LB_ERR_JOINT_NOT_FOUND when no hand
  * matches, or an explicit hand path or finger root does not resolve. */
-lb_result lb_hand_find_run(lb_hand_find_job *job);
+lb_result lb_hand_find_job_run(lb_hand_find_job *job);
+/* Earlier names, kept for one release (docs/architecture.md: jobs are lb_<name>_job_*). */
+#define lb_hand_find_validate lb_hand_find_job_validate
+#define lb_hand_find_run lb_hand_find_job_run
 
 typedef struct lb_world lb_world;
-/* lb_hand_find_run on the skeleton of `e`'s Rig: `hand_path` (NULL or "" = by name)
+/* lb_hand_find_job_run on the skeleton of `e`'s Rig: `hand_path` (NULL or "" = by name)
  * names the hand joint explicitly. Errors name the entity: LB_ERR_STALE_ENTITY,
  * LB_ERR_MISSING_COMPONENT (no Rig), LB_ERR_JOINT_NOT_FOUND (no hand; *out still holds
  * the report, which is also the world's last error). out->report is kept by the world
@@ -214,7 +217,7 @@ lb_result lb_world_grip_anchor(const lb_world *world, lb_entity holder, int role
 
 typedef struct lb_palm_frame_job {
   /* inputs */
-  const lb_hand_info *hand;  /* from lb_hand_find_run, hand >= 0 */
+  const lb_hand_info *hand;  /* from lb_hand_find_job_run, hand >= 0 */
   const lb_transform *model; /* per-joint transforms in one common space */
   uint32_t joint_count;      /* entries in model; every index in hand must be below */
   /* Optional (default NULL): the skeleton's parents, depth-first, joint_count entries.
@@ -234,12 +237,15 @@ typedef struct lb_palm_frame_job {
 lb_palm_frame_job lb_palm_frame_default_job(void);
 /* LB_OK, or LB_ERR_INVALID_ARGUMENT (null pointers, hand < 0, or a joint index of the
  * hand info >= joint_count), LB_ERR_NOT_FINITE (a used position). */
-lb_result lb_palm_frame_validate(const lb_palm_frame_job *job);
+lb_result lb_palm_frame_job_validate(const lb_palm_frame_job *job);
 /* Validates, then computes. LB_ERR_DEGENERATE (identity frame at the hand) when the
  * hand has no usable finger or child, the finger direction is shorter than 1e-6 m, or
  * fewer than two distinct finger roots give the across-palm direction, or it is
  * parallel to the fingers. */
-lb_result lb_palm_frame_run(lb_palm_frame_job *job);
+lb_result lb_palm_frame_job_run(lb_palm_frame_job *job);
+/* Earlier names, kept for one release (docs/architecture.md: jobs are lb_<name>_job_*). */
+#define lb_palm_frame_validate lb_palm_frame_job_validate
+#define lb_palm_frame_run lb_palm_frame_job_run
 
 /* ---- Captured finger poses (named joint rotations, one skeleton's hand) ------------ */
 #define LB_FINGER_POSE_MAX 64        /* registered per world */

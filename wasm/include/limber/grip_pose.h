@@ -243,7 +243,7 @@ typedef struct lb_hand_rig {
   uint32_t tip_estimated; /* bit per finger (thumb = bit 0): fingers[f].tip_estimated */
 } lb_hand_rig;
 
-/* From the found hand (lb_hand_find_run), the skeleton's parents (depth-first,
+/* From the found hand (lb_hand_find_job_run), the skeleton's parents (depth-first,
  * parents[i] < i) and local rest transforms (joint_count entries). The thumb's bend
  * axis comes from its rest direction; the palm frame from lb_palm_frame_job on the rest
  * hand. LB_ERR_INVALID_ARGUMENT (nulls, hand < 0, joint indices out of range, a finger
@@ -280,9 +280,12 @@ lb_finger_pose_job lb_finger_pose_default_job(void);
 /* LB_OK, LB_ERR_INVALID_ARGUMENT (nulls, rig not built, joint_count mismatch),
  * LB_ERR_NOT_FINITE (trigger, used local/model entries), LB_ERR_OUT_OF_RANGE (trigger),
  * or the pose's validation error. */
-lb_result lb_finger_pose_validate(const lb_finger_pose_job *job);
+lb_result lb_finger_pose_job_validate(const lb_finger_pose_job *job);
 /* Validates, then writes. Nothing is written on error. */
-lb_result lb_finger_pose_run(lb_finger_pose_job *job);
+lb_result lb_finger_pose_job_run(lb_finger_pose_job *job);
+/* Earlier names, kept for one release (docs/architecture.md: jobs are lb_<name>_job_*). */
+#define lb_finger_pose_validate lb_finger_pose_job_validate
+#define lb_finger_pose_run lb_finger_pose_job_run
 
 /* ---- per world (registerGripPose) -------------------------------------------------- */
 typedef struct lb_world lb_world;

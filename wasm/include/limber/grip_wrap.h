@@ -101,7 +101,7 @@ typedef struct lb_wrap_finger {
 
 typedef struct lb_wrap_job {
   /* ---- inputs ---- */
-  const lb_hand_info *hand;  /* from lb_hand_find_run; fingers with found = false are skipped */
+  const lb_hand_info *hand;  /* from lb_hand_find_job_run; fingers with found = false are skipped */
   uint32_t joint_count;      /* entries in every array below; 1 .. LB_MAX_JOINTS (1024) */
   const int16_t *parents;    /* depth-first parents (-1 root); checks the finger chains */
   const lb_transform *local; /* this step's local pose: finger translations and scales */
@@ -144,11 +144,14 @@ lb_wrap_job lb_wrap_default_job(void);
  *                            size (see lb_shape_validate_resolved)
  *   LB_ERR_NOT_FINITE        margin, used local translations/scales, used end_local, open/pose
  * rotations, the roots' parents' model transforms, shape fields. */
-lb_result lb_wrap_validate(const lb_wrap_job *job);
+lb_result lb_wrap_job_validate(const lb_wrap_job *job);
 
 /* Validates, then wraps every found finger (thumb to pinky) and fills the outputs. On a
  * validation failure nothing is written (the per-finger results are zeroed). */
-lb_result lb_wrap_run(lb_wrap_job *job);
+lb_result lb_wrap_job_run(lb_wrap_job *job);
+/* Earlier names, kept for one release (docs/architecture.md: jobs are lb_<name>_job_*). */
+#define lb_wrap_validate lb_wrap_job_validate
+#define lb_wrap_run lb_wrap_job_run
 
 #ifdef __cplusplus
 }

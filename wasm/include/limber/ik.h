@@ -42,10 +42,13 @@ lb_two_bone_ik_job lb_two_bone_ik_default_job(void);
 /* LB_OK, or LB_ERR_INVALID_ARGUMENT (null transforms), LB_ERR_NOT_FINITE (target,
  * hint, weights or the joints' positions and rotations), LB_ERR_OUT_OF_RANGE (weights
  * outside [0,1]). */
-lb_result lb_two_bone_ik_validate(const lb_two_bone_ik_job *job);
+lb_result lb_two_bone_ik_job_validate(const lb_two_bone_ik_job *job);
 /* Validates, then solves. Zero-length bones give identity corrections and
  * LB_ERR_DEGENERATE; nothing in the inputs is modified. */
-lb_result lb_two_bone_ik_run(lb_two_bone_ik_job *job);
+lb_result lb_two_bone_ik_job_run(lb_two_bone_ik_job *job);
+/* Earlier names, kept for one release (docs/architecture.md: jobs are lb_<name>_job_*). */
+#define lb_two_bone_ik_validate lb_two_bone_ik_job_validate
+#define lb_two_bone_ik_run lb_two_bone_ik_job_run
 
 #ifdef __cplusplus
 }

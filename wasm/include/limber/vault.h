@@ -111,9 +111,12 @@ lb_vault_probe_job lb_vault_probe_default_job(void);
 /* LB_OK, or LB_ERR_INVALID_ARGUMENT (null world), LB_ERR_NOT_FINITE, LB_ERR_OUT_OF_RANGE
  * (a value outside its range, a character facing straight up or down, capsule_height <
  * 2 capsule_radius). */
-lb_result lb_vault_probe_validate(const lb_vault_probe_job *job);
+lb_result lb_vault_probe_job_validate(const lb_vault_probe_job *job);
 /* Validates, then probes; outputs are reset first. */
-lb_result lb_vault_probe_run(lb_vault_probe_job *job);
+lb_result lb_vault_probe_job_run(lb_vault_probe_job *job);
+/* Earlier names, kept for one release (docs/architecture.md: jobs are lb_<name>_job_*). */
+#define lb_vault_probe_validate lb_vault_probe_job_validate
+#define lb_vault_probe_run lb_vault_probe_job_run
 
 /* ---- Vault, part 2: the Vault component (module "vault", limber/components.h) -------------
  *

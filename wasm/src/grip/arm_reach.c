@@ -99,7 +99,7 @@ void lb_grip_arm_reach(const lb_skeleton *sk, lb_rig_instance *inst, const lb_gr
   memcpy(job.target_rotation, target.r, sizeof(versor));
   job.weight = weight;
   job.rotation_weight = weight;
-  if (lb_two_bone_ik_run(&job) == LB_OK) {
+  if (lb_two_bone_ik_job_run(&job) == LB_OK) {
     lb_rig_commit_two_bone(sk, inst, h->def->upper, h->def->lower, h->def->info.hand, &job);
   }
 }

@@ -25,7 +25,7 @@ static lb_f4 lb_local_zero(lb_f4 acc, const lb_transform *l) {
   return lb_f4_zero_terms(lb_f4_zero_terms(acc, lb_f4_load3(l->t)), lb_f4_load3(l->s));
 }
 
-lb_result lb_finger_pose_validate(const lb_finger_pose_job *job) {
+lb_result lb_finger_pose_job_validate(const lb_finger_pose_job *job) {
   if (!job || !job->rig || !job->pose || !job->local || !job->model || !job->out_local ||
       !job->rig->valid || job->joint_count != job->rig->joint_count || job->rig->hand < 0 ||
       job->rig->hand >= (int)job->joint_count) {
@@ -133,8 +133,8 @@ static void lb_pose_finger(lb_finger_pose_job *job, lb_finger f, lb_turn_cache *
   }
 }
 
-lb_result lb_finger_pose_run(lb_finger_pose_job *job) {
-  lb_result r = lb_finger_pose_validate(job);
+lb_result lb_finger_pose_job_run(lb_finger_pose_job *job) {
+  lb_result r = lb_finger_pose_job_validate(job);
   if (r != LB_OK) {
     return r;
   }

@@ -186,7 +186,7 @@ lb_hand_find_job lb_hand_find_default_job(void) {
   return job;
 }
 
-lb_result lb_hand_find_validate(const lb_hand_find_job *job) {
+lb_result lb_hand_find_job_validate(const lb_hand_find_job *job) {
   if (!job || !job->names || !job->parents ||
       (job->side != LB_HAND_RIGHT && job->side != LB_HAND_LEFT)) {
     return LB_ERR_INVALID_ARGUMENT;
@@ -672,8 +672,8 @@ static void lb_hand_find_report(lb_hand_find_job *job, int hand, uint32_t lo, ui
   }
 }
 
-lb_result lb_hand_find_run(lb_hand_find_job *job) {
-  lb_result r = lb_hand_find_validate(job);
+lb_result lb_hand_find_job_run(lb_hand_find_job *job) {
+  lb_result r = lb_hand_find_job_validate(job);
   if (r != LB_OK) {
     return r;
   }

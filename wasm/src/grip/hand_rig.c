@@ -247,7 +247,7 @@ lb_result lb_hand_rig_build(const lb_hand_info *hand, const int16_t *parents,
   pj.hand = &cp.info;
   pj.model = cp.hs;
   pj.joint_count = (uint32_t)cp.n;
-  r = lb_palm_frame_run(&pj);
+  r = lb_palm_frame_job_run(&pj);
   if (r != LB_OK) {
     return r;
   }

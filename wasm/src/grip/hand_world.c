@@ -47,7 +47,7 @@ lb_result lb_grip_find_hand(lb_world *w, const lb_skeleton *sk, lb_hand_side sid
   char buf[LB_FINGER_ROOTS_MAX];
   lb_split_roots(finger_roots, buf, job.finger_roots);
   /* Measure, then write the whole report into its own allocation. */
-  lb_result r = lb_hand_find_run(&job);
+  lb_result r = lb_hand_find_job_run(&job);
   if (!report) {
     *out = job.info;
     return r;
@@ -56,7 +56,7 @@ lb_result lb_grip_find_hand(lb_world *w, const lb_skeleton *sk, lb_hand_side sid
   if (*report) {
     job.report = *report;
     job.report_cap = job.report_len + 1u;
-    r = lb_hand_find_run(&job);
+    r = lb_hand_find_job_run(&job);
   }
   *out = job.info;
   out->report = *report ? *report : lb_report_oom;

@@ -39,7 +39,7 @@ static bool lb_position_finite(const lb_palm_frame_job *job, int j) {
                    lb_is_finite(job->model[j].t[2]));
 }
 
-lb_result lb_palm_frame_validate(const lb_palm_frame_job *job) {
+lb_result lb_palm_frame_job_validate(const lb_palm_frame_job *job) {
   if (!job || !job->hand || !job->model || job->hand->hand < 0 ||
       job->hand->hand >= (int)job->joint_count) {
     return LB_ERR_INVALID_ARGUMENT;
@@ -171,8 +171,8 @@ static bool lb_palm_across(const lb_palm_frame_job *job, const vec3 z, vec3 y, v
   return true;
 }
 
-lb_result lb_palm_frame_run(lb_palm_frame_job *job) {
-  lb_result r = lb_palm_frame_validate(job);
+lb_result lb_palm_frame_job_run(lb_palm_frame_job *job) {
+  lb_result r = lb_palm_frame_job_validate(job);
   if (r != LB_OK) {
     return r;
   }

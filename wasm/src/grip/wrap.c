@@ -211,7 +211,7 @@ static lb_result lb_check_values(const lb_wrap_job *job, const lb_finger_info *f
                                       : LB_ERR_OUT_OF_RANGE;
 }
 
-lb_result lb_wrap_validate(const lb_wrap_job *job) {
+lb_result lb_wrap_job_validate(const lb_wrap_job *job) {
   if (!job || !job->hand || !job->parents || !job->local || !job->open_local || !job->pose_local ||
       !job->model || !job->out_local || (job->shape_count > 0 && !job->shapes) ||
       (job->finger_mask & ~LB_WRAP_ALL_FINGERS) != 0) {
@@ -946,8 +946,8 @@ static void lb_wrap_finger_run(lb_chain *c, const lb_wrap_job *job, bool wrap,
   }
 }
 
-lb_result lb_wrap_run(lb_wrap_job *job) {
-  lb_result r = lb_wrap_validate(job);
+lb_result lb_wrap_job_run(lb_wrap_job *job) {
+  lb_result r = lb_wrap_job_validate(job);
   if (job) {
     job->queries = 0;
     for (int f = 0; f < LB_FINGER_COUNT; ++f) {

@@ -109,7 +109,7 @@ static void lb_system_two_bone_ik(lb_world *w, float dt) {
       c->distance = lb_vec3_length(d);
       continue; /* leave the pose bit-identical */
     }
-    if (lb_two_bone_ik_run(&job) != LB_OK) {
+    if (lb_two_bone_ik_job_run(&job) != LB_OK) {
       c->distance = job.distance;
       continue;
     }

@@ -30,7 +30,7 @@ static bool lb_vec3_finite(const vec3 v) {
   return lb_is_finite(v[0]) && lb_is_finite(v[1]) && lb_is_finite(v[2]);
 }
 
-lb_result lb_two_bone_ik_validate(const lb_two_bone_ik_job *job) {
+lb_result lb_two_bone_ik_job_validate(const lb_two_bone_ik_job *job) {
   if (!job || !job->root || !job->mid || !job->tip) {
     return LB_ERR_INVALID_ARGUMENT;
   }
@@ -209,8 +209,8 @@ static void lb_tip_result(lb_two_bone_ik_job *job, const vec3 u, const vec3 v, c
   job->reached = job->distance <= 1e-4f;
 }
 
-lb_result lb_two_bone_ik_run(lb_two_bone_ik_job *job) {
-  lb_result r = lb_two_bone_ik_validate(job);
+lb_result lb_two_bone_ik_job_run(lb_two_bone_ik_job *job) {
+  lb_result r = lb_two_bone_ik_job_validate(job);
   if (r != LB_OK) {
     return r;
   }

@@ -215,7 +215,7 @@ static bool vault_probe(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
   job->drop_limit = c->drop_limit;
   job->capsule_radius = cc->radius <= 2.0f ? cc->radius : 0.0f;
   job->capsule_height = cc->height;
-  if (lb_vault_probe_run(job) != LB_OK) {
+  if (lb_vault_probe_job_run(job) != LB_OK) {
     return false; /* e.g. a character facing straight up: nothing is found */
   }
   c->obstacle_class = (uint32_t)job->verdict;

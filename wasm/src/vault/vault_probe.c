@@ -43,7 +43,7 @@ static bool flat_forward(const lb_transform *c, vec3 out) {
   return true;
 }
 
-lb_result lb_vault_probe_validate(const lb_vault_probe_job *job) {
+lb_result lb_vault_probe_job_validate(const lb_vault_probe_job *job) {
   if (!job || !job->world) {
     return LB_ERR_INVALID_ARGUMENT;
   }
@@ -248,8 +248,8 @@ static void vault_far_side(lb_vault_probe_job *job, const vec3 fwd, const vec3 f
   job->refusal = LB_VAULT_ACCEPTED;
 }
 
-lb_result lb_vault_probe_run(lb_vault_probe_job *job) {
-  lb_result res = lb_vault_probe_validate(job);
+lb_result lb_vault_probe_job_run(lb_vault_probe_job *job) {
+  lb_result res = lb_vault_probe_job_validate(job);
   if (res != LB_OK) {
     return res;
   }
