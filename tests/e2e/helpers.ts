@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
 
-/** The part of window.limber (web/playground/main.ts, PlaygroundApi) these tests use. */
+/** The part of window.limber (web/playground/api.ts, PlaygroundApi) these tests use. */
 export interface PlaygroundApi {
   hash(): string;
   steps(): number;

@@ -9,7 +9,7 @@ import { cliHash, open, root, type Vec3 } from './helpers.js';
 const SCENE = 'assets/scenes/locomotion.json';
 const STEPS = 480;
 
-/** The part of window.limber (web/playground/main.ts) this spec adds to helpers.ts's. */
+/** The part of window.limber (web/playground/api.ts) this spec adds to helpers.ts's. */
 interface AnimatorApi {
   hash(): string;
   animator(name?: string): { state: string; params: Record<string, number | boolean>; position: Vec3 };

@@ -1,0 +1,49 @@
+/** The page's settings: the fixed step, the URL parameters, DOM lookup by id.
+ *
+ * URL parameters (for tests and bug reports):
+ *   scene=NAME.json  a scene from assets/scenes/ (default: default.json)
+ *   steps=N          run N fixed steps at load
+ *   paused=1         then do not step with time; only edits (gizmo drag,
+ *                    limber.dragTarget, the Step button) advance one step each
+ *   select=NAME      the entity the gizmo starts on (default: the first IK target)
+ *   skeleton=1       start with the skeleton overlay on (the #show-skeleton checkbox)
+ *   layers=a,b       debug layers shown (ids: skeleton, ik, palms, surfaces, contacts)
+ *   editor=1         the grip editor panel (editor/grip-editor.ts)
+ *   timeline=0       load the scene without its timeline (vault.ts: requests come from the page)
+ */
+
+export const DT = 1 / 60;
+export const MAX_STEPS_PER_FRAME = 8;
+
+export interface Params {
+  scene: string;
+  steps: number;
+  paused: boolean;
+  select: string | null;
+  skeleton: boolean;
+  layers: Set<string> | null;
+  editor: boolean;
+  timeline: boolean;
+}
+
+export function readParams(): Params {
+  const q = new URLSearchParams(location.search);
+  const steps = q.get('steps');
+  if (steps !== null && !/^\d+$/.test(steps)) throw new Error(`URL parameter steps=${steps} is not a whole number`);
+  return {
+    scene: q.get('scene') ?? 'default.json',
+    steps: steps === null ? 0 : Number(steps),
+    paused: q.get('paused') === '1',
+    select: q.get('select'),
+    skeleton: q.get('skeleton') === '1',
+    layers: q.has('layers') ? new Set((q.get('layers') ?? '').split(',').filter((x) => x)) : null,
+    editor: q.get('editor') === '1',
+    timeline: q.get('timeline') !== '0',
+  };
+}
+
+export function el<T extends HTMLElement>(id: string): T {
+  const e = document.getElementById(id);
+  if (!e) throw new Error(`the page has no #${id}`);
+  return e as T;
+}
