@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { addController, Animator, animatorParam, animatorStatus, controllerInfo, createWorld, LimberError, Rig, rootMotion, Transform } from '../../dist/web/bridge/index.js';
+import { addController, Animator, animatorParam, animatorStatus, controllerInfo, createWorld, LimberError, Rig, rootMotion, setAnimatorParam, Transform } from '../../dist/web/bridge/index.js';
 
 const SCENE = 'assets/scenes/locomotion.json';
 const DT = 1 / 60;
@@ -208,4 +208,70 @@ test('a scene that fails after adding its assets changes nothing: the next load 
   steps(a, 30);
   steps(b.world, 30);
   assert.equal(a.hash(), b.world.hash());
+});
+
+// ---- damped parameters (Unity's SetFloat with a damp time) -------------------------------------
+
+/** Largest joint movement in model space (root motion applied, so the body's own motion, not
+ * its travel; metres) between two steps, over the second after a run -> stop, with MoveSpeed's damping set by `damp` (controller JSON) and, when `perCall` is
+ * given, by setAnimatorParam's { damp }. */
+async function runToStop({ damp, perCall }) {
+  const text = JSON.parse(readFileSync('assets/scenes/locomotion.json', 'utf8'));
+  delete text.timeline;
+  if (damp !== undefined) text.assets.controllers.locomotion.parameters.MoveSpeed.damp = damp;
+  const world = await createWorld();
+  const files = Object.fromEntries(world.sceneFiles(text).map((p) => [p, readFileSync(p)]));
+  const scene = world.loadScene(text, { files });
+  const hero = scene.entity('hero');
+  setAnimatorParam(world, hero, 'MoveSpeed', 3.5, perCall === undefined ? {} : { damp: perCall });
+  for (let i = 0; i < 120; i++) scene.step(1 / 60); // running, settled
+  const ran = animatorParam(world, hero, 'MoveSpeed', { damped: true });
+  setAnimatorParam(world, hero, 'MoveSpeed', 0, perCall === undefined ? {} : { damp: perCall });
+  let prev = world.modelPose(hero).map((j) => [...j.t]);
+  let worst = 0;
+  const played = [];
+  for (let i = 0; i < 60; i++) {
+    scene.step(1 / 60);
+    const now = world.modelPose(hero).map((j) => [...j.t]);
+    for (let j = 0; j < now.length; j++) worst = Math.max(worst, Math.hypot(now[j][0] - prev[j][0], now[j][1] - prev[j][1], now[j][2] - prev[j][2]));
+    prev = now;
+    played.push(animatorParam(world, hero, 'MoveSpeed', { damped: true }));
+  }
+  const set = animatorParam(world, hero, 'MoveSpeed');
+  world.destroy();
+  return { worst, ran, played, set };
+}
+
+test('damped parameters: run -> stop moves no joint more than 0.1 m a step at 60 Hz with damp 0.1 s (0 s: one step)', async () => {
+  const instant = await runToStop({});
+  const damped = await runToStop({ damp: 0.1 });
+  const perCall = await runToStop({ perCall: 0.1 });
+  console.log(`# run -> stop, largest joint step: undamped ${instant.worst.toFixed(3)} m, damp 0.1 s ${damped.worst.toFixed(3)} m (per call ${perCall.worst.toFixed(3)} m)`);
+  assert.ok(instant.worst > 0.2, `without damping the stop is one jump (${instant.worst} m)`);
+  assert.ok(damped.worst <= 0.1, `damped: ${damped.worst} m`);
+  assert.equal(perCall.worst, damped.worst, 'setAnimatorParam { damp } is the controller damping, bit for bit');
+  assert.equal(damped.ran, 3.5, 'settled on the value set');
+  assert.equal(damped.set, 0, 'animatorParam reads the value set');
+  // The spring never passes the target and gets there: monotone down to exactly 0.
+  for (let i = 1; i < damped.played.length; i++) assert.ok(damped.played[i] <= damped.played[i - 1] && damped.played[i] >= 0, `step ${i}: ${damped.played[i]}`);
+  assert.ok(damped.played[5] > 0.5 && damped.played[5] < 3.0, `after 6 steps (0.1 s) on the way: ${damped.played[5]}`);
+  assert.equal(damped.played.at(-1), 0, 'at rest after 1 s');
+  assert.equal(instant.played[0], 0, 'undamped: at once');
+});
+
+test('damped parameters: bad damp values are refused and change nothing', async () => {
+  const text = JSON.parse(readFileSync('assets/scenes/locomotion.json', 'utf8'));
+  delete text.timeline;
+  const world = await createWorld();
+  const files = Object.fromEntries(world.sceneFiles(text).map((p) => [p, readFileSync(p)]));
+  const hero = world.loadScene(text, { files }).entity('hero');
+  for (const damp of [-1, NaN, Infinity, 1e9, '0.1']) {
+    assert.throws(() => setAnimatorParam(world, hero, 'MoveSpeed', 1, { damp }), (err) => err instanceof LimberError && /damp/.test(err.message), `damp ${damp}`);
+  }
+  assert.equal(animatorParam(world, hero, 'MoveSpeed'), 0);
+  assert.throws(() => setAnimatorParam(world, hero, 'Vault', true, { damp: 0.1 }), (err) => err instanceof LimberError);
+  const bad = JSON.parse(JSON.stringify(text));
+  bad.assets.controllers.locomotion.parameters.Vault.damp = 0.1;
+  assert.throws(() => world.loadScene(bad, { files }), (err) => err instanceof LimberError && /only float parameters are damped/.test(err.message));
+  world.destroy();
 });

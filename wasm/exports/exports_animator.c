@@ -23,6 +23,18 @@ int lbw_set_animator_param(lb_world *w, lb_entity e, const char *name, int kind,
   return lb_world_set_animator_trigger(w, e, name, value != 0.0f);
 }
 
+LBW_EXPORT(lbw_set_animator_float_damped)
+int lbw_set_animator_float_damped(lb_world *w, lb_entity e, const char *name, float value,
+                                  float damp) {
+  return lb_world_set_animator_float_damped(w, e, name, value, damp);
+}
+
+/* *out = the damped value the last Animate phase played. */
+LBW_EXPORT(lbw_get_animator_damped)
+int lbw_get_animator_damped(lb_world *w, lb_entity e, const char *name, float *out) {
+  return lb_world_get_animator_damped(w, e, name, out);
+}
+
 /* out[0] = value (f32), out[1] = type (u32). */
 LBW_EXPORT(lbw_get_animator_param)
 int lbw_get_animator_param(lb_world *w, lb_entity e, const char *name, uint32_t *out) {

@@ -1,6 +1,6 @@
 /** Animator functions beside the component: parameters, root motion, playback status and
  * controller assets. Playback rules and the controller JSON format: wasm/include/limber/animator.h. */
-import { describe, handleArg, jsonArg, nameArg } from './args.js';
+import { badArgument, describe, handleArg, jsonArg, nameArg } from './args.js';
 import { brand, type ControllerHandle, type Entity, type HandleArg, type RigHandle, type Vec3 } from './components.js';
 import { LimberError } from './errors.js';
 import { entityLabel, type World } from './world.js';
@@ -46,9 +46,22 @@ function withName<T>(world: World, name: string, fn: (ptr: number) => T): T {
   return world.native(({ heap }) => heap.withString(name, 'Animator', fn));
 }
 
-/** Current value of a parameter (floats as numbers, bools and triggers as booleans). */
-export function animatorParam(world: World, entity: Entity, name: string): number | boolean {
+/** Current value of a parameter (floats as numbers, bools and triggers as booleans): the
+ * value set. With `{ damped: true }` a float's value as the last step played it (a damped
+ * parameter follows the value set over its `damp` seconds). */
+export function animatorParam(world: World, entity: Entity, name: string, options: { damped?: boolean } = {}): number | boolean {
   const { value, type } = readParam(world, entity, name);
+  if (options === null || typeof options !== 'object') throw badArgument('animatorParam', 'options', `must be an object, got ${describe(options)}`);
+  if (options.damped === true && type === 'float') {
+    return withName(world, name, (n) =>
+      world.native(({ ex, heap, w, check }) =>
+        heap.scratch(4, (p) => {
+          check(ex.lbw_get_animator_damped(w, entity, n, p), { entity, component: 'Animator', fn: 'animatorParam' });
+          return heap.f32[p >> 2];
+        }),
+      ),
+    );
+  }
   return type === 'float' ? value : value !== 0;
 }
 
@@ -74,10 +87,23 @@ function readParam(world: World, entity: Entity, name: string): { value: number;
 }
 
 /** Sets a parameter: a number for a float, a boolean for a bool (or a trigger: true sets,
- * false resets). Errors (LimberError) name the entity and the parameter; nothing changes. */
-export function setAnimatorParam(world: World, entity: Entity, name: string, value: number | boolean): void {
+ * false resets). `{ damp: seconds }` (floats) makes the Animator follow the value over that
+ * time, as the controller's "damp" does (0 = at once). Errors (LimberError) name the entity
+ * and the parameter; nothing changes. */
+export function setAnimatorParam(world: World, entity: Entity, name: string, value: number | boolean, options: { damp?: number } = {}): void {
   entity = live(world, entity, 'setAnimatorParam');
   nameArg(name, 'setAnimatorParam', 'name');
+  if (options === null || typeof options !== 'object') throw badArgument('setAnimatorParam', 'options', `must be an object, got ${describe(options)}`);
+  if (options.damp !== undefined) {
+    // Unity's SetFloat(name, value, dampTime, deltaTime): a float followed over `damp`
+    // seconds (from now on for this parameter), the step's dt as deltaTime.
+    const damp = options.damp;
+    if (typeof damp !== 'number' || typeof value !== 'number') throw badArgument('setAnimatorParam', 'damp', `needs a number value and a number of seconds, got ${describe(damp)} for ${describe(value)}`);
+    withName(world, name, (n) =>
+      world.native(({ ex, w, check }) => check(ex.lbw_set_animator_float_damped(w, entity, n, value, damp), { entity, component: 'Animator', fn: 'setAnimatorParam' })),
+    );
+    return;
+  }
   if (typeof value !== 'number' && typeof value !== 'boolean') {
     throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: Animator on ${entityLabel(entity)}: parameter ${describe(name)} needs a number or a boolean, got ${typeof value}`, { entity, component: 'Animator' });
   }

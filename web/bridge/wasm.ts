@@ -96,6 +96,8 @@ export interface LimberExports {
   lbw_add_controller_json(w: number, skeleton: number, name: number, json: number, len: number, out: number): number;
   lbw_set_animator_param(w: number, e: number, name: number, kind: number, value: number): number;
   lbw_get_animator_param(w: number, e: number, name: number, out: number): number;
+  lbw_set_animator_float_damped(w: number, e: number, name: number, value: number, damp: number): number;
+  lbw_get_animator_damped(w: number, e: number, name: number, out: number): number;
   lbw_root_motion(w: number, e: number, out: number): number;
   lbw_animator_status(w: number, e: number, out: number): number;
   lbw_controller_name(w: number, c: number): number;

@@ -728,8 +728,8 @@ export class World {
 
   /** Sets an Animator parameter: a number for a float, a boolean for a bool (or a trigger:
    * true sets, false resets). Throws a LimberError naming the entity and parameter. */
-  setAnimatorParam(e: Entity, name: string, value: number | boolean): void {
-    setAnimatorParam(this, e, name, value);
+  setAnimatorParam(e: Entity, name: string, value: number | boolean, options: { damp?: number } = {}): void {
+    setAnimatorParam(this, e, name, value, options);
   }
 
   /** Sets an Animator trigger (it stays set until a transition that tests it fires). */

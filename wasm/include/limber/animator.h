@@ -99,7 +99,14 @@ typedef struct lb_anim_param_def {
   const char *name;
   lb_anim_param_type type;
   float value; /* default: float (finite); bool and trigger 0 or 1 */
+  /* Float parameters: seconds the Animator takes to follow a new value (a critically damped
+   * spring, as Unity's SmoothDamp: most of the way after 2 damp, never past it), default 0 =
+   * at once; [0, 3600]. In a controller's JSON: "damp". Blend spaces and float conditions
+   * read the damped value; get_animator_param reads the value set. LB_ANIM_DAMP_SUGGESTED
+   * takes a run-to-stop over about 0.3 s instead of one frame. */
+  float damp;
 } lb_anim_param_def;
+#define LB_ANIM_DAMP_SUGGESTED 0.1f
 
 /* A point of a 1D blend space: a clip and the parameter value where it plays alone. */
 typedef struct lb_anim_blend_point {
@@ -213,6 +220,14 @@ int lb_controller_state_blend(const lb_world *world, uint32_t controller, uint32
  * Messages name the entity and the parameter. A value set before a step is seen by that
  * step's transitions. */
 lb_result lb_world_set_animator_float(lb_world *world, lb_entity e, const char *name, float value);
+/* The same with this parameter's damping set to `damp` seconds from now on (Unity's
+ * SetFloat(name, value, dampTime, deltaTime), with the step's dt): finite, [0, 3600]. */
+lb_result lb_world_set_animator_float_damped(lb_world *world, lb_entity e, const char *name,
+                                             float value, float damp);
+/* The damped value a float parameter has as of the last Animate phase (what the blend spaces
+ * and conditions used); other types: the value set. */
+lb_result lb_world_get_animator_damped(lb_world *world, lb_entity e, const char *name,
+                                       float *value);
 lb_result lb_world_set_animator_bool(lb_world *world, lb_entity e, const char *name, bool value);
 /* Sets (true) or resets (false) a trigger. */
 lb_result lb_world_set_animator_trigger(lb_world *world, lb_entity e, const char *name, bool set);

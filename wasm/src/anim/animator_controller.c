@@ -160,6 +160,12 @@ static lb_result check_params(const checker *c) {
       return lb_fail(c->w, LB_ERR_OUT_OF_RANGE, "%s: parameter '%s': default %g must be 0 or 1",
                      c->where, p->name, (double)p->value);
     }
+    if (!(p->damp >= 0.0f && p->damp <= LB_ANIM_MAX_SECONDS) ||
+        (p->type != LB_ANIM_PARAM_FLOAT && p->damp != 0.0f)) {
+      return lb_fail(c->w, lb_is_finite(p->damp) ? LB_ERR_OUT_OF_RANGE : LB_ERR_NOT_FINITE,
+                     "%s: parameter '%s': damp = %g s must be within [0, %g] (floats only)",
+                     c->where, p->name, (double)p->damp, (double)LB_ANIM_MAX_SECONDS);
+    }
   }
   return LB_OK;
 }
@@ -526,6 +532,7 @@ static lb_animator_controller *build(lb_world *w, const lb_animator_controller_d
     strcpy(c->params[i].name, d->params[i].name);
     c->params[i].type = (uint32_t)d->params[i].type;
     c->params[i].value = d->params[i].value;
+    c->params[i].damp = d->params[i].damp;
   }
   checker k = {w, d, NULL, {0}};
   for (uint32_t i = 0; i < d->state_count; ++i) {

@@ -24,7 +24,7 @@ static lb_animator_instance *instance_new(lb_world *w, uint32_t handle,
     lb_free(w, inst);
     return NULL;
   }
-  inst->params = lb_alloc_array(w, c->param_count, sizeof(float));
+  inst->params = lb_alloc_array(w, 4u * (size_t)c->param_count, sizeof(float));
   inst->keys = lb_alloc_array(w, c->cursor_keys, sizeof(uint32_t));
   inst->poses =
       lb_alloc_array(w, (size_t)LB_ANIM_MAX_LAYERS * sk->joint_count, sizeof(lb_transform));
@@ -35,8 +35,12 @@ static lb_animator_instance *instance_new(lb_world *w, uint32_t handle,
   inst->controller = handle;
   inst->skeleton = c->skeleton;
   inst->joint_count = sk->joint_count;
+  inst->damped = inst->params + c->param_count;
+  inst->rate = inst->damped + c->param_count;
+  inst->damp = inst->rate + c->param_count;
   for (uint32_t i = 0; i < c->param_count; ++i) {
-    inst->params[i] = c->params[i].value;
+    inst->params[i] = inst->damped[i] = c->params[i].value;
+    inst->damp[i] = c->params[i].damp;
   }
   inst->cur.state = c->entry;
   inst->prev.state = -1;
@@ -174,6 +178,36 @@ lb_result lb_animator_set_param(lb_world *w, lb_entity e, const char *name, floa
 
 lb_result lb_world_set_animator_float(lb_world *w, lb_entity e, const char *name, float value) {
   return lb_animator_set_param(w, e, name, value, LB_ANIM_PARAM_FLOAT);
+}
+
+lb_result lb_world_set_animator_float_damped(lb_world *w, lb_entity e, const char *name,
+                                             float value, float damp) {
+  if (w && !(damp >= 0.0f && damp <= LB_ANIM_MAX_SECONDS)) {
+    char lbl[48];
+    return lb_fail(w, lb_is_finite(damp) ? LB_ERR_OUT_OF_RANGE : LB_ERR_NOT_FINITE,
+                   "set_animator_float: Animator on %s: parameter '%s': damp = %g s is outside "
+                   "[0, %g]",
+                   lb_entity_label(e, lbl, sizeof lbl), name ? name : "", (double)damp,
+                   (double)LB_ANIM_MAX_SECONDS);
+  }
+  lb_result r = lb_animator_set_param(w, e, name, value, LB_ANIM_PARAM_FLOAT);
+  if (r == LB_OK) {
+    const lb_animator_controller *ctrl = NULL;
+    lb_animator_instance *inst = animator_of(w, e, "set_animator_float", &ctrl);
+    inst->damp[lb_controller_find_param(ctrl, name)] = damp;
+  }
+  return r;
+}
+
+lb_result lb_world_get_animator_damped(lb_world *w, lb_entity e, const char *name, float *value) {
+  float set = 0.0f;
+  lb_result r = lb_world_get_animator_param(w, e, name, &set, NULL);
+  if (r == LB_OK) {
+    const lb_animator_controller *ctrl = NULL;
+    lb_animator_instance *inst = animator_of(w, e, "get_animator_param", &ctrl);
+    *value = inst->damped[lb_controller_find_param(ctrl, name)];
+  }
+  return r;
 }
 
 lb_result lb_world_set_animator_bool(lb_world *w, lb_entity e, const char *name, bool value) {

@@ -14,6 +14,7 @@ typedef struct lb_anim_param {
   char name[LB_ANIM_NAME_MAX];
   uint32_t type; /* lb_anim_param_type */
   float value;   /* default */
+  float damp;    /* seconds (lb_anim_param_def.damp) */
 } lb_anim_param;
 
 typedef struct lb_anim_point {
@@ -76,7 +77,10 @@ struct lb_animator_instance {
   uint32_t controller; /* handle the instance was built for */
   uint32_t skeleton;
   uint32_t joint_count;
-  float *params;
+  float *params; /* as set by the game (4 x param_count floats: params, damped, rate, damp) */
+  float *damped; /* what the Animate phase plays: params followed by a damped spring */
+  float *rate;   /* the spring's velocity, per second */
+  float *damp;   /* seconds, from the definition or the last damped set */
   lb_anim_playback cur, prev; /* prev.state >= 0 only during a cross-fade */
   float fade, fade_elapsed;
   uint32_t *keys;            /* sampling cursors of every point */
@@ -139,6 +143,12 @@ int lb_controller_find_param(const lb_animator_controller *c, const char *name);
 /* A controller from a parsed JSON object (cJSON *); see lb_world_add_controller_json. */
 lb_result lb_controller_from_cjson(lb_world *w, uint32_t skeleton, const char *name,
                                    const void *json_object, uint32_t *out);
+/* Writes a float parameter at once, undamped (the value set and the value played): a system
+ * that owns the parameter (a NavAgent's locomotion value). */
+static inline void lb_animator_param_set_now(lb_animator_instance *inst, uint32_t i, float value) {
+  inst->params[i] = inst->damped[i] = value;
+  inst->rate[i] = 0.0f;
+}
 /* Sets a parameter with the public API's checks; `where` prefixes messages. */
 lb_result lb_animator_set_param(lb_world *w, lb_entity e, const char *name, float value,
                                 lb_anim_param_type type);

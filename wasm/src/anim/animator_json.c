@@ -97,7 +97,7 @@ static lb_result parse_params(const parser *p, const cJSON *params, lb_animator_
   if (!cJSON_IsObject(params)) {
     return bad(p, "parameters", "must be an object");
   }
-  static const char *const keys[] = {"type", "default", NULL};
+  static const char *const keys[] = {"type", "default", "damp", NULL};
   for (const cJSON *it = params->child; it; it = it->next) {
     char path[96];
     lb_snprintf(path, sizeof path, "parameters.%s", it->string);
@@ -122,6 +122,11 @@ static lb_result parse_params(const parser *p, const cJSON *params, lb_animator_
     if (strcmp(type, "float") == 0) {
       o->type = LB_ANIM_PARAM_FLOAT;
       r = number(p, it, "default", path, &o->value);
+      if (r == LB_OK) {
+        r = number(p, it, "damp", path, &o->damp);
+      }
+    } else if (item(it, "damp")) {
+      return bad(p, path, "has \"damp\": only float parameters are damped");
     } else if (strcmp(type, "bool") == 0 || strcmp(type, "trigger") == 0) {
       o->type = type[0] == 'b' ? LB_ANIM_PARAM_BOOL : LB_ANIM_PARAM_TRIGGER;
       bool v = false;

@@ -73,7 +73,7 @@ static bool conditions_hold(const lb_animator_controller *c, const lb_animator_i
   }
   for (uint32_t k = 0; k < t->cond_count; ++k) {
     const lb_anim_cond *cd = &c->conds[t->first_cond + k];
-    float v = inst->params[cd->param];
+    float v = inst->damped[cd->param];
     bool ok = false;
     switch (cd->op) {
     case LB_ANIM_IF_GREATER:
@@ -118,7 +118,7 @@ static bool one_shot_done(const lb_world *w, const lb_animator_controller *c,
   if (!(st->speed > 0.0f)) {
     return false;
   }
-  selection sel = select_clips(w, c, st, inst->params);
+  selection sel = select_clips(w, c, st, inst->damped);
   float remaining = (1.0f - inst->cur.phase) * sel.cycle / st->speed;
   return remaining <= st->next_fade;
 }
@@ -135,7 +135,7 @@ static void run_transitions(const lb_world *w, const lb_animator_controller *c,
     for (uint32_t k = 0; k < t->cond_count; ++k) {
       const lb_anim_cond *cd = &c->conds[t->first_cond + k];
       if (cd->op == LB_ANIM_IF_TRIGGER) {
-        inst->params[cd->param] = 0.0f;
+        inst->params[cd->param] = inst->damped[cd->param] = 0.0f;
       }
     }
     enter(inst, t->to, t->fade);
@@ -212,7 +212,7 @@ static void adjust_root(void *user, uint32_t layer, lb_transform *local) {
 static void play(frame_ctx *fx, lb_anim_playback *pb, float weight) {
   const lb_animator_controller *c = fx->c;
   const lb_anim_state *st = &c->states[pb->state];
-  selection sel = select_clips(fx->w, c, st, fx->inst->params);
+  selection sel = select_clips(fx->w, c, st, fx->inst->damped);
   float d = sel.cycle > 0.0f ? fx->dt * st->speed / sel.cycle : 0.0f;
   float p0 = pb->phase;
   float p1 = p0 + d; /* unwrapped: root motion counts whole loops */
@@ -273,6 +273,46 @@ static void play(frame_ctx *fx, lb_anim_playback *pb, float weight) {
   }
 }
 
+/* One step of a critically damped spring from x toward target over `damp` seconds (the
+ * smoothing of Game Programming Gems 4, 1.10, which Unity's SmoothDamp uses: exp(-w dt) by
+ * its rational approximation, so + - * / only). Never passes the target; lands on it. */
+static float damp_toward(float x, float target, float *rate, float damp, float dt) {
+  if (damp <= 0.0f) {
+    *rate = 0.0f;
+    return target;
+  }
+  float omega = 2.0f / damp;
+  float k = omega * dt;
+  float e = 1.0f / (1.0f + k + 0.48f * k * k + 0.235f * k * k * k);
+  float change = x - target;
+  float temp = (*rate + omega * change) * dt;
+  *rate = (*rate - omega * temp) * e;
+  float out = target + (change + temp) * e;
+  float near = 1e-5f * (target < 0.0f ? -target : target) + 1e-6f;
+  float left = out - target;
+  /* Arrived: at the target, past it, or within float dust of it (the spring alone would
+   * creep toward it for ever, one float step at a time). */
+  if ((target - x > 0.0f) == (out > target) || (left < near && left > -near)) {
+    *rate = 0.0f;
+    return target;
+  }
+  return out;
+}
+
+/* The parameters the step plays: damped floats follow the values set through their springs
+ * (which hold still while paused, dt 0); the others are taken as set. */
+static void damp_params(const lb_animator_controller *c, lb_animator_instance *inst, float dt) {
+  for (uint32_t i = 0; i < c->param_count; ++i) {
+    if (c->params[i].type != LB_ANIM_PARAM_FLOAT || inst->damp[i] <= 0.0f) {
+      inst->damped[i] = inst->params[i];
+      inst->rate[i] = 0.0f;
+    } else if (inst->damped[i] != inst->params[i] && dt > 0.0f) {
+      inst->damped[i] =
+          damp_toward(inst->damped[i], inst->params[i], &inst->rate[i], inst->damp[i], dt);
+    }
+  }
+}
+
 static void animate(lb_world *w, uint32_t slot, lb_animator_instance *inst,
                     const lb_animator_controller *c, float dt) {
   lb_animator_c *comp = lb_component_ptr(w, slot, LB_ANIMATOR);
@@ -285,6 +325,7 @@ static void animate(lb_world *w, uint32_t slot, lb_animator_instance *inst,
   fx.sk = lb_skeleton_get(w, inst->skeleton);
   fx.comp = comp;
   fx.dt = dt * comp->speed;
+  damp_params(c, inst, dt);
   if (inst->prev.state < 0) {
     run_transitions(w, c, inst);
   }

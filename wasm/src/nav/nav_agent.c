@@ -144,16 +144,18 @@ static void along(const float *pts, uint32_t count, float dist, float *out) {
   }
 }
 
-/* The Animator float parameter named by the agent, or null (no Animator, no such float). */
-static float *locomotion_param(lb_world *w, uint32_t slot, const lb_nav_agent_c *a,
-                               lb_nav_agent_state *st) {
+/* The Animator float parameter named by the agent (its index; *out the Animator), or -1 (no
+ * Animator, no such float). */
+static int locomotion_param(lb_world *w, uint32_t slot, const lb_nav_agent_c *a,
+                            lb_nav_agent_state *st, lb_animator_instance **out) {
   if (a->locomotion_param == 0) {
-    return NULL;
+    return -1;
   }
   lb_animator_instance *inst = lb_animator_of_slot(w, slot);
   if (!inst) {
-    return NULL;
+    return -1;
   }
+  *out = inst;
   if (st->param_controller != inst->controller || st->param_name != a->locomotion_param) {
     const lb_animator_controller *c = lb_controller_get(w, inst->controller);
     int i = c ? lb_controller_find_param(c, lb_world_name_text(w, a->locomotion_param)) : -1;
@@ -161,7 +163,7 @@ static float *locomotion_param(lb_world *w, uint32_t slot, const lb_nav_agent_c 
     st->param_controller = inst->controller;
     st->param_name = a->locomotion_param;
   }
-  return st->param_index >= 0 ? &inst->params[st->param_index] : NULL;
+  return st->param_index;
 }
 
 /* The attenuation for Both: slower the more the agent must turn, and near the goal
@@ -322,9 +324,11 @@ static void agent_locomotion(agent_frame *f) {
   }
   a->locomotion_value = value;
   if (a->drive_mode != LB_NAV_DRIVE_ROOT_MOTION) {
-    float *p = locomotion_param(f->w, f->slot, a, f->st);
-    if (p) {
-      *p = value;
+    /* The agent owns the parameter: written undamped, as played (it changes smoothly). */
+    lb_animator_instance *inst = NULL;
+    int i = locomotion_param(f->w, f->slot, a, f->st, &inst);
+    if (i >= 0) {
+      lb_animator_param_set_now(inst, (uint32_t)i, value);
     }
   }
 }
