@@ -130,7 +130,7 @@ test('bad input: typed errors naming the field, nothing changes', async () => {
   assert.throws(() => world.requestVault(hero), (e) => e instanceof LimberError && e.code === 'LB_ERR_STALE_ENTITY');
 });
 
-test('a vault requested before the controller ever moved (feet on the floor, no skin) lands and gives the full size back', async () => {
+test('a vault requested before the controller ever moved (feet on the floor, no skin) lands, gives the full size back and reports what is ahead', async () => {
   // 36c0b32..: the size came back while the feet touched the floor, the larger capsule had no
   // room, the snap set the shrunk one on the floor (feet 0.154 m under it) and the vault
   // stayed in Landing with appliedHeight 1.636 for good.
@@ -142,12 +142,14 @@ test('a vault requested before the controller ever moved (feet on the floor, no 
     return e;
   };
   box([0, -0.05, 3], [4, 0.1, 8], 1);
-  box([0, 0.375, 1.2], [1.6, 0.75, 0.4], 2);
+  const crate = box([0, 0.375, 1.2], [1.6, 0.75, 0.4], 2);
   const hero = world.spawn();
   world.insert(hero, Transform, {});
   world.insert(hero, CharacterController, { radius: 0.3, height: 1.8, center: [0, 0.9, 0] });
   world.insert(hero, Vault, { hand: 'Left' });
   world.requestVault(hero); // no step before: the controller has not settled onto the floor
+  world.step(1 / 60);
+  assert.equal(world.get(hero, Vault).obstacle, crate);
   const states = [];
   for (let i = 0; i < 120; i++) {
     world.step(1 / 60);
@@ -160,5 +162,12 @@ test('a vault requested before the controller ever moved (feet on the floor, no 
   const [, y, z] = world.get(hero, Transform).position;
   assert.ok(Math.abs(y - 0.01) < 1e-4, `feet one skin (0.01 m) above the floor, got ${y}`);
   assert.ok(Math.abs(z - 1.9) < 1e-3, `landed past the crate, z ${z}`);
+  // On landing the outputs name what is ahead (open floor), not the crate behind: 36c0b32..
+  // reported it ahead (class Vault, distance 0.733 in the issue) and an auto-vault request
+  // was then refused NotVaultable.
+  const v = world.get(hero, Vault);
+  assert.equal(v.obstacleClass, 'None');
+  assert.notEqual(v.obstacle, crate);
+  assert.equal(v.refusal, 'None', 'the last request stays accepted (None): the probe on landing is not a request');
   world.destroy();
 });

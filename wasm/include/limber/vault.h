@@ -155,7 +155,8 @@ lb_result lb_vault_probe_job_run(lb_vault_probe_job *job);
  * the remaining time; at normalised time 1 they (and snapDistance) are written back bit-exactly
  * (state Landing).
  * Landing: until the controller applies the original size (appliedHeight/appliedCenter
- * bit-equal), then Idle.
+ * bit-equal), then Idle, and the probe runs once more (no request): the obstacle outputs
+ * name what is ahead after landing, not the obstacle just cleared.
  * A request while not Idle is refused with Busy.
  *
  * Removing the Vault mid-vault writes the original height, center and snapDistance back.

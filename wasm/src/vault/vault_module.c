@@ -34,6 +34,8 @@ typedef struct vault_inst {
   bool above;                /* the over cast has hit the obstacle */
   float travel;              /* scripted: metres along forward over the whole vault */
   float moved;               /* scripted: metres requested so far */
+  lb_entity obstacle;        /* the obstacle vaulted: its frame carries the plant (the outputs
+                                name what is ahead, probed again on landing) */
   lb_transform obstacle0;    /* the obstacle's world transform when the vault started */
   vec3 fwd_l, near_l, top_l; /* forward, near face point, top point: obstacle frame */
   bool planted;
@@ -126,7 +128,8 @@ static void vault_changed(lb_world *w, uint32_t type, uint32_t slot) {
 /* The obstacle's world transform now (its start transform once it is gone). */
 static void obstacle_now(const lb_world *w, const lb_vault_c *c, const vault_inst *st,
                          lb_transform *out) {
-  int os = c->obstacle != LB_NULL_ENTITY ? lb_slot_of(w, c->obstacle) : -1;
+  (void)c;
+  int os = st->obstacle != LB_NULL_ENTITY ? lb_slot_of(w, st->obstacle) : -1;
   *out = os >= 0 ? w->world_xf[os] : st->obstacle0;
 }
 static void to_obstacle(const lb_transform *o, const float *p, float *out) {
@@ -253,8 +256,9 @@ static void vault_start(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
   st->travel = job->distance + job->depth + c->landing_distance;
   vault_trigger(w, s, c);
   /* the obstacle's frame */
+  st->obstacle = c->obstacle;
   obstacle_now(w, c, st, &st->obstacle0);
-  int os = lb_slot_of(w, c->obstacle);
+  int os = lb_slot_of(w, st->obstacle);
   if (os < 0) {
     lb_transform_identity(&st->obstacle0);
   }
@@ -403,6 +407,10 @@ static void vault_move_one(lb_world *w, uint32_t s, float dt) {
   if (c->state == LB_VAULT_LANDING && cc->applied_height == st->orig_height &&
       lb_same_bytes(cc->applied_center, st->orig_center, sizeof(vec3))) {
     c->state = LB_VAULT_IDLE;
+    /* The outputs name what is ahead now, not the obstacle behind (a game's auto-vault reads
+     * them: the crate just cleared was reported ahead and its request refused). */
+    lb_vault_probe_job job;
+    vault_probe(w, s, c, st, cc, &job);
   }
 }
 
@@ -444,7 +452,7 @@ static bool vault_plant(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
   f.exclude = lb_entity_of_slot(w, s);
   lb_collide_hit h;
   if (lb_world_sphere_cast(w, origin, r, down, origin[1] - c->top[1] + r, &f, &h) != LB_OK ||
-      h.entity == LB_NULL_ENTITY || h.entity != c->obstacle) {
+      h.entity == LB_NULL_ENTITY || h.entity != st->obstacle) {
     return false;
   }
   vec3 target;
