@@ -59,9 +59,11 @@ static inline lb_entity cl_test_round(lb_world *w, lb_collider_shape shape, floa
   return cl_test_spawn(w, &c, x, y, z, NULL, NULL);
 }
 
-/* The quad [-1, 1] x [-1, 1] at y = 0 as two triangles (0: x+z<0 half, 1: the other). */
-static inline uint32_t cl_test_quad_mesh(lb_world *w) {
-  static const float pos[] = {-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1};
+/* The quad [-half, half]^2 on the plane y = k x (mesh frame) as two triangles (0: the x+z<0
+ * half, 1: the other). */
+static inline uint32_t cl_test_sloped_quad_mesh(lb_world *w, float half, float k) {
+  const float pos[] = {-half, -k * half, -half, half,  k * half,  -half,
+                       half,  k * half,  half,  -half, -k * half, half};
   static const uint32_t idx[] = {0, 3, 1, 1, 3, 2};
   lb_mesh_def d = lb_mesh_default_def();
   d.positions = pos;
@@ -71,6 +73,11 @@ static inline uint32_t cl_test_quad_mesh(lb_world *w) {
   uint32_t m = 0;
   LB_CHECK(lb_world_add_mesh(w, &d, &m) == LB_OK);
   return m;
+}
+
+/* The quad [-1, 1] x [-1, 1] at y = 0. */
+static inline uint32_t cl_test_quad_mesh(lb_world *w) {
+  return cl_test_sloped_quad_mesh(w, 1.0f, 0.0f);
 }
 
 static inline lb_collide_hit cl_test_ray(lb_world *w, float ox, float oy, float oz, float dx,

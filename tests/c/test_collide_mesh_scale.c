@@ -17,21 +17,6 @@
 #define NORMAL_DEG 0.01 /* largest normal error, degrees */
 #define REL 1e-5        /* largest relative distance error */
 
-/* The quad [-HALF, HALF]^2 as two triangles on the plane y = k x (mesh frame). */
-static uint32_t quad_mesh(lb_world *w, float k) {
-  const float pos[] = {-HALF, -k * HALF, -HALF, HALF,  k * HALF,  -HALF,
-                       HALF,  k * HALF,  HALF,  -HALF, -k * HALF, HALF};
-  static const uint32_t idx[] = {0, 3, 1, 1, 3, 2};
-  lb_mesh_def d = lb_mesh_default_def();
-  d.positions = pos;
-  d.vertex_count = 4;
-  d.indices = idx;
-  d.index_count = 6;
-  uint32_t m = 0;
-  LB_CHECK(lb_world_add_mesh(w, &d, &m) == LB_OK);
-  return m;
-}
-
 /* Angle between a float normal and the expected unit normal, degrees (atan2 of the cross
  * and dot products: acos near 1 would resolve no better than 0.02 degrees). */
 static double angle_deg(const float *n, const double *e) {
@@ -114,7 +99,7 @@ static void run_layout(const layout *L, bool character, worst *wo) {
   lb_world *w = NULL;
   LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
   lb_collider_c c = cl_test_collider(LB_COLLIDER_MESH);
-  c.mesh = quad_mesh(w, L->k);
+  c.mesh = cl_test_sloped_quad_mesh(w, HALF, L->k);
   lb_entity e = cl_test_spawn(w, &c, 0, 0, 0, NULL, L->scale);
   /* the plane in the world: y = g x with g = k sy / sx */
   double g = (double)L->k * L->scale[1] / L->scale[0];

@@ -6,16 +6,11 @@
  * 30 s of running at full speed (over 100 m from the start). */
 import { expect, test, type Page } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
+import type { ShowcaseReport } from '../../web/playground/api.js';
 import { decodePng, open } from './helpers.js';
 
-interface Report {
-  width: number;
-  height: number;
-  character: number;
-  floor: number;
-  props: number;
-  feet: { rig: string; joint: string; y: number; screen: [number, number]; floorBelow: boolean[] }[];
-}
+/** What window.limber.showcase() returns (the playground's own type). */
+type Report = ShowcaseReport;
 interface ShowcaseApi {
   showcase(): Report;
   advance(n: number): void;
