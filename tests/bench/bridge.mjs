@@ -27,7 +27,7 @@ world.insert(e, Transform, { position: [0, 0.01, 0] });
 world.insert(e, CharacterController, {});
 const hero = world.spawn();
 world.insert(hero, Transform, {});
-world.insert(hero, Rig, { asset: world.addHumanoidRig({ height: 1.8 }) });
+world.insert(hero, Rig, { asset: world.rig.addHumanoid({ height: 1.8 }) });
 let pose;
 const matrices = new Float32Array(16 * 256);
 let sink = 0;

@@ -168,7 +168,7 @@ function moveBench(ctx, target) {
     for (let i = 0; i < iters; i++) {
       const d = request();
       steps++;
-      world.moveController(hero, d);
+      world.controller.move(hero, d);
       world.step(DT);
       ctl.update(DT);
       rworld.step();

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { addController, Animator, animatorParam, animatorStatus, controllerInfo, createWorld, LimberError, Rig, rootMotion, setAnimatorParam, Transform } from '../../dist/web/bridge/index.js';
+import { Animator, createWorld, LimberError, Rig, Transform } from '../../dist/web/bridge/index.js';
 
 const SCENE = 'assets/scenes/locomotion.json';
 const DT = 1 / 60;
@@ -37,7 +37,7 @@ test('Animator component: schema fields, defaults, outputs', async () => {
   assert.equal(a.speed, 1);
   assert.equal(a.rootMotionVertical, false);
   assert.equal(a.state, 'Locomotion');
-  const info = controllerInfo(world, a.controller);
+  const info = world.anim.controllerInfo(a.controller);
   console.log(`controller '${info.name}': ${JSON.stringify(info)}`);
   assert.deepEqual(info.params.map((p) => [p.name, p.type, p.default]), [['MoveSpeed', 'float', 0], ['Vault', 'trigger', false]]);
   assert.deepEqual(info.states[0].blend, { parameter: 'MoveSpeed', points: 3, min: 0, max: 3.5 });
@@ -46,16 +46,16 @@ test('Animator component: schema fields, defaults, outputs', async () => {
 
 test('transitions: the trigger switches at the next step, the cross-fade sums to 1 and settles after its duration, the one-shot returns', async () => {
   const { world, hero } = await load();
-  world.setAnimatorParam(hero, 'MoveSpeed', 1.4);
+  world.anim.setParam(hero, 'MoveSpeed', 1.4);
   steps(world, 30);
-  world.setAnimatorTrigger(hero, 'Vault');
-  assert.equal(animatorParam(world, hero, 'Vault'), true);
+  world.anim.setTrigger(hero, 'Vault');
+  assert.equal(world.anim.param(hero, 'Vault'), true);
   world.step(DT);
   assert.equal(world.get(hero, Animator).state, 'Vault');
-  assert.equal(animatorParam(world, hero, 'Vault'), false, 'consumed');
+  assert.equal(world.anim.param(hero, 'Vault'), false, 'consumed');
   let fadeSteps = 1;
   let maxSumError = 0;
-  for (let s = animatorStatus(world, hero); s.weight < 1 && fadeSteps < 100; s = animatorStatus(world, hero)) {
+  for (let s = world.anim.status(hero); s.weight < 1 && fadeSteps < 100; s = world.anim.status(hero)) {
     maxSumError = Math.max(maxSumError, Math.abs(s.layers.reduce((x, l) => x + l.weight, 0) - 1));
     assert.equal(s.previous, 'Locomotion');
     world.step(DT);
@@ -77,9 +77,9 @@ test('transitions: the trigger switches at the next step, the cross-fade sums to
 test('blend space: weights from MoveSpeed, both clips at one phase', async () => {
   const { world, hero } = await load();
   for (const [speed, expected] of [[0, [['idle', 1]]], [0.7, [['idle', 0.5], ['walk', 0.5]]], [2.45, [['walk', 0.5], ['run', 0.5]]], [3.5, [['run', 1]]]]) {
-    world.setAnimatorParam(hero, 'MoveSpeed', speed);
+    world.anim.setParam(hero, 'MoveSpeed', speed);
     steps(world, 5);
-    const s = animatorStatus(world, hero);
+    const s = world.anim.status(hero);
     assert.deepEqual(s.layers.map((l) => l.clip), expected.map((e) => e[0]));
     s.layers.forEach((l, i) => assert.ok(Math.abs(l.weight - expected[i][1]) < 1e-6, `${speed}: ${l.clip} weight ${l.weight}`));
     if (s.layers.length === 2) {
@@ -93,11 +93,11 @@ test('blend space: weights from MoveSpeed, both clips at one phase', async () =>
 test('root motion: one walk loop is the clip displacement; applyRootMotion moves the entity 1.4 m per walk second', async () => {
   const { world, hero } = await load();
   world.update(hero, Animator, (a) => { a.applyRootMotion = false; });
-  world.setAnimatorParam(hero, 'MoveSpeed', 1.4);
+  world.anim.setParam(hero, 'MoveSpeed', 1.4);
   let x = 0, z = 0, heading = 0;
   for (let i = 0; i < 60; i++) {
     world.step(DT);
-    const m = rootMotion(world, hero);
+    const m = world.anim.rootMotion(hero);
     x += Math.cos(heading) * m.translation[0] + Math.sin(heading) * m.translation[2];
     z += -Math.sin(heading) * m.translation[0] + Math.cos(heading) * m.translation[2];
     heading += m.yaw;
@@ -108,14 +108,14 @@ test('root motion: one walk loop is the clip displacement; applyRootMotion moves
   assert.deepEqual(world.get(hero, Transform).position, [0, 0, 0]);
 
   const second = await load();
-  second.world.setAnimatorParam(second.hero, 'MoveSpeed', 1.4);
+  second.world.anim.setParam(second.hero, 'MoveSpeed', 1.4);
   steps(second.world, 60);
   const moved = horizontal(second.world.get(second.hero, Transform).position);
   console.log(`applyRootMotion: the entity walked ${moved.toFixed(6)} m in 1 s at 1.4 m/s`);
   assert.ok(Math.abs(moved - 1.4) < 1e-3);
   // Faster: the same second at run speed goes 3.5 m.
   const start = second.world.get(second.hero, Transform).position;
-  second.world.setAnimatorParam(second.hero, 'MoveSpeed', 3.5);
+  second.world.anim.setParam(second.hero, 'MoveSpeed', 3.5);
   steps(second.world, 60);
   const end = second.world.get(second.hero, Transform).position;
   const ran = Math.hypot(end[0] - start[0], end[2] - start[2]);
@@ -126,18 +126,18 @@ test('root motion: one walk loop is the clip displacement; applyRootMotion moves
 test('bad input: typed errors name the entity and the parameter; the world is unchanged', async () => {
   const { world, hero } = await load();
   const twin = await load();
-  world.setAnimatorParam(hero, 'MoveSpeed', 2);
-  twin.world.setAnimatorParam(twin.hero, 'MoveSpeed', 2);
+  world.anim.setParam(hero, 'MoveSpeed', 2);
+  twin.world.anim.setParam(twin.hero, 'MoveSpeed', 2);
   steps(world, 10);
   steps(twin.world, 10);
   const bad = [
-    [() => world.setAnimatorParam(hero, 'Speed', 1), 'LB_ERR_UNKNOWN_NAME', /'Speed'/],
-    [() => world.setAnimatorParam(hero, 'MoveSpeed', Number.NaN), 'LB_ERR_NOT_FINITE', /'MoveSpeed'/],
-    [() => world.setAnimatorParam(hero, 'MoveSpeed', true), 'LB_ERR_INVALID_ARGUMENT', /is a float, not a bool/],
-    [() => world.setAnimatorParam(hero, 'Vault', 1), 'LB_ERR_INVALID_ARGUMENT', /is a trigger, not a float/],
-    [() => world.setAnimatorParam(hero, 'MoveSpeed', '1'), 'LB_ERR_INVALID_ARGUMENT', /number or a boolean/],
-    [() => world.setAnimatorTrigger(hero, 'MoveSpeed'), 'LB_ERR_INVALID_ARGUMENT', /is a float, not a trigger/],
-    [() => world.setAnimatorTrigger(world.spawn(), 'Vault'), 'LB_ERR_MISSING_COMPONENT', /has no Animator/],
+    [() => world.anim.setParam(hero, 'Speed', 1), 'LB_ERR_UNKNOWN_NAME', /'Speed'/],
+    [() => world.anim.setParam(hero, 'MoveSpeed', Number.NaN), 'LB_ERR_NOT_FINITE', /'MoveSpeed'/],
+    [() => world.anim.setParam(hero, 'MoveSpeed', true), 'LB_ERR_INVALID_ARGUMENT', /is a float, not a bool/],
+    [() => world.anim.setParam(hero, 'Vault', 1), 'LB_ERR_INVALID_ARGUMENT', /is a trigger, not a float/],
+    [() => world.anim.setParam(hero, 'MoveSpeed', '1'), 'LB_ERR_INVALID_ARGUMENT', /number or a boolean/],
+    [() => world.anim.setTrigger(hero, 'MoveSpeed'), 'LB_ERR_INVALID_ARGUMENT', /is a float, not a trigger/],
+    [() => world.anim.setTrigger(world.spawn(), 'Vault'), 'LB_ERR_MISSING_COMPONENT', /has no Animator/],
     [() => world.update(hero, Animator, (a) => { a.speed = -2; }), 'LB_ERR_OUT_OF_RANGE', /'speed'/],
     [() => world.update(hero, Animator, (a) => { a.controller = world.get(hero, Rig).asset; }), 'LB_ERR_UNKNOWN_NAME', /not a controller/],
   ];
@@ -151,7 +151,7 @@ test('bad input: typed errors name the entity and the parameter; the world is un
   world.insert(e, Transform, {});
   assert.throws(() => world.insert(e, Animator, { controller: world.get(hero, Animator).controller }), (err) => err.code === 'LB_ERR_MISSING_COMPONENT' && err.entity === e && err.component === 'Animator');
   world.despawn(e);
-  assert.equal(animatorParam(world, hero, 'MoveSpeed'), 2);
+  assert.equal(world.anim.param(hero, 'MoveSpeed'), 2);
   steps(world, 30);
   steps(twin.world, 30);
   assert.equal(world.hash(), twin.world.hash(), 'the failed calls changed nothing');
@@ -160,19 +160,19 @@ test('bad input: typed errors name the entity and the parameter; the world is un
 test('controllers from TypeScript: addController over the scene rig clips, errors name the state', async () => {
   const { world, hero } = await load();
   const skeleton = world.get(hero, Rig).asset;
-  const c = addController(world, skeleton, {
+  const c = world.anim.addController(skeleton, {
     parameters: { Go: { type: 'bool' } },
     states: { Idle: { clip: 'idle' }, Walk: { clip: 'walk' } },
     transitions: [{ from: 'Idle', to: 'Walk', fade: 0, conditions: [{ parameter: 'Go', equals: true }] }],
   }, 'simple');
   world.update(hero, Animator, (a) => { a.controller = c; });
   assert.equal(world.get(hero, Animator).state, 'Idle');
-  world.setAnimatorParam(hero, 'Go', true);
+  world.anim.setParam(hero, 'Go', true);
   world.step(DT);
   assert.equal(world.get(hero, Animator).state, 'Walk');
-  assert.equal(animatorStatus(world, hero).weight, 1);
-  assert.throws(() => addController(world, skeleton, { states: { Idle: { clip: 'idel' } } }), (err) => err.code === 'LB_ERR_UNKNOWN_NAME' && /state 'Idle': no clip 'idel'/.test(err.message));
-  assert.throws(() => addController(world, skeleton, '{ "states": '), (err) => err.code === 'LB_ERR_PARSE');
+  assert.equal(world.anim.status(hero).weight, 1);
+  assert.throws(() => world.anim.addController(skeleton, { states: { Idle: { clip: 'idel' } } }), (err) => err.code === 'LB_ERR_UNKNOWN_NAME' && /state 'Idle': no clip 'idel'/.test(err.message));
+  assert.throws(() => world.anim.addController(skeleton, '{ "states": '), (err) => err.code === 'LB_ERR_PARSE');
 });
 
 test('determinism: parameter changes from TypeScript give the same hash over SIMD and scalar wasm', async () => {
@@ -180,9 +180,9 @@ test('determinism: parameter changes from TypeScript give the same hash over SIM
   for (const wasm of ['limber.wasm', 'limber-scalar.wasm', 'limber.wasm']) {
     const { world, hero } = await load(wasm);
     for (let i = 0; i < 240; i++) {
-      if (i === 20) world.setAnimatorParam(hero, 'MoveSpeed', 1.1);
-      if (i === 90) world.setAnimatorParam(hero, 'MoveSpeed', 3.2);
-      if (i === 150) world.setAnimatorTrigger(hero, 'Vault');
+      if (i === 20) world.anim.setParam(hero, 'MoveSpeed', 1.1);
+      if (i === 90) world.anim.setParam(hero, 'MoveSpeed', 3.2);
+      if (i === 150) world.anim.setTrigger(hero, 'Vault');
       world.step(DT);
     }
     hashes.push(world.hash());
@@ -223,10 +223,10 @@ async function runToStop({ damp, perCall }) {
   const files = Object.fromEntries(world.sceneFiles(text).map((p) => [p, readFileSync(p)]));
   const scene = world.loadScene(text, { files });
   const hero = scene.entity('hero');
-  setAnimatorParam(world, hero, 'MoveSpeed', 3.5, perCall === undefined ? {} : { damp: perCall });
+  world.anim.setParam(hero, 'MoveSpeed', 3.5, perCall === undefined ? {} : { damp: perCall });
   for (let i = 0; i < 120; i++) scene.step(1 / 60); // running, settled
-  const ran = animatorParam(world, hero, 'MoveSpeed', { damped: true });
-  setAnimatorParam(world, hero, 'MoveSpeed', 0, perCall === undefined ? {} : { damp: perCall });
+  const ran = world.anim.param(hero, 'MoveSpeed', { damped: true });
+  world.anim.setParam(hero, 'MoveSpeed', 0, perCall === undefined ? {} : { damp: perCall });
   let prev = world.modelPose(hero).map((j) => [...j.t]);
   let worst = 0;
   const played = [];
@@ -235,9 +235,9 @@ async function runToStop({ damp, perCall }) {
     const now = world.modelPose(hero).map((j) => [...j.t]);
     for (let j = 0; j < now.length; j++) worst = Math.max(worst, Math.hypot(now[j][0] - prev[j][0], now[j][1] - prev[j][1], now[j][2] - prev[j][2]));
     prev = now;
-    played.push(animatorParam(world, hero, 'MoveSpeed', { damped: true }));
+    played.push(world.anim.param(hero, 'MoveSpeed', { damped: true }));
   }
-  const set = animatorParam(world, hero, 'MoveSpeed');
+  const set = world.anim.param(hero, 'MoveSpeed');
   world.destroy();
   return { worst, ran, played, set };
 }
@@ -266,10 +266,10 @@ test('damped parameters: bad damp values are refused and change nothing', async 
   const files = Object.fromEntries(world.sceneFiles(text).map((p) => [p, readFileSync(p)]));
   const hero = world.loadScene(text, { files }).entity('hero');
   for (const damp of [-1, NaN, Infinity, 1e9, '0.1']) {
-    assert.throws(() => setAnimatorParam(world, hero, 'MoveSpeed', 1, { damp }), (err) => err instanceof LimberError && /damp/.test(err.message), `damp ${damp}`);
+    assert.throws(() => world.anim.setParam(hero, 'MoveSpeed', 1, { damp }), (err) => err instanceof LimberError && /damp/.test(err.message), `damp ${damp}`);
   }
-  assert.equal(animatorParam(world, hero, 'MoveSpeed'), 0);
-  assert.throws(() => setAnimatorParam(world, hero, 'Vault', true, { damp: 0.1 }), (err) => err instanceof LimberError);
+  assert.equal(world.anim.param(hero, 'MoveSpeed'), 0);
+  assert.throws(() => world.anim.setParam(hero, 'Vault', true, { damp: 0.1 }), (err) => err instanceof LimberError);
   const bad = JSON.parse(JSON.stringify(text));
   bad.assets.controllers.locomotion.parameters.Vault.damp = 0.1;
   assert.throws(() => world.loadScene(bad, { files }), (err) => err instanceof LimberError && /only float parameters are damped/.test(err.message));

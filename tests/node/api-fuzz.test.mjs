@@ -1,7 +1,7 @@
 // API-sequence fuzzer (fast-check): random sequences of bridge calls (components, steps, scenes,
 // levels and navmeshes from intact and damaged files, snapshot and restore (own, another
 // world's, damaged, made up), poses, collision queries on both the World methods and
-// world.queries, moveController)
+// world.collide, moveController)
 // against a world and a twin. A call that succeeds is applied to both; a call that fails to the first only. After
 // every call:
 //   - only LimberError is thrown (code LB_*, message starting with the code), never a
@@ -21,7 +21,11 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import {
-  addNavMesh, captureFingerPose, createWorld, GripPose, gripPoseStatus, LimberError, registerFingerPose, registerGripPose, Rig, Transform,
+  createWorld,
+  GripPose,
+  LimberError,
+  Rig,
+  Transform,
 } from '../../dist/web/bridge/index.js';
 
 const SEED = Number(process.env.LIMBER_FUZZ_SEED ?? 20240611);
@@ -298,7 +302,7 @@ const KINDS = {
   addNavMesh: [2, (r) => {
     const text = r.chance(0.7) ? NAVMESH_TEXT : r.chance(0.5) ? NAVMESH_TEXT.slice(0, r.int(NAVMESH_TEXT.length)) : NAVMESH_TEXT.replace(/\d+\.\d+/, r.pick(['NaN', '1e39', '-1', '"x"']));
     const name = r.chance(0.9) ? r.pick(['arena', 'm2']) : r.pick(STRINGS);
-    return { run: (w) => addNavMesh(w, text, name), asset: true };
+    return { run: (w) => w.nav.addMesh(text, name), asset: true };
   }],
   snapshot: [1, () => ({
     run: (w, side) => {
@@ -340,17 +344,17 @@ const KINDS = {
       overlapBox: () => [v3(), r.chance(0.8) ? quat(r) : r.pick(EXTREME_ARRAYS.concat(WEIRD)), v3(), opts()],
     }[kind]();
     const table = r.chance(0.5);
-    return { run: (w) => (table ? w.queries : w)[kind](...args), read: true, label: kind };
+    return { run: (w) => w.collide[kind](...args), read: true, label: kind };
   }],
   moveController: [8, (r, st) => {
     const e = pickHandle(r, st);
     const d = r.chance(0.8) ? [r.next() - 0.5, 0, r.next() - 0.5] : r.pick(EXTREME_ARRAYS.concat(WEIRD));
-    return { run: (w) => w.moveController(e, d), touched: [e] };
+    return { run: (w) => w.controller.move(e, d), touched: [e] };
   }],
   registerGripPose: [12, (r) => {
     const name = r.chance(0.8) ? r.pick(['claw', 'fuzzPose', 'fist', 'open', 'p1']) : r.pick(STRINGS.concat(WEIRD));
     const def = randomGripPose(r);
-    return { run: (w) => registerGripPose(w, name, def) };
+    return { run: (w) => w.grip.registerPose(name, def) };
   }],
   registerFingerPose: [8, (r, st, w) => {
     const name = r.chance(0.8) ? r.pick(['captured', 'fuzzPose', 'c2']) : r.pick(STRINGS.concat(WEIRD));
@@ -358,7 +362,7 @@ const KINDS = {
     const rig = st.handles.find((h) => w.alive(h) && w.has(h, Rig));
     if (rig !== undefined && r.chance(0.6)) {
       try {
-        pose = captureFingerPose(w, rig, r.pick(['RightHand', 'LeftHand']));
+        pose = w.grip.captureFingerPose(rig, r.pick(['RightHand', 'LeftHand']));
         const names = Object.keys(pose.joints);
         if (names.length && r.chance(0.5)) pose.joints[r.pick(names)] = r.pick([[NaN, 0, 0, 1], [0, 0, 0, 0], [1, 2], 'x', null, quat(r)]);
         if (r.chance(0.1)) pose.joints.NoSuchJoint = [0, 0, 0, 1];
@@ -368,21 +372,21 @@ const KINDS = {
     } else {
       pose = r.pick([{ joints: {} }, { joints: { RightHandIndex1: [0, 0, 0, 1] } }, '{', null, 5, { hand: 'RightHand', joints: { RightHandIndex1: [0, 0, 0, 1] } }, { joints: [] }]);
     }
-    return { run: (w2) => registerFingerPose(w2, name, pose) };
+    return { run: (w2) => w2.grip.registerFingerPose(name, pose) };
   }],
   captureFingerPose: [8, (r, st) => {
     const e = pickHandle(r, st);
     const hand = r.chance(0.8) ? r.pick(['RightHand', 'LeftHand', 'Hips']) : r.pick(STRINGS.concat(WEIRD));
-    return { run: (w) => captureFingerPose(w, e, hand), read: true };
+    return { run: (w) => w.grip.captureFingerPose(e, hand), read: true };
   }],
-  gripPoseStatus: [12, (r, st) => { const e = pickHandle(r, st); return { run: (w) => gripPoseStatus(w, e), read: true }; }],
+  gripPoseStatus: [12, (r, st) => { const e = pickHandle(r, st); return { run: (w) => w.grip.status(e), read: true }; }],
   worldTransform: [8, (r, st) => { const e = pickHandle(r, st); return { run: (w) => w.worldTransform(e), read: true }; }],
-  gripAnchor: [4, (r, st) => { const e = pickHandle(r, st); const role = r.chance(0.9) ? r.pick(['main', 'support']) : r.pick(STRINGS); return { run: (w) => w.gripAnchor(e, role), read: true }; }],
+  gripAnchor: [4, (r, st) => { const e = pickHandle(r, st); const role = r.chance(0.9) ? r.pick(['main', 'support']) : r.pick(STRINGS); return { run: (w) => w.grip.anchor(e, role), read: true }; }],
   modelPose: [4, (r, st) => { const e = pickHandle(r, st); return { run: (w) => w.modelPose(e), read: true }; }],
-  findHand: [4, (r, st) => { const e = pickHandle(r, st); const side = r.pick(['Right', 'Left', 'right', null]); const path = r.chance(0.8) ? '' : r.pick(STRINGS); return { run: (w) => w.findHand(e, side, path), read: true }; }],
+  findHand: [4, (r, st) => { const e = pickHandle(r, st); const side = r.pick(['Right', 'Left', 'right', null]); const path = r.chance(0.8) ? '' : r.pick(STRINGS); return { run: (w) => w.grip.findHand(e, side, path), read: true }; }],
   addHumanoidRig: [8, (r) => {
     const opts = r.chance(0.8) ? { height: 1.2 + r.next(), naming: r.pick(['mixamo', 'unreal', 'blender', 'digits']) } : r.pick([{ height: NaN }, { height: 0 }, { naming: 'maya' }, { height: '1.8' }]);
-    return { run: (w) => w.addHumanoidRig(opts), asset: true };
+    return { run: (w) => w.rig.addHumanoid(opts), asset: true };
   }],
 };
 const KIND_NAMES = Object.keys(KINDS);
@@ -456,7 +460,7 @@ async function runSequence(commands) {
   for (const w of [a, b]) {
     const hero = w.spawn();
     w.insert(hero, Transform, {});
-    const asset = w.addHumanoidRig();
+    const asset = w.rig.addHumanoid();
     w.insert(hero, Rig, { asset });
     w.insert(hero, GripPose, { rightPose: 'pistol' });
     const obj = w.spawn();

@@ -108,11 +108,11 @@ test('assets: the generator reproduces the committed files byte for byte, and th
 test('assets: each rig is the core humanoid in its convention (names, parents, rest TRS exactly)', async () => {
   const world = await createWorld();
   for (const naming of NAMINGS) {
-    const asset = world.addHumanoidRig({ naming });
+    const asset = world.rig.addHumanoid({ naming });
     const e = world.spawn();
     world.insert(e, Rig, { asset });
     world.step(0);
-    const { names, parents } = world.skeleton(asset);
+    const { names, parents } = world.rig.skeleton(asset);
     const rest = world.localPose(e);
     const { json, mesh } = rigs[naming];
     const skinJoints = json.skins[0].joints;
@@ -129,7 +129,7 @@ test('assets: each rig is the core humanoid in its convention (names, parents, r
     assert.deepEqual(mesh.skeleton.bones.map((b) => b.name), names.map((n) => THREE.PropertyBinding.sanitizeNodeName(n)));
     console.log(`${naming}: ${names.length} joints, names/parents/rest TRS equal to the core's`);
   }
-  assert.throws(() => world.addHumanoidRig({ naming: 'maya' }), (e) => e.code === 'LB_ERR_UNKNOWN_NAME' && e.field === 'naming');
+  assert.throws(() => world.rig.addHumanoid({ naming: 'maya' }), (e) => e.code === 'LB_ERR_UNKNOWN_NAME' && e.field === 'naming');
   world.destroy();
 });
 

@@ -4,8 +4,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  captureFingerPose, createWorld, GripHolder, GripPose, gripPoseStatus, LimberError, loadRig, registerFingerPose,
-  registerGripPose, Rig, setAnimatorParam, Transform, TwoBoneIK,
+  createWorld,
+  GripHolder,
+  GripPose,
+  LimberError,
+  Rig,
+  Transform,
+  TwoBoneIK,
 } from '../../dist/web/bridge/index.js';
 import { Heap } from '../../dist/web/bridge/wasm.js';
 
@@ -21,7 +26,7 @@ async function heroWorld() {
   const world = await createWorld();
   const hero = world.spawn();
   world.insert(hero, Transform, {});
-  world.insert(hero, Rig, { asset: world.addHumanoidRig() });
+  world.insert(hero, Rig, { asset: world.rig.addHumanoid() });
   world.step(1 / 60);
   return { world, hero };
 }
@@ -116,7 +121,7 @@ test('loadRig of more bytes than wasm memory can hold: LB_ERR_OUT_OF_MEMORY, the
   // Virtual memory only: the pages are never touched (lbw_alloc fails before any copy).
   for (const size of [0x7ff00000, 0x80000010]) {
     const big = new Uint8Array(size);
-    assert.throws(() => loadRig(world, big), limberError('LB_ERR_OUT_OF_MEMORY', /loadRig: cannot allocate/));
+    assert.throws(() => world.rig.load(big), limberError('LB_ERR_OUT_OF_MEMORY', /rig\.load: cannot allocate/));
   }
   assert.equal(snapshot(world, [hero, other]), before);
   world.step(1 / 60);
@@ -134,9 +139,9 @@ test('worldTransform / gripAnchor on a stale handle name that call, not the prev
   assert.throws(() => world.insert(hero, Transform, { scale: [1, 1, NaN] }), limberError('LB_ERR_NOT_FINITE'));
   assert.throws(() => world.worldTransform(gone), limberError('LB_ERR_STALE_ENTITY', /^LB_ERR_STALE_ENTITY: worldTransform: field 'entity' = entity 1v0 is not alive/));
   assert.throws(() => world.insert(hero, Transform, { scale: [1, 1, NaN] }), limberError('LB_ERR_NOT_FINITE'));
-  assert.throws(() => world.gripAnchor(gone, 'main'), limberError('LB_ERR_STALE_ENTITY', /gripAnchor: field 'holder'/));
-  assert.throws(() => world.gripAnchor(hero, 'middle'), limberError('LB_ERR_UNKNOWN_NAME', /field 'role'/));
-  for (const fn of [() => world.modelPose(gone), () => world.modelMatrices(gone), () => world.localPose(gone), () => gripPoseStatus(world, gone), () => captureFingerPose(world, gone, 'RightHand')]) {
+  assert.throws(() => world.grip.anchor(gone, 'main'), limberError('LB_ERR_STALE_ENTITY', /grip\.anchor: field 'holder'/));
+  assert.throws(() => world.grip.anchor(hero, 'middle'), limberError('LB_ERR_UNKNOWN_NAME', /field 'role'/));
+  for (const fn of [() => world.modelPose(gone), () => world.modelMatrices(gone), () => world.localPose(gone), () => world.grip.status(gone), () => world.grip.captureFingerPose(gone, 'RightHand')]) {
     assert.throws(fn, limberError('LB_ERR_STALE_ENTITY', /entity 1v0/));
   }
 });
@@ -148,9 +153,9 @@ test('cyclic objects and unencodable values are LimberErrors, not TypeErrors', a
   const before = snapshot(world, [hero]);
   assert.throws(() => world.loadScene(cyclic), limberError('LB_ERR_INVALID_ARGUMENT', /loadScene: field 'scene' cannot be written as JSON/));
   assert.throws(() => world.sceneFiles(cyclic), limberError('LB_ERR_INVALID_ARGUMENT', /sceneFiles/));
-  assert.throws(() => registerGripPose(world, 'loop', cyclic), limberError('LB_ERR_INVALID_ARGUMENT', /registerGripPose: field 'pose'/));
-  assert.throws(() => registerFingerPose(world, 'loop', cyclic), limberError('LB_ERR_INVALID_ARGUMENT', /registerFingerPose: field 'pose'/));
-  assert.throws(() => registerGripPose(world, 'big', { index: { curl: 10n } }), limberError('LB_ERR_INVALID_ARGUMENT', /cannot be written as JSON/));
+  assert.throws(() => world.grip.registerPose('loop', cyclic), limberError('LB_ERR_INVALID_ARGUMENT', /grip\.registerPose: field 'pose'/));
+  assert.throws(() => world.grip.registerFingerPose('loop', cyclic), limberError('LB_ERR_INVALID_ARGUMENT', /grip\.registerFingerPose: field 'pose'/));
+  assert.throws(() => world.grip.registerPose('big', { index: { curl: 10n } }), limberError('LB_ERR_INVALID_ARGUMENT', /cannot be written as JSON/));
   assert.throws(() => world.loadScene(undefined), limberError('LB_ERR_INVALID_ARGUMENT', /field 'scene' must be/));
   assert.throws(() => world.loadScene('{}', { files: { 'a.glb': 'not bytes' } }), limberError('LB_ERR_INVALID_ARGUMENT', /files\["a.glb"\]/));
   assert.equal(snapshot(world, [hero]), before);
@@ -174,8 +179,8 @@ test('entity handles must be whole numbers naming a live entity', async () => {
     assert.throws(() => world.has(bad, Transform), limberError('LB_ERR_INVALID_ARGUMENT', field));
     assert.throws(() => world.worldTransform(bad), limberError('LB_ERR_INVALID_ARGUMENT', field));
     assert.throws(() => world.setAnimationPose(bad, []), limberError('LB_ERR_INVALID_ARGUMENT', field));
-    assert.throws(() => gripPoseStatus(world, bad), limberError('LB_ERR_INVALID_ARGUMENT', field));
-    assert.throws(() => setAnimatorParam(world, bad, 'x', 1), limberError('LB_ERR_INVALID_ARGUMENT', field));
+    assert.throws(() => world.grip.status(bad), limberError('LB_ERR_INVALID_ARGUMENT', field));
+    assert.throws(() => world.anim.setParam(bad, 'x', 1), limberError('LB_ERR_INVALID_ARGUMENT', field));
     // Entity fields inside components too.
     assert.throws(() => world.insert(t, TwoBoneIK, { rig: hero, target: bad }), limberError(undefined, /field 'target'/));
   }
@@ -220,13 +225,13 @@ test('names containing NUL are refused, not cut', async () => {
   world.insert(hero, GripPose, {});
   const before = snapshot(world, [hero]);
   const nul = /must not contain a NUL character/;
-  assert.throws(() => registerGripPose(world, 'claw\0x', { index: { curl: 1 } }), limberError('LB_ERR_INVALID_ARGUMENT', nul));
+  assert.throws(() => world.grip.registerPose('claw\0x', { index: { curl: 1 } }), limberError('LB_ERR_INVALID_ARGUMENT', nul));
   assert.throws(() => world.update(hero, GripPose, (g) => { g.rightPose = 'fist\0junk'; }), limberError('LB_ERR_INVALID_ARGUMENT', nul));
-  assert.throws(() => captureFingerPose(world, hero, 'RightHand\0'), limberError('LB_ERR_INVALID_ARGUMENT', nul));
-  assert.throws(() => registerFingerPose(world, 'a\0', { joints: {} }), limberError('LB_ERR_INVALID_ARGUMENT', nul));
-  assert.throws(() => world.findJoint(world.get(hero, Rig).asset, 'Hips\0'), limberError('LB_ERR_INVALID_ARGUMENT', nul));
-  assert.throws(() => world.findHand(hero, 'Right', 'RightHand\0'), limberError('LB_ERR_INVALID_ARGUMENT', nul));
-  assert.throws(() => registerGripPose(world, 'x'.repeat(5000), {}), limberError('LB_ERR_OUT_OF_RANGE', /longer than 1024 bytes/));
+  assert.throws(() => world.grip.captureFingerPose(hero, 'RightHand\0'), limberError('LB_ERR_INVALID_ARGUMENT', nul));
+  assert.throws(() => world.grip.registerFingerPose('a\0', { joints: {} }), limberError('LB_ERR_INVALID_ARGUMENT', nul));
+  assert.throws(() => world.rig.findJoint(world.get(hero, Rig).asset, 'Hips\0'), limberError('LB_ERR_INVALID_ARGUMENT', nul));
+  assert.throws(() => world.grip.findHand(hero, 'Right', 'RightHand\0'), limberError('LB_ERR_INVALID_ARGUMENT', nul));
+  assert.throws(() => world.grip.registerPose('x'.repeat(5000), {}), limberError('LB_ERR_OUT_OF_RANGE', /longer than 1024 bytes/));
   // 'claw' was not registered under the cut name.
   assert.throws(() => world.update(hero, GripPose, (g) => { g.rightPose = 'claw'; }), limberError('LB_ERR_UNKNOWN_NAME'));
   assert.equal(snapshot(world, [hero]), before);
@@ -240,7 +245,7 @@ test('a destroyed world throws LimberErrors and can be destroyed twice; its scen
   assert.equal(world.destroyed, true);
   assert.equal(scene.destroyed, true);
   scene.destroy();
-  for (const fn of [() => world.spawn(), () => world.step(0.01), () => world.hash(), () => world.alive(1), () => scene.step(0.01), () => gripPoseStatus(world, 1), () => world.native(() => 0)]) {
+  for (const fn of [() => world.spawn(), () => world.step(0.01), () => world.hash(), () => world.alive(1), () => scene.step(0.01), () => world.grip.status(1), () => world.native(() => 0)]) {
     assert.throws(fn, limberError('LB_ERR_INVALID_ARGUMENT', /destroyed/));
   }
 });

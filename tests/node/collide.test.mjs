@@ -29,47 +29,47 @@ test('every shape answers as natively (exact geometry)', async () => {
   const box = spawn(world, { shape: 'Box', size: [2, 2, 2] }, [5, 0, 0]);
   const capsule = spawn(world, { shape: 'Capsule', radius: 0.5, height: 2 }, [10, 0, 0]);
   const cylinder = spawn(world, { shape: 'Cylinder', radius: 0.5, height: 2 }, [15, 0, 0]);
-  const mesh = world.addMesh([-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1], [0, 3, 1, 1, 3, 2]);
-  assert.equal(world.meshTriangleCount(mesh), 2);
+  const mesh = world.collide.addMesh([-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1], [0, 3, 1, 1, 3, 2]);
+  assert.equal(world.collide.meshTriangleCount(mesh), 2);
   const quad = spawn(world, { shape: 'Mesh', mesh }, [20, 0, 0]);
 
-  let h = world.raycast([-5, 0, 0], [1, 0, 0], 10);
+  let h = world.collide.raycast([-5, 0, 0], [1, 0, 0], 10);
   assert.equal(h.entity, sphere);
   near(h.distance, 4, 2e-6, 'sphere ray');
   nearVec(h.normal, [-1, 0, 0], 2e-6, 'sphere normal');
   assert.equal(h.triangle, null);
-  h = world.raycast([5, 5, 0.3], [0, -1, 0], 10);
+  h = world.collide.raycast([5, 5, 0.3], [0, -1, 0], 10);
   assert.equal(h.entity, box);
   near(h.distance, 4, 2e-6, 'box ray');
-  h = world.sphereCast([10, 5, 0], 0.5, [0, -2, 0], 10);
+  h = world.collide.sphereCast([10, 5, 0], 0.5, [0, -2, 0], 10);
   assert.equal(h.entity, capsule);
   near(h.distance, 3.5, 2e-6, 'capsule sphere cast');
-  h = world.sphereCast([12, 1.3, 0], 0.5, [1, 0, 0], 10);
+  h = world.collide.sphereCast([12, 1.3, 0], 0.5, [1, 0, 0], 10);
   assert.equal(h.entity, cylinder);
   near(h.distance, 15 - 0.9 - 12, 2e-5, 'cylinder rim sphere cast');
-  h = world.capsuleCast([20.2, 2, 0.1], [20.2, 3, 0.1], 0.5, [0, -1, 0], 10);
+  h = world.collide.capsuleCast([20.2, 2, 0.1], [20.2, 3, 0.1], 0.5, [0, -1, 0], 10);
   assert.equal(h.entity, quad);
   near(h.distance, 1.5, 2e-6, 'mesh capsule cast');
   assert.equal(h.triangle, 1);
-  h = world.raycast([0.2, 0, 0], [0, 1, 0], 10); // inside start
+  h = world.collide.raycast([0.2, 0, 0], [0, 1, 0], 10); // inside start
   assert.equal(h.distance, 0);
   nearVec(h.normal, [1, 0, 0], 2e-6, 'depenetration normal');
-  h = world.closestPoint([5, 0.5, 0.2]);
+  h = world.collide.closestPoint([5, 0.5, 0.2]);
   assert.equal(h.entity, box);
   near(h.distance, -0.5, 2e-6, 'inside the box');
   nearVec(h.normal, [0, 1, 0], 2e-6, 'box face normal');
-  assert.equal(world.closestPoint([3, 0, 0], { maxDistance: 0.5 }), null);
-  assert.equal(world.raycast([-5, 3, 0], [1, 0, 0], 100), null);
-  assert.deepEqual(world.overlapSphere([2.5, 0, 0], 1.6), [sphere, box]);
-  assert.deepEqual(world.overlapCapsule([-2, 0.05, 0], [22, 0.05, 0], 0.1), [sphere, box, capsule, cylinder, quad]);
-  assert.deepEqual(world.overlapCapsule([-2, 0.05, 0], [22, 0.05, 0], 0.1, { exclude: box, layers: 1 }), [sphere, capsule, cylinder, quad]);
-  assert.deepEqual(world.overlapBox([5, 1.2, 0], [0, 0, 0, 1], [0.3, 0.3, 0.3]), [box]);
+  assert.equal(world.collide.closestPoint([3, 0, 0], { maxDistance: 0.5 }), null);
+  assert.equal(world.collide.raycast([-5, 3, 0], [1, 0, 0], 100), null);
+  assert.deepEqual(world.collide.overlapSphere([2.5, 0, 0], 1.6), [sphere, box]);
+  assert.deepEqual(world.collide.overlapCapsule([-2, 0.05, 0], [22, 0.05, 0], 0.1), [sphere, box, capsule, cylinder, quad]);
+  assert.deepEqual(world.collide.overlapCapsule([-2, 0.05, 0], [22, 0.05, 0], 0.1, { exclude: box, layers: 1 }), [sphere, capsule, cylinder, quad]);
+  assert.deepEqual(world.collide.overlapBox([5, 1.2, 0], [0, 0, 0, 1], [0.3, 0.3, 0.3]), [box]);
   world.update(box, Collider, (c) => { c.layer = 4; });
-  assert.equal(world.raycast([5, 5, 0.3], [0, -1, 0], 10, { layers: 3 }), null);
-  assert.equal(world.raycast([5, 5, 0.3], [0, -1, 0], 10, { layers: 4 }).entity, box);
+  assert.equal(world.collide.raycast([5, 5, 0.3], [0, -1, 0], 10, { layers: 3 }), null);
+  assert.equal(world.collide.raycast([5, 5, 0.3], [0, -1, 0], 10, { layers: 4 }).entity, box);
   // a Transform write moves the collider at once, no step needed
   world.update(sphere, Transform, (t) => { t.position = [0, 10, 0]; });
-  assert.notEqual(world.raycast([-5, 0, 0], [1, 0, 0], 10)?.entity, sphere);
+  assert.notEqual(world.collide.raycast([-5, 0, 0], [1, 0, 0], 10)?.entity, sphere);
   world.destroy();
 });
 
@@ -79,11 +79,11 @@ test('levels load from scenes (json boxes and glb meshes) and the corridor floor
     const doc = { name: 'level', level, entities: [] };
     assert.deepEqual(world.sceneFiles(doc), [level]);
     const scene = world.loadScene(doc, { files: { [level]: readFileSync(level) } });
-    const h = world.raycast([0.1, 3, 2], [0, -1, 0], 10);
+    const h = world.collide.raycast([0.1, 3, 2], [0, -1, 0], 10);
     assert.equal(h.entity, scene.entity('floor'));
     near(h.point[1], 0, 1e-5, `${level} floor height`);
     scene.destroy();
-    assert.equal(world.raycast([0.1, 3, 2], [0, -1, 0], 10), null);
+    assert.equal(world.collide.raycast([0.1, 3, 2], [0, -1, 0], 10), null);
     world.destroy();
   }
 });
@@ -97,23 +97,23 @@ test('bad arguments: clear errors naming the argument, the world unchanged', asy
   assert.throws(() => world.update(e, Collider, (c) => { c.radius = NaN; }), isError('LB_ERR_NOT_FINITE', 'radius'));
   assert.throws(() => world.update(e, Collider, (c) => { c.shape = 'Mesh'; c.mesh = 99; }), isError('LB_ERR_UNKNOWN_NAME', 'mesh'));
   assert.deepEqual(world.get(e, Collider), before);
-  assert.throws(() => world.raycast([0, 0, 0], [0, 0, 0], 1), isError('LB_ERR_INVALID_ARGUMENT', "'dir'"));
-  assert.throws(() => world.raycast([NaN, 0, 0], [1, 0, 0], 1), isError('LB_ERR_NOT_FINITE', "'origin'"));
-  assert.throws(() => world.raycast([0, 0], [1, 0, 0], 1), isError('LB_ERR_INVALID_ARGUMENT', "'origin'"));
-  assert.throws(() => world.raycast([0, 0, 0], [1, 0, 0], '1'), isError('LB_ERR_INVALID_ARGUMENT', "'maxDistance'"));
-  assert.throws(() => world.sphereCast([0, 0, 0], -1, [1, 0, 0], 1), isError('LB_ERR_OUT_OF_RANGE', "'radius'"));
-  assert.throws(() => world.capsuleCast([0, 0, 0], [0, 1, 0], 0.5, [1, 0, 0], -2), isError('LB_ERR_OUT_OF_RANGE', "'maxDistance'"));
-  assert.throws(() => world.overlapBox([0, 0, 0], [0, 0, 0, 3], [1, 1, 1]), isError('LB_ERR_OUT_OF_RANGE', "'rotation'"));
-  assert.throws(() => world.overlapSphere([0, 0, 0], 1, { layer: 1 }), isError('LB_ERR_INVALID_ARGUMENT', 'options.layer'));
-  assert.throws(() => world.overlapSphere([0, 0, 0], 1, { layers: -1 }), isError('LB_ERR_INVALID_ARGUMENT', 'options.layers'));
-  assert.throws(() => world.closestPoint([0, 0, 0], { maxDistance: Infinity }), isError('LB_ERR_NOT_FINITE', 'maxDistance'));
-  assert.throws(() => world.addMesh([0, 0, 0, 1, 0, 0, 0, 0, 1], [0, 1, 3]), isError('LB_ERR_INVALID_ARGUMENT', 'out of range'));
-  assert.throws(() => world.addMesh([0, 0, 0, 1, 0, 0, 0, NaN, 1], [0, 1, 2]), isError('LB_ERR_NOT_FINITE', 'positions'));
-  assert.throws(() => world.addMesh([0, 0, 0, 1, 0], [0, 1, 2]), isError('LB_ERR_INVALID_ARGUMENT', 'positions'));
-  assert.throws(() => world.addMesh([0, 0, 0, 1, 0, 0, 0, 0, 1], []), isError('LB_ERR_INVALID_ARGUMENT', 'indices'));
-  assert.throws(() => world.addMesh([0, 0, 0, 1, 0, 0, 0, 0, 1], [0, 1, 1.5]), isError('LB_ERR_INVALID_ARGUMENT', 'indices[2]'));
-  assert.equal(world.meshTriangleCount(1), 0, 'no mesh was added');
-  const h = world.raycast([-5, 0, 0], [1, 0, 0], 10);
+  assert.throws(() => world.collide.raycast([0, 0, 0], [0, 0, 0], 1), isError('LB_ERR_INVALID_ARGUMENT', "'dir'"));
+  assert.throws(() => world.collide.raycast([NaN, 0, 0], [1, 0, 0], 1), isError('LB_ERR_NOT_FINITE', "'origin'"));
+  assert.throws(() => world.collide.raycast([0, 0], [1, 0, 0], 1), isError('LB_ERR_INVALID_ARGUMENT', "'origin'"));
+  assert.throws(() => world.collide.raycast([0, 0, 0], [1, 0, 0], '1'), isError('LB_ERR_INVALID_ARGUMENT', "'maxDistance'"));
+  assert.throws(() => world.collide.sphereCast([0, 0, 0], -1, [1, 0, 0], 1), isError('LB_ERR_OUT_OF_RANGE', "'radius'"));
+  assert.throws(() => world.collide.capsuleCast([0, 0, 0], [0, 1, 0], 0.5, [1, 0, 0], -2), isError('LB_ERR_OUT_OF_RANGE', "'maxDistance'"));
+  assert.throws(() => world.collide.overlapBox([0, 0, 0], [0, 0, 0, 3], [1, 1, 1]), isError('LB_ERR_OUT_OF_RANGE', "'rotation'"));
+  assert.throws(() => world.collide.overlapSphere([0, 0, 0], 1, { layer: 1 }), isError('LB_ERR_INVALID_ARGUMENT', 'options.layer'));
+  assert.throws(() => world.collide.overlapSphere([0, 0, 0], 1, { layers: -1 }), isError('LB_ERR_INVALID_ARGUMENT', 'options.layers'));
+  assert.throws(() => world.collide.closestPoint([0, 0, 0], { maxDistance: Infinity }), isError('LB_ERR_NOT_FINITE', 'maxDistance'));
+  assert.throws(() => world.collide.addMesh([0, 0, 0, 1, 0, 0, 0, 0, 1], [0, 1, 3]), isError('LB_ERR_INVALID_ARGUMENT', 'out of range'));
+  assert.throws(() => world.collide.addMesh([0, 0, 0, 1, 0, 0, 0, NaN, 1], [0, 1, 2]), isError('LB_ERR_NOT_FINITE', 'positions'));
+  assert.throws(() => world.collide.addMesh([0, 0, 0, 1, 0], [0, 1, 2]), isError('LB_ERR_INVALID_ARGUMENT', 'positions'));
+  assert.throws(() => world.collide.addMesh([0, 0, 0, 1, 0, 0, 0, 0, 1], []), isError('LB_ERR_INVALID_ARGUMENT', 'indices'));
+  assert.throws(() => world.collide.addMesh([0, 0, 0, 1, 0, 0, 0, 0, 1], [0, 1, 1.5]), isError('LB_ERR_INVALID_ARGUMENT', 'indices[2]'));
+  assert.equal(world.collide.meshTriangleCount(1), 0, 'no mesh was added');
+  const h = world.collide.raycast([-5, 0, 0], [1, 0, 0], 10);
   assert.equal(h.entity, e);
   near(h.distance, 4, 2e-6, 'the world still answers as before');
   world.destroy();
@@ -157,7 +157,7 @@ test('queries give the same bits as natively (hash of 4000 answers)', async () =
       idx.push(a, b, c, b, d, c);
     }
   }
-  const mesh = world.addMesh(pos, idx);
+  const mesh = world.collide.addMesh(pos, idx);
   const shapes = ['Cylinder', 'Capsule', 'Sphere', 'Box', 'Mesh'];
   for (let i = 0; i < 40; i++) {
     const shape = shapes[u32() % 5];
@@ -191,10 +191,10 @@ test('queries give the same bits as natively (hash of 4000 answers)', async () =
     const rad = rand(0.05, 1);
     const b = [f(o[0] + rand(-1, 1)), f(o[1] + rand(-1, 1)), f(o[2] + rand(-1, 1))];
     const hit =
-      i % 4 === 0 ? world.closestPoint(o, { maxDistance: maxd })
-      : i % 4 === 1 ? world.raycast(o, d, maxd)
-      : i % 4 === 2 ? world.sphereCast(o, rad, d, maxd)
-      : world.capsuleCast(o, b, rad, d, maxd);
+      i % 4 === 0 ? world.collide.closestPoint(o, { maxDistance: maxd })
+      : i % 4 === 1 ? world.collide.raycast(o, d, maxd)
+      : i % 4 === 2 ? world.collide.sphereCast(o, rad, d, maxd)
+      : world.collide.capsuleCast(o, b, rad, d, maxd);
     if (hit) hits++;
     word(hit ? hit.entity : 0);
     float(hit ? hit.distance : 0);

@@ -1,4 +1,4 @@
-// CharacterController from TypeScript: world.moveController goes through the Move phase
+// CharacterController from TypeScript: world.controller.move goes through the Move phase
 // (collide-and-slide against a wall), outputs read back, degenerate values and bad calls
 // refused with a message naming entity, component and field, the world unchanged.
 import assert from 'node:assert/strict';
@@ -22,7 +22,7 @@ async function room() {
 test('moveController: walks into a wall and stops skinWidth short of it; outputs name the wall', async () => {
   const { world, wall, hero } = await room();
   for (let i = 0; i < 120; i++) {
-    world.moveController(hero, [0, 0, 1.4 / 60]);
+    world.controller.move(hero, [0, 0, 1.4 / 60]);
     world.step(1 / 60);
   }
   const p = world.get(hero, Transform).position;
@@ -44,9 +44,9 @@ test('CharacterController: degenerate values and bad calls are refused, the worl
   assert.throws(() => world.update(hero, CharacterController, (c) => { c.radius = Number.NaN; }), (e) => /'radius'/.test(e.message));
   assert.throws(() => world.update(hero, CharacterController, (c) => { c.slopeLimit = 120; }), (e) => /'slopeLimit'/.test(e.message));
   assert.deepEqual(world.get(hero, CharacterController), before);
-  assert.throws(() => world.moveController(floor, [0, 0, 1]), (e) => e.code === 'LB_ERR_MISSING_COMPONENT');
-  assert.throws(() => world.moveController(hero, [0, Number.NaN, 0]), (e) => e.code === 'LB_ERR_NOT_FINITE');
-  assert.throws(() => world.moveController(hero, [0, 0]), (e) => e.code === 'LB_ERR_INVALID_ARGUMENT');
+  assert.throws(() => world.controller.move(floor, [0, 0, 1]), (e) => e.code === 'LB_ERR_MISSING_COMPONENT');
+  assert.throws(() => world.controller.move(hero, [0, Number.NaN, 0]), (e) => e.code === 'LB_ERR_NOT_FINITE');
+  assert.throws(() => world.controller.move(hero, [0, 0]), (e) => e.code === 'LB_ERR_INVALID_ARGUMENT');
   assert.deepEqual(world.get(hero, CharacterController).move, [0, 0, 0]);
   world.destroy();
 });

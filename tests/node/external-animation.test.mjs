@@ -36,7 +36,7 @@ async function loadThree() {
 /** A world with the same rig, a target and a TwoBoneIK on the right arm. */
 async function setup(ikWeight) {
   const world = await createWorld();
-  const rig = loadRig(world, bytes);
+  const rig = world.rig.load(bytes);
   const hero = world.spawn();
   world.insert(hero, Transform, {});
   world.insert(hero, Rig, { asset: rig.asset });
@@ -154,9 +154,9 @@ test('external animation: name mapping (prefix strip, name map, missing joints, 
   anim.afterStep();
   assert.deepEqual(socket.position.toArray(), [0.01, 0.02, 0.03], 'bones outside the rig are left alone');
   // Joints without a bone hold the rest pose.
-  const rest = loadRig(await createWorld(), bytes).joints;
+  const rest = (await createWorld()).rig.load(bytes).joints;
   const local = world.localPose(hero);
-  const j = world.findJoint(world.get(hero, Rig).asset, 'LeftHandIndex1');
+  const j = world.rig.findJoint(world.get(hero, Rig).asset, 'LeftHandIndex1');
   for (let c = 0; c < 4; c++) assert.ok(Math.abs(local[j].r[c] - rest[j].rest.r[c]) < 1e-7);
   assert.throws(
     () => new ExternalAnimation(world, hero, new Skeleton(partial), { stripPrefix: 'mixamorig:', requireAllJoints: true }),
@@ -228,11 +228,11 @@ function renamedGlb(rename) {
 test("external animation: bones renamed by three's GLTFLoader match without a nameMap", async () => {
   const renamed = renamedGlb((n) => `mixamorig:${n.replace(/([a-z])([A-Z])/g, '$1 $2')}`);
   const world = await createWorld();
-  const rig = loadRig(world, renamed);
+  const rig = world.rig.load(renamed);
   const hero = world.spawn();
   world.insert(hero, Transform, {});
   world.insert(hero, Rig, { asset: rig.asset });
-  const names = world.skeleton(rig.asset).names;
+  const names = world.rig.skeleton(rig.asset).names;
   assert.ok(names.includes('mixamorig:Right Hand'), `the core keeps the file's names (${names.slice(0, 3)})`);
   const ab = renamed.buffer.slice(renamed.byteOffset, renamed.byteOffset + renamed.byteLength);
   const gltf = await new Promise((resolve, reject) => new GLTFLoader().parse(ab, '', resolve, reject));

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import * as THREE from 'three';
-import { createWorld, findClip, LimberError, listClips, loadRig, Rig, sampleClip } from '../../dist/web/bridge/index.js';
+import { createWorld, LimberError, Rig } from '../../dist/web/bridge/index.js';
 
 const TOL_REST = 1e-6;
 const TOL_SAMPLE = 1e-5;
@@ -253,7 +253,7 @@ async function crossCheck(bytes, label, options = {}, threeBytes = bytes) {
   const parser = gltf.parser;
   const world = await createWorld();
   // the importer's fidelity against three's, before any key reduction
-  const rig = loadRig(world, bytes, { keyTolerance: 0, ...options });
+  const rig = world.rig.load(bytes, { keyTolerance: 0, ...options });
   const json = parser.json;
 
   // three object per glTF node, and node index per three track target name
@@ -295,7 +295,7 @@ async function crossCheck(bytes, label, options = {}, threeBytes = bytes) {
     worstRest = Math.max(worstRest, diff(j.rest.t, et), diff(j.rest.r, er, true), diff(j.rest.s, es));
   });
   assert.ok(worstRest <= TOL_REST, `${label}: rest TRS error ${worstRest} > ${TOL_REST}`);
-  assert.deepEqual(world.skeleton(rig.asset).names, rig.joints.map((j) => j.name), `${label}: the world keeps the importer's order`);
+  assert.deepEqual(world.rig.skeleton(rig.asset).names, rig.joints.map((j) => j.name), `${label}: the world keeps the importer's order`);
 
   // clips
   assert.equal(rig.clips.length, gltf.animations.length, `${label}: one clip per animation`);
@@ -322,7 +322,7 @@ async function crossCheck(bytes, label, options = {}, threeBytes = bytes) {
     tracked += tracks.size;
     for (let k = 0; k < TIMES; k++) {
       const t = Math.fround((mine.duration * k) / (TIMES - 1));
-      const pose = sampleClip(world, mine.handle, t);
+      const pose = world.anim.sampleClip(mine.handle, t);
       rig.joints.forEach((j, ji) => {
         const obj = objects[j.node];
         const value = (prop, rest) => {
@@ -395,7 +395,7 @@ test('gltf: bad files throw a LimberError naming the problem and change nothing'
   const { w, doc } = rigFixture();
   const glb = w.glb(doc);
   const expectError = (bytes, code, re, options) => {
-    assert.throws(() => loadRig(world, bytes, options), (e) => e instanceof LimberError && e.code === code && re.test(e.message), `${code} ${re}`);
+    assert.throws(() => world.rig.load(bytes, options), (e) => e instanceof LimberError && e.code === code && re.test(e.message), `${code} ${re}`);
   };
   expectError(glb.subarray(0, glb.length - 8), 'LB_ERR_PARSE', /truncated: the header says/);
   expectError(glb, 'LB_ERR_INVALID_ARGUMENT', /animation 3 'Smooth' channel 0 \(node 1 'Hips' translation\): CUBICSPLINE/);
@@ -404,31 +404,31 @@ test('gltf: bad files throw a LimberError naming the problem and change nothing'
   expectError(bad, 'LB_ERR_PARSE', /version 3/);
   expectError(glb, 'LB_ERR_INVALID_ARGUMENT', /field 'skin'/, { skin: -5 });
   expectError(new TextEncoder().encode('{"asset":{"version":"2.0"},"nodes":[{"children":[1]},{"children":[0]}]}'), 'LB_ERR_CYCLE', /cycle in the node hierarchy/);
-  assert.throws(() => loadRig(world, 'not bytes'), (e) => e.code === 'LB_ERR_INVALID_ARGUMENT' && e.field === 'bytes');
-  assert.equal(findClip(world, 'Walk'), 0);
-  assert.throws(() => world.skeleton(1), (e) => e.code === 'LB_ERR_INVALID_ARGUMENT' && e.field === 'asset' && /not a skeleton asset/.test(e.message));
+  assert.throws(() => world.rig.load('not bytes'), (e) => e.code === 'LB_ERR_INVALID_ARGUMENT' && e.field === 'bytes');
+  assert.equal(world.anim.findClip('Walk'), 0);
+  assert.throws(() => world.rig.skeleton(1), (e) => e.code === 'LB_ERR_INVALID_ARGUMENT' && e.field === 'asset' && /not a skeleton asset/.test(e.message));
   // and then a good file works, and its skeleton drives a Rig
-  const rig = loadRig(world, glb, { cubicTolerance: 1e-4 });
+  const rig = world.rig.load(glb, { cubicTolerance: 1e-4 });
   assert.equal(rig.asset, 1);
-  assert.equal(findClip(world, 'Wave'), rig.clips[1].handle);
-  assert.equal(findClip(world, 'Wave', 2), 0);
+  assert.equal(world.anim.findClip('Wave'), rig.clips[1].handle);
+  assert.equal(world.anim.findClip('Wave', 2), 0);
   const hero = world.spawn();
   world.insert(hero, Rig, { asset: rig.asset });
   world.step(1 / 60);
   const local = world.localPose(hero);
   assert.equal(local.length, 8);
   assert.ok(diff(local[1].t, rig.joints[1].rest.t) === 0);
-  assert.throws(() => sampleClip(world, 99, 0), (e) => e.code === 'LB_ERR_INVALID_ARGUMENT');
-  assert.throws(() => sampleClip(world, 1, NaN), (e) => e.code === 'LB_ERR_NOT_FINITE' && /'Walk'/.test(e.message));
+  assert.throws(() => world.anim.sampleClip(99, 0), (e) => e.code === 'LB_ERR_INVALID_ARGUMENT');
+  assert.throws(() => world.anim.sampleClip(1, NaN), (e) => e.code === 'LB_ERR_NOT_FINITE' && /'Walk'/.test(e.message));
   world.destroy();
 });
 
 test('loadRig: key reduction within keyTolerance, reported per clip; bad values refused', async () => {
   const world = await createWorld();
   const bytes = new Uint8Array(readFileSync('assets/rigs/mannequin-unreal.glb'));
-  const raw = loadRig(world, bytes, { keyTolerance: 0 });
-  const reduced = loadRig(world, bytes);
-  const coarse = loadRig(world, bytes, { keyTolerance: 0.01, skinDistance: 0.05 });
+  const raw = world.rig.load(bytes, { keyTolerance: 0 });
+  const reduced = world.rig.load(bytes);
+  const coarse = world.rig.load(bytes, { keyTolerance: 0.01, skinDistance: 0.05 });
   const n = raw.joints.length;
   const parents = raw.joints.map((j) => j.parent);
   const model = (local) => {
@@ -457,8 +457,8 @@ test('loadRig: key reduction within keyTolerance, reported per clip; bad values 
       rawConstant += raw.clips[k].reduction.constantTracks;
       for (let i = 0; i <= 60; i++) {
         const t = (c.duration * i) / 60;
-        const a = model(sampleClip(world, raw.clips[k].handle, t));
-        const b = model(sampleClip(world, c.handle, t));
+        const a = model(world.anim.sampleClip(raw.clips[k].handle, t));
+        const b = model(world.anim.sampleClip(c.handle, t));
         for (let j = 0; j < n; j++) worst = Math.max(worst, Math.hypot(a[j].t[0] - b[j].t[0], a[j].t[1] - b[j].t[1], a[j].t[2] - b[j].t[2]));
       }
     });
@@ -467,24 +467,24 @@ test('loadRig: key reduction within keyTolerance, reported per clip; bad values 
     assert.ok(worst <= tol * 1.001 + 1e-6, `${worst} m`);
   }
   assert.ok(raw.clips.every((c) => c.reduction.error === 0));
-  const skeletons = listClips(world).length;
+  const skeletons = world.anim.listClips().length;
   for (const [options, code] of [[{ keyTolerance: Number.NaN }, 'LB_ERR_NOT_FINITE'], [{ keyTolerance: 2 }, 'LB_ERR_OUT_OF_RANGE'], [{ skinDistance: -1 }, 'LB_ERR_OUT_OF_RANGE'], [{ skinDistance: '0.1' }, 'LB_ERR_NOT_FINITE']]) {
-    assert.throws(() => loadRig(world, bytes, options), (e) => e instanceof LimberError && e.code === code && /keyTolerance|skinDistance|key_tolerance|skin_distance/.test(e.message), JSON.stringify(options));
+    assert.throws(() => world.rig.load(bytes, options), (e) => e instanceof LimberError && e.code === code && /keyTolerance|skinDistance|key_tolerance|skin_distance/.test(e.message), JSON.stringify(options));
   }
-  assert.equal(listClips(world).length, skeletons);
+  assert.equal(world.anim.listClips().length, skeletons);
   world.destroy();
 });
 
 test('listClips: every clip of a skeleton, with names and durations', async () => {
   const world = await createWorld();
   const bytes = new Uint8Array(readFileSync('assets/rigs/mannequin-mixamo.glb'));
-  const rig = loadRig(world, bytes);
-  const other = loadRig(world, bytes);
+  const rig = world.rig.load(bytes);
+  const other = world.rig.load(bytes);
   const { listClips } = await import('../../dist/web/bridge/index.js');
-  assert.deepEqual(listClips(world, rig.asset), rig.clips);
-  assert.deepEqual(listClips(world, other.asset), other.clips);
-  assert.equal(listClips(world).length, rig.clips.length + other.clips.length);
-  assert.deepEqual(listClips(world, rig.asset).map((c) => c.name), ['idle', 'walk', 'run', 'vault', 'reach']);
-  assert.deepEqual(listClips(world, 12345), []);
+  assert.deepEqual(world.anim.listClips(rig.asset), rig.clips);
+  assert.deepEqual(world.anim.listClips(other.asset), other.clips);
+  assert.equal(world.anim.listClips().length, rig.clips.length + other.clips.length);
+  assert.deepEqual(world.anim.listClips(rig.asset).map((c) => c.name), ['idle', 'walk', 'run', 'vault', 'reach']);
+  assert.deepEqual(world.anim.listClips(12345), []);
   world.destroy();
 });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { createWorld, GripHolder, GripPlacement, GripProfile, gripPoseStatus, loadRig, Rig, Transform } from '../../dist/web/bridge/index.js';
+import { createWorld, GripHolder, GripPlacement, GripProfile, Rig, Transform } from '../../dist/web/bridge/index.js';
 import { ExternalAnimation } from '../../dist/web/three/index.js';
 
 const RIGS = ['mannequin-mixamo', 'mannequin-unreal', 'mannequin-blender', 'mannequin-digits', 'convention-vrm', 'convention-biped', 'convention-daz4'];
@@ -44,11 +44,11 @@ function holdScene(world, asset, pose) {
 
 /** Finger joints of the right hand in the palm (anchor) frame, scaled to an 8 cm index. */
 function fingersInPalm(world, hero) {
-  const st = gripPoseStatus(world, hero).right;
+  const st = world.grip.status(hero).right;
   const asset = world.get(hero, Rig).asset;
   const model = world.modelPose(hero);
   const root = world.worldTransform(hero);
-  const a = world.gripAnchor(hero, 'main');
+  const a = world.grip.anchor(hero, 'main');
   const k = 0.08 / st.indexLength;
   const out = {};
   for (const f of FINGERS) {
@@ -56,7 +56,7 @@ function fingersInPalm(world, hero) {
     if (!names) continue;
     const tips = !st.tipEstimated.includes(f);
     out[f] = names.map((n, i) => {
-      const m = model[world.findJoint(asset, n)];
+      const m = model[world.rig.findJoint(asset, n)];
       const w = [0, 1, 2].map((c) => root.t[c] + qrot(root.r, m.t.map((v, d) => v * root.s[d]))[c]);
       const p = qrot(qconj(a.r), sub(w, a.t)).map((v) => v * k);
       return { p, tip: tips && i === names.length - 1 && names.length > 3 };
@@ -67,7 +67,7 @@ function fingersInPalm(world, hero) {
 
 test('grip conventions: every built-in pose puts the finger joints at the same place in the palm frame on all generated rigs (< 1 mm)', async () => {
   const world = await createWorld();
-  const assets = Object.fromEntries(RIGS.map((r) => [r, loadRig(world, bytes(r)).asset]));
+  const assets = Object.fromEntries(RIGS.map((r) => [r, world.rig.load(bytes(r)).asset]));
   let worstAll = 0;
   for (const pose of POSES) {
     const per = {};
@@ -103,7 +103,7 @@ test('grip conventions: every built-in pose puts the finger joints at the same p
   const sizes = RIGS.map((r) => {
     const { hero } = holdScene(world, assets[r], 'open');
     world.step(1 / 60);
-    return gripPoseStatus(world, hero).right.indexLength;
+    return world.grip.status(hero).right.indexLength;
   });
   console.log(`indexLength per rig (m): ${sizes.map((s, i) => `${RIGS[i]} ${s.toFixed(4)}`).join(', ')}`);
   for (const s of sizes) assert.ok(Math.abs(s - sizes[0]) < 1e-4, `indexLength ${s} vs ${sizes[0]}`);
@@ -127,21 +127,21 @@ test('grip conventions: the Biped rig (Z-up centimetre armature) stands upright 
   assert.deepEqual(world.get(hero, Transform).scale, [1, 1, 1]);
   const asset = world.get(hero, Rig).asset;
   const model = world.modelPose(hero);
-  const head = model[world.findJoint(asset, 'Bip01 Head')].t;
-  const foot = model[world.findJoint(asset, 'Bip01 R Foot')].t;
+  const head = model[world.rig.findJoint(asset, 'Bip01 Head')].t;
+  const foot = model[world.rig.findJoint(asset, 'Bip01 R Foot')].t;
   console.log(`Biped from an identity Transform: head at y ${head[1].toFixed(3)} m, right foot at y ${foot[1].toFixed(3)} m`);
   assert.ok(head[1] > 1.4 && head[1] < 1.8 && foot[1] < 0.2, `head ${head} foot ${foot}`);
   const h = world.get(hero, GripHolder);
   console.log(`Biped holds the rifle: main ${(h.mainDistance * 1000).toFixed(3)} mm, support ${(h.supportDistance * 1000).toFixed(3)} mm`);
   assert.ok(h.mainReached && h.supportReached, JSON.stringify(h));
   assert.ok(h.mainDistance < 5e-4 && h.supportDistance < 5e-4);
-  const st = gripPoseStatus(world, hero).right;
+  const st = world.grip.status(hero).right;
   assert.ok(st.palmKnown && st.missing.length === 0, st.report);
   assert.ok(Math.abs(st.indexLength - 0.08) < 0.03, `indexLength ${st.indexLength} m`);
   // Same rifle, same hold as the built-in mannequin: the right hand joint lands within a millimetre.
   const ref = await run({ builtin: 'humanoid', height: 1.8 });
-  const hb = model[world.findJoint(asset, 'Bip01 R Hand')].t;
-  const hm = ref.world.modelPose(ref.hero)[ref.world.findJoint(ref.world.get(ref.hero, Rig).asset, 'RightHand')].t;
+  const hb = model[world.rig.findJoint(asset, 'Bip01 R Hand')].t;
+  const hm = ref.world.modelPose(ref.hero)[ref.world.rig.findJoint(ref.world.get(ref.hero, Rig).asset, 'RightHand')].t;
   console.log(`right hand joint: Biped vs built-in mannequin ${(dist(hb, hm) * 1000).toFixed(3)} mm`);
   assert.ok(dist(hb, hm) < 1e-3);
   world.destroy();
@@ -172,12 +172,12 @@ function scrambled(glb) {
 
 test('grip conventions: with its finger names scrambled, the Biped rig does not report reached and the status names rightFingerRoots', async () => {
   const world = await createWorld();
-  const { asset } = loadRig(world, scrambled(bytes('convention-biped')));
+  const { asset } = world.rig.load(scrambled(bytes('convention-biped')));
   const { hero } = holdScene(world, asset, 'pistol');
   world.step(1 / 60);
   const h = world.get(hero, GripHolder);
   assert.equal(h.mainReached, false, JSON.stringify(h));
-  const st = gripPoseStatus(world, hero).right;
+  const st = world.grip.status(hero).right;
   assert.equal(st.palmKnown, false);
   assert.deepEqual(st.missing, FINGERS);
   assert.match(st.report, /rightFingerRoots/);
@@ -193,7 +193,7 @@ test('grip conventions: ExternalAnimation drives the Biped rig loaded by three.j
     if (o.isSkinnedMesh) mesh = o;
   });
   const world = await createWorld();
-  const rig = loadRig(world, glb);
+  const rig = world.rig.load(glb);
   const hero = world.spawn();
   world.insert(hero, Rig, { asset: rig.asset });
   const anim = new ExternalAnimation(world, hero, mesh);

@@ -3,7 +3,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  captureFingerPose, createWorld, GripPose, gripPoseByJoint, gripPoseDef, gripPoseStatus, LimberError, registerFingerPose, registerGripPose, Rig, Transform,
+  createWorld,
+  GripPose,
+  gripPoseByJoint,
+  gripPoseDef,
+  gripPoseStatus,
+  LimberError,
+  registerGripPose,
+  Rig,
+  Transform,
 } from '../../dist/web/bridge/index.js';
 
 const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
@@ -13,7 +21,7 @@ async function hero(naming = 'mixamo', pose = {}) {
   const world = await createWorld();
   const e = world.spawn();
   world.insert(e, Transform, {});
-  world.insert(e, Rig, { asset: world.addHumanoidRig({ naming }) });
+  world.insert(e, Rig, { asset: world.rig.addHumanoid({ naming }) });
   world.insert(e, GripPose, { blendSeconds: 0, ...pose });
   world.step(1 / 60);
   return { world, e };
@@ -21,8 +29,8 @@ async function hero(naming = 'mixamo', pose = {}) {
 
 /** Fingertip (end joint) positions of the right hand relative to the hand joint, in metres. */
 function tips(world, e) {
-  const status = gripPoseStatus(world, e).right;
-  const names = world.skeleton(world.get(e, Rig).asset).names;
+  const status = world.grip.status(e).right;
+  const names = world.rig.skeleton(world.get(e, Rig).asset).names;
   const pose = world.modelPose(e);
   const hand = pose[names.indexOf(status.hand)].t;
   return Object.fromEntries(Object.entries(status.fingers).map(([f, joints]) => {
@@ -41,7 +49,7 @@ test('fist: every fingertip moves toward the palm (-Y in the T-pose) and the thu
     assert.ok(b[f][1] < a[f][1] - 0.005, `${f} tip moved to the palm side by ${a[f][1] - b[f][1]} m`);
     assert.ok(len(b[f]) < len(a[f]) - 0.06, `${f} tip ${len(b[f])} m from the wrist (open ${len(a[f])} m)`);
   }
-  assert.equal(gripPoseStatus(fist.world, fist.e).right.driver, 'pose');
+  assert.equal(fist.world.grip.status(fist.e).right.driver, 'pose');
 });
 
 test('the same pose gives the same hand on Mixamo, Unreal, Blender and digit-named (mapped) rigs', async () => {
@@ -58,7 +66,7 @@ test('the same pose gives the same hand on Mixamo, Unreal, Blender and digit-nam
     for (const f of Object.keys(ref)) worst = Math.max(worst, dist(ref[f], t[f]));
   }
   assert.ok(worst < 1e-3, `max fingertip difference ${worst} m`);
-  assert.deepEqual(gripPoseStatus(rigs[3].world, rigs[3].e).right.missing, []);
+  assert.deepEqual(rigs[3].world.grip.status(rigs[3].e).right.missing, []);
 });
 
 test('pistol: the trigger moves only the index finger', async () => {
@@ -74,32 +82,32 @@ test('pistol: the trigger moves only the index finger', async () => {
 test('registerGripPose adds a pose to that world only; gripPoseByJoint gives the identical hand', async () => {
   const other = await hero(); // exists before the registration
   const { world, e } = await hero();
-  registerGripPose(world, 'claw', { thumb: { opposition: 1, gap: 0.2 }, index: { curl: 0.9, base: 0.2 }, middle: { curl: 0.9, base: 0.2 }, ring: { curl: 0.9, base: 0.2 }, pinky: { curl: 0.9, base: 0.2 } });
+  world.grip.registerPose('claw', { thumb: { opposition: 1, gap: 0.2 }, index: { curl: 0.9, base: 0.2 }, middle: { curl: 0.9, base: 0.2 }, ring: { curl: 0.9, base: 0.2 }, pinky: { curl: 0.9, base: 0.2 } });
   world.update(e, GripPose, (g) => { g.rightPose = 'claw'; });
   world.step(1 / 60);
   const claw = tips(world, e);
-  const byJoint = gripPoseByJoint(world, 'claw');
+  const byJoint = world.grip.poseByJoint('claw');
   assert.deepEqual(Object.keys(byJoint.index).sort(), ['bend', 'fan']);
-  registerGripPose(world, 'clawJoints', byJoint);
+  world.grip.registerPose('clawJoints', byJoint);
   world.update(e, GripPose, (g) => { g.rightPose = 'clawJoints'; });
   world.step(1 / 60);
   const again = tips(world, e);
   for (const f of Object.keys(claw)) assert.deepEqual(again[f], claw[f], f);
-  assert.deepEqual(gripPoseDef(world, 'claw').index, { curl: 0.9, base: 0.2 });
+  assert.deepEqual(world.grip.poseDef('claw').index, { curl: 0.9, base: 0.2 });
   // neither a world that existed before nor one created later has it
   const later = await hero();
   for (const w of [other, later]) {
     assert.throws(() => w.world.update(w.e, GripPose, (g) => { g.rightPose = 'claw'; }), (err) => err.code === 'LB_ERR_UNKNOWN_NAME' && /claw/.test(err.message));
-    assert.throws(() => gripPoseDef(w.world, 'claw'), (err) => err.code === 'LB_ERR_UNKNOWN_NAME');
-    assert.throws(() => gripPoseByJoint(w.world, 'claw'), (err) => err.code === 'LB_ERR_UNKNOWN_NAME');
+    assert.throws(() => w.world.grip.poseDef('claw'), (err) => err.code === 'LB_ERR_UNKNOWN_NAME');
+    assert.throws(() => w.world.grip.poseByJoint('claw'), (err) => err.code === 'LB_ERR_UNKNOWN_NAME');
   }
   // replacing a built-in in one world leaves the others' built-in alone
-  registerGripPose(world, 'fist', { index: { curl: 0.1 } });
-  assert.deepEqual(gripPoseDef(world, 'fist').index, { curl: 0.1 });
-  assert.notDeepEqual(gripPoseDef(later.world, 'fist').index, { curl: 0.1 });
+  world.grip.registerPose('fist', { index: { curl: 0.1 } });
+  assert.deepEqual(world.grip.poseDef('fist').index, { curl: 0.1 });
+  assert.notDeepEqual(later.world.grip.poseDef('fist').index, { curl: 0.1 });
   // bad poses name the key and register nothing
-  assert.throws(() => registerGripPose(world, 'bad', { index: { bend: [1, 'x', 3] } }), (err) => err.code === 'LB_ERR_PARSE' && /index\.bend\[1\]/.test(err.message));
-  assert.throws(() => registerGripPose(world, 'bad', { index: { curl: 7 } }), (err) => err.code === 'LB_ERR_OUT_OF_RANGE' && /index\.curl/.test(err.message));
+  assert.throws(() => world.grip.registerPose('bad', { index: { bend: [1, 'x', 3] } }), (err) => err.code === 'LB_ERR_PARSE' && /index\.bend\[1\]/.test(err.message));
+  assert.throws(() => world.grip.registerPose('bad', { index: { curl: 7 } }), (err) => err.code === 'LB_ERR_OUT_OF_RANGE' && /index\.curl/.test(err.message));
   assert.throws(() => world.update(e, GripPose, (g) => { g.rightPose = 'bad'; }), (err) => err.code === 'LB_ERR_UNKNOWN_NAME');
 });
 
@@ -114,9 +122,9 @@ test('grip pose functions take the world first: anything else is a LimberError t
     [() => gripPoseByJoint(null, 'pistol'), /gripPoseByJoint\(world, pose\).*got null/],
     [() => gripPoseDef('pistol', world), /gripPoseDef\(world, name\): the first argument must be a World/],
     [() => gripPoseStatus(7, 1), /gripPoseStatus\(world, entity\).*got number 7/],
-    [() => registerGripPose(world, 'claw'), /registerGripPose: field 'pose' must be a GripPoseDef object or its JSON text, got undefined/],
-    [() => registerGripPose(world, 3, claw), /registerGripPose: field 'name' must be a string, got number 3/],
-    [() => gripPoseByJoint(world, 42), /gripPoseByJoint: field 'pose' must be a pose name or a GripPoseDef object, got number 42/],
+    [() => world.grip.registerPose('claw'), /grip\.registerPose: field 'pose' must be a GripPoseDef object or its JSON text, got undefined/],
+    [() => world.grip.registerPose(3, claw), /grip\.registerPose: field 'name' must be a string, got number 3/],
+    [() => world.grip.poseByJoint(42), /grip\.poseByJoint: field 'pose' must be a pose name or a GripPoseDef object, got number 42/],
   ];
   for (const [fn, re] of cases) {
     assert.throws(fn, (err) => {
@@ -128,7 +136,7 @@ test('grip pose functions take the world first: anything else is a LimberError t
   }
   const gone = await createWorld();
   gone.destroy();
-  assert.throws(() => registerGripPose(gone, 'claw', claw), (err) => err instanceof LimberError && /registerGripPose\(world, name, pose\): the world was destroyed/.test(err.message));
+  assert.throws(() => gone.grip.registerPose('claw', claw), (err) => err instanceof LimberError && /grip\.registerPose: the world was destroyed/.test(err.message));
 });
 
 test('switching poses eases over blendSeconds: no step moves a fingertip more than the ease allows', async () => {
@@ -154,17 +162,17 @@ test('switching poses eases over blendSeconds: no step moves a fingertip more th
 
 test('finger poses and grip poses share one namespace: a name of the other kind is refused, nothing registered', async () => {
   const { world, e } = await hero();
-  const hand = gripPoseStatus(world, e).right.hand;
-  const pose = captureFingerPose(world, e, hand);
+  const hand = world.grip.status(e).right.hand;
+  const pose = world.grip.captureFingerPose(e, hand);
   const refused = (fn, re) => assert.throws(fn, (err) => err instanceof LimberError && err.code === 'LB_ERR_INVALID_ARGUMENT' && re.test(err.message));
   // a built-in grip pose name
-  refused(() => registerFingerPose(world, 'fist', pose), /registerFingerPose 'fist': a grip pose has that name/);
+  refused(() => world.grip.registerFingerPose('fist', pose), /registerFingerPose 'fist': a grip pose has that name/);
   // a registered grip pose, then a finger pose of the same name
-  registerGripPose(world, 'claw', { index: { curl: 0.9 } });
-  refused(() => registerFingerPose(world, 'claw', pose), /a grip pose has that name/);
-  assert.equal(gripPoseDef(world, 'claw').index.curl, 0.9);
+  world.grip.registerPose('claw', { index: { curl: 0.9 } });
+  refused(() => world.grip.registerFingerPose('claw', pose), /a grip pose has that name/);
+  assert.equal(world.grip.poseDef('claw').index.curl, 0.9);
   // a finger pose, then a grip pose of the same name
-  registerFingerPose(world, 'mine', pose);
-  refused(() => registerGripPose(world, 'mine', { index: { curl: 0.5 } }), /registerGripPose 'mine': a finger pose \(registerFingerPose\) has that name/);
-  assert.throws(() => gripPoseDef(world, 'mine'), LimberError);
+  world.grip.registerFingerPose('mine', pose);
+  refused(() => world.grip.registerPose('mine', { index: { curl: 0.5 } }), /registerGripPose 'mine': a finger pose \(registerFingerPose\) has that name/);
+  assert.throws(() => world.grip.poseDef('mine'), LimberError);
 });

@@ -2,8 +2,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  captureFingerPose, createWorld, GripHolder, GripPlacement, GripProfile, GripPose, gripPoseStatus,
-  gripPoseByJoint, LimberError, registerFingerPose, registerGripPose, Rig, Transform,
+  createWorld,
+  GripHolder,
+  GripPlacement,
+  GripProfile,
+  GripPose,
+  LimberError,
+  Rig,
+  Transform,
 } from '../../dist/web/bridge/index.js';
 
 const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
@@ -12,7 +18,7 @@ async function rifleScene(mainHand = 'Right') {
   const world = await createWorld();
   const hero = world.spawn();
   world.insert(hero, Transform, {});
-  world.insert(hero, Rig, { asset: world.addHumanoidRig() });
+  world.insert(hero, Rig, { asset: world.rig.addHumanoid() });
   const rifle = world.spawn();
   world.insert(rifle, Transform, { position: [0, 1.2, 0.35] });
   const s = Math.SQRT1_2;
@@ -31,7 +37,7 @@ test('GripHolder: both palms on their anchors (< 0.5 mm), outputs readable, writ
   const h = world.get(hero, GripHolder);
   assert.ok(h.mainReached && h.supportReached, JSON.stringify(h));
   assert.ok(h.mainDistance < 5e-4 && h.supportDistance < 5e-4, `${h.mainDistance} ${h.supportDistance}`);
-  const status = gripPoseStatus(world, hero);
+  const status = world.grip.status(hero);
   assert.equal(status.right.driver, 'main');
   assert.equal(status.left.driver, 'support');
   assert.equal(status.right.hand, 'RightHand');
@@ -45,7 +51,7 @@ test('GripHolder: switching the main hand mirrors the whole hold (left arm = ref
   const l = await rifleScene('Left');
   r.world.step(1 / 60);
   l.world.step(1 / 60);
-  const names = r.world.skeleton(r.world.get(r.hero, Rig).asset).names;
+  const names = r.world.rig.skeleton(r.world.get(r.hero, Rig).asset).names;
   const pr = r.world.modelPose(r.hero);
   const pl = l.world.modelPose(l.hero);
   let worst = 0;
@@ -67,22 +73,22 @@ test('GripPose and GripHolder reject bad input and change nothing', async () => 
   assert.throws(() => world.update(hero, GripHolder, (h) => { h.mainHand = 'Middle'; }), (e) => e.code === 'LB_ERR_UNKNOWN_NAME' && e.field === 'mainHand');
   assert.throws(() => world.update(hero, GripHolder, (h) => { h.weight = NaN; }), (e) => e.code === 'LB_ERR_NOT_FINITE');
   assert.equal(world.get(hero, GripHolder).held, rifle);
-  assert.throws(() => gripPoseStatus(world, rifle), (e) => e.code === 'LB_ERR_MISSING_COMPONENT');
+  assert.throws(() => world.grip.status(rifle), (e) => e.code === 'LB_ERR_MISSING_COMPONENT');
 });
 
 test('captureFingerPose → registerFingerPose: bit-exact round trip, usable as a GripProfile pose', async () => {
   const { world, hero, rifle } = await rifleScene();
   world.step(1 / 60);
-  const pose = captureFingerPose(world, hero, 'RightHand');
+  const pose = world.grip.captureFingerPose(hero, 'RightHand');
   assert.equal(pose.hand, 'RightHand');
   assert.equal(Object.keys(pose.joints).length, 20);
   const local = world.localPose(hero);
-  const names = world.skeleton(world.get(hero, Rig).asset).names;
+  const names = world.rig.skeleton(world.get(hero, Rig).asset).names;
   for (const [name, q] of Object.entries(pose.joints)) {
     const r = local[names.indexOf(name)].r;
     assert.deepEqual(q.map(Math.fround), Array.from(r, Math.fround), name);
   }
-  registerFingerPose(world, 'myGrip', pose);
+  world.grip.registerFingerPose('myGrip', pose);
   world.update(rifle, GripProfile, (p) => { p.mainPose = 'myGrip'; });
   assert.equal(world.get(rifle, GripProfile).mainPose, 'myGrip');
   // bad captured poses: nothing registered
@@ -95,16 +101,16 @@ test('captureFingerPose → registerFingerPose: bit-exact round trip, usable as 
     ['{"fingers":{}}', 'LB_ERR_PARSE'],
   ];
   for (const [text, code] of bad) {
-    assert.throws(() => registerFingerPose(world, 'broken', text), (e) => e.code === code, text);
+    assert.throws(() => world.grip.registerFingerPose('broken', text), (e) => e.code === code, text);
   }
   assert.throws(() => world.update(rifle, GripProfile, (p) => { p.mainPose = 'broken'; }), (e) => e.code === 'LB_ERR_UNKNOWN_NAME');
-  assert.throws(() => captureFingerPose(world, hero, 'NoHand'), (e) => e.code === 'LB_ERR_JOINT_NOT_FOUND' && /NoHand/.test(e.message));
+  assert.throws(() => world.grip.captureFingerPose(hero, 'NoHand'), (e) => e.code === 'LB_ERR_JOINT_NOT_FOUND' && /NoHand/.test(e.message));
 });
 
 test('a per-joint pose (gripPoseByJoint) registered under a name and used as GripProfile.mainPose gives the same hand as the named pose; a profile holds names, not JSON', async () => {
   const a = await rifleScene();
   const b = await rifleScene();
-  registerGripPose(b.world, 'pistolByJoint', gripPoseByJoint(b.world, 'pistol'));
+  b.world.grip.registerPose('pistolByJoint', b.world.grip.poseByJoint('pistol'));
   b.world.update(b.rifle, GripProfile, (p) => { p.mainPose = 'pistolByJoint'; });
   a.world.step(1 / 60);
   b.world.step(1 / 60);
@@ -115,7 +121,7 @@ test('a per-joint pose (gripPoseByJoint) registered under a name and used as Gri
   assert.equal(worst, 0, `max joint difference ${worst} m`);
   assert.equal(b.world.get(b.rifle, GripProfile).mainPose, 'pistolByJoint');
   assert.throws(() => b.world.update(b.rifle, GripProfile, (p) => { p.mainFingers = '{}'; }), (e) => e.code === 'LB_ERR_UNKNOWN_NAME' && /mainFingers/.test(e.message));
-  assert.throws(() => registerGripPose(b.world, 'broken', '{"ring":{"curl":"x"}}'), (e) => e.code === 'LB_ERR_PARSE' && /ring\.curl/.test(e.message));
+  assert.throws(() => b.world.grip.registerPose('broken', '{"ring":{"curl":"x"}}'), (e) => e.code === 'LB_ERR_PARSE' && /ring\.curl/.test(e.message));
 });
 
 test('every generated prop can be held: main palm on its anchor, fingers wrap its surfaces', async () => {
@@ -136,7 +142,7 @@ test('every generated prop can be held: main palm on its anchor, fingers wrap it
     scene.step(1 / 60);
     const hero = scene.entity('hero');
     const h = world.get(hero, GripHolder);
-    const status = gripPoseStatus(world, hero).right;
+    const status = world.grip.status(hero).right;
     assert.ok(h.mainDistance < 5e-4, `${name}: main palm ${h.mainDistance} m from its anchor`);
     assert.ok(status.contacts.length >= 3, `${name}: fingers touching ${status.contacts.join(', ')}`);
     world.destroy();

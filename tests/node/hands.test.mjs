@@ -6,9 +6,9 @@ import { createWorld, LimberError, Rig, Transform } from '../../dist/web/bridge/
 test('findHand: both hands and five fingers of the humanoid, root to tip', async () => {
   const world = await createWorld();
   const hero = world.spawn();
-  world.insert(hero, Rig, { asset: world.addHumanoidRig() });
+  world.insert(hero, Rig, { asset: world.rig.addHumanoid() });
   for (const side of ['Right', 'Left']) {
-    const h = world.findHand(hero, side);
+    const h = world.grip.findHand(hero, side);
     assert.equal(h.hand, `${side}Hand`);
     assert.deepEqual(h.missing, []);
     for (const [finger, joints] of Object.entries(h.fingers)) {
@@ -23,11 +23,11 @@ test('findHand: errors name the entity and the problem', async () => {
   const world = await createWorld();
   const prop = world.spawn();
   world.insert(prop, Transform, {});
-  assert.throws(() => world.findHand(prop, 'Right'), (e) => e instanceof LimberError && e.code === 'LB_ERR_MISSING_COMPONENT');
+  assert.throws(() => world.grip.findHand(prop, 'Right'), (e) => e instanceof LimberError && e.code === 'LB_ERR_MISSING_COMPONENT');
   const hero = world.spawn();
-  world.insert(hero, Rig, { asset: world.addHumanoidRig() });
-  assert.throws(() => world.findHand(hero, 'Up'), (e) => e.code === 'LB_ERR_UNKNOWN_NAME' && e.field === 'side');
-  assert.throws(() => world.findHand(hero, 'Right', 'NoSuchJoint'), (e) => e.code === 'LB_ERR_JOINT_NOT_FOUND' && /NoSuchJoint|not found|no hand/i.test(e.message));
+  world.insert(hero, Rig, { asset: world.rig.addHumanoid() });
+  assert.throws(() => world.grip.findHand(hero, 'Up'), (e) => e.code === 'LB_ERR_UNKNOWN_NAME' && e.field === 'side');
+  assert.throws(() => world.grip.findHand(hero, 'Right', 'NoSuchJoint'), (e) => e.code === 'LB_ERR_JOINT_NOT_FOUND' && /NoSuchJoint|not found|no hand/i.test(e.message));
 });
 
 test('digit-numbered fingers are found without a mapping; the status reports palmKnown, and a mapping mistake gives the whole report', async () => {
@@ -35,14 +35,14 @@ test('digit-numbered fingers are found without a mapping; the status reports pal
   const world = await createWorld();
   const hero = world.spawn();
   world.insert(hero, Transform, {});
-  world.insert(hero, Rig, { asset: world.addHumanoidRig({ naming: 'digits' }) });
-  const h = world.findHand(hero, 'Right');
+  world.insert(hero, Rig, { asset: world.rig.addHumanoid({ naming: 'digits' }) });
+  const h = world.grip.findHand(hero, 'Right');
   assert.deepEqual(h.missing, []);
   assert.deepEqual(h.tipEstimated, []);
   assert.deepEqual(h.fingers.thumb.slice(0, 1), ['R_Digit0_1']);
   world.insert(hero, GripPose, { rightPose: 'fist' });
   world.step(1 / 60);
-  const st = gripPoseStatus(world, hero).right;
+  const st = world.grip.status(hero).right;
   assert.equal(st.palmKnown, true);
   assert.deepEqual(st.missing, []);
   // Five wrong roots: the message names every one of them (it is longer than 256 bytes).

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { animatorParam, CharacterController, createWorld, findNavMesh, NavAgent, navFindPath, navMoveAlongSurface, navNearest, rootMotion, setNavDestination, stopNavAgent, Transform } from '../../dist/web/bridge/index.js';
+import { CharacterController, createWorld, NavAgent, Transform } from '../../dist/web/bridge/index.js';
 
 const SCENE = 'assets/scenes/nav-arena.json';
 const text = readFileSync(SCENE, 'utf8');
@@ -32,7 +32,7 @@ async function load() {
   const files = Object.fromEntries(world.sceneFiles(text).map((p) => [p, readFileSync(p)]));
   const scene = world.loadScene(text, { files });
   const e = Object.fromEntries(NAMES.map((n) => [n, scene.entity(n)]));
-  return { world, scene, e, mesh: findNavMesh(world, 'arena') };
+  return { world, scene, e, mesh: world.nav.find('arena') };
 }
 
 test('NavAgent: the nav arena, every drive mode (arrive, on the mesh, no sliding, no overshoot, no circling)', async () => {
@@ -51,7 +51,7 @@ test('NavAgent: the nav arena, every drive mode (arrive, on the mesh, no sliding
       const b = before[n];
       // on the mesh: the Transform minus baseOffset is a mesh point (1 cm)
       const p = [t.position[0], t.position[1] - a.baseOffset, t.position[2]];
-      const near = navNearest(world, mesh, p);
+      const near = world.nav.nearest(mesh, p);
       const off = Math.hypot(near.position[0] - p[0], near.position[1] - p[1], near.position[2] - p[2]);
       s.offMesh = Math.max(s.offMesh, off);
       const moved = distXZ(t.position, b.t.position);
@@ -59,7 +59,7 @@ test('NavAgent: the nav arena, every drive mode (arrive, on the mesh, no sliding
       if (s.arrivedAt < 0) s.toArrival += moved;
       // no sliding where root motion moves the character
       if (a.driveMode !== 'NavDestination' && step > 0) {
-        const rm = rootMotion(world, e[n]);
+        const rm = world.anim.rootMotion(e[n]);
         const want = rotate(b.t.rotation, rm.translation);
         const got = [t.position[0] - b.t.position[0], 0, t.position[2] - b.t.position[2]];
         const diff = Math.hypot(got[0] - want[0], got[2] - want[2]);
@@ -77,7 +77,7 @@ test('NavAgent: the nav arena, every drive mode (arrive, on the mesh, no sliding
         if (Math.abs(turned) > Math.abs(a.turnAngle) + 1e-3) s.overshoot++;
         if (Math.abs(turned) > 1e-4 && Math.sign(turned) !== Math.sign(a.turnAngle)) s.overshoot++;
       }
-      if (a.driveMode !== 'RootMotion' && Math.abs(animatorParam(world, e[n], 'MoveSpeed') - a.locomotionValue) > 1e-6) paramMismatch++;
+      if (a.driveMode !== 'RootMotion' && Math.abs(world.anim.param(e[n], 'MoveSpeed') - a.locomotionValue) > 1e-6) paramMismatch++;
       if (a.arrived && s.arrivedAt < 0) s.arrivedAt = step;
       s.steps++;
     }
@@ -109,7 +109,7 @@ test('NavAgent: the nav arena, every drive mode (arrive, on the mesh, no sliding
   assert.ok(world.get(e.driver, Transform).position[2] < -4.3);
   // prober: unreachable goal (top of a box): Partial, at the nearest reachable point
   const pa = world.get(e.prober, NavAgent);
-  const reach = navFindPath(world, mesh, world.get(e.prober, Transform).position, pa.destination);
+  const reach = world.nav.findPath(mesh, world.get(e.prober, Transform).position, pa.destination);
   console.log(`prober: unreachable goal [${pa.destination}]: ${pa.pathStatus}, stopped at [${pa.nextPosition.map((x) => x.toFixed(3))}], nearest reachable [${reach.end.position.map((x) => x.toFixed(3))}]`);
   assert.equal(pa.pathStatus, 'Partial');
   assert.ok(pa.arrived);
@@ -121,7 +121,7 @@ test('NavAgent: a destination right after stop() moves the agent in the same ste
   const { world, scene, e } = await load();
   for (let i = 0; i < 30; i++) scene.step(DT);
   const w = e.walker;
-  stopNavAgent(world, w);
+  world.nav.stop(w);
   scene.step(DT);
   const held = world.get(w, NavAgent);
   assert.ok(held.stopped);
@@ -130,7 +130,7 @@ test('NavAgent: a destination right after stop() moves the agent in the same ste
   scene.step(DT);
   assert.deepEqual(world.get(w, Transform).position, at, 'stopped: does not move');
   // the very next step after a new destination moves it (the seed's one-frame delay is gone)
-  setNavDestination(world, w, [-8.5, 0, -8.5]);
+  world.nav.setDestination(w, [-8.5, 0, -8.5]);
   scene.step(DT);
   const go = world.get(w, NavAgent);
   const speed = Math.hypot(...go.velocity);
@@ -147,7 +147,7 @@ test('NavAgent: bad fields are refused with the field named; the world is unchan
   assert.throws(() => world.update(e.walker, NavAgent, (a) => { a.navMesh = 99; }), (err) => err.code === 'LB_ERR_INVALID_ARGUMENT' && /navMesh/.test(err.message));
   assert.throws(() => world.update(e.walker, NavAgent, (a) => { a.turningSpeed = -1; }), (err) => err.code === 'LB_ERR_OUT_OF_RANGE' && /turningSpeed/.test(err.message));
   assert.throws(() => world.update(e.walker, NavAgent, (a) => { a.driveMode = 'Teleport'; }), (err) => /driveMode/.test(err.message));
-  assert.throws(() => setNavDestination(world, e.walker, [NaN, 0, 0]), (err) => err.code === 'LB_ERR_NOT_FINITE');
+  assert.throws(() => world.nav.setDestination(e.walker, [NaN, 0, 0]), (err) => err.code === 'LB_ERR_NOT_FINITE');
   assert.deepEqual(world.get(e.walker, NavAgent), before);
   world.destroy();
 });
@@ -166,19 +166,19 @@ test('NavAgent with a CharacterController (guard): the agent moves it through th
     const half = cc.height / 2 - cc.radius;
     const a0 = [t.position[0] + cc.center[0], t.position[1] + cc.center[1] - half, t.position[2] + cc.center[2]];
     const b0 = [a0[0], t.position[1] + cc.center[1] + half, a0[2]];
-    if (world.overlapCapsule(a0, b0, cc.radius - 0.01, { exclude: guard }).length > 0) {
+    if (world.collide.overlapCapsule(a0, b0, cc.radius - 0.01, { exclude: guard }).length > 0) {
       let lo = 0.01, hi = cc.radius;
       for (let i = 0; i < 20; i++) {
         const mid = (lo + hi) / 2;
-        if (world.overlapCapsule(a0, b0, cc.radius - mid, { exclude: guard }).length > 0) lo = mid;
+        if (world.collide.overlapCapsule(a0, b0, cc.radius - mid, { exclude: guard }).length > 0) lo = mid;
         else hi = mid;
       }
       worstDepth = Math.max(worstDepth, lo);
     }
     if (step > 0 && !c.grounded) ungrounded++;
     // over the mesh (from the agent's point along the surface to the Transform's x, z)
-    const from = navNearest(world, mesh, a.nextPosition);
-    const over = navMoveAlongSurface(world, mesh, from, [t.position[0], t.position[1] - a.baseOffset, t.position[2]]);
+    const from = world.nav.nearest(mesh, a.nextPosition);
+    const over = world.nav.moveAlongSurface(mesh, from, [t.position[0], t.position[1] - a.baseOffset, t.position[2]]);
     offMesh = Math.max(offMesh, distXZ(over.position, t.position));
     lag = Math.max(lag, distXZ(a.nextPosition, t.position));
     maxY = Math.max(maxY, t.position[1]);
@@ -191,7 +191,7 @@ test('NavAgent with a CharacterController (guard): the agent moves it through th
   }
   const t = world.get(guard, Transform);
   const a = world.get(guard, NavAgent);
-  const goal = navNearest(world, mesh, [8, 1, -8]).position;
+  const goal = world.nav.nearest(mesh, [8, 1, -8]).position;
   console.log(`guard: arrived at step ${arrivedAt}, ${distXZ(t.position, goal).toFixed(4)} m from the goal, y ${t.position[1].toFixed(3)}; capsule into colliders beyond 1 cm ${worstDepth.toFixed(4)} m; off the mesh <= ${offMesh.toFixed(4)} m; Transform to the agent's point <= ${lag.toFixed(4)} m; ${ungrounded} steps not grounded; request <= ${maxReq.toFixed(5)} m per step (1.4 m/s x dt = ${(1.4 * DT).toFixed(5)}), shorter in ${shorter} steps (the ramp: a 3D step along the path, corners, the end)`);
   assert.ok(arrivedAt > 0 && a.arrived);
   assert.ok(distXZ(t.position, goal) <= a.stoppingDistance + 1e-3);

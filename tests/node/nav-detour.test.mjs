@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { NavMeshQuery } from '@recast-navigation/core';
-import { addNavMesh, bakeDetourNavMesh, createWorld, navFindPath, navMeshInfo, navNearest } from '../../dist/web/bridge/index.js';
+import { bakeDetourNavMesh, createWorld } from '../../dist/web/bridge/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const level = JSON.parse(readFileSync(join(root, 'assets/levels/nav-arena.json'), 'utf8'));
@@ -45,18 +45,18 @@ test('nav vs Detour: 1,000 random pairs on nav-arena, path length within 1 %, sa
     assert.equal(committed.vertices.length, data.vertices.length);
     assert.ok(committed.vertices.every((v, i) => v.every((c, k) => Math.fround(c) === data.vertices[i][k])), 'committed vertices are the baked float32 values');
     const world = await createWorld();
-    const mesh = addNavMesh(world, JSON.stringify(committed), 'arena');
-    const info = navMeshInfo(world, mesh);
+    const mesh = world.nav.addMesh(JSON.stringify(committed), 'arena');
+    const info = world.nav.info(mesh);
     const query = new NavMeshQuery(detour);
     const [lo, hi] = info.bounds;
     const rand = rng(20261202);
-    const onMesh = () => navNearest(world, mesh, [lo[0] + (hi[0] - lo[0]) * rand(), lo[1] + (hi[1] - lo[1]) * rand(), lo[2] + (hi[2] - lo[2]) * rand()]);
+    const onMesh = () => world.nav.nearest(mesh, [lo[0] + (hi[0] - lo[0]) * rand(), lo[1] + (hi[1] - lo[1]) * rand(), lo[2] + (hi[2] - lo[2]) * rand()]);
     const he = { x: 0.5, y: 1, z: 0.5 };
     let maxRel = 0, maxAt = -1, beyond = 0, reachAgree = 0, partial = 0, sumLen = 0, same = 0;
     const worst = [];
     for (let i = 0; i < PAIRS; i++) {
       const a = onMesh(), b = onMesh();
-      const ours = navFindPath(world, mesh, a.position, b.position, { maxPoints: 512 });
+      const ours = world.nav.findPath(mesh, a.position, b.position, { maxPoints: 512 });
       const s = { x: a.position[0], y: a.position[1], z: a.position[2] }, e = { x: b.position[0], y: b.position[1], z: b.position[2] };
       const cp = query.computePath(s, e, { halfExtents: he, maxPathPolys: 1024, maxStraightPathPoints: 512 });
       assert.ok(cp.success, `pair ${i}: Detour computePath failed (${cp.error?.name})`);

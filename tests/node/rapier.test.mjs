@@ -79,14 +79,14 @@ for (const level of ['corridor', 'nav-arena']) {
       if (kind.startsWith('overlap')) {
         let a, b;
         if (kind === 'overlapSphere') {
-          a = world.queries.overlapSphere(o, rad);
+          a = world.collide.overlapSphere(o, rad);
           b = rq.overlapSphere(o, rad);
         } else {
           const h = [rad, 0.05 + r(), 0.05 + r()];
           const q = [r() - 0.5, r() - 0.5, r() - 0.5, r() - 0.5];
           const ql = Math.hypot(...q);
           const qn = q.map((x) => x / ql);
-          a = world.queries.overlapBox(o, qn, h);
+          a = world.collide.overlapBox(o, qn, h);
           b = rq.overlapBox(o, qn, h);
         }
         if (a.length) s.hits++;
@@ -96,20 +96,20 @@ for (const level of ['corridor', 'nav-arena']) {
       }
       let a, b, pointComparable = true, seg;
       if (kind === 'closestPoint') {
-        a = world.queries.closestPoint(o, { maxDistance: maxd });
+        a = world.collide.closestPoint(o, { maxDistance: maxd });
         b = rq.closestPoint(o, { maxDistance: maxd });
       } else if (kind === 'raycast') {
-        a = world.queries.raycast(o, d, maxd);
+        a = world.collide.raycast(o, d, maxd);
         b = rq.raycast(o, d, maxd);
       } else if (kind === 'sphereCast') {
-        a = world.queries.sphereCast(o, rad, d, maxd);
+        a = world.collide.sphereCast(o, rad, d, maxd);
         b = rq.sphereCast(o, rad, d, maxd);
       } else {
         const ax = dir();
         const half = 0.1 + 0.6 * r();
         const pa = o.map((x, k) => x - ax[k] * half), pb = o.map((x, k) => x + ax[k] * half);
         seg = [pa, pb];
-        a = world.queries.capsuleCast(pa, pb, rad, d, maxd);
+        a = world.collide.capsuleCast(pa, pb, rad, d, maxd);
         b = rq.capsuleCast(pa, pb, rad, d, maxd);
         pointComparable = false; // a capsule can touch a face along a segment: the point is any of it
       }
@@ -155,7 +155,7 @@ test('RapierCharacterControllers: a script move and root-motion-style requests g
   assert.equal(world.get(hero, CharacterController).backend, 'Host');
   let maxX = 0;
   for (let i = 0; i < 240; i++) {
-    world.moveController(hero, [-0.8 * 1.4 / 60, -0.01, 1.4 / 60]); // into the right wall
+    world.controller.move(hero, [-0.8 * 1.4 / 60, -0.01, 1.4 / 60]); // into the right wall
     world.step(1 / 60);
     assert.ok(world.get(hero, CharacterController).requested[2] > 0.02);
     ctl.update(1 / 60);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { addNavMesh, Collider, createWorld, LimberError, listClips, loadRig, NavAgent, Rig, Transform } from '../../dist/web/bridge/index.js';
+import { Collider, createWorld, LimberError, NavAgent, Rig, Transform } from '../../dist/web/bridge/index.js';
 
 const gripLab = readFileSync(new URL('../../assets/scenes/grip-lab.json', import.meta.url), 'utf8');
 const small = JSON.stringify({
@@ -144,13 +144,13 @@ test('restore: the checksum costs little beside the copy (printed)', async () =>
 
 test('restore: asset handles issued after the snapshot name nothing after it, and new assets get new handles', async () => {
   const world = await createWorld();
-  const rig0 = world.addHumanoidRig();
+  const rig0 = world.rig.addHumanoid();
   const snap = world.snapshot();
   const navText = readFileSync(new URL('../../assets/levels/nav-arena.navmesh.json', import.meta.url), 'utf8');
-  const lateRig = world.addHumanoidRig({ naming: 'unreal' });
-  const lateMesh = world.addMesh([-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1], [0, 3, 1, 1, 3, 2]);
-  const lateNav = addNavMesh(world, navText, 'late');
-  const mannequin = loadRig(world, readFileSync(new URL('../../assets/rigs/mannequin-mixamo.glb', import.meta.url)));
+  const lateRig = world.rig.addHumanoid({ naming: 'unreal' });
+  const lateMesh = world.collide.addMesh([-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1], [0, 3, 1, 1, 3, 2]);
+  const lateNav = world.nav.addMesh(navText, 'late');
+  const mannequin = world.rig.load(readFileSync(new URL('../../assets/rigs/mannequin-mixamo.glb', import.meta.url)));
   assert.ok(mannequin.clips.length > 0);
   world.restore(snap);
   const e = world.spawn();
@@ -160,10 +160,10 @@ test('restore: asset handles issued after the snapshot name nothing after it, an
   assert.throws(() => world.insert(e, Rig, { asset: mannequin.asset }), (err) => err instanceof LimberError);
   assert.throws(() => world.insert(e, Collider, { shape: 'Mesh', mesh: lateMesh }), (err) => err instanceof LimberError, 'a mesh handle from after the snapshot');
   assert.throws(() => world.insert(e, NavAgent, { navmesh: lateNav }), (err) => err instanceof LimberError, 'a navmesh handle from after the snapshot');
-  assert.equal(listClips(world).length, 0, 'no clip from after the snapshot is listed');
-  const newRig = world.addHumanoidRig();
-  const newMesh = world.addMesh([-1, 0, -1, 1, 0, -1, 1, 0, 1], [0, 2, 1]);
-  const newNav = addNavMesh(world, navText, 'new');
+  assert.equal(world.anim.listClips().length, 0, 'no clip from after the snapshot is listed');
+  const newRig = world.rig.addHumanoid();
+  const newMesh = world.collide.addMesh([-1, 0, -1, 1, 0, -1, 1, 0, 1], [0, 2, 1]);
+  const newNav = world.nav.addMesh(navText, 'new');
   assert.ok(![lateRig, mannequin.asset].includes(newRig), `a new rig handle (${newRig})`);
   assert.notEqual(newMesh, lateMesh);
   assert.notEqual(newNav, lateNav);

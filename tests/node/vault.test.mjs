@@ -74,11 +74,11 @@ test('requestVault without an Animator: scripted travel over the box, casts for 
   assert.equal(v.obstacleClass, 'Vault', 'probeEveryStep shows what is ahead');
   assert.equal(v.state, 'Idle');
   assert.equal(v.obstacle, obstacle);
-  const casts = world.vaultCasts(hero);
+  const casts = world.vault.casts(hero);
   assert.ok(casts.length >= 3);
   assert.ok(casts.some((c) => c.radius === Math.fround(0.1) && c.hit > 0), 'a sphere cast hit the box');
   assert.ok(casts.every((c) => Math.abs(Math.hypot(...c.dir) - 1) < 1e-5));
-  world.requestVault(hero);
+  world.vault.request(hero);
   world.step(DT);
   v = world.get(hero, Vault);
   assert.equal(v.state, 'Vaulting');
@@ -106,7 +106,7 @@ test('bad input: typed errors naming the field, nothing changes', async () => {
   world.insert(bare, Transform, {});
   assert.throws(() => world.insert(bare, Vault, {}), (e) => e instanceof LimberError && e.code === 'LB_ERR_MISSING_COMPONENT' && /CharacterController/.test(e.message));
   assert.equal(world.has(bare, Vault), false);
-  assert.throws(() => world.requestVault(bare), (e) => e instanceof LimberError && e.code === 'LB_ERR_MISSING_COMPONENT' && /no Vault/.test(e.message));
+  assert.throws(() => world.vault.request(bare), (e) => e instanceof LimberError && e.code === 'LB_ERR_MISSING_COMPONENT' && /no Vault/.test(e.message));
   const hero = world.spawn();
   world.insert(hero, Transform, {});
   world.insert(hero, CharacterController, {});
@@ -127,7 +127,7 @@ test('bad input: typed errors naming the field, nothing changes', async () => {
   assert.throws(() => world.update(hero, Vault, (d) => { d.state = 'Over'; }), (e) => e instanceof LimberError);
   assert.deepEqual(world.get(hero, Vault), before);
   world.despawn(hero);
-  assert.throws(() => world.requestVault(hero), (e) => e instanceof LimberError && e.code === 'LB_ERR_STALE_ENTITY');
+  assert.throws(() => world.vault.request(hero), (e) => e instanceof LimberError && e.code === 'LB_ERR_STALE_ENTITY');
 });
 
 test('a vault requested before the controller ever moved (feet on the floor, no skin) lands, gives the full size back and reports what is ahead', async () => {
@@ -147,7 +147,7 @@ test('a vault requested before the controller ever moved (feet on the floor, no 
   world.insert(hero, Transform, {});
   world.insert(hero, CharacterController, { radius: 0.3, height: 1.8, center: [0, 0.9, 0] });
   world.insert(hero, Vault, { hand: 'Left' });
-  world.requestVault(hero); // no step before: the controller has not settled onto the floor
+  world.vault.request(hero); // no step before: the controller has not settled onto the floor
   world.step(1 / 60);
   assert.equal(world.get(hero, Vault).obstacle, crate);
   const states = [];

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Quaternion, Vector3 } from 'three';
-import { addNavMesh, Collider, createWorld, FINGER_NAMES, LimberError, navFindPath, navNearest, navPathStatus, Rig, Transform } from '../../dist/web/bridge/index.js';
+import { Collider, createWorld, FINGER_NAMES, LimberError, navPathStatus, Rig, Transform } from '../../dist/web/bridge/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const f32 = (xs) => xs.map((x) => Math.fround(x));
@@ -65,8 +65,8 @@ test('a malformed vector object is refused with a LimberError naming the field; 
   assert.throws(() => world.insert(e, Transform, { position: 'up' }), refused('position'));
   assert.deepEqual(world.get(e, Transform).position, [1, 2, 3]);
   // Arguments: the field named with the missing key.
-  assert.throws(() => world.raycast({ x: 1 }, [0, -1, 0], 10), refused('origin.y', "field 'origin.y'"));
-  assert.throws(() => world.moveController(e, { x: 0, z: 1 }), refused('delta.y'));
+  assert.throws(() => world.collide.raycast({ x: 1 }, [0, -1, 0], 10), refused('origin.y', "field 'origin.y'"));
+  assert.throws(() => world.controller.move(e, { x: 0, z: 1 }), refused('delta.y'));
   world.destroy();
 });
 
@@ -75,44 +75,44 @@ test('queries take THREE.Vector3 and {x, y, z} like arrays: the same answers', a
   const box = world.spawn();
   world.insert(box, Transform, { position: new Vector3(5, 0, 0) });
   world.insert(box, Collider, { shape: 'Box', size: { x: 2, y: 2, z: 2 } });
-  const want = world.raycast([0, 0, 0], [1, 0, 0], 10);
+  const want = world.collide.raycast([0, 0, 0], [1, 0, 0], 10);
   assert.equal(want?.entity, box);
-  assert.deepEqual(world.raycast(new Vector3(0, 0, 0), new Vector3(1, 0, 0), 10), want);
-  assert.deepEqual(world.raycast({ x: 0, y: 0, z: 0 }, { x: 1, y: 0, z: 0 }, 10), want);
-  assert.deepEqual(world.queries.sphereCast(new Vector3(0, 0, 0), 0.5, { x: 1, y: 0, z: 0 }, 10), world.sphereCast([0, 0, 0], 0.5, [1, 0, 0], 10));
-  assert.deepEqual(world.overlapBox(new Vector3(5, 0, 0), new Quaternion(), { x: 0.5, y: 0.5, z: 0.5 }), [box]);
-  assert.deepEqual(world.closestPoint(new Vector3(8, 0, 0)), world.closestPoint([8, 0, 0]));
+  assert.deepEqual(world.collide.raycast(new Vector3(0, 0, 0), new Vector3(1, 0, 0), 10), want);
+  assert.deepEqual(world.collide.raycast({ x: 0, y: 0, z: 0 }, { x: 1, y: 0, z: 0 }, 10), want);
+  assert.deepEqual(world.collide.sphereCast(new Vector3(0, 0, 0), 0.5, { x: 1, y: 0, z: 0 }, 10), world.collide.sphereCast([0, 0, 0], 0.5, [1, 0, 0], 10));
+  assert.deepEqual(world.collide.overlapBox(new Vector3(5, 0, 0), new Quaternion(), { x: 0.5, y: 0.5, z: 0.5 }), [box]);
+  assert.deepEqual(world.collide.closestPoint(new Vector3(8, 0, 0)), world.collide.closestPoint([8, 0, 0]));
   world.destroy();
 });
 
 test('nav queries take THREE.Vector3; NavPath.status is spelt as NavAgent.pathStatus; the old spelling still reads', async () => {
   const world = await createWorld();
-  const mesh = addNavMesh(world, readFileSync(join(root, 'assets/levels/nav-arena.navmesh.json'), 'utf8'), 'arena');
-  const here = navNearest(world, mesh, new Vector3(1, 0.5, 2));
-  assert.deepEqual(here, navNearest(world, mesh, [1, 0.5, 2]));
-  const path = navFindPath(world, mesh, { x: 1, y: 0, z: 2 }, new Vector3(3, 0, 2));
-  assert.deepEqual(path, navFindPath(world, mesh, [1, 0, 2], [3, 0, 2]));
+  const mesh = world.nav.addMesh(readFileSync(join(root, 'assets/levels/nav-arena.navmesh.json'), 'utf8'), 'arena');
+  const here = world.nav.nearest(mesh, new Vector3(1, 0.5, 2));
+  assert.deepEqual(here, world.nav.nearest(mesh, [1, 0.5, 2]));
+  const path = world.nav.findPath(mesh, { x: 1, y: 0, z: 2 }, new Vector3(3, 0, 2));
+  assert.deepEqual(path, world.nav.findPath(mesh, [1, 0, 2], [3, 0, 2]));
   assert.equal(path.status, 'Complete');
   assert.equal(navPathStatus('complete'), 'Complete');
   assert.equal(navPathStatus('partial'), 'Partial');
   assert.equal(navPathStatus('Partial'), 'Partial');
   assert.throws(() => navPathStatus('done'), (e) => e instanceof LimberError && e.code === 'LB_ERR_UNKNOWN_NAME');
-  assert.throws(() => navNearest(world, mesh, { x: 1, y: 0 }), refused('point.z'));
+  assert.throws(() => world.nav.nearest(mesh, { x: 1, y: 0 }), refused('point.z'));
   world.destroy();
 });
 
 test('asset handles are numbers at run time and plain numbers are still accepted; FINGER_NAMES is the one finger list', async () => {
   const world = await createWorld();
-  const rig = world.addHumanoidRig();
+  const rig = world.rig.addHumanoid();
   assert.equal(typeof rig, 'number');
   const e = world.spawn();
   world.insert(e, Transform, {});
   world.insert(e, Rig, { asset: Number(rig) });
   assert.equal(world.get(e, Rig).asset, rig);
-  assert.ok(world.findJoint(Number(rig), 'Hips') >= 0);
+  assert.ok(world.rig.findJoint(Number(rig), 'Hips') >= 0);
   assert.deepEqual([...FINGER_NAMES], ['thumb', 'index', 'middle', 'ring', 'pinky']);
   assert.ok(Object.isFrozen(FINGER_NAMES));
   world.step(1 / 60);
-  assert.deepEqual(Object.keys(world.findHand(e, 'Right').fingers), [...FINGER_NAMES]);
+  assert.deepEqual(Object.keys(world.grip.findHand(e, 'Right').fingers), [...FINGER_NAMES]);
   world.destroy();
 });

@@ -5,13 +5,13 @@ import { test } from 'node:test';
 import { createWorld, LimberError, Rig, Transform, TwoBoneIK } from '../../dist/web/bridge/index.js';
 
 const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-const jointIndex = (world, hero, name) => world.skeleton(world.get(hero, Rig).asset).names.indexOf(name);
+const jointIndex = (world, hero, name) => world.rig.skeleton(world.get(hero, Rig).asset).names.indexOf(name);
 
 async function armWorld() {
   const world = await createWorld();
   const hero = world.spawn();
   world.insert(hero, Transform, {});
-  world.insert(hero, Rig, { asset: world.addHumanoidRig() });
+  world.insert(hero, Rig, { asset: world.rig.addHumanoid() });
   const target = world.spawn();
   world.insert(target, Transform, { position: [-0.35, 1.2, 0.3] });
   const arm = world.spawn();
@@ -193,7 +193,7 @@ test('snapshot/restore: the world comes back bit for bit (hash, step count, enti
 
 test('pose reads refill a caller array in place; matrices copy into a caller buffer', async () => {
   const world = await createWorld();
-  const rig = world.addHumanoidRig({ height: 1.8 });
+  const rig = world.rig.addHumanoid({ height: 1.8 });
   const e = world.spawn();
   world.insert(e, Transform, { position: [1, 0, 2] });
   world.insert(e, Rig, { asset: rig });

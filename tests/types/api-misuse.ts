@@ -4,21 +4,12 @@
 // must compile: vectors in any form, handles of the right kind, plain numbers (older callers).
 import { Quaternion, Vector3 } from 'three';
 import {
-  addController,
-  addNavMesh,
   Animator,
   Collider,
-  controllerInfo,
   createWorld,
-  findClip,
-  findNavMesh,
   NavAgent,
-  navFindPath,
-  navNearest,
   navPathStatus,
   Rig,
-  sampleClip,
-  setNavDestination,
   Transform,
   type ClipHandle,
   type ControllerHandle,
@@ -33,12 +24,12 @@ import {
 export async function typedApi(navJson: string): Promise<unknown[]> {
   const world = await createWorld();
   const e = world.spawn();
-  const rig: RigHandle = world.addHumanoidRig();
-  const nav: NavMeshHandle = addNavMesh(world, navJson, 'arena');
-  const found: NavMeshHandle = findNavMesh(world, 'arena');
-  const mesh: MeshHandle = world.addMesh([0, 0, 0, 1, 0, 0, 0, 0, 1], [0, 2, 1]);
-  const controller: ControllerHandle = addController(world, rig, { states: [] });
-  const clip: ClipHandle = findClip(world, 'Walk', rig);
+  const rig: RigHandle = world.rig.addHumanoid();
+  const nav: NavMeshHandle = world.nav.addMesh(navJson, 'arena');
+  const found: NavMeshHandle = world.nav.find('arena');
+  const mesh: MeshHandle = world.collide.addMesh([0, 0, 0, 1, 0, 0, 0, 0, 1], [0, 2, 1]);
+  const controller: ControllerHandle = world.anim.addController(rig, { states: [] });
+  const clip: ClipHandle = world.anim.findClip('Walk', rig);
 
   // ---- asset handles: the right kind compiles ------------------------------------------------
   world.insert(e, Rig, { asset: rig });
@@ -46,31 +37,31 @@ export async function typedApi(navJson: string): Promise<unknown[]> {
   world.insert(e, NavAgent, { navMesh: nav });
   world.insert(e, Collider, { shape: 'Mesh', mesh });
   const fromComponent: RigHandle = world.get(e, Rig).asset;
-  world.findJoint(fromComponent, 'Hips');
-  controllerInfo(world, world.get(e, Animator).controller);
-  navNearest(world, world.get(e, NavAgent).navMesh, [0, 0, 0]);
-  world.meshTriangleCount(mesh);
-  sampleClip(world, clip, 0.5);
+  world.rig.findJoint(fromComponent, 'Hips');
+  world.anim.controllerInfo(world.get(e, Animator).controller);
+  world.nav.nearest(world.get(e, NavAgent).navMesh, [0, 0, 0]);
+  world.collide.meshTriangleCount(mesh);
+  world.anim.sampleClip(clip, 0.5);
   // Plain numbers are still accepted (handles kept in `number` variables, older code).
   const kept: number = rig;
   world.insert(e, Rig, { asset: kept });
   world.insert(e, Rig, { asset: 1 });
-  addController(world, 1, { states: [] });
-  navNearest(world, 2, [0, 0, 0]);
+  world.anim.addController(1, { states: [] });
+  world.nav.nearest(2, [0, 0, 0]);
 
   // ---- asset handles: another kind does not --------------------------------------------------
   // @ts-expect-error a navmesh handle is not a skeleton (Rig.asset)
   world.insert(e, Rig, { asset: nav });
   // @ts-expect-error a mesh handle is not a skeleton (addController's skeleton)
-  addController(world, mesh, { states: [] });
+  world.anim.addController(mesh, { states: [] });
   // @ts-expect-error a skeleton handle is not a navmesh
-  navNearest(world, rig, [0, 0, 0]);
+  world.nav.nearest(rig, [0, 0, 0]);
   // @ts-expect-error a controller handle is not a triangle mesh (Collider.mesh)
   world.insert(e, Collider, { shape: 'Mesh', mesh: controller });
   // @ts-expect-error a clip handle is not a skeleton
-  world.findJoint(clip, 'Hips');
+  world.rig.findJoint(clip, 'Hips');
   // @ts-expect-error a navmesh handle is not a controller
-  controllerInfo(world, found);
+  world.anim.controllerInfo(found);
   // @ts-expect-error what a Rig holds is a skeleton, not a navmesh
   const wrongKind: NavMeshHandle = world.get(e, Rig).asset;
   // @ts-expect-error a plain number is not a branded handle (only parameters take one)
@@ -81,12 +72,12 @@ export async function typedApi(navJson: string): Promise<unknown[]> {
   world.insert(e, Transform, { position: p, rotation: new Quaternion(), scale: new Float32Array([1, 1, 1]) });
   world.insert(e, Transform, { position: { x: 1, y: 2, z: 3 }, rotation: { x: 0, y: 0, z: 0, w: 1 } });
   world.update(e, Transform, () => ({ position: p.clone().add(new Vector3(0, 1, 0)) }));
-  world.raycast(p, new Vector3(0, -1, 0), 10);
-  world.raycast({ x: 0, y: 1, z: 0 }, [0, -1, 0], 10);
-  world.queries.overlapBox(p, new Quaternion(), { x: 1, y: 1, z: 1 });
-  world.moveController(e, new Vector3(0, 0, 0.1));
-  navFindPath(world, nav, p, { x: 1, y: 0, z: 1 });
-  setNavDestination(world, e, p);
+  world.collide.raycast(p, new Vector3(0, -1, 0), 10);
+  world.collide.raycast({ x: 0, y: 1, z: 0 }, [0, -1, 0], 10);
+  world.collide.overlapBox(p, new Quaternion(), { x: 1, y: 1, z: 1 });
+  world.controller.move(e, new Vector3(0, 0, 0.1));
+  world.nav.findPath(nav, p, { x: 1, y: 0, z: 1 });
+  world.nav.setDestination(e, p);
   // What the API returns is an array.
   const position: Vec3 = world.get(e, Transform).position;
   const rotation: Quat = world.get(e, Transform).rotation;
@@ -95,10 +86,10 @@ export async function typedApi(navJson: string): Promise<unknown[]> {
   // @ts-expect-error {x, y} is not a 3-vector
   world.insert(e, Transform, { position: { x: 1, y: 2 } });
   // @ts-expect-error two numbers are not a 3-vector
-  world.raycast([0, 1], [0, -1, 0], 10);
+  world.collide.raycast([0, 1], [0, -1, 0], 10);
 
   // ---- enum strings: the schema's casing -----------------------------------------------------
-  const status: NavPathStatus = navFindPath(world, nav, [0, 0, 0], [1, 0, 1]).status;
+  const status: NavPathStatus = world.nav.findPath(nav, [0, 0, 0], [1, 0, 1]).status;
   const agentStatus: NavPathStatus | 'None' = world.get(e, NavAgent).pathStatus;
   // @ts-expect-error the old lower-case spelling is not a NavPathStatus ...
   const old: NavPathStatus = 'complete';

@@ -1,9 +1,10 @@
 /** Animator functions beside the component: parameters, root motion, playback status and
  * controller assets. Playback rules and the controller JSON format: wasm/include/limber/animator.h. */
 import { badArgument, describe, handleArg, jsonArg, nameArg } from './args.js';
-import { brand, type ControllerHandle, type Entity, type HandleArg, type RigHandle, type Vec3 } from './components.js';
+import { brand, type ClipHandle, type ControllerHandle, type Entity, type HandleArg, type RigHandle, type Vec3 } from './components.js';
+import { findClip, type GltfClip, listClips, sampleClip } from './gltf.js';
 import { LimberError } from './errors.js';
-import { entityLabel, type World } from './world.js';
+import { entityLabel, type JointTransform, type World } from './world.js';
 
 export type AnimatorParamType = 'float' | 'bool' | 'trigger';
 const PARAM_TYPES: AnimatorParamType[] = ['float', 'bool', 'trigger'];
@@ -51,12 +52,12 @@ function withName<T>(world: World, name: string, fn: (ptr: number) => T): T {
  * parameter follows the value set over its `damp` seconds). */
 export function animatorParam(world: World, entity: Entity, name: string, options: { damped?: boolean } = {}): number | boolean {
   const { value, type } = readParam(world, entity, name);
-  if (options === null || typeof options !== 'object') throw badArgument('animatorParam', 'options', `must be an object, got ${describe(options)}`);
+  if (options === null || typeof options !== 'object') throw badArgument('anim.param', 'options', `must be an object, got ${describe(options)}`);
   if (options.damped === true && type === 'float') {
     return withName(world, name, (n) =>
       world.native(({ ex, heap, w, check }) =>
         heap.scratch(4, (p) => {
-          check(ex.lbw_get_animator_damped(w, entity, n, p), { entity, component: 'Animator', fn: 'animatorParam' });
+          check(ex.lbw_get_animator_damped(w, entity, n, p), { entity, component: 'Animator', fn: 'anim.param' });
           return heap.f32[p >> 2];
         }),
       ),
@@ -71,15 +72,15 @@ function live(world: World, entity: unknown, fn: string): number {
 }
 
 function readParam(world: World, entity: Entity, name: string): { value: number; type: AnimatorParamType } {
-  entity = live(world, entity, 'animatorParam');
+  entity = live(world, entity, 'anim.param');
   if (typeof name !== 'string') {
     throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: Animator on ${entityLabel(entity)}: the parameter name must be a string`, { entity, component: 'Animator' });
   }
-  nameArg(name, 'animatorParam', 'name');
+  nameArg(name, 'anim.param', 'name');
   return withName(world, name, (n) =>
     world.native(({ ex, heap, w, check }) =>
       heap.scratch(8, (p) => {
-        check(ex.lbw_get_animator_param(w, entity, n, p), { entity, component: 'Animator', fn: 'animatorParam' });
+        check(ex.lbw_get_animator_param(w, entity, n, p), { entity, component: 'Animator', fn: 'anim.param' });
         return { value: heap.f32[p >> 2], type: PARAM_TYPES[heap.u32[(p >> 2) + 1]] ?? 'float' };
       }),
     ),
@@ -91,16 +92,16 @@ function readParam(world: World, entity: Entity, name: string): { value: number;
  * time, as the controller's "damp" does (0 = at once). Errors (LimberError) name the entity
  * and the parameter; nothing changes. */
 export function setAnimatorParam(world: World, entity: Entity, name: string, value: number | boolean, options: { damp?: number } = {}): void {
-  entity = live(world, entity, 'setAnimatorParam');
-  nameArg(name, 'setAnimatorParam', 'name');
-  if (options === null || typeof options !== 'object') throw badArgument('setAnimatorParam', 'options', `must be an object, got ${describe(options)}`);
+  entity = live(world, entity, 'anim.setParam');
+  nameArg(name, 'anim.setParam', 'name');
+  if (options === null || typeof options !== 'object') throw badArgument('anim.setParam', 'options', `must be an object, got ${describe(options)}`);
   if (options.damp !== undefined) {
     // Unity's SetFloat(name, value, dampTime, deltaTime): a float followed over `damp`
     // seconds (from now on for this parameter), the step's dt as deltaTime.
     const damp = options.damp;
-    if (typeof damp !== 'number' || typeof value !== 'number') throw badArgument('setAnimatorParam', 'damp', `needs a number value and a number of seconds, got ${describe(damp)} for ${describe(value)}`);
+    if (typeof damp !== 'number' || typeof value !== 'number') throw badArgument('anim.setParam', 'damp', `needs a number value and a number of seconds, got ${describe(damp)} for ${describe(value)}`);
     withName(world, name, (n) =>
-      world.native(({ ex, w, check }) => check(ex.lbw_set_animator_float_damped(w, entity, n, value, damp), { entity, component: 'Animator', fn: 'setAnimatorParam' })),
+      world.native(({ ex, w, check }) => check(ex.lbw_set_animator_float_damped(w, entity, n, value, damp), { entity, component: 'Animator', fn: 'anim.setParam' })),
     );
     return;
   }
@@ -109,31 +110,31 @@ export function setAnimatorParam(world: World, entity: Entity, name: string, val
   }
   // A number goes to the float setter, a boolean to the bool or the trigger one (by the
   // parameter's type, when it has one): the core reports every mismatch in its own words.
-  withName(world, nameArg(name, 'setAnimatorParam', 'name'), (n) =>
+  withName(world, nameArg(name, 'anim.setParam', 'name'), (n) =>
     world.native(({ ex, heap, w, check }) => {
       let kind = 0;
       if (typeof value === 'boolean') {
         const isTrigger = heap.scratch(8, (p) => ex.lbw_get_animator_param(w, entity, n, p) === 0 && heap.u32[(p >> 2) + 1] === 2);
         kind = isTrigger ? 2 : 1;
       }
-      check(ex.lbw_set_animator_param(w, entity, n, kind, Number(value)), { entity, component: 'Animator', fn: 'setAnimatorParam' });
+      check(ex.lbw_set_animator_param(w, entity, n, kind, Number(value)), { entity, component: 'Animator', fn: 'anim.setParam' });
     }),
   );
 }
 
 /** Sets a trigger; it stays set until a transition that tests it fires. */
 export function setAnimatorTrigger(world: World, entity: Entity, name: string): void {
-  const e = live(world, entity, 'setAnimatorTrigger');
-  nameArg(name, 'setAnimatorTrigger', 'name');
-  withName(world, name, (n) => world.native(({ ex, w, check }) => check(ex.lbw_set_animator_param(w, e, n, 2, 1), { entity: e, component: 'Animator', fn: 'setAnimatorTrigger' })));
+  const e = live(world, entity, 'anim.setTrigger');
+  nameArg(name, 'anim.setTrigger', 'name');
+  withName(world, name, (n) => world.native(({ ex, w, check }) => check(ex.lbw_set_animator_param(w, e, n, 2, 1), { entity: e, component: 'Animator', fn: 'anim.setTrigger' })));
 }
 
 /** The last step's root motion of an entity's Animator. */
 export function rootMotion(world: World, entity: Entity): RootMotion {
-  const e = live(world, entity, 'rootMotion');
+  const e = live(world, entity, 'anim.rootMotion');
   return world.native(({ ex, heap, w, check }) =>
     heap.scratch(16, (p) => {
-      check(ex.lbw_root_motion(w, e, p), { entity: e, component: 'Animator', fn: 'rootMotion' });
+      check(ex.lbw_root_motion(w, e, p), { entity: e, component: 'Animator', fn: 'anim.rootMotion' });
       const f = heap.f32;
       const b = p >> 2;
       return { translation: [f[b], f[b + 1], f[b + 2]] as Vec3, yaw: f[b + 3] };
@@ -143,11 +144,11 @@ export function rootMotion(world: World, entity: Entity): RootMotion {
 
 /** What the entity's Animator played in the last step. */
 export function animatorStatus(world: World, entity: Entity): AnimatorStatus {
-  entity = live(world, entity, 'animatorStatus');
+  entity = live(world, entity, 'anim.status');
   const controller = (world.get(entity, { name: 'Animator' }) as { controller: ControllerHandle }).controller;
   return world.native(({ ex, heap, w, check }) =>
     heap.scratch(4 * 21, (p) => {
-      check(ex.lbw_animator_status(w, entity, p), { entity, component: 'Animator', fn: 'animatorStatus' });
+      check(ex.lbw_animator_status(w, entity, p), { entity, component: 'Animator', fn: 'anim.status' });
       const u = new Uint32Array(ex.memory.buffer, p, 21);
       const f = new Float32Array(ex.memory.buffer, p, 21);
       const stateName = (i: number) => heap.cstring(ex.lbw_controller_state_name(w, controller, i));
@@ -171,7 +172,7 @@ export function animatorStatus(world: World, entity: Entity): AnimatorStatus {
 
 /** Parameters and states of a controller asset (for tools: sliders, state lists). */
 export function controllerInfo(world: World, controller: HandleArg<ControllerHandle>): ControllerInfo {
-  handleArg(controller, 'controllerInfo', 'controller', 'a controller asset handle');
+  handleArg(controller, 'anim.controllerInfo', 'controller', 'a controller asset handle');
   return world.native(({ ex, heap, w }) => {
     const nameP = ex.lbw_controller_name(w, controller >>> 0);
     if (!nameP) throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: controllerInfo: ${describe(controller)} is not a controller asset`);
@@ -197,7 +198,7 @@ export function controllerInfo(world: World, controller: HandleArg<ControllerHan
 /** Adds a controller asset from its JSON (object or text) for a skeleton asset whose clips
  * it names; returns the handle for Animator.controller. */
 export function addController(world: World, skeleton: HandleArg<RigHandle>, controller: object | string, name = ''): ControllerHandle {
-  const fn = 'addController';
+  const fn = 'anim.addController';
   handleArg(skeleton, fn, 'skeleton', 'a skeleton asset handle');
   const text = jsonArg(controller, fn, 'controller', 'a controller object or its JSON text');
   nameArg(name, fn, 'name');
@@ -209,4 +210,38 @@ export function addController(world: World, skeleton: HandleArg<RigHandle>, cont
       }, fn),
     ),
   );
+}
+
+export class AnimApi {
+  /** @internal use `world.anim` */
+  constructor(private readonly world: World) {}
+
+  /** Current value of a parameter (floats as numbers, bools and triggers as booleans): the
+   * value set. With `{ damped: true }` a float's value as the last step played it. */
+  readonly param = (entity: Entity, name: string, options: { damped?: boolean } = {}): number | boolean => animatorParam(this.world, entity, name, options);
+  /** Sets a parameter: a number for a float, a boolean for a bool (or a trigger: true sets,
+   * false resets). `{ damp }` seconds (float parameters) eases the value played toward it
+   * (Unity's SetFloat with a damp time). Throws a LimberError naming the entity and
+   * parameter. */
+  readonly setParam = (entity: Entity, name: string, value: number | boolean, options: { damp?: number } = {}): void =>
+    setAnimatorParam(this.world, entity, name, value, options);
+  /** Sets a trigger (it stays set until a transition that tests it fires). */
+  readonly setTrigger = (entity: Entity, name: string): void => setAnimatorTrigger(this.world, entity, name);
+  /** The last step's root motion of an entity's Animator. */
+  readonly rootMotion = (entity: Entity): RootMotion => rootMotion(this.world, entity);
+  /** What the entity's Animator played in the last step. */
+  readonly status = (entity: Entity): AnimatorStatus => animatorStatus(this.world, entity);
+  /** Parameters and states of a controller asset (for tools: sliders, state lists). */
+  readonly controllerInfo = (controller: HandleArg<ControllerHandle>): ControllerInfo => controllerInfo(this.world, controller);
+  /** Adds a controller asset from its JSON (object or text) for a skeleton asset whose clips
+   * it names; returns the handle for Animator.controller. */
+  readonly addController = (skeleton: HandleArg<RigHandle>, controller: object | string, name = ''): ControllerHandle => addController(this.world, skeleton, controller, name);
+  /** Clip asset handle by name (first match; `skeleton` 0 = any skeleton), or 0 (none). */
+  readonly findClip = (name: string, skeleton: HandleArg<RigHandle> = 0): ClipHandle => findClip(this.world, name, skeleton);
+  /** Every clip asset (in add order) that animates `skeleton` (0 = any): handle, name and
+   * duration in seconds. */
+  readonly listClips = (skeleton: HandleArg<RigHandle> = 0): GltfClip[] => listClips(this.world, skeleton);
+  /** Samples a clip asset over its skeleton's rest pose at `time` seconds: local
+   * transforms, depth-first. Without `loop` the time is clamped to the clip. */
+  readonly sampleClip = (clip: HandleArg<ClipHandle>, time: number, options: { loop?: boolean } = {}): JointTransform[] => sampleClip(this.world, clip, time, options);
 }

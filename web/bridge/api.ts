@@ -9,17 +9,30 @@ export type { ComponentType, ComponentInput, Entity, FieldInput, Vec3, Vec3Like,
 // Asset handles: numbers at run time, one branded type per kind of asset for TypeScript.
 export type { AssetHandle, ClipHandle, ControllerHandle, HandleArg, MeshHandle, NavMeshHandle, RigHandle } from './components.js';
 export { World, Scene, entityLabel, FINGER_NAMES } from './world.js';
-export type { CreateWorldOptions, FingerName, HandStatus, JointTransform, JointTransformLike, VaultCast, WorldSnapshot } from './world.js';
+export type { CreateWorldOptions, FingerName, HandStatus, JointTransform, JointTransformLike, WorldSnapshot } from './world.js';
+// The module namespaces of a World (world.rig, world.anim, world.grip, world.collide,
+// world.controller, world.vault, world.nav): their classes, for typing.
+export type { RigApi, HumanoidNaming } from './rig.js';
+export { HUMANOID_NAMINGS } from './rig.js';
+export type { AnimApi } from './animator.js';
+export type { GripApi } from './grip.js';
+export type { CollideApi } from './collide.js';
+export type { ControllerApi } from './controller.js';
+export type { VaultApi, VaultCast } from './vault.js';
+export type { NavApi } from './nav.js';
 export type { ComponentInfo, FieldInfo } from './schema.js';
 export type { WasmSource } from './wasm.js';
 export { checkWasmBytes } from './wasm.js';
-export { captureFingerPose, registerFingerPose, gripPoseStatus, registerGripPose, gripPoseByJoint, gripPoseDef } from './grip.js';
 export type { FingerPose, FingerShape, GripDriver, GripPoseDef, HandGripStatus } from './grip.js';
-export { loadRig, findClip, listClips, sampleClip } from './gltf.js';
 export type { LoadRigOptions, LoadedRig, GltfJoint, GltfClip, GltfSkin, ClipReduction } from './gltf.js';
-export { builtinQueries } from './collide.js';
-export { addController, animatorParam, animatorStatus, controllerInfo, rootMotion, setAnimatorParam, setAnimatorTrigger } from './animator.js';
 export type { AnimatorParamType, AnimatorStatus, ControllerInfo, RootMotion } from './animator.js';
 export type { ClosestPointOptions, CollideHit, CollisionQueries, QueryOptions } from './collide.js';
-export { addNavMesh, bakeDetourNavMesh, bakeNavMesh, bakeNavMeshData, findNavMesh, levelTriangles, navBakeSettings, navFindPath, navMeshInfo, navMoveAlongSurface, navNearest, navPathStatus, navRaycast, setNavDestination, stopNavAgent, useRecast } from './nav.js';
+// Navmesh tools that need no world.
+export { bakeDetourNavMesh, bakeNavMeshData, levelTriangles, navBakeSettings, navPathStatus, useRecast } from './nav.js';
 export type { DetourBake, DetourNavMesh, NavBakeSettings, NavHit, NavLevel, NavMeshData, NavMeshInfo, NavPath, NavPathStatus, NavPoint, NavPointLike } from './nav.js';
+// Deprecated (0.1's free functions taking the world first): warn once, then forward.
+export {
+  addController, addNavMesh, animatorParam, animatorStatus, bakeNavMesh, builtinQueries, captureFingerPose, controllerInfo, findClip, findNavMesh, gripPoseByJoint,
+  gripPoseDef, gripPoseStatus, listClips, loadRig, navFindPath, navMeshInfo, navMoveAlongSurface, navNearest, navRaycast, registerFingerPose, registerGripPose, rootMotion,
+  sampleClip, setAnimatorParam, setAnimatorTrigger, setNavDestination, stopNavAgent,
+} from './deprecated.js';

@@ -107,3 +107,15 @@ export function vecArg(v: unknown, n: number, fn: string, field: string, entity?
   if ('values' in r) return r.values;
   throw badArgument(fn, `${field}${r.at}`, r.why, 'LB_ERR_INVALID_ARGUMENT', entity);
 }
+
+const warnedDeprecated = new Set<string>();
+
+/** Runs a deprecated call's replacement, warning once per process per name (CHANGELOG.md
+ * lists the renames; the old names go in 0.3). */
+export function deprecated<T>(old: string, now: string, call: () => T): T {
+  if (!warnedDeprecated.has(old)) {
+    warnedDeprecated.add(old);
+    console.warn(`limber: ${old} is deprecated and will be removed in 0.3; use ${now} (see CHANGELOG.md)`);
+  }
+  return call();
+}

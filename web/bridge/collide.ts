@@ -79,24 +79,24 @@ function vec(v: unknown, n: number, fn: string, field: string): number[] {
   return vecArg(v, n, fn, field);
 }
 
-export function closestPoint(world: World, point: Vec3Like, options?: ClosestPointOptions): CollideHit | null {
-  const fn = 'closestPoint';
+function closestPoint(world: World, point: Vec3Like, options?: ClosestPointOptions): CollideHit | null {
+  const fn = 'collide.closestPoint';
   const p = vec(point, 3, fn, 'point');
   const o = queryOptions(options, fn, ['maxDistance']);
   const maxDistance = o.rest.maxDistance === undefined ? MAX_EXTENT : numberArg(o.rest.maxDistance, fn, 'maxDistance');
   return hitQuery(world, fn, p, ({ ex, w }, input, out) => ex.lbw_closest_point(w, input, maxDistance, o.layers, o.exclude, out));
 }
 
-export function raycast(world: World, origin: Vec3Like, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
-  const fn = 'raycast';
+function raycast(world: World, origin: Vec3Like, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
+  const fn = 'collide.raycast';
   const input = [...vec(origin, 3, fn, 'origin'), ...vec(dir, 3, fn, 'dir')];
   const maxd = numberArg(maxDistance, fn, 'maxDistance');
   const o = queryOptions(options, fn);
   return hitQuery(world, fn, input, ({ ex, w }, p, out) => ex.lbw_raycast(w, p, maxd, o.layers, o.exclude, out));
 }
 
-export function sphereCast(world: World, center: Vec3Like, radius: number, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
-  const fn = 'sphereCast';
+function sphereCast(world: World, center: Vec3Like, radius: number, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
+  const fn = 'collide.sphereCast';
   const input = [...vec(center, 3, fn, 'center'), ...vec(dir, 3, fn, 'dir')];
   const r = numberArg(radius, fn, 'radius');
   const maxd = numberArg(maxDistance, fn, 'maxDistance');
@@ -104,8 +104,8 @@ export function sphereCast(world: World, center: Vec3Like, radius: number, dir: 
   return hitQuery(world, fn, input, ({ ex, w }, p, out) => ex.lbw_sphere_cast(w, p, r, maxd, o.layers, o.exclude, out));
 }
 
-export function capsuleCast(world: World, a: Vec3Like, b: Vec3Like, radius: number, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
-  const fn = 'capsuleCast';
+function capsuleCast(world: World, a: Vec3Like, b: Vec3Like, radius: number, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
+  const fn = 'collide.capsuleCast';
   const input = [...vec(a, 3, fn, 'a'), ...vec(b, 3, fn, 'b'), ...vec(dir, 3, fn, 'dir')];
   const r = numberArg(radius, fn, 'radius');
   const maxd = numberArg(maxDistance, fn, 'maxDistance');
@@ -130,25 +130,25 @@ function overlap(world: World, fn: string, kind: number, floats: number[], optio
   );
 }
 
-export function overlapSphere(world: World, center: Vec3Like, radius: number, options?: QueryOptions): Entity[] {
-  const fn = 'overlapSphere';
+function overlapSphere(world: World, center: Vec3Like, radius: number, options?: QueryOptions): Entity[] {
+  const fn = 'collide.overlapSphere';
   return overlap(world, fn, 0, [...vec(center, 3, fn, 'center'), numberArg(radius, fn, 'radius')], options);
 }
 
-export function overlapCapsule(world: World, a: Vec3Like, b: Vec3Like, radius: number, options?: QueryOptions): Entity[] {
-  const fn = 'overlapCapsule';
+function overlapCapsule(world: World, a: Vec3Like, b: Vec3Like, radius: number, options?: QueryOptions): Entity[] {
+  const fn = 'collide.overlapCapsule';
   return overlap(world, fn, 1, [...vec(a, 3, fn, 'a'), ...vec(b, 3, fn, 'b'), numberArg(radius, fn, 'radius')], options);
 }
 
-export function overlapBox(world: World, center: Vec3Like, rotation: QuatLike, halfExtents: Vec3Like, options?: QueryOptions): Entity[] {
-  const fn = 'overlapBox';
+function overlapBox(world: World, center: Vec3Like, rotation: QuatLike, halfExtents: Vec3Like, options?: QueryOptions): Entity[] {
+  const fn = 'collide.overlapBox';
   return overlap(world, fn, 2, [...vec(center, 3, fn, 'center'), ...vec(rotation, 4, fn, 'rotation'), ...vec(halfExtents, 3, fn, 'halfExtents')], options);
 }
 
 /** A triangle mesh asset for Collider.mesh: positions (x, y, z per vertex, the mesh's own
  * frame) and indices (3 per triangle). Returns its handle. */
-export function addMesh(world: World, positions: ArrayLike<number>, indices: ArrayLike<number>): MeshHandle {
-  const fn = 'addMesh';
+function addMesh(world: World, positions: ArrayLike<number>, indices: ArrayLike<number>): MeshHandle {
+  const fn = 'collide.addMesh';
   const isList = (v: unknown): v is ArrayLike<number> => Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
   if (!isList(positions)) throw badArgument(fn, 'positions', `must be an array or Float32Array of numbers, got ${describe(positions)}`);
   if (!isList(indices)) throw badArgument(fn, 'indices', `must be an array or Uint32Array of whole numbers, got ${describe(indices)}`);
@@ -175,15 +175,15 @@ export function addMesh(world: World, positions: ArrayLike<number>, indices: Arr
 }
 
 /** Triangles of a mesh asset (0 for an unknown handle). */
-export function meshTriangleCount(world: World, mesh: HandleArg<MeshHandle>): number {
-  handleArg(mesh, 'meshTriangleCount', 'mesh', 'a mesh handle');
+function meshTriangleCount(world: World, mesh: HandleArg<MeshHandle>): number {
+  handleArg(mesh, 'collide.meshTriangleCount', 'mesh', 'a mesh handle');
   return world.native(({ ex, w }) => ex.lbw_mesh_triangle_count(w, mesh) >>> 0);
 }
 
-/** The query layer as a table of functions, the same signatures as the World methods above.
+/** The query layer as a table of functions (world.collide's signatures).
  * Points, directions and rotations are taken in any Vec3Like / QuatLike form (an array, a
  * typed array, a THREE.Vector3 / THREE.Quaternion); answers use arrays.
- * `world.queries` is the built-in backend (deterministic, the core's own colliders);
+ * `world.collide` is the built-in backend (deterministic, the core's own colliders);
  * limber/rapier's rapierQueries() answers the same table from a Rapier world the game owns.
  * Misses are null / []. */
 export interface CollisionQueries {
@@ -198,15 +198,35 @@ export interface CollisionQueries {
   overlapBox(center: Vec3Like, rotation: QuatLike, halfExtents: Vec3Like, options?: QueryOptions): Entity[];
 }
 
-/** The built-in backend of `world` as a CollisionQueries table. */
-export function builtinQueries(world: World): CollisionQueries {
-  return {
-    closestPoint: (point, options) => closestPoint(world, point, options),
-    raycast: (origin, dir, maxDistance, options) => raycast(world, origin, dir, maxDistance, options),
-    sphereCast: (center, radius, dir, maxDistance, options) => sphereCast(world, center, radius, dir, maxDistance, options),
-    capsuleCast: (a, b, radius, dir, maxDistance, options) => capsuleCast(world, a, b, radius, dir, maxDistance, options),
-    overlapSphere: (center, radius, options) => overlapSphere(world, center, radius, options),
-    overlapCapsule: (a, b, radius, options) => overlapCapsule(world, a, b, radius, options),
-    overlapBox: (center, rotation, halfExtents, options) => overlapBox(world, center, rotation, halfExtents, options),
-  };
+/** `world.collide`: the built-in backend (deterministic, the core's own colliders) — mesh
+ * assets and the queries. It is a CollisionQueries table: pass `world.collide` wherever one
+ * is expected. Its members are bound functions, so `const { raycast } = world.collide` works. */
+export class CollideApi implements CollisionQueries {
+  /** @internal use `world.collide` */
+  constructor(private readonly world: World) {}
+
+  /** A triangle mesh asset for Collider.mesh: positions (x, y, z per vertex, the mesh's own
+   * frame) and indices (3 per triangle). Bad meshes (NaN, an index out of range, no
+   * triangles) throw; nothing is added. Returns its handle. */
+  readonly addMesh = (positions: ArrayLike<number>, indices: ArrayLike<number>): MeshHandle => addMesh(this.world, positions, indices);
+  /** Triangles of a mesh asset (0 for an unknown handle). */
+  readonly meshTriangleCount = (mesh: HandleArg<MeshHandle>): number => meshTriangleCount(this.world, mesh);
+  /** The collider surface point nearest to `point`, with the signed distance (negative
+   * inside) and the normal out of the collider; null when none is within maxDistance. */
+  readonly closestPoint = (point: Vec3Like, options?: ClosestPointOptions): CollideHit | null => closestPoint(this.world, point, options);
+  /** First collider hit by the ray, or null. A start inside a collider hits at distance 0. */
+  readonly raycast = (origin: Vec3Like, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null => raycast(this.world, origin, dir, maxDistance, options);
+  /** First collider a sphere touches moving from `center` along `dir`, or null. */
+  readonly sphereCast = (center: Vec3Like, radius: number, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null =>
+    sphereCast(this.world, center, radius, dir, maxDistance, options);
+  /** First collider a capsule (core a-b) touches moving along `dir`, or null. */
+  readonly capsuleCast = (a: Vec3Like, b: Vec3Like, radius: number, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null =>
+    capsuleCast(this.world, a, b, radius, dir, maxDistance, options);
+  /** Entities whose collider touches the sphere, in entity order. */
+  readonly overlapSphere = (center: Vec3Like, radius: number, options?: QueryOptions): Entity[] => overlapSphere(this.world, center, radius, options);
+  /** Entities whose collider touches the capsule (core a-b), in entity order. */
+  readonly overlapCapsule = (a: Vec3Like, b: Vec3Like, radius: number, options?: QueryOptions): Entity[] => overlapCapsule(this.world, a, b, radius, options);
+  /** Entities whose collider touches the oriented box, in entity order. */
+  readonly overlapBox = (center: Vec3Like, rotation: QuatLike, halfExtents: Vec3Like, options?: QueryOptions): Entity[] =>
+    overlapBox(this.world, center, rotation, halfExtents, options);
 }

@@ -99,7 +99,7 @@ function skinArg(skin: LoadRigOptions['skin']): number {
   if (skin === undefined || skin === 'auto') return -1;
   if (skin === 'all') return -2;
   if (typeof skin !== 'number' || !Number.isInteger(skin) || skin < 0) {
-    fail('LB_ERR_INVALID_ARGUMENT', `loadRig: field 'skin' must be a skin index, 'auto' or 'all', got ${describe(skin)}`, 'skin');
+    fail('LB_ERR_INVALID_ARGUMENT', `rig.load: field 'skin' must be a skin index, 'auto' or 'all', got ${describe(skin)}`, 'skin');
   }
   return skin;
 }
@@ -115,43 +115,43 @@ export function loadRig(world: World, bytes: Uint8Array, options: LoadRigOptions
   const { ex, heap } = i;
   const w = i.w; // throws if the world was destroyed
   if (!(bytes instanceof Uint8Array) || bytes.length === 0) {
-    fail('LB_ERR_INVALID_ARGUMENT', 'loadRig: bytes must be a non-empty Uint8Array', 'bytes');
+    fail('LB_ERR_INVALID_ARGUMENT', 'rig.load: bytes must be a non-empty Uint8Array', 'bytes');
   }
   const skin = skinArg(options.skin);
   const names = options.duplicateNames ?? 'suffix';
   if (names !== 'suffix' && names !== 'error') {
-    fail('LB_ERR_INVALID_ARGUMENT', `loadRig: field 'duplicateNames' must be 'suffix' or 'error', got ${describe(names)}`, 'duplicateNames');
+    fail('LB_ERR_INVALID_ARGUMENT', `rig.load: field 'duplicateNames' must be 'suffix' or 'error', got ${describe(names)}`, 'duplicateNames');
   }
   const tol = options.cubicTolerance ?? 0;
   if (typeof tol !== 'number' || !Number.isFinite(tol)) {
-    fail('LB_ERR_NOT_FINITE', `loadRig: field 'cubicTolerance' must be a finite number, got ${describe(tol)}`, 'cubicTolerance');
+    fail('LB_ERR_NOT_FINITE', `rig.load: field 'cubicTolerance' must be a finite number, got ${describe(tol)}`, 'cubicTolerance');
   }
   const keyTol = options.keyTolerance ?? 1e-4;
   const skinDistance = options.skinDistance ?? 0.1;
   for (const [field, v] of [['keyTolerance', keyTol], ['skinDistance', skinDistance]] as const) {
     if (typeof v !== 'number' || !Number.isFinite(v)) {
-      fail('LB_ERR_NOT_FINITE', `loadRig: field '${field}' must be a finite number of metres, got ${describe(v)}`, field);
+      fail('LB_ERR_NOT_FINITE', `rig.load: field '${field}' must be a finite number of metres, got ${describe(v)}`, field);
     }
   }
   const entries = options.buffers instanceof Map ? [...options.buffers] : Object.entries(options.buffers ?? {});
   for (const [uri, b] of entries) {
-    nameArg(uri, 'loadRig', 'buffers');
-    if (!(b instanceof Uint8Array)) fail('LB_ERR_INVALID_ARGUMENT', `loadRig: buffer '${uri}' must be a Uint8Array`, 'buffers');
+    nameArg(uri, 'rig.load', 'buffers');
+    if (!(b instanceof Uint8Array)) fail('LB_ERR_INVALID_ARGUMENT', `rig.load: buffer '${uri}' must be a Uint8Array`, 'buffers');
   }
 
   const owned: number[] = [];
   const keep = (p: number): number => (owned.push(p), p);
   let asset = 0;
   try {
-    const data = keep(heap.bytes(bytes, 'loadRig'));
+    const data = keep(heap.bytes(bytes, 'rig.load'));
     const tableSize = Math.max(4, entries.length * BUFFER_SIZE);
-    const table = keep(heap.alloc(tableSize, 'loadRig'));
+    const table = keep(heap.alloc(tableSize, 'rig.load'));
     entries.forEach(([uri, b], k) => {
-      const u = keep(heap.string(uri, 'loadRig').ptr);
-      const p = keep(heap.bytes(b, 'loadRig'));
+      const u = keep(heap.string(uri, 'rig.load').ptr);
+      const p = keep(heap.bytes(b, 'rig.load'));
       new Uint32Array(ex.memory.buffer, table + k * BUFFER_SIZE, 3).set([u, p, b.length]);
     });
-    const out = keep(heap.alloc(4 + MESSAGE_MAX, 'loadRig'));
+    const out = keep(heap.alloc(4 + MESSAGE_MAX, 'rig.load'));
     const code = ex.lbw_gltf_import(data, bytes.length, table, entries.length, skin, names === 'error' ? 1 : 0, tol, keyTol, skinDistance, out, out + 4);
     if (code !== 0) {
       const name = heap.cstring(ex.lbw_result_name(code));
@@ -182,8 +182,8 @@ export function loadRig(world: World, bytes: Uint8Array, options: LoadRigOptions
     }
     const rootParent = readTransform(i, ex.lbw_gltf_root_parent(asset));
 
-    const added = keep(heap.alloc(12, 'loadRig'));
-    checkWorld(i, ex.lbw_gltf_add_asset(w, asset, added), 'loadRig');
+    const added = keep(heap.alloc(12, 'rig.load'));
+    checkWorld(i, ex.lbw_gltf_add_asset(w, asset, added), 'rig.load');
     const u = heap.u32;
     const skeleton = u[added >> 2], first = u[(added >> 2) + 1], count = u[(added >> 2) + 2];
     const clips: GltfClip[] = [];
@@ -218,15 +218,15 @@ function clipInfo(i: NativeContext, h: number): GltfClip {
 /** Clip asset handle by name (first match; `skeleton` 0 = any skeleton), or 0 (none). */
 export function findClip(world: World, name: string, skeleton: HandleArg<RigHandle> = 0): ClipHandle {
   const i = internals(world);
-  handleArg(skeleton, 'findClip', 'skeleton', 'a skeleton asset handle');
-  return i.heap.withString(nameArg(name, 'findClip', 'name'), 'findClip', (s) => brand<ClipHandle>(i.ex.lbw_find_clip(i.w, skeleton >>> 0, s)));
+  handleArg(skeleton, 'anim.findClip', 'skeleton', 'a skeleton asset handle');
+  return i.heap.withString(nameArg(name, 'anim.findClip', 'name'), 'anim.findClip', (s) => brand<ClipHandle>(i.ex.lbw_find_clip(i.w, skeleton >>> 0, s)));
 }
 
 /** Every clip asset of the world (in add order) that animates `skeleton` (0 = any):
  * handle, name and duration in seconds. */
 export function listClips(world: World, skeleton: HandleArg<RigHandle> = 0): GltfClip[] {
   const i = internals(world);
-  handleArg(skeleton, 'listClips', 'skeleton', 'a skeleton asset handle');
+  handleArg(skeleton, 'anim.listClips', 'skeleton', 'a skeleton asset handle');
   const out: GltfClip[] = [];
   const count = i.ex.lbw_clip_count(i.w);
   // Clip handles are 1-based add-order indices; a freed clip reads as skeleton 0.
@@ -245,15 +245,15 @@ export function listClips(world: World, skeleton: HandleArg<RigHandle> = 0): Glt
 export function sampleClip(world: World, clip: HandleArg<ClipHandle>, time: number, options: { loop?: boolean } = {}): JointTransform[] {
   const i = internals(world);
   const { ex, heap } = i;
-  if (typeof time !== 'number') fail('LB_ERR_INVALID_ARGUMENT', `sampleClip: time must be a number, got ${typeof time}`, 'time');
-  handleArg(clip, 'sampleClip', 'clip', 'a clip asset handle');
+  if (typeof time !== 'number') fail('LB_ERR_INVALID_ARGUMENT', `anim.sampleClip: time must be a number, got ${typeof time}`, 'time');
+  handleArg(clip, 'anim.sampleClip', 'clip', 'a clip asset handle');
   const skeleton = ex.lbw_clip_skeleton(i.w, clip >>> 0);
-  if (!skeleton) fail('LB_ERR_INVALID_ARGUMENT', `sampleClip: clip ${describe(clip)} does not exist`, 'clip');
+  if (!skeleton) fail('LB_ERR_INVALID_ARGUMENT', `anim.sampleClip: clip ${describe(clip)} does not exist`, 'clip');
   const n = ex.lbw_joint_count(i.w, skeleton);
   return heap.scratch(Math.max(4, n * i.xf.size), (p) => {
-    checkWorld(i, ex.lbw_clip_sample(i.w, clip >>> 0, time, options.loop ? 1 : 0, p, n), 'sampleClip');
+    checkWorld(i, ex.lbw_clip_sample(i.w, clip >>> 0, time, options.loop ? 1 : 0, p, n), 'anim.sampleClip');
     const out: JointTransform[] = [];
     for (let j = 0; j < n; j++) out.push(readTransform(i, p + j * i.xf.size));
     return out;
-  }, 'sampleClip');
+  }, 'anim.sampleClip');
 }

@@ -2,18 +2,18 @@
 import { type Entity, GripHolder, GripPose, type HandSide, Rig } from './components.js';
 import { badArgument, describe, jsonArg, nameArg } from './args.js';
 import { LimberError } from './errors.js';
-import { decodeHand, entityLabel, readReport, FINGER_NAMES, type FingerName, type HandStatus, PACKED_HAND_BYTES, World } from './world.js';
+import { decodeHand, entityLabel, readReport, readTransforms, FINGER_NAMES, type FingerName, type HandStatus, type JointTransform, PACKED_HAND_BYTES, World } from './world.js';
 
 /** Grip functions act on one world, named first: a clear error for anything else (e.g.
  * the older registerGripPose(name, pose) form) or for a destroyed world. */
-function requireWorld(world: unknown, fn: string, params: string): asserts world is World {
+export function requireWorld(world: unknown, fn: string, params: string): asserts world is World {
   if (!(world instanceof World)) {
     throw new LimberError(
       'LB_ERR_INVALID_ARGUMENT',
-      `LB_ERR_INVALID_ARGUMENT: ${fn}(${params}): the first argument must be a World from createWorld(), got ${describe(world)}`,
+      `LB_ERR_INVALID_ARGUMENT: ${fn}${params ? `(${params})` : ''}: the first argument must be a World from createWorld(), got ${describe(world)}`,
     );
   }
-  if (world.destroyed) throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: ${fn}(${params}): the world was destroyed`);
+  if (world.destroyed) throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: ${fn}${params ? `(${params})` : ''}: the world was destroyed`);
 }
 
 /** A captured finger pose: local rotations [x, y, z, w] of the joints below a hand. */
@@ -25,8 +25,8 @@ export interface FingerPose {
 /** Local rotations of every joint below `handJoint` (path or name) as of the last step:
  * plain JSON to save with the game. It names bones, so it belongs to that skeleton. */
 export function captureFingerPose(world: World, entity: Entity, handJoint: string): FingerPose {
-  requireWorld(world, 'captureFingerPose', 'world, entity, handJoint');
-  const fn = 'captureFingerPose';
+  requireWorld(world, 'grip.captureFingerPose', '');
+  const fn = 'grip.captureFingerPose';
   return world.native(({ ex, heap, w, check, entity: live }) => {
     const e = live(entity, fn);
     return heap.withString(nameArg(handJoint, fn, 'handJoint'), fn, (hand) => {
@@ -45,8 +45,8 @@ export function captureFingerPose(world: World, entity: Entity, handJoint: strin
  * supportPose. Every joint must exist in one of the world's skeletons; malformed input
  * throws and registers nothing. Captured poses are not mirrored. */
 export function registerFingerPose(world: World, name: string, pose: FingerPose | string): void {
-  requireWorld(world, 'registerFingerPose', 'world, name, pose');
-  const fn = 'registerFingerPose';
+  requireWorld(world, 'grip.registerFingerPose', '');
+  const fn = 'grip.registerFingerPose';
   nameArg(name, fn, 'name');
   const text = jsonArg(pose, fn, 'pose', 'a FingerPose object or its JSON text');
   world.native(({ ex, heap, w, check }) =>
@@ -87,8 +87,8 @@ const DRIVERS: GripDriver[] = ['none', 'pose', 'main', 'support'];
 /** What each hand of a character found and did (hands, fingers, driver, blend, contacts). Throws
  * LB_ERR_MISSING_COMPONENT when the entity has neither GripPose nor GripHolder. */
 export function gripPoseStatus(world: World, entity: Entity): { right: HandGripStatus; left: HandGripStatus } {
-  requireWorld(world, 'gripPoseStatus', 'world, entity');
-  entity = world.native(({ entity: live }) => live(entity, 'gripPoseStatus'));
+  requireWorld(world, 'grip.status', '');
+  entity = world.native(({ entity: live }) => live(entity, 'grip.status'));
   const one = (side: HandSide): HandGripStatus => {
     const st = world.native(({ ex, heap, w }) =>
       heap.scratch(40, (p) => {
@@ -105,7 +105,7 @@ export function gripPoseStatus(world: World, entity: Entity): { right: HandGripS
     // The hand the grip resolved (with its finger mapping); before the first step, by names.
     let found: HandStatus | null = null;
     let report = '';
-    const names = world.skeleton(world.get(entity, Rig).asset).names;
+    const names = world.rig.skeleton(world.get(entity, Rig).asset).names;
     const code = world.native(({ ex, heap, w }) =>
       heap.scratch(PACKED_HAND_BYTES, (p) => {
         const c = ex.lbw_grip_hand_info(w, entity >>> 0, side === 'Right' ? 0 : 1, p, p + 4 * 26);
@@ -122,7 +122,7 @@ export function gripPoseStatus(world: World, entity: Entity): { right: HandGripS
         const key = side === 'Right' ? 'rightHand' : 'leftHand';
         const holderPath = world.has(entity, GripHolder) ? world.get(entity, GripHolder)[key] : '';
         const posePath = world.has(entity, GripPose) ? world.get(entity, GripPose)[key] : '';
-        found = world.findHand(entity, side, holderPath || posePath);
+        found = world.grip.findHand(entity, side, holderPath || posePath);
         report = found.report;
       } catch (err) {
         if (!(err instanceof LimberError) || err.code !== 'LB_ERR_JOINT_NOT_FOUND') throw err;
@@ -173,7 +173,7 @@ export interface GripPoseDef {
 
 /** Registers `def` under `name` in this world only. */
 function registerIn(world: World, name: string, json: string): void {
-  const fn = 'registerGripPose';
+  const fn = 'grip.registerPose';
   world.native(({ ex, heap, w, check }) =>
     heap.withStrings([name, json], fn, (n, j) => check(ex.lbw_register_grip_pose(w, n.ptr, j.ptr, j.len), { fn })),
   );
@@ -184,9 +184,9 @@ function registerIn(world: World, name: string, json: string): void {
  * LimberError naming the bad key ("index.bend[1]: expected a number") and registers
  * nothing on bad input. */
 export function registerGripPose(world: World, name: string, def: GripPoseDef | string): void {
-  requireWorld(world, 'registerGripPose', 'world, name, pose');
-  nameArg(name, 'registerGripPose', 'name');
-  registerIn(world, name, jsonArg(def, 'registerGripPose', 'pose', 'a GripPoseDef object or its JSON text'));
+  requireWorld(world, 'grip.registerPose', '');
+  nameArg(name, 'grip.registerPose', 'name');
+  registerIn(world, name, jsonArg(def, 'grip.registerPose', 'pose', 'a GripPoseDef object or its JSON text'));
 }
 
 function poseJson(world: World, pose: string | GripPoseDef, byJoint: boolean, fn: string): GripPoseDef {
@@ -211,16 +211,85 @@ function poseJson(world: World, pose: string | GripPoseDef, byJoint: boolean, fn
  * per-joint form — bend [3] and fan per finger — giving the identical hand: the starting
  * point for editing single joints. */
 export function gripPoseByJoint(world: World, pose: string | GripPoseDef): GripPoseDef {
-  requireWorld(world, 'gripPoseByJoint', 'world, pose');
+  requireWorld(world, 'grip.poseByJoint', '');
   if (typeof pose !== 'string' && (pose === null || typeof pose !== 'object')) {
-    throw badArgument('gripPoseByJoint', 'pose', `must be a pose name or a GripPoseDef object, got ${describe(pose)}`);
+    throw badArgument('grip.poseByJoint', 'pose', `must be a pose name or a GripPoseDef object, got ${describe(pose)}`);
   }
-  return poseJson(world, pose, true, 'gripPoseByJoint');
+  return poseJson(world, pose, true, 'grip.poseByJoint');
 }
 
 /** A pose by name (registered in `world` or built-in) as its definition. */
 export function gripPoseDef(world: World, name: string): GripPoseDef {
-  requireWorld(world, 'gripPoseDef', 'world, name');
-  if (typeof name !== 'string') throw badArgument('gripPoseDef', 'name', `must be a string, got ${describe(name)}`);
-  return poseJson(world, name, false, 'gripPoseDef');
+  requireWorld(world, 'grip.poseDef', '');
+  if (typeof name !== 'string') throw badArgument('grip.poseDef', 'name', `must be a string, got ${describe(name)}`);
+  return poseJson(world, name, false, 'grip.poseDef');
+}
+
+export class GripApi {
+  /** @internal use `world.grip` */
+  constructor(private readonly world: World) {}
+
+  /** Adds a grip pose to this world's registry, or replaces one by name (built-ins too, in
+   * this world only); other worlds, existing or created later, are not affected. Throws a
+   * LimberError naming the bad key ("index.bend[1]: expected a number") and registers
+   * nothing on bad input. */
+  readonly registerPose = (name: string, def: GripPoseDef | string): void => registerGripPose(this.world, name, def);
+  /** A pose by name (registered in this world or built-in) as its definition. */
+  readonly poseDef = (name: string): GripPoseDef => gripPoseDef(this.world, name);
+  /** Expands a pose (a name or a definition) to per-joint form — bend [3] and fan per
+   * finger — giving the identical hand: the starting point for editing single joints. */
+  readonly poseByJoint = (pose: string | GripPoseDef): GripPoseDef => gripPoseByJoint(this.world, pose);
+  /** What each hand of a character found and did (hands, fingers, driver, blend, contacts).
+   * Throws LB_ERR_MISSING_COMPONENT when the entity has neither GripPose nor GripHolder. */
+  readonly status = (entity: Entity): { right: HandGripStatus; left: HandGripStatus } => gripPoseStatus(this.world, entity);
+  /** Stores a captured pose under `name` in this world, for GripProfile.mainPose /
+   * supportPose. Every joint must exist in one of the world's skeletons; malformed input
+   * throws and registers nothing. Captured poses are not mirrored. */
+  readonly registerFingerPose = (name: string, pose: FingerPose | string): void => registerFingerPose(this.world, name, pose);
+  /** Local rotations of every joint below `handJoint` (path or name) as of the last step:
+   * plain JSON to save with the game. It names bones, so it belongs to that skeleton. */
+  readonly captureFingerPose = (entity: Entity, handJoint: string): FingerPose => captureFingerPose(this.world, entity, handJoint);
+
+  /** Which hand and finger joints the core finds on an entity's rig (names like RightHand,
+   * hand_r, hand.R, mixamorig:RightHand; metacarpals skipped). `handPath` names the hand
+   * joint when the names don't match. Throws LB_ERR_JOINT_NOT_FOUND (with the finder's
+   * report) when there is no hand. */
+  readonly findHand = (entity: Entity, side: 'Right' | 'Left', handPath = ''): HandStatus => {
+    const fn = 'grip.findHand';
+    const world = this.world;
+    return world.native(({ ex, heap, w, check, entity: live }) => {
+      const e = live(entity, fn);
+      nameArg(handPath, fn, 'handPath');
+      if (side !== 'Right' && side !== 'Left') {
+        throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: ${fn} on ${entityLabel(e)}: field 'side' must be Right or Left, got ${describe(side)}`, { entity: e, field: 'side' });
+      }
+      const names = world.rig.skeleton(world.get(e, Rig).asset).names;
+      const s = side === 'Right' ? 0 : 1;
+      return heap.withString(handPath, fn, (path) =>
+        heap.scratch(PACKED_HAND_BYTES, (p) => {
+          check(ex.lbw_find_hand(w, e, s, path, p, p + 4 * 26), { entity: e, component: 'Rig', fn });
+          const hand = decodeHand(heap, p, names, side);
+          const full = readReport(heap, (buf, cap) => ex.lbw_find_hand_report(w, e, s, path, buf, cap));
+          return full === null ? hand : { ...hand, report: full };
+        }),
+      );
+    });
+  };
+
+  /** World transform of a GripHolder's anchor as the last step used it (mirrored when the
+   * main hand is not the hand the anchors were placed for); null when nothing is held or
+   * the object has no anchor for that role. */
+  readonly anchor = (holder: Entity, role: 'main' | 'support'): JointTransform | null => {
+    const fn = 'grip.anchor';
+    return this.world.native(({ ex, heap, w, xf, check, entity }) => {
+      const h = entity(holder, fn, 'holder');
+      if (role !== 'main' && role !== 'support') throw badArgument(fn, 'role', `must be 'main' or 'support', got ${describe(role)}`, 'LB_ERR_UNKNOWN_NAME', h);
+      return heap.scratch(xf.size, (p) => {
+        const code = ex.lbw_grip_anchor(w, h, role === 'main' ? 0 : 1, p);
+        if (code !== 0 && heap.cstring(ex.lbw_result_name(code)) === 'LB_ERR_MISSING_COMPONENT') return null;
+        check(code, { entity: h, component: 'GripHolder', fn });
+        return readTransforms(heap, xf, p, 1)[0]!;
+      });
+    });
+  };
 }

@@ -255,7 +255,7 @@ export function levelTriangles(level: NavLevel, fn = 'levelTriangles'): { positi
 }
 
 /** Settings with defaults filled and checked. */
-export function navBakeSettings(settings: NavBakeSettings = {}, level?: NavLevel, fn = 'bakeNavMesh'): Required<NavBakeSettings> {
+export function navBakeSettings(settings: NavBakeSettings = {}, level?: NavLevel, fn = 'nav.bake'): Required<NavBakeSettings> {
   if (settings === null || typeof settings !== 'object') throw badArgument(fn, 'settings', `must be an object, got ${describe(settings)}`);
   const levelRadius = level && 'agentRadius' in level && typeof level.agentRadius === 'number' ? level.agentRadius : 0.35;
   const known = ['cellSize', 'cellHeight', 'agentRadius', 'agentHeight', 'agentMaxClimb', 'agentMaxSlope', 'maxEdgeLength', 'maxSimplificationError', 'minRegionArea', 'mergeRegionArea', 'maxVertsPerPoly'];
@@ -287,7 +287,7 @@ export interface DetourBake {
 
 /** Bakes with Recast and keeps the Detour mesh (for comparing the core with Detour). */
 export async function bakeDetourNavMesh(level: NavLevel, settings: NavBakeSettings = {}): Promise<DetourBake> {
-  const fn = 'bakeNavMesh';
+  const fn = 'nav.bake';
   const tris = levelTriangles(level, fn);
   const s = navBakeSettings(settings, level, fn);
   const { gen } = await loadRecast(fn);
@@ -371,7 +371,7 @@ export async function bakeNavMesh(world: World, level: NavLevel, settings: NavBa
  * refuses a bad mesh (non-convex polygon, broken adjacency, NaN, index out of range) with a
  * LimberError naming the polygon and edge, and keeps nothing of it. */
 export function addNavMesh(world: World, mesh: NavMeshData | string, name = 'navmesh'): NavMeshHandle {
-  const fn = 'addNavMesh';
+  const fn = 'nav.addMesh';
   nameArg(name, fn, 'name');
   if (typeof mesh === 'object' && mesh !== null && !Array.isArray(mesh)) return addNavMeshData(world, mesh, name);
   const text = jsonArg(mesh, fn, 'mesh', 'a navmesh object or its JSON text');
@@ -387,7 +387,7 @@ export function addNavMesh(world: World, mesh: NavMeshData | string, name = 'nav
 
 /** The binary path for an object: arrays checked here for shape, the geometry in the core. */
 function addNavMeshData(world: World, mesh: NavMeshData, name: string): NavMeshHandle {
-  const fn = 'addNavMesh';
+  const fn = 'nav.addMesh';
   if (mesh.format !== 'limber-navmesh' || mesh.version !== 1) throw badArgument(fn, 'mesh.format', 'must be "limber-navmesh" with version 1', 'LB_ERR_PARSE');
   const { vertices, polygons, neighbours } = mesh;
   if (!Array.isArray(vertices) || !Array.isArray(polygons) || !Array.isArray(neighbours)) throw badArgument(fn, 'mesh', "needs arrays 'vertices', 'polygons' and 'neighbours'", 'LB_ERR_PARSE');
@@ -442,12 +442,12 @@ function addNavMeshData(world: World, mesh: NavMeshData, name: string): NavMeshH
 
 /** Handle of a navmesh by name (as added or declared in a scene), or 0 (none). */
 export function findNavMesh(world: World, name: string): NavMeshHandle {
-  nameArg(name, 'findNavMesh', 'name');
-  return world.native(({ ex, heap, w }) => heap.withString(name, 'findNavMesh', (s) => brand<NavMeshHandle>(ex.lbw_navmesh_find(w, s) >>> 0)));
+  nameArg(name, 'nav.find', 'name');
+  return world.native(({ ex, heap, w }) => heap.withString(name, 'nav.find', (s) => brand<NavMeshHandle>(ex.lbw_navmesh_find(w, s) >>> 0)));
 }
 
 export function navMeshInfo(world: World, mesh: HandleArg<NavMeshHandle>): NavMeshInfo {
-  const fn = 'navMeshInfo';
+  const fn = 'nav.info';
   handleArg(mesh, fn, 'mesh', 'a navmesh handle');
   return world.native(({ ex, heap, w, check }) =>
     heap.scratch(40, (p) => {
@@ -482,7 +482,7 @@ function pointArg(v: unknown, fn: string, field: string): NavPoint {
 
 /** Nearest point of the mesh to `point`. */
 export function navNearest(world: World, mesh: HandleArg<NavMeshHandle>, point: Vec3Like): NavPoint {
-  const fn = 'navNearest';
+  const fn = 'nav.nearest';
   handleArg(mesh, fn, 'mesh', 'a navmesh handle');
   const p3 = vec3Arg(point, fn, 'point');
   return world.native(({ ex, heap, w, check }) =>
@@ -496,7 +496,7 @@ export function navNearest(world: World, mesh: HandleArg<NavMeshHandle>, point: 
 
 /** Path from the mesh point nearest `start` to the one nearest `goal` (A* + string pulling). */
 export function navFindPath(world: World, mesh: HandleArg<NavMeshHandle>, start: Vec3Like, goal: Vec3Like, options: { maxPoints?: number } = {}): NavPath {
-  const fn = 'navFindPath';
+  const fn = 'nav.findPath';
   handleArg(mesh, fn, 'mesh', 'a navmesh handle');
   const a = vec3Arg(start, fn, 'start');
   const b = vec3Arg(goal, fn, 'goal');
@@ -526,7 +526,7 @@ export function navFindPath(world: World, mesh: HandleArg<NavMeshHandle>, start:
 
 /** Moves from `from` (a point on the mesh) toward `to` along the surface, clamped at walls. */
 export function navMoveAlongSurface(world: World, mesh: HandleArg<NavMeshHandle>, from: NavPointLike, to: Vec3Like): NavPoint {
-  const fn = 'navMoveAlongSurface';
+  const fn = 'nav.moveAlongSurface';
   handleArg(mesh, fn, 'mesh', 'a navmesh handle');
   const s = pointArg(from, fn, 'from');
   const t = vec3Arg(to, fn, 'to');
@@ -543,7 +543,7 @@ export function navMoveAlongSurface(world: World, mesh: HandleArg<NavMeshHandle>
 
 /** Casts from `from` toward `to` along the surface (XZ) to the first wall. */
 export function navRaycast(world: World, mesh: HandleArg<NavMeshHandle>, from: NavPointLike, to: Vec3Like): NavHit {
-  const fn = 'navRaycast';
+  const fn = 'nav.raycast';
   handleArg(mesh, fn, 'mesh', 'a navmesh handle');
   const s = pointArg(from, fn, 'from');
   const t = vec3Arg(to, fn, 'to');
@@ -570,7 +570,7 @@ export function navRaycast(world: World, mesh: HandleArg<NavMeshHandle>, from: N
 /** Sends the agent to `destination` (world space): it heads there from the next step, also
  * right after stopNavAgent (no frame of delay). */
 export function setNavDestination(world: World, entity: Entity, destination: Vec3Like): void {
-  const fn = 'setNavDestination';
+  const fn = 'nav.setDestination';
   const p = vec3Arg(destination, fn, 'destination');
   world.update(entity, NavAgent, (a) => {
     a.destination = p;
@@ -584,4 +584,35 @@ export function stopNavAgent(world: World, entity: Entity): void {
   world.update(entity, NavAgent, (a) => {
     a.stopped = true;
   });
+}
+
+export class NavApi {
+  /** @internal use `world.nav` */
+  constructor(private readonly world: World) {}
+
+  /** Adds a navmesh (Limber's format, as an object or its JSON text); the asset handle. The
+   * core refuses a bad mesh (non-convex polygon, broken adjacency, NaN, index out of range)
+   * with a LimberError naming the polygon and edge, and keeps nothing of it. */
+  readonly addMesh = (mesh: NavMeshData | string, name = 'navmesh'): NavMeshHandle => addNavMesh(this.world, mesh, name);
+  /** Bakes a level with Recast (the optional @recast-navigation peers) and adds the mesh:
+   * the navmesh asset handle. */
+  readonly bake = (level: NavLevel, settings: NavBakeSettings = {}, name?: string): Promise<NavMeshHandle> => bakeNavMesh(this.world, level, settings, name);
+  /** Handle of a navmesh by name (as added or declared in a scene), or 0 (none). */
+  readonly find = (name: string): NavMeshHandle => findNavMesh(this.world, name);
+  /** Counts, bounds and build settings of a navmesh. */
+  readonly info = (mesh: HandleArg<NavMeshHandle>): NavMeshInfo => navMeshInfo(this.world, mesh);
+  /** Nearest point of the mesh to `point`. */
+  readonly nearest = (mesh: HandleArg<NavMeshHandle>, point: Vec3Like): NavPoint => navNearest(this.world, mesh, point);
+  /** Path from the mesh point nearest `start` to the one nearest `goal` (A* + string pulling). */
+  readonly findPath = (mesh: HandleArg<NavMeshHandle>, start: Vec3Like, goal: Vec3Like, options: { maxPoints?: number } = {}): NavPath =>
+    navFindPath(this.world, mesh, start, goal, options);
+  /** Moves from `from` (a point on the mesh) toward `to` along the surface, clamped at walls. */
+  readonly moveAlongSurface = (mesh: HandleArg<NavMeshHandle>, from: NavPointLike, to: Vec3Like): NavPoint => navMoveAlongSurface(this.world, mesh, from, to);
+  /** Casts from `from` toward `to` along the surface (XZ) to the first wall. */
+  readonly raycast = (mesh: HandleArg<NavMeshHandle>, from: NavPointLike, to: Vec3Like): NavHit => navRaycast(this.world, mesh, from, to);
+  /** Sends a NavAgent to `destination` (world space): it heads there from the next step, also
+   * right after stop (no frame of delay). */
+  readonly setDestination = (entity: Entity, destination: Vec3Like): void => setNavDestination(this.world, entity, destination);
+  /** Holds the agent still where it is (its destination is kept; setDestination resumes). */
+  readonly stop = (entity: Entity): void => stopNavAgent(this.world, entity);
 }

@@ -1,8 +1,13 @@
 /** The ESEngine-style world over the Limber core (WebAssembly). */
-import { setAnimatorParam, setAnimatorTrigger } from './animator.js';
-import { addMesh, builtinQueries, capsuleCast, closestPoint, type ClosestPointOptions, type CollideHit, type CollisionQueries, meshTriangleCount, overlapBox, overlapCapsule, overlapSphere, type QueryOptions, raycast, sphereCast } from './collide.js';
-import { badArgument, describe, handleArg, jsonArg, nameArg, vecArg } from './args.js';
-import { brand, type ComponentInput, type ComponentType, type Entity, type HandleArg, type MeshHandle, type QuatLike, type RigHandle, type Vec3, type Vec3Like, type Writable } from './components.js';
+import { AnimApi } from './animator.js';
+import { type ClosestPointOptions, CollideApi, type CollideHit, type CollisionQueries, type QueryOptions } from './collide.js';
+import { ControllerApi } from './controller.js';
+import { badArgument, deprecated, describe, handleArg, jsonArg, nameArg, vecArg } from './args.js';
+import { GripApi } from './grip.js';
+import { NavApi } from './nav.js';
+import { type HumanoidNaming, RigApi } from './rig.js';
+import { VaultApi, type VaultCast } from './vault.js';
+import { brand, type ComponentInput, type ComponentType, type Entity, type HandleArg, type MeshHandle, type QuatLike, type RigHandle, type Vec3Like, type Writable } from './components.js';
 import { LimberError } from './errors.js';
 import { type ComponentInfo, copyDecoded, decodeComponent, encodeComponent, type NameTable, readSchema } from './schema.js';
 import { Heap, type LimberExports, type WasmSource } from './wasm.js';
@@ -11,19 +16,6 @@ export interface CreateWorldOptions {
   /** The limber.wasm to use (URL, path, bytes, Response or module). Default: the file
    * shipped beside the entry module (dist/web/bridge/limber.wasm). */
   wasm?: WasmSource;
-}
-
-/** One cast of a vault probe (World.vaultCasts), world metres. */
-export interface VaultCast {
-  origin: Vec3;
-  /** unit direction */
-  dir: Vec3;
-  /** sphere radius; 0 for a ray */
-  radius: number;
-  /** how far it was cast */
-  length: number;
-  /** distance of the hit along dir, -1 when nothing was hit */
-  hit: number;
 }
 
 /** One joint pose: translation, rotation (x, y, z, w) and scale. */
@@ -39,10 +31,6 @@ export interface JointTransformLike {
   r: QuatLike;
   s: Vec3Like;
 }
-
-/** Joint naming conventions of the procedural humanoid (order = lb_humanoid_naming). */
-export const HUMANOID_NAMINGS = ['mixamo', 'unreal', 'blender', 'digits'] as const;
-export type HumanoidNaming = (typeof HUMANOID_NAMINGS)[number];
 
 /** The fingers, thumb first: the order of every per-finger list of the API (HandStatus,
  * gripPoseStatus contacts, the core's packed hands). The one list: tools import it. */
@@ -110,6 +98,30 @@ export interface NativeContext {
   check(code: number, where?: Where): void;
   /** A live entity handle argument of `fn` (LimberError naming `field` otherwise). */
   entity(e: unknown, fn: string, field?: string): number;
+}
+
+/** @internal Reads `count` lb_transforms at `ptr`. Fills `out` when it is an array of
+ * `count` joint transforms (their arrays are written in place: no allocation), else
+ * returns new ones. */
+export function readTransforms(heap: Heap, xf: NativeContext['xf'], ptr: number, count: number, out?: JointTransform[], fn = 'pose'): JointTransform[] {
+  const f = heap.f32;
+  const reuse = out !== undefined;
+  if (reuse && (!Array.isArray(out) || out.length !== count)) throw badArgument(fn, 'out', `must be an array of ${count} joint transforms (one per joint of the rig), got ${describe(out)}`, 'LB_ERR_INVALID_ARGUMENT');
+  const res: JointTransform[] = reuse ? out : new Array<JointTransform>(count);
+  for (let j = 0; j < count; j++) {
+    const b = (ptr + j * xf.size) >> 2;
+    const t = b + (xf.t >> 2), r = b + (xf.r >> 2), s = b + (xf.s >> 2);
+    const x = reuse ? res[j] : undefined;
+    if (x && Array.isArray(x.t) && Array.isArray(x.r) && Array.isArray(x.s)) {
+      const xt = x.t as number[], xr = x.r as number[], xs = x.s as number[];
+      xt[0] = f[t]; xt[1] = f[t + 1]; xt[2] = f[t + 2];
+      xr[0] = f[r]; xr[1] = f[r + 1]; xr[2] = f[r + 2]; xr[3] = f[r + 3];
+      xs[0] = f[s]; xs[1] = f[s + 1]; xs[2] = f[s + 2];
+    } else {
+      res[j] = { t: [f[t], f[t + 1], f[t + 2]], r: [f[r], f[r + 1], f[r + 2], f[r + 3]], s: [f[s], f[s + 1], f[s + 2]] };
+    }
+  }
+  return res;
 }
 
 /** What a failed call was about, for the error (and for a message the core did not set). */
@@ -487,53 +499,6 @@ export class World {
     });
   }
 
-  /** Adds the procedural humanoid skeleton (65 joints; 73 with Unreal's metacarpals)
-   * named in one convention (default 'mixamo'; 'blender' has bone-local +Y axes);
-   * returns its asset handle. */
-  addHumanoidRig(options: { height?: number; naming?: HumanoidNaming } = {}): RigHandle {
-    if (options === null || typeof options !== 'object') throw badArgument('addHumanoidRig', 'options', `must be an object, got ${describe(options)}`);
-    const height = options.height ?? 1.8;
-    if (typeof height !== 'number' || !(height > 0.3 && height <= 3)) {
-      throw new LimberError('LB_ERR_OUT_OF_RANGE', `LB_ERR_OUT_OF_RANGE: addHumanoidRig: field 'height' = ${describe(height)} is outside (0.3, 3] m`, { field: 'height' });
-    }
-    const naming = HUMANOID_NAMINGS.indexOf(options.naming ?? 'mixamo');
-    if (naming < 0) {
-      throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: addHumanoidRig: field 'naming' = ${describe(options.naming)} is not one of ${HUMANOID_NAMINGS.join(', ')}`, { field: 'naming' });
-    }
-    return this.heap.scratch(4, (p) => {
-      this.check(this.ex.lbw_add_humanoid(this.w, height, naming, p));
-      return brand<RigHandle>(this.heap.u32[p >> 2]!);
-    });
-  }
-
-  /** Joint names and parents of a skeleton asset (depth-first order), and `rootParent`:
-   * the placement already included in the root's rest pose (a glTF armature node's axis
-   * change and unit scale; identity otherwise). An adapter posing the root bone in the
-   * file's own space composes it: root joint local = rootParent * bone local. */
-  skeleton(asset: HandleArg<RigHandle>): { names: string[]; parents: number[]; rootParent: JointTransform } {
-    handleArg(asset, 'skeleton', 'asset', 'an asset handle');
-    const rootParent = this.heap.scratch(this.xf.size, (p) => {
-      if (this.ex.lbw_skeleton_root_parent(this.w, asset, p) !== 0) {
-        throw badArgument('skeleton', 'asset', `= ${describe(asset)} is not a skeleton asset of this world`, 'LB_ERR_INVALID_ARGUMENT');
-      }
-      return this.readPose(p, 1)[0];
-    });
-    const n = this.ex.lbw_joint_count(this.w, asset);
-    const names: string[] = [];
-    const parents: number[] = [];
-    for (let j = 0; j < n; j++) {
-      names.push(this.heap.cstring(this.ex.lbw_joint_name(this.w, asset, j)));
-      parents.push(this.ex.lbw_joint_parent(this.w, asset, j));
-    }
-    return { names, parents, rootParent };
-  }
-
-  /** Joint index for a path ("Hips/Spine/...") or bare name, or -1. */
-  findJoint(asset: HandleArg<RigHandle>, path: string): number {
-    handleArg(asset, 'findJoint', 'asset', 'an asset handle');
-    return this.heap.withString(nameArg(path, 'findJoint', 'path'), 'findJoint', (s) => this.ex.lbw_find_joint(this.w, asset, s));
-  }
-
   /** The entity's Rig asset, read straight from the component's bytes (no object built). */
   private rigAsset(e: number): RigHandle {
     const info = this.info({ name: 'Rig' });
@@ -541,27 +506,8 @@ export class World {
     return brand<RigHandle>(this.heap.u32[(this.io + (info.byName.get('asset')?.offset ?? 0)) >> 2]!);
   }
 
-  /** Fills `out` when it is an array of `count` joint transforms (their arrays are written in
-   * place: no allocation), else returns new ones. */
   private readPose(ptr: number, count: number, out?: JointTransform[], fn = 'pose'): JointTransform[] {
-    const f = this.heap.f32;
-    const reuse = out !== undefined;
-    if (reuse && (!Array.isArray(out) || out.length !== count)) throw badArgument(fn, 'out', `must be an array of ${count} joint transforms (one per joint of the rig), got ${describe(out)}`, 'LB_ERR_INVALID_ARGUMENT');
-    const res: JointTransform[] = reuse ? out : new Array<JointTransform>(count);
-    for (let j = 0; j < count; j++) {
-      const b = (ptr + j * this.xf.size) >> 2;
-      const t = b + (this.xf.t >> 2), r = b + (this.xf.r >> 2), s = b + (this.xf.s >> 2);
-      const x = reuse ? res[j] : undefined;
-      if (x && Array.isArray(x.t) && Array.isArray(x.r) && Array.isArray(x.s)) {
-        const xt = x.t as number[], xr = x.r as number[], xs = x.s as number[];
-        xt[0] = f[t]; xt[1] = f[t + 1]; xt[2] = f[t + 2];
-        xr[0] = f[r]; xr[1] = f[r + 1]; xr[2] = f[r + 2]; xr[3] = f[r + 3];
-        xs[0] = f[s]; xs[1] = f[s + 1]; xs[2] = f[s + 2];
-      } else {
-        res[j] = { t: [f[t], f[t + 1], f[t + 2]], r: [f[r], f[r + 1], f[r + 2], f[r + 3]], s: [f[s], f[s + 1], f[s + 2]] };
-      }
-    }
-    return res;
+    return readTransforms(this.heap, this.xf, ptr, count, out, fn);
   }
 
   /** Model-space (rig root space) joint transforms after the last step. Pass the array a
@@ -627,96 +573,6 @@ export class World {
     }, fn);
   }
 
-  /** Which hand and finger joints the core finds on an entity's rig (names
-   * like RightHand, hand_r, hand.R, mixamorig:RightHand; metacarpals skipped).
-   * `handPath` names the hand joint when the names don't match. Throws
-   * LB_ERR_JOINT_NOT_FOUND (with the finder's report) when there is no hand. */
-  findHand(e: Entity, side: 'Right' | 'Left', handPath = ''): HandStatus {
-    e = this.entity(e, 'findHand');
-    nameArg(handPath, 'findHand', 'handPath');
-    if (side !== 'Right' && side !== 'Left') {
-      throw new LimberError('LB_ERR_UNKNOWN_NAME', `LB_ERR_UNKNOWN_NAME: findHand on ${entityLabel(e)}: field 'side' must be Right or Left, got ${describe(side)}`, { entity: e, field: 'side' });
-    }
-    const names = this.skeleton(this.rigAsset(e)).names;
-    return this.heap.withString(handPath, 'findHand', (path) =>
-      this.heap.scratch(PACKED_HAND_BYTES, (p) => {
-        const code = this.ex.lbw_find_hand(this.w, e, side === 'Right' ? 0 : 1, path, p, p + 4 * 26);
-        this.check(code, { entity: e, component: 'Rig', fn: 'findHand' });
-        const hand = decodeHand(this.heap, p, names, side);
-        const full = readReport(this.heap, (buf, cap) => this.ex.lbw_find_hand_report(this.w, e, side === 'Right' ? 0 : 1, path, buf, cap));
-        return full === null ? hand : { ...hand, report: full };
-      }),
-    );
-  }
-
-  /** World transform of a GripHolder's anchor as the last step used it (mirrored when
-   * the main hand is not the hand the anchors were placed for); null when nothing is
-   * held or the object has no anchor for that role. */
-  gripAnchor(holder: Entity, role: 'main' | 'support'): JointTransform | null {
-    const h = this.entity(holder, 'gripAnchor', 'holder');
-    if (role !== 'main' && role !== 'support') throw badArgument('gripAnchor', 'role', `must be 'main' or 'support', got ${describe(role)}`, 'LB_ERR_UNKNOWN_NAME', h);
-    return this.heap.scratch(this.xf.size, (p) => {
-      const code = this.ex.lbw_grip_anchor(this.w, h, role === 'main' ? 0 : 1, p);
-      if (code !== 0 && this.heap.cstring(this.ex.lbw_result_name(code)) === 'LB_ERR_MISSING_COMPONENT') return null;
-      this.check(code, { entity: h, component: 'GripHolder', fn: 'gripAnchor' });
-      return this.readPose(p, 1)[0];
-    });
-  }
-
-  /** The built-in collision query backend (collide.h): closest point, ray, sphere and capsule
-   * casts, overlaps. limber/rapier's rapierQueries() answers the same table over Rapier. */
-  get queries(): CollisionQueries {
-    if (!this._queries) this._queries = builtinQueries(this);
-    return this._queries;
-  }
-  private _queries: CollisionQueries | null = null;
-
-  /** Adds `delta` (world metres) to the entity's CharacterController movement request: the
-   * next step's Move phase moves it by the sum of its requests (root motion, scripts) with
-   * collide-and-slide (controller.h). Throws LB_ERR_MISSING_COMPONENT without a controller. */
-  moveController(e: Entity, delta: Vec3Like): void {
-    const h = this.entity(e, 'moveController');
-    const d = vecArg(delta, 3, 'moveController', 'delta', h);
-    this.heap.scratch(12, (p) => {
-      const f = this.heap.f32;
-      for (let i = 0; i < 3; i++) f[(p >> 2) + i] = d[i];
-      this.check(this.ex.lbw_controller_move(this.w, h, p), { entity: h, fn: 'moveController' });
-    });
-  }
-
-  /** Requests a vault (the same as `update(e, Vault, { request: true })`): the next step's
-   * Move phase probes the obstacle ahead and vaults it, or refuses with the reason in
-   * `Vault.refusal` (vault.h). Throws LB_ERR_MISSING_COMPONENT without a Vault. */
-  requestVault(e: Entity): void {
-    const h = this.entity(e, 'requestVault');
-    this.check(this.ex.lbw_vault_request(this.w, h), { entity: h, component: 'Vault', fn: 'requestVault' });
-  }
-
-  /** The casts of the entity's last vault probe, for drawing: origin, unit direction, radius
-   * (0 = a ray), length cast and hit distance (-1 = no hit), world metres. */
-  vaultCasts(e: Entity): VaultCast[] {
-    const h = this.entity(e, 'vaultCasts');
-    const cap = 32;
-    return this.heap.scratch(cap * 40 + 4, (p) => {
-      const count = p + cap * 40;
-      this.check(this.ex.lbw_vault_casts(this.w, h, p, cap, count), { entity: h, component: 'Vault', fn: 'vaultCasts' });
-      const n = Math.min(this.heap.u32[count >> 2], cap);
-      const f = this.heap.f32;
-      const out: VaultCast[] = [];
-      for (let i = 0; i < n; i++) {
-        const b = (p >> 2) + i * 10;
-        out.push({
-          origin: [f[b], f[b + 1], f[b + 2]],
-          dir: [f[b + 3], f[b + 4], f[b + 5]],
-          radius: f[b + 6],
-          length: f[b + 7],
-          hit: f[b + 8],
-        });
-      }
-      return out;
-    });
-  }
-
   /** World transform of an entity as of the last step. */
   worldTransform(e: Entity): JointTransform {
     const h = this.entity(e, 'worldTransform');
@@ -726,64 +582,126 @@ export class World {
     });
   }
 
-  /** Sets an Animator parameter: a number for a float, a boolean for a bool (or a trigger:
-   * true sets, false resets). Throws a LimberError naming the entity and parameter. */
+  // ---- module namespaces: what each module adds, one object per module --------------------
+
+  /** Skeleton assets: glTF import, the procedural humanoid, joint lookups (rig.ts). */
+  get rig(): RigApi {
+    return (this._rig ??= new RigApi(this));
+  }
+  /** Animator parameters, root motion, controllers and clips (animator.ts). */
+  get anim(): AnimApi {
+    return (this._anim ??= new AnimApi(this));
+  }
+  /** Grip and finger poses, per-hand status, hand finding, held-object anchors (grip.ts). */
+  get grip(): GripApi {
+    return (this._grip ??= new GripApi(this));
+  }
+  /** The built-in collision backend: mesh assets and the queries, a CollisionQueries table
+   * (collide.ts). limber/rapier's rapierQueries() answers the same table from Rapier. */
+  get collide(): CollideApi {
+    return (this._collide ??= new CollideApi(this));
+  }
+  /** CharacterController movement requests (controller.ts). */
+  get controller(): ControllerApi {
+    return (this._controller ??= new ControllerApi(this));
+  }
+  /** Vault requests and the probe's casts (vault.ts). */
+  get vault(): VaultApi {
+    return (this._vault ??= new VaultApi(this));
+  }
+  /** Navmeshes, path queries and NavAgent destinations (nav.ts). */
+  get nav(): NavApi {
+    return (this._nav ??= new NavApi(this));
+  }
+  private _rig?: RigApi;
+  private _anim?: AnimApi;
+  private _grip?: GripApi;
+  private _collide?: CollideApi;
+  private _controller?: ControllerApi;
+  private _vault?: VaultApi;
+  private _nav?: NavApi;
+
+  // ---- deprecated: the module calls that were World methods (CHANGELOG.md, 0.2.0) -----------
+
+  /** @deprecated use `world.rig.addHumanoid` */
+  addHumanoidRig(options: { height?: number; naming?: HumanoidNaming } = {}): RigHandle {
+    return deprecated('world.addHumanoidRig', 'world.rig.addHumanoid', () => this.rig.addHumanoid(options));
+  }
+  /** @deprecated use `world.rig.skeleton` */
+  skeleton(asset: HandleArg<RigHandle>): { names: string[]; parents: number[]; rootParent: JointTransform } {
+    return deprecated('world.skeleton', 'world.rig.skeleton', () => this.rig.skeleton(asset));
+  }
+  /** @deprecated use `world.rig.findJoint` */
+  findJoint(asset: HandleArg<RigHandle>, path: string): number {
+    return deprecated('world.findJoint', 'world.rig.findJoint', () => this.rig.findJoint(asset, path));
+  }
+  /** @deprecated use `world.grip.findHand` */
+  findHand(e: Entity, side: 'Right' | 'Left', handPath = ''): HandStatus {
+    return deprecated('world.findHand', 'world.grip.findHand', () => this.grip.findHand(e, side, handPath));
+  }
+  /** @deprecated use `world.grip.anchor` */
+  gripAnchor(holder: Entity, role: 'main' | 'support'): JointTransform | null {
+    return deprecated('world.gripAnchor', 'world.grip.anchor', () => this.grip.anchor(holder, role));
+  }
+  /** @deprecated use `world.collide` (the same CollisionQueries table) */
+  get queries(): CollisionQueries {
+    return deprecated('world.queries', 'world.collide', () => this.collide);
+  }
+  /** @deprecated use `world.controller.move` */
+  moveController(e: Entity, delta: Vec3Like): void {
+    deprecated('world.moveController', 'world.controller.move', () => this.controller.move(e, delta));
+  }
+  /** @deprecated use `world.vault.request` */
+  requestVault(e: Entity): void {
+    deprecated('world.requestVault', 'world.vault.request', () => this.vault.request(e));
+  }
+  /** @deprecated use `world.vault.casts` */
+  vaultCasts(e: Entity): VaultCast[] {
+    return deprecated('world.vaultCasts', 'world.vault.casts', () => this.vault.casts(e));
+  }
+  /** @deprecated use `world.anim.setParam` */
   setAnimatorParam(e: Entity, name: string, value: number | boolean, options: { damp?: number } = {}): void {
-    setAnimatorParam(this, e, name, value, options);
+    deprecated('world.setAnimatorParam', 'world.anim.setParam', () => this.anim.setParam(e, name, value, options));
   }
-
-  /** Sets an Animator trigger (it stays set until a transition that tests it fires). */
+  /** @deprecated use `world.anim.setTrigger` */
   setAnimatorTrigger(e: Entity, name: string): void {
-    setAnimatorTrigger(this, e, name);
+    deprecated('world.setAnimatorTrigger', 'world.anim.setTrigger', () => this.anim.setTrigger(e, name));
   }
-
-  // ---- collision queries (built-in backend, wasm/include/limber/collide.h) -----------------
-
-  /** A triangle mesh asset for Collider.mesh (positions x, y, z per vertex; 3 indices per
-   * triangle). Bad meshes (NaN, an index out of range, no triangles) throw; nothing is added. */
+  /** @deprecated use `world.collide.addMesh` */
   addMesh(positions: ArrayLike<number>, indices: ArrayLike<number>): MeshHandle {
-    return addMesh(this, positions, indices);
+    return deprecated('world.addMesh', 'world.collide.addMesh', () => this.collide.addMesh(positions, indices));
   }
-
-  /** Triangles of a mesh asset (0 for an unknown handle). */
+  /** @deprecated use `world.collide.meshTriangleCount` */
   meshTriangleCount(mesh: HandleArg<MeshHandle>): number {
-    return meshTriangleCount(this, mesh);
+    return deprecated('world.meshTriangleCount', 'world.collide.meshTriangleCount', () => this.collide.meshTriangleCount(mesh));
   }
-
-  /** The collider surface point nearest to `point`, with the signed distance (negative
-   * inside) and the normal out of the collider; null when none is within maxDistance. */
+  /** @deprecated use `world.collide.closestPoint` */
   closestPoint(point: Vec3Like, options?: ClosestPointOptions): CollideHit | null {
-    return closestPoint(this, point, options);
+    return deprecated('world.closestPoint', 'world.collide.closestPoint', () => this.collide.closestPoint(point, options));
   }
-
-  /** First collider hit by the ray, or null. A start inside a collider hits at distance 0. */
+  /** @deprecated use `world.collide.raycast` */
   raycast(origin: Vec3Like, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
-    return raycast(this, origin, dir, maxDistance, options);
+    return deprecated('world.raycast', 'world.collide.raycast', () => this.collide.raycast(origin, dir, maxDistance, options));
   }
-
-  /** First collider a sphere touches moving from `center` along `dir`, or null. */
+  /** @deprecated use `world.collide.sphereCast` */
   sphereCast(center: Vec3Like, radius: number, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
-    return sphereCast(this, center, radius, dir, maxDistance, options);
+    return deprecated('world.sphereCast', 'world.collide.sphereCast', () => this.collide.sphereCast(center, radius, dir, maxDistance, options));
   }
-
-  /** First collider a capsule (core a-b) touches moving along `dir`, or null. */
+  /** @deprecated use `world.collide.capsuleCast` */
   capsuleCast(a: Vec3Like, b: Vec3Like, radius: number, dir: Vec3Like, maxDistance: number, options?: QueryOptions): CollideHit | null {
-    return capsuleCast(this, a, b, radius, dir, maxDistance, options);
+    return deprecated('world.capsuleCast', 'world.collide.capsuleCast', () => this.collide.capsuleCast(a, b, radius, dir, maxDistance, options));
   }
-
-  /** Entities whose collider touches the sphere, in entity order. */
+  /** @deprecated use `world.collide.overlapSphere` */
   overlapSphere(center: Vec3Like, radius: number, options?: QueryOptions): Entity[] {
-    return overlapSphere(this, center, radius, options);
+    return deprecated('world.overlapSphere', 'world.collide.overlapSphere', () => this.collide.overlapSphere(center, radius, options));
   }
-
-  /** Entities whose collider touches the capsule (core a-b), in entity order. */
+  /** @deprecated use `world.collide.overlapCapsule` */
   overlapCapsule(a: Vec3Like, b: Vec3Like, radius: number, options?: QueryOptions): Entity[] {
-    return overlapCapsule(this, a, b, radius, options);
+    return deprecated('world.overlapCapsule', 'world.collide.overlapCapsule', () => this.collide.overlapCapsule(a, b, radius, options));
   }
-
-  /** Entities whose collider touches the oriented box, in entity order. */
+  /** @deprecated use `world.collide.overlapBox` */
   overlapBox(center: Vec3Like, rotation: QuatLike, halfExtents: Vec3Like, options?: QueryOptions): Entity[] {
-    return overlapBox(this, center, rotation, halfExtents, options);
+    return deprecated('world.overlapBox', 'world.collide.overlapBox', () => this.collide.overlapBox(center, rotation, halfExtents, options));
   }
 
   /** Paths of the files a scene refers to (glTF rigs, the level), as the scene writes them: read them

@@ -3,7 +3,7 @@
 import * as THREE from 'three';
 import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
-import { Animator, animatorParam, controllerInfo, GripHolder, Rig, Transform, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
+import { Animator, GripHolder, Rig, Transform, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
 import { jointWorldPosition, parentFrame, type EntityMarker } from '../three/index.js';
 import type { GripDoc, GripEditor, Role } from './editor/grip-editor.js';
 import type { Hud } from './hud.js';
@@ -156,7 +156,7 @@ export function installApi(parts: ApiParts): void {
     paused: () => loop.paused,
     handPosition(name) {
       for (const rig of rigs) {
-        if (world.findJoint(world.get(rig, Rig).asset, name) >= 0) return jointWorldPosition(world, rig, name).toArray() as Vec3;
+        if (world.rig.findJoint(world.get(rig, Rig).asset, name) >= 0) return jointWorldPosition(world, rig, name).toArray() as Vec3;
       }
       throw new Error(`no rig has a joint '${name}'`);
     },
@@ -184,7 +184,7 @@ export function installApi(parts: ApiParts): void {
       const e = name !== undefined ? scene.entity(name) : hud.animator.hero;
       if (e === null || !world.has(e, Animator)) throw new Error(`${name ?? 'the scene'} has no Animator`);
       const params: Record<string, number | boolean> = {};
-      for (const p of controllerInfo(world, world.get(e, Animator).controller).params) params[p.name] = animatorParam(world, e, p.name);
+      for (const p of world.anim.controllerInfo(world.get(e, Animator).controller).params) params[p.name] = world.anim.param(e, p.name);
       return { state: world.get(e, Animator).state, params, position: world.worldTransform(e).t };
     },
     advance: (n) => loop.advance(n),

@@ -34,7 +34,7 @@ export function applyViewOffset(camera: THREE.PerspectiveCamera, editor: boolean
  * frames the hands and the held object; a walker gets a standing-height box around it, seen
  * more from the side; otherwise the characters and their targets. */
 function framingBox({ world, animated, holders }: Loaded, { interactor, gripView, bodies, markers }: SceneViews): { box: THREE.Box3; dir: THREE.Vector3 } {
-  const hasJoint = (e: Entity, name: string) => world.has(e, Rig) && world.findJoint(world.get(e, Rig).asset, name) >= 0;
+  const hasJoint = (e: Entity, name: string) => world.has(e, Rig) && world.rig.findJoint(world.get(e, Rig).asset, name) >= 0;
   const box = new THREE.Box3();
   const dir = new THREE.Vector3(0.5, 0.22, 1);
   if (animated.length > 0) {

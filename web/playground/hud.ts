@@ -1,7 +1,7 @@
 /** The HUD (#hud): the IK and grip tables, the Animator block, hash and step count, the scene
  * picker, the scene's description and help, the plot panel and the grip editor link. The
  * module blocks (interaction, vault, nav) come with their views (scene-views.ts). */
-import { Animator, animatorParam, controllerInfo, GripHolder, GripProfile, TwoBoneIK, type Entity, type World } from '../bridge/browser.js';
+import { Animator, GripHolder, GripProfile, TwoBoneIK, type Entity, type World } from '../bridge/browser.js';
 import { PlotPanel } from './editor/plot.js';
 import { el, type Params } from './page.js';
 import { sceneFileNames, type Loaded } from './scene-load.js';
@@ -68,7 +68,7 @@ export class AnimatorControls {
   private readonly speedEl = el<HTMLInputElement>('speed');
 
   constructor(private readonly world: World, readonly hero: Entity | null, changed: () => void) {
-    const info = hero !== null ? controllerInfo(world, world.get(hero, Animator).controller) : null;
+    const info = hero !== null ? world.anim.controllerInfo(world.get(hero, Animator).controller) : null;
     const blend = (this.blend = info?.states.find((st) => st.blend !== null)?.blend ?? null);
     const speedEl = this.speedEl;
     el('animator').hidden = hero === null;
@@ -78,10 +78,10 @@ export class AnimatorControls {
       speedEl.min = String(blend.min);
       speedEl.max = String(blend.max);
       speedEl.step = '0.05';
-      speedEl.value = String(animatorParam(world, hero, blend.parameter));
+      speedEl.value = String(world.anim.param(hero, blend.parameter));
       speedEl.addEventListener('input', () => {
         this.userSpeed = Number(speedEl.value);
-        world.setAnimatorParam(hero, blend.parameter, this.userSpeed);
+        world.anim.setParam(hero, blend.parameter, this.userSpeed);
         changed();
       });
     }
@@ -91,21 +91,21 @@ export class AnimatorControls {
       b.type = 'button';
       b.id = `trigger-${p.name}`;
       b.textContent = p.name;
-      b.addEventListener('click', () => world.setAnimatorTrigger(hero, p.name));
+      b.addEventListener('click', () => world.anim.setTrigger(hero, p.name));
       el('triggers').appendChild(b);
     }
   }
 
   /** After a scene step (timeline included): the user's slider value is applied again. */
   afterStep(): void {
-    if (this.hero !== null && this.blend !== null && this.userSpeed !== null) this.world.setAnimatorParam(this.hero, this.blend.parameter, this.userSpeed);
+    if (this.hero !== null && this.blend !== null && this.userSpeed !== null) this.world.anim.setParam(this.hero, this.blend.parameter, this.userSpeed);
   }
 
   refresh(): void {
     if (this.hero === null) return;
     el('anim-state').textContent = this.world.get(this.hero, Animator).state;
     if (this.blend !== null) {
-      const v = animatorParam(this.world, this.hero, this.blend.parameter) as number;
+      const v = this.world.anim.param(this.hero, this.blend.parameter) as number;
       el('speed-value').textContent = `${v.toFixed(2)}`;
       this.speedEl.value = String(v);
     }

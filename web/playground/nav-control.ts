@@ -1,7 +1,7 @@
 /** The page's side of nav agents (nav.ts draws them): the selected agent, the HUD's nav block
  * (agent and drive mode), click-to-move on the navmesh, and limber.nav. */
 import * as THREE from 'three';
-import { NavAgent, navNearest, setNavDestination, Transform, type Entity, type Vec3, type World } from '../bridge/browser.js';
+import { NavAgent, Transform, type Entity, type Vec3, type World } from '../bridge/browser.js';
 import type { NavApi } from './api.js';
 import { NavPanel, type NavView } from './nav.js';
 import { el } from './page.js';
@@ -57,10 +57,10 @@ export class NavControl {
     let p = this.view.pick(raycaster);
     if (!p) {
       const onFloor = raycaster.ray.intersectPlane(new THREE.Plane(new THREE.Vector3(0, 1, 0), 0), new THREE.Vector3());
-      if (onFloor) p = navNearest(world, world.get(agent, NavAgent).navMesh, onFloor.toArray() as Vec3).position;
+      if (onFloor) p = world.nav.nearest(world.get(agent, NavAgent).navMesh, onFloor.toArray() as Vec3).position;
     }
     if (p) {
-      setNavDestination(world, agent, p);
+      world.nav.setDestination(agent, p);
       this.changed();
       this.invalidate();
     }
@@ -82,7 +82,7 @@ export class NavControl {
         const a = world.get(e, NavAgent);
         return { driveMode: a.driveMode, destination: a.destination, hasDestination: a.hasDestination, stopped: a.stopped, arrived: a.arrived, pathStatus: a.pathStatus, remainingDistance: a.remainingDistance, locomotionValue: a.locomotionValue, turnAngle: a.turnAngle, steeringTarget: a.steeringTarget, nextPosition: a.nextPosition, position: world.get(e, Transform).position, path: this.view.paths.get(e) ?? [] };
       },
-      meshPoint: (p, name) => navNearest(world, world.get(agentOf(name), NavAgent).navMesh, p).position,
+      meshPoint: (p, name) => world.nav.nearest(world.get(agentOf(name), NavAgent).navMesh, p).position,
     };
   }
 }

@@ -8,7 +8,7 @@
  *     parameter value (speed), turn angle, path status and remaining distance.
  * The meshes are drawn from the navmesh files the scene loaded (assets.navmeshes.NAME.file). */
 import * as THREE from 'three';
-import { findNavMesh, navFindPath, NavAgent, type Entity, type NavAgentData, type NavMeshData, type Vec3, type World } from '../bridge/browser.js';
+import { NavAgent, type Entity, type NavAgentData, type NavMeshData, type Vec3, type World } from '../bridge/browser.js';
 import type { WorldView } from '../three/index.js';
 
 export type DriveMode = NavAgentData['driveMode'];
@@ -20,7 +20,7 @@ export function sceneNavMeshes(world: World, text: string, files: Record<string,
   const out = new Map<number, NavMeshData>();
   for (const [name, def] of Object.entries(doc.assets?.navmeshes ?? {})) {
     const bytes = typeof def.file === 'string' ? files[def.file] : undefined;
-    const handle = findNavMesh(world, name);
+    const handle = world.nav.find(name);
     if (!bytes || handle === 0) continue;
     out.set(handle, JSON.parse(new TextDecoder().decode(bytes)) as NavMeshData);
   }
@@ -110,7 +110,7 @@ export class NavView implements WorldView {
       const going = a.hasDestination && !a.stopped;
       let corners: Vec3[] = [];
       if (going) {
-        corners = navFindPath(this.world, a.navMesh, a.nextPosition, a.destination, { maxPoints: 64 }).points;
+        corners = this.world.nav.findPath(a.navMesh, a.nextPosition, a.destination, { maxPoints: 64 }).points;
       }
       this.paths.set(d.e, corners);
       const pts = corners.map((p) => new THREE.Vector3(p[0], p[1] + LIFT, p[2]));

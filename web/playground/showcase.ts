@@ -48,7 +48,7 @@ function mask({ renderer, three, camera }: Stage, shown: readonly THREE.Object3D
 function footOf({ world, label }: Loaded, stage: Stage, ground: Mask, e: Entity): ShowcaseReport['feet'][number] {
   const rect = stage.renderer.domElement.getBoundingClientRect();
   const scale = ground.w / rect.width;
-  const { names } = world.skeleton(world.get(e, Rig).asset);
+  const { names } = world.rig.skeleton(world.get(e, Rig).asset);
   let joint = '';
   let low = new THREE.Vector3(0, Infinity, 0);
   for (const n of names) {

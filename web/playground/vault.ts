@@ -4,7 +4,7 @@
  *     misses grey), the controller capsule as it is applied (shrinking and restoring), the hand
  *     target (green) and a label with state, verdict, refusal and the obstacle's measures;
  *   - VaultPanel: a HUD block with the state, the verdict, the counts and a Vault button
- *     (`#vault-button`) that requests a vault (world.requestVault).
+ *     (`#vault-button`) that requests a vault (world.vault.request).
  * The view only reads the world; the button is the one write. */
 import * as THREE from 'three';
 import { CharacterController, Transform, Vault, type Entity, type VaultData, type World } from '../bridge/browser.js';
@@ -52,7 +52,7 @@ export class VaultView implements WorldView {
   }
   update(): void {
     const d = this.data();
-    const casts = this.world.vaultCasts(this.entity);
+    const casts = this.world.vault.casts(this.entity);
     const pos = this.rays.geometry.getAttribute('position') as THREE.BufferAttribute;
     for (let i = 0; i < MAX_CASTS; i++) {
       const c = casts[i];
@@ -126,7 +126,7 @@ export class VaultPanel {
     this.button.type = 'button';
     this.button.textContent = 'Vault';
     this.button.addEventListener('click', () => {
-      this.view.world.requestVault(this.view.entity);
+      this.view.world.vault.request(this.view.entity);
       onVault();
     });
     this.element.append(title, this.stateEl, this.button);

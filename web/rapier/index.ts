@@ -1,11 +1,11 @@
 /** limber/rapier: the game's Rapier world as Limber's collision backend.
  *
  * - rapierQueries(RAPIER, rapierWorld): the CollisionQueries table of the built-in backend
- *   (world.queries) answered by Rapier's scene queries, in the same result shape: the entity a
+ *   (world.collide) answered by Rapier's scene queries, in the same result shape: the entity a
  *   collider stands for (bind it, or pass entityOf), distance, world point and normal.
  * - RapierCharacterControllers: CharacterController entities moved by Rapier's
  *   KinematicCharacterController. Their `backend` is set to 'Host': the core's Move phase sums
- *   the step's requests (root motion, world.moveController) into `requested` without moving;
+ *   the step's requests (root motion, world.controller.move) into `requested` without moving;
  *   update() after world.step() moves each by that request through Rapier and writes the
  *   Transform (the next step's Model phase uses it).
  *

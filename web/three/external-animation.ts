@@ -14,7 +14,7 @@
  * the joint. Bones that match no joint are never read or written; joints that no bone drives
  * hold the rig's rest pose and are listed in `missingJoints`. Local transforms are copied as
  * they are, so a matched bone must have the same parent joint and joint frame as in the rig
- * (loadRig of the same .glb gives exactly that). */
+ * (world.rig.load of the same .glb gives exactly that). */
 import * as THREE from 'three';
 import type { Entity, JointTransform, RigHandle, World } from '../bridge/api.js';
 import { entityLabel, LimberError, Rig, Transform } from '../bridge/api.js';
@@ -93,7 +93,7 @@ export class ExternalAnimation {
 
   /**
    * @param world the Limber world
-   * @param entity an entity with a Rig (e.g. from loadRig of the same .glb)
+   * @param entity an entity with a Rig (e.g. from world.rig.load of the same .glb)
    * @param source a SkinnedMesh (its skeleton's bones), a Skeleton, or an Object3D whose
    *   descendant Bones are used
    * Throws a LimberError (LB_ERR_MISSING_COMPONENT, LB_ERR_INVALID_ARGUMENT,
@@ -111,7 +111,7 @@ export class ExternalAnimation {
       throw new LimberError(code, `${code}: ${where}: ${msg}`, { entity, component: 'Rig', ...(field ? { field } : {}) });
     };
     this.asset = world.get(entity, Rig).asset;
-    const { names, parents, rootParent } = world.skeleton(this.asset);
+    const { names, parents, rootParent } = world.rig.skeleton(this.asset);
     this.joints = names;
 
     const bones = source ? bonesOf(source) : null;
@@ -162,7 +162,7 @@ export class ExternalAnimation {
       const mapped = lookup(bone.name);
       if (mapped !== undefined && mapped !== null) {
         if (typeof mapped !== 'string') fail('LB_ERR_INVALID_ARGUMENT', `nameMap gives ${String(mapped)} for bone '${bone.name}', not a joint name`, 'nameMap');
-        joint = world.findJoint(this.asset, mapped);
+        joint = world.rig.findJoint(this.asset, mapped);
         if (joint < 0) fail('LB_ERR_JOINT_NOT_FOUND', `nameMap maps bone '${bone.name}' to '${mapped}', which is not a joint of the rig`, 'nameMap');
       } else {
         joint = jointOf(bone.name);
@@ -262,7 +262,7 @@ export class ExternalAnimation {
 
   /** The bone driving a joint (name or path), or null. */
   boneOf(joint: string): THREE.Object3D | null {
-    const j = this.world.findJoint(this.asset, joint);
+    const j = this.world.rig.findJoint(this.asset, joint);
     return j >= 0 ? (this.bones[j] ?? null) : null;
   }
 }

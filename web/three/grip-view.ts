@@ -123,7 +123,7 @@ export class GripView implements WorldView {
       if (!this.showPalms || !w.alive(e) || !w.has(e, GripHolder)) continue;
       const mainHand = w.get(e, GripHolder).mainHand;
       for (const role of ['main', 'support'] as const) {
-        const anchor = w.gripAnchor(e, role);
+        const anchor = w.grip.anchor(e, role);
         if (!anchor) continue;
         const right = (role === 'main') === (mainHand === 'Right');
         const key = `${e}:${role}`;

@@ -27,7 +27,7 @@ export function applyJointTransform(x: JointTransform, out: THREE.Matrix4): THRE
 
 /** Joint index in an entity's rig by name or path, or -1. */
 export function findRigJoint(world: World, rig: Entity, nameOrPath: string): number {
-  return world.findJoint(world.get(rig, Rig).asset, nameOrPath);
+  return world.rig.findJoint(world.get(rig, Rig).asset, nameOrPath);
 }
 
 /** World position of a rig joint as of the last step, read fresh from the world:

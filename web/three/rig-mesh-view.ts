@@ -91,7 +91,7 @@ export class RigMeshView implements WorldView {
   /** Bones for every joint (the rig's current local pose as their rest) and a capsule for
    * every parent → child segment, carried by the parent's bone. */
   private buildBody(color: THREE.ColorRepresentation): THREE.Object3D {
-    const { names, parents } = this.world.skeleton(this.world.get(this.entity, Rig).asset);
+    const { names, parents } = this.world.rig.skeleton(this.world.get(this.entity, Rig).asset);
     const local = this.world.localPose(this.entity);
     const material = new THREE.MeshStandardMaterial({ color, roughness: 0.62, metalness: 0.05 });
     this.owned.push(material);

@@ -43,7 +43,7 @@ export class SkeletonView implements WorldView {
     options: SkeletonViewOptions = {},
   ) {
     const asset = world.get(entity, Rig).asset;
-    const { names, parents } = world.skeleton(asset);
+    const { names, parents } = world.rig.skeleton(asset);
     this.names = names;
     this.parents = parents;
     const n = names.length;
@@ -115,7 +115,7 @@ export class SkeletonView implements WorldView {
   /** Joint index by name or path from the rig root, or -1. */
   jointIndex(nameOrPath: string): number {
     const j = this.names.indexOf(nameOrPath);
-    return j >= 0 ? j : this.world.findJoint(this.world.get(this.entity, Rig).asset, nameOrPath);
+    return j >= 0 ? j : this.world.rig.findJoint(this.world.get(this.entity, Rig).asset, nameOrPath);
   }
 
   /** World position of joint j as of the last update(). */

@@ -4,7 +4,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { createWorld, GripHolder, GripPlacement, loadRig, Rig, Transform } from 'limber';
+import { createWorld, GripHolder, GripPlacement, Rig, Transform } from 'limber';
 import { ExternalAnimation, GripView } from 'limber/three';
 
 const hud = document.getElementById('hud');
@@ -40,7 +40,7 @@ async function main() {
   const world = await createWorld(); // finds limber.wasm by itself
   const hero = world.spawn();
   world.insert(hero, Transform, {});
-  world.insert(hero, Rig, { asset: loadRig(world, bytes).asset });
+  world.insert(hero, Rig, { asset: world.rig.load(bytes).asset });
 
   // The rifle: entities with grip anchors and surfaces (the same data as assets/props/rifle.json).
   const prop = world.loadScene(JSON.stringify(rifle));

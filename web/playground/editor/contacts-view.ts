@@ -1,7 +1,7 @@
 /** The finger contacts debug layer: a green dot on the tip of every finger that touched a
- * GripSurface in the last step (gripPoseStatus(...).contacts), for each holder's hands. */
+ * GripSurface in the last step (world.grip.status(...).contacts), for each holder's hands. */
 import * as THREE from 'three';
-import { gripPoseStatus, type Entity, type World } from '../../bridge/browser.js';
+import { type Entity, type World } from '../../bridge/browser.js';
 import { jointWorldPosition, type WorldView } from '../../three/index.js';
 
 export class ContactsView implements WorldView {
@@ -27,7 +27,7 @@ export class ContactsView implements WorldView {
     let n = 0;
     for (const e of this.holders) {
       if (!w.alive(e)) continue;
-      const st = gripPoseStatus(w, e);
+      const st = w.grip.status(e);
       for (const hand of [st.right, st.left]) {
         for (const f of hand.contacts) {
           const joints = hand.fingers[f];

@@ -3,7 +3,7 @@
  * called once when it starts). The handles take the pointer before the gizmo's empty space
  * and the orbit controls, but not when the pointer is on a gizmo axis. */
 import * as THREE from 'three';
-import { FINGER_NAMES, gripPoseStatus, type Entity, type FingerName, type HandSide, type Vec3 } from '../../bridge/browser.js';
+import { FINGER_NAMES, type Entity, type FingerName, type HandSide, type Vec3 } from '../../bridge/browser.js';
 import { jointWorldPosition } from '../../three/index.js';
 import type { EditorHost } from './grip-editor.js';
 
@@ -44,7 +44,7 @@ export class FingerHandles {
   /** Shows handles on `side`'s finger joints of `holder` (editable: drags allowed). */
   show(holder: Entity, side: HandSide, editable: boolean): void {
     const w = this.host.world;
-    const st = gripPoseStatus(w, holder)[side === 'Right' ? 'right' : 'left'];
+    const st = w.grip.status(holder)[side === 'Right' ? 'right' : 'left'];
     const seen = new Set<string>();
     for (const f of FINGER_NAMES) {
       const joints = st.fingers[f];

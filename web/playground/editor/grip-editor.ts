@@ -12,23 +12,16 @@
  *
  * Pieces: anchors move and turn with the page's TransformControls; finger handles
  * (finger-handles.ts) bend a joint by dragging up and down; numeric fields for every bend
- * and fan in degrees; export/import as captureFingerPose JSON plus a scene fragment. */
+ * and fan in degrees; export/import as world.grip.captureFingerPose JSON plus a scene fragment. */
 import * as THREE from 'three';
 import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import {
-  captureFingerPose,
   FINGER_NAMES,
   GripHolder,
   GripProfile,
-  gripPoseByJoint,
-  gripPoseStatus,
   GripSurface,
-  listClips,
-  registerFingerPose,
-  registerGripPose,
   Rig,
-  sampleClip,
   Transform,
   type Entity,
   type FingerName,
@@ -226,7 +219,7 @@ export class GripEditor {
       const s = w.get(e, GripSurface);
       surfaces.push({ name: name(e), position: [...t.position], rotation: [...t.rotation], data: { shape: s.shape, direction: s.direction, center: [...s.center], radius: s.radius, height: s.height, size: [...s.size] } });
     }
-    const pose = (n: string): PoseDoc => ({ kind: 'def', base: n, def: gripPoseByJoint(w, n) });
+    const pose = (n: string): PoseDoc => ({ kind: 'def', base: n, def: w.grip.poseByJoint(n) });
     return {
       holder: name(holder),
       object: name(object),
@@ -251,8 +244,8 @@ export class GripEditor {
     const object = this.host.scene.entity(d.object);
     for (const role of ['main', 'support'] as const) {
       const p = d.poses[role];
-      if (p.kind === 'def') registerGripPose(w, poseName(role, p), p.def);
-      else registerFingerPose(w, poseName(role, p), p.pose);
+      if (p.kind === 'def') w.grip.registerPose(poseName(role, p), p.def);
+      else w.grip.registerFingerPose(poseName(role, p), p.pose);
     }
     const profile = w.get(object, GripProfile);
     for (const role of ['main', 'support'] as const) {
@@ -300,7 +293,7 @@ export class GripEditor {
     else w.insert(holder, GripHolder, holderFields);
     if (d.clip !== null) {
       const clip = this.clipHandles.get(d.clip);
-      if (clip !== undefined) w.setAnimationPose(holder, sampleClip(w, clip, d.time, { loop: true }));
+      if (clip !== undefined) w.setAnimationPose(holder, w.anim.sampleClip(clip, d.time, { loop: true }));
     }
     this.host.step();
     this.refreshPanel();
@@ -485,7 +478,7 @@ export class GripEditor {
   focusHand(): void {
     if (!this.doc || !this.previewing) return;
     const holder = this.holderEntity();
-    const anchor = this.world.gripAnchor(holder, this.editRole);
+    const anchor = this.world.grip.anchor(holder, this.editRole);
     if (!anchor) return;
     const palm = new THREE.Vector3(...anchor.t);
     const { camera, orbit } = this.host;
@@ -503,13 +496,13 @@ export class GripEditor {
     this.edit((d) => {
       const p = d.poses[this.editRole];
       const base = p.kind === 'def' ? p.base : this.editRole === 'main' ? 'pistol' : 'support';
-      d.poses[this.editRole] = { kind: 'def', base, def: gripPoseByJoint(this.world, base) };
+      d.poses[this.editRole] = { kind: 'def', base, def: this.world.grip.poseByJoint(base) };
     });
   }
 
   startFrom(name: string): void {
     this.edit((d) => {
-      d.poses[this.editRole] = { kind: 'def', base: name, def: gripPoseByJoint(this.world, name) };
+      d.poses[this.editRole] = { kind: 'def', base: name, def: this.world.grip.poseByJoint(name) };
     });
   }
 
@@ -521,7 +514,7 @@ export class GripEditor {
     const anchor = this.doc.anchors.main;
     if (!anchor) return;
     const side = this.doc.mainHand === 'Right' ? 'right' : 'left';
-    const index = gripPoseStatus(this.world, this.holderEntity())[side].indexLength || 0.08;
+    const index = this.world.grip.status(this.holderEntity())[side].indexLength || 0.08;
     const radius = round(index * 0.22, 4);
     const q = new THREE.Quaternion(...anchor.rotation);
     // The palm frame: +Y out of the palm, +Z along the fingers. The bar lies across the palm
@@ -547,7 +540,7 @@ export class GripEditor {
     const sel = el<HTMLSelectElement>('ed-clip');
     sel.replaceChildren(new Option('(rest pose)', ''));
     this.clipHandles.clear();
-    for (const c of listClips(this.world, this.world.get(holder, Rig).asset)) {
+    for (const c of this.world.anim.listClips(this.world.get(holder, Rig).asset)) {
       this.clipHandles.set(c.name, c.handle);
       sel.add(new Option(`${c.name} (${c.duration.toFixed(2)} s)`, c.name));
     }
@@ -559,7 +552,7 @@ export class GripEditor {
     const d = this.doc;
     if (!d || d.clip === null) return 0;
     const h = this.clipHandles.get(d.clip);
-    return h === undefined ? 0 : listClips(this.world).find((c) => c.handle === h)?.duration ?? 0;
+    return h === undefined ? 0 : this.world.anim.listClips().find((c) => c.handle === h)?.duration ?? 0;
   }
 
   /** Advances a playing clip (called every animation frame by the page). */
@@ -578,7 +571,7 @@ export class GripEditor {
 
   // --- export / import --------------------------------------------------------
 
-  /** The finger pose of the edited hand as captureFingerPose JSON, taken without wrap (so
+  /** The finger pose of the edited hand as world.grip.captureFingerPose JSON, taken without wrap (so
    * the game's wrap starts from the authored pose). From then on the hand holds that captured
    * pose, so the editor shows exactly what a game that registers the export will show
    * (one undo step: Ctrl+Z goes back to the per-joint pose). */
@@ -588,8 +581,8 @@ export class GripEditor {
     this.doc.wrap = false;
     this.apply();
     const side = this.editedSide();
-    const st = gripPoseStatus(this.world, this.holderEntity())[side === 'Right' ? 'right' : 'left'];
-    const pose = JSON.parse(JSON.stringify(captureFingerPose(this.world, this.holderEntity(), st.hand ?? `${side}Hand`))) as FingerPose;
+    const st = this.world.grip.status(this.holderEntity())[side === 'Right' ? 'right' : 'left'];
+    const pose = JSON.parse(JSON.stringify(this.world.grip.captureFingerPose(this.holderEntity(), st.hand ?? `${side}Hand`))) as FingerPose;
     this.doc.wrap = wrap;
     const d = this.doc;
     if (d.poses[this.editRole].kind === 'def') this.pushUndo();
@@ -663,7 +656,7 @@ export class GripEditor {
         const n = profile[role === 'main' ? 'mainPose' : 'supportPose'];
         if (typeof n !== 'string' || n === '') continue;
         if (role === this.editRole && pose) next.poses[role] = { kind: 'captured', name: n, pose };
-        else if ((BUILTIN_POSES as readonly string[]).includes(n)) next.poses[role] = { kind: 'def', base: n, def: gripPoseByJoint(w, n) };
+        else if ((BUILTIN_POSES as readonly string[]).includes(n)) next.poses[role] = { kind: 'def', base: n, def: w.grip.poseByJoint(n) };
       }
     } else if (pose) {
       next.poses[this.editRole] = { kind: 'captured', name: `${d.object}.${this.editRole}`, pose };
@@ -719,7 +712,7 @@ export class GripEditor {
         const known = p.kind === 'def' ? p.base : oldProfile[key];
         if (typeof known === 'string' && known !== '') profile[key] = known;
         else delete profile[key];
-        if (exported !== profile[key]) notes.push(`register the exported ${role}-hand pose as '${String(exported)}' (registerFingerPose) and set GripProfile.${key} to it`);
+        if (exported !== profile[key]) notes.push(`register the exported ${role}-hand pose as '${String(exported)}' (world.grip.registerFingerPose) and set GripProfile.${key} to it`);
       }
     }
     if (notes.length > 0) doc.description = `${doc.description ?? ''} Grip editor: ${notes.join('; ')}.`.trim();
@@ -753,7 +746,7 @@ export class GripEditor {
     const h = this.world.get(holder, GripHolder);
     out.mainDistance = h.mainDistance;
     out.supportDistance = h.supportDistance;
-    const st = gripPoseStatus(this.world, holder);
+    const st = this.world.grip.status(holder);
     const main = d.mainHand === 'Right' ? st.right : st.left;
     const support = d.mainHand === 'Right' ? st.left : st.right;
     out.contacts = { main: main.contacts, support: support.contacts };
@@ -847,7 +840,7 @@ export class GripEditor {
       el('ed-play').textContent = this.playing ? 'stop' : 'play';
     });
     el('ed-io-buttons').append(
-      button('ed-export', 'export', 'the edited hand as captureFingerPose JSON; the profile, anchors and surfaces as a scene fragment', () => {
+      button('ed-export', 'export', 'the edited hand as world.grip.captureFingerPose JSON; the profile, anchors and surfaces as a scene fragment', () => {
         el<HTMLTextAreaElement>('ed-pose-json').value = JSON.stringify(this.exportPose(), null, 1);
         el<HTMLTextAreaElement>('ed-fragment-json').value = JSON.stringify(this.exportFragment(), null, 1);
       }),
@@ -1046,10 +1039,10 @@ export class GripEditor {
     if (d) {
       const holder = this.host.scene.entity(d.holder);
       const h = this.world.get(holder, GripHolder);
-      const st = gripPoseStatus(this.world, holder);
+      const st = this.world.grip.status(holder);
       for (const role of ['main', 'support'] as const) {
         const gap = role === 'main' ? h.mainDistance : h.supportDistance;
-        const anchor = this.world.gripAnchor(holder, role);
+        const anchor = this.world.grip.anchor(holder, role);
         const right = (role === 'main') === (d.mainHand === 'Right');
         const hand = right ? st.right : st.left;
         const root = hand.fingers.middle?.[0];
