@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cJSON.h"
+#include "humanoid_fixture.h"
 #include "test.h"
 
 #define GLB "assets/rigs/mannequin-mixamo.glb"
@@ -24,8 +25,8 @@
 
 static const char *const state_names[] = {"Idle", "Vaulting", "Over", "Landing"};
 static const char *const class_names[] = {"None", "StepOver", "Vault", "Mantle", "TooTall"};
-static const char *const refusal_names[] = {"None",   "NotVaultable", "NoFloor",
-                                            "NoRoom", "Busy",         "NoTop"};
+static const char *const refusal_names[] = {"None", "NotVaultable", "NoFloor", "NoRoom",
+                                            "Busy", "NoTop",        "HandBusy"};
 
 typedef struct course_obstacle {
   const char *piece;
@@ -452,6 +453,95 @@ static void test_moving_obstacle_and_remove(void) {
   lb_world_destroy(w);
 }
 
+/* A humanoid holding a two-handed rifle (GripHolder, main hand right, the rifle a child of
+ * the character) in front of a box, scripted travel. */
+static lb_entity spawn_rifle_holder(lb_world *w, uint32_t busy, uint32_t hand, float support) {
+  spawn_box(w, 0, -0.05f, 3, 6, 0.1f, 8, 1);
+  spawn_box(w, 0, 0.375f, 0.7f, 1.6f, 0.75f, 0.4f, 2);
+  lb_entity hero = spawn_character(w);
+  lb_humanoid_def hd = lb_humanoid_default_def();
+  lb_rig_c rig;
+  lb_component_defaults(LB_RIG, &rig);
+  LB_CHECK(lb_world_add_humanoid(w, &hd, &rig.asset) == LB_OK);
+  LB_CHECK(lb_world_insert(w, hero, LB_RIG, &rig) == LB_OK);
+  versor id = {0, 0, 0, 1}, down, tilt;
+  lb_quat_from_axis_angle((vec3){1, 0, 0}, 90.0f * LB_DEG2RAD, down);
+  lb_quat_from_axis_angle((vec3){0, 0, 1}, -70.0f * LB_DEG2RAD, tilt);
+  lb_entity rifle = lb_test_spawn_xf(w, hero, 0, 1.2f, 0.35f, id);
+  lb_grip_profile_c prof;
+  lb_component_defaults(LB_GRIP_PROFILE, &prof);
+  prof.main_anchor = lb_test_spawn_xf(w, rifle, -0.18f, 0, 0, down);
+  prof.support_anchor = lb_test_spawn_xf(w, rifle, 0.14f, 0.04f, 0.06f, tilt);
+  LB_CHECK(lb_world_insert(w, rifle, LB_GRIP_PROFILE, &prof) == LB_OK);
+  lb_grip_holder_c gh;
+  lb_component_defaults(LB_GRIP_HOLDER, &gh);
+  gh.held = rifle;
+  gh.placement = LB_GRIP_PLACEMENT_OBJECT;
+  gh.support_weight = support;
+  LB_CHECK(lb_world_insert(w, hero, LB_GRIP_HOLDER, &gh) == LB_OK);
+  lb_vault_c v;
+  lb_component_defaults(LB_VAULT, &v);
+  v.busy_hand = busy;
+  v.hand = hand;
+  LB_CHECK(lb_world_insert(w, hero, LB_VAULT, &v) == LB_OK);
+  LB_CHECK(lb_world_step(w, DT) == LB_OK);
+  LB_CHECK(lb_world_vault_request(w, hero) == LB_OK);
+  LB_CHECK(lb_world_step(w, DT) == LB_OK);
+  return hero;
+}
+
+/* busyHand: which hand is planted or why not, per rule (the main hand never), and the
+ * support hand's hand-over: the grip reports the vault's share as released while the vault
+ * drives the hand, and holds the hand again (within 0.5 mm) once the share is back to 0. */
+static void test_busy_hand(void) {
+  static const struct {
+    uint32_t busy, hand;
+    float support;
+    uint32_t refusal, planted; /* lb_vault_refusal; plantedHand: 0 None, 1 Right, 2 Left */
+  } cases[] = {
+      {LB_VAULT_BUSY_RELEASE_AND_REGRIP, 1, 1.0f, LB_VAULT_ACCEPTED, 2},
+      {LB_VAULT_BUSY_RELEASE_AND_REGRIP, 0, 1.0f, LB_VAULT_ACCEPTED, 2}, /* right is main */
+      {LB_VAULT_BUSY_FREE_HAND, 1, 1.0f, LB_VAULT_HAND_BUSY, 0},
+      {LB_VAULT_BUSY_FREE_HAND, 0, 0.0f, LB_VAULT_ACCEPTED, 2}, /* one-handed: left is free */
+      {LB_VAULT_BUSY_REFUSE, 1, 1.0f, LB_VAULT_HAND_BUSY, 0},
+      {LB_VAULT_BUSY_REFUSE, 1, 0.0f, LB_VAULT_ACCEPTED, 2},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    lb_world *w = NULL;
+    LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+    lb_entity hero = spawn_rifle_holder(w, cases[k].busy, cases[k].hand, cases[k].support);
+    lb_vault_c v;
+    lb_grip_holder_c gh;
+    uint32_t planted = 0;
+    int shared = 0, mismatched = 0, steps = 0;
+    do {
+      LB_CHECK(lb_world_get(w, hero, LB_VAULT, &v) == LB_OK);
+      LB_CHECK(lb_world_get(w, hero, LB_GRIP_HOLDER, &gh) == LB_OK);
+      planted = v.planted_hand ? v.planted_hand : planted;
+      shared += gh.support_release > 0.0f;
+      mismatched += cases[k].support > 0.0f && gh.support_release != v.hand_weight;
+      lb_grip_hand_status main;
+      LB_CHECK(lb_world_grip_hand_status(w, hero, LB_HAND_RIGHT, &main) == LB_OK);
+      LB_CHECK(steps == 0 || main.driver == 2); /* GripHolder main: never released */
+      LB_CHECK(lb_world_step(w, DT) == LB_OK);
+    } while (v.state != LB_VAULT_IDLE && ++steps < 300);
+    for (int i = 0; i < 30; ++i) { /* a refused request ends at once: let the grab's blend end */
+      LB_CHECK(lb_world_step(w, DT) == LB_OK);
+    }
+    LB_CHECK(lb_world_get(w, hero, LB_GRIP_HOLDER, &gh) == LB_OK);
+    printf("  busyHand %u hand %u support %.0f: refusal %u, planted %u, %d steps released\n",
+           cases[k].busy, cases[k].hand, (double)cases[k].support, v.refusal, planted, shared);
+    LB_CHECK(v.refusal == cases[k].refusal && planted == cases[k].planted);
+    LB_CHECK(v.vaults == (cases[k].refusal == LB_VAULT_ACCEPTED ? 1u : 0u));
+    LB_CHECK(mismatched == 0);
+    /* released exactly while a support hand was planted; a free hand is nobody's to release */
+    LB_CHECK((cases[k].support > 0.0f && planted) ? shared > 0 : shared == 0);
+    LB_CHECK(gh.support_release == 0.0f);
+    LB_CHECK(cases[k].support == 0.0f || (gh.support_reached && gh.support_distance < 5e-4f));
+    lb_world_destroy(w);
+  }
+}
+
 /* Bad input: refused with a clear message, nothing changes. */
 static void test_bad_input(void) {
   lb_world *w = NULL;
@@ -562,6 +652,7 @@ int main(void) {
   LB_RUN(test_course);
   LB_RUN(test_scripted);
   LB_RUN(test_moving_obstacle_and_remove);
+  LB_RUN(test_busy_hand);
   LB_RUN(test_bad_input);
   LB_RUN(test_schema_rows);
   LB_TEST_MAIN_END();

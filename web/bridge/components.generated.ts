@@ -286,6 +286,8 @@ export interface GripHolderData {
   readonly mainReached: boolean;
   /** output: support palm centre within 0.5 mm of its anchor */
   readonly supportReached: boolean;
+  /** output: share of the support hand a vault plant took this step 0..1 (while > 0: supportDistance 0, supportReached false) */
+  readonly supportRelease: number;
 }
 
 /** The GripHolder component: world.insert / get / update / remove / has. */
@@ -727,6 +729,11 @@ export interface VaultData {
    */
   handJoint: string;
   /**
+   * `hand` holds (GripHolder): ReleaseAndRegrip plants it if it is the support hand (the grip takes it back after), else the other hand; FreeHand plants a hand that holds nothing; Refuse refuses (HandBusy). The main hand is never planted
+   * @default 'ReleaseAndRegrip'
+   */
+  busyHand: 'ReleaseAndRegrip' | 'FreeHand' | 'Refuse';
+  /**
    * hand weight = normalised time / plantTime (capped at 1) until over the obstacle; range [0.01, 1]
    * @default 0.2
    */
@@ -756,7 +763,7 @@ export interface VaultData {
   /** output: the last probe's class of the obstacle ahead */
   readonly obstacleClass: 'None' | 'StepOver' | 'Vault' | 'Mantle' | 'TooTall';
   /** output: why the last request was refused (None: accepted) */
-  readonly refusal: 'None' | 'NotVaultable' | 'NoFloor' | 'NoRoom' | 'Busy' | 'NoTop';
+  readonly refusal: 'None' | 'NotVaultable' | 'NoFloor' | 'NoRoom' | 'Busy' | 'NoTop' | 'HandBusy';
   /** output: the obstacle's collider entity, null if none */
   readonly obstacle: Entity;
   /** output: top point at the near face, world (follows a moving obstacle in a vault) */
@@ -775,11 +782,15 @@ export interface VaultData {
   readonly handNormal: Vec3;
   /** output: hand IK weight 0..1 */
   readonly handWeight: number;
+  /** output: the hand the vault drives (handWeight > 0) */
+  readonly plantedHand: 'None' | 'Right' | 'Left';
+  /** output: handWeight 1 and the final pose's palm centre within 5 mm of handTarget */
+  readonly handReached: boolean;
   /** output: how far the pose was moved toward the plant this step, metres */
   readonly bodyOffset: number;
-  /** output: palm centre above the top's plane after the arm solve, metres */
+  /** output: palm centre above the top's plane on the step's final pose, metres */
   readonly palmGap: number;
-  /** output: palm centre to handTarget after the arm solve, metres */
+  /** output: palm centre to handTarget on the step's final pose, metres */
   readonly palmError: number;
   /** output: vault progress 0..1 */
   readonly normalizedTime: number;

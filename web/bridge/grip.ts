@@ -54,7 +54,8 @@ export function registerFingerPose(world: World, name: string, pose: FingerPose 
   );
 }
 
-export type GripDriver = 'none' | 'pose' | 'main' | 'support';
+/** 'released': the support hand a higher owner (a vault plant) took in the last step. */
+export type GripDriver = 'none' | 'pose' | 'main' | 'support' | 'released';
 
 export interface HandGripStatus {
   side: HandSide;
@@ -82,7 +83,7 @@ export interface HandGripStatus {
   tipEstimated: FingerName[];
 }
 
-const DRIVERS: GripDriver[] = ['none', 'pose', 'main', 'support'];
+const DRIVERS: GripDriver[] = ['none', 'pose', 'main', 'support', 'released'];
 
 /** What each hand of a character found and did (hands, fingers, driver, blend, contacts). Throws
  * LB_ERR_MISSING_COMPONENT when the entity has neither GripPose nor GripHolder. */

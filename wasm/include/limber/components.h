@@ -214,7 +214,11 @@ LB_COMPONENT_STRUCT(lb_grip_pose_c, LB_GRIP_POSE_FIELDS);
   F(uint32_t, main_reached, "mainReached", LB_FIELD_BOOL, .min = 0, .max = 1,                      \
     .flags = LB_FIELD_READONLY, .doc = "output: main palm centre within 0.5 mm of its anchor")     \
   F(uint32_t, support_reached, "supportReached", LB_FIELD_BOOL, .min = 0, .max = 1,                \
-    .flags = LB_FIELD_READONLY, .doc = "output: support palm centre within 0.5 mm of its anchor")
+    .flags = LB_FIELD_READONLY, .doc = "output: support palm centre within 0.5 mm of its anchor")  \
+  F(float, support_release, "supportRelease", LB_FIELD_F32, .min = 0, .max = 1,                    \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: share of the support hand a vault plant took this step 0..1 (while > 0: "      \
+           "supportDistance 0, supportReached false)")
 LB_COMPONENT_STRUCT(lb_grip_holder_c, LB_GRIP_HOLDER_FIELDS);
 
 /* ---- Animator (see animator.h for playback, root motion and the controller format) -------- */
@@ -535,6 +539,11 @@ typedef enum lb_nav_drive_mode {
     .doc = "the hand planted on the top (needs a Rig)")                                            \
   F(lb_name, hand_joint, "handJoint", LB_FIELD_NAME, .def_string = "",                             \
     .doc = "that hand's joint path; '' = by name")                                                 \
+  F(uint32_t, busy_hand, "busyHand", LB_FIELD_ENUM,                                                \
+    .enum_names = "ReleaseAndRegrip|FreeHand|Refuse",                                              \
+    .doc = "`hand` holds (GripHolder): ReleaseAndRegrip plants it if it is the support hand "      \
+           "(the grip takes it back after), else the other hand; FreeHand plants a hand that "     \
+           "holds nothing; Refuse refuses (HandBusy). The main hand is never planted")             \
   F(float, plant_time, "plantTime", LB_FIELD_F32, .def = {0.2f}, .min = 0.01f, .max = 1,           \
     .doc = "hand weight = normalised time / plantTime (capped at 1) until over the obstacle")      \
   F(float, body_shift, "bodyShift", LB_FIELD_F32, .def = {0.3f}, .min = 0, .max = 1,               \
@@ -553,7 +562,8 @@ typedef enum lb_nav_drive_mode {
     .enum_names = "None|StepOver|Vault|Mantle|TooTall", .flags = LB_FIELD_READONLY,                \
     .doc = "output: the last probe's class of the obstacle ahead")                                 \
   F(uint32_t, refusal, "refusal", LB_FIELD_ENUM,                                                   \
-    .enum_names = "None|NotVaultable|NoFloor|NoRoom|Busy|NoTop", .flags = LB_FIELD_READONLY,       \
+    .enum_names = "None|NotVaultable|NoFloor|NoRoom|Busy|NoTop|HandBusy",                          \
+    .flags = LB_FIELD_READONLY,                                                                    \
     .doc = "output: why the last request was refused (None: accepted)")                            \
   F(lb_entity, obstacle, "obstacle", LB_FIELD_ENTITY, .flags = LB_FIELD_READONLY,                  \
     .doc = "output: the obstacle's collider entity, null if none")                                 \
@@ -575,15 +585,20 @@ typedef enum lb_nav_drive_mode {
     .doc = "output: the top's normal at the target (the palm faces against it)")                   \
   F(float, hand_weight, "handWeight", LB_FIELD_F32, .min = 0, .max = 1,                            \
     .flags = LB_FIELD_READONLY, .doc = "output: hand IK weight 0..1")                              \
+  F(uint32_t, planted_hand, "plantedHand", LB_FIELD_ENUM, .enum_names = "None|Right|Left",         \
+    .flags = LB_FIELD_READONLY, .doc = "output: the hand the vault drives (handWeight > 0)")       \
+  F(uint32_t, hand_reached, "handReached", LB_FIELD_BOOL, .min = 0, .max = 1,                      \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: handWeight 1 and the final pose's palm centre within 5 mm of handTarget")      \
   F(float, body_offset, "bodyOffset", LB_FIELD_F32, .min = 0, .max = 1e9f,                         \
     .flags = LB_FIELD_READONLY,                                                                    \
     .doc = "output: how far the pose was moved toward the plant this step, metres")                \
   F(float, palm_gap, "palmGap", LB_FIELD_F32, .min = -1e9f, .max = 1e9f,                           \
     .flags = LB_FIELD_READONLY,                                                                    \
-    .doc = "output: palm centre above the top's plane after the arm solve, metres")                \
+    .doc = "output: palm centre above the top's plane on the step's final pose, metres")           \
   F(float, palm_error, "palmError", LB_FIELD_F32, .min = 0, .max = 1e9f,                           \
     .flags = LB_FIELD_READONLY,                                                                    \
-    .doc = "output: palm centre to handTarget after the arm solve, metres")                        \
+    .doc = "output: palm centre to handTarget on the step's final pose, metres")                   \
   F(float, time, "normalizedTime", LB_FIELD_F32, .min = 0, .max = 1, .flags = LB_FIELD_READONLY,   \
     .doc = "output: vault progress 0..1")                                                          \
   F(float, duration, "duration", LB_FIELD_F32, .min = 0, .max = 1e9f, .flags = LB_FIELD_READONLY,  \

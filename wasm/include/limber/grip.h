@@ -188,7 +188,8 @@ lb_result lb_world_find_hand(lb_world *world, uint32_t e, lb_hand_side side, con
 
 /* A character's grip hand as the last step left it (gripPoseStatus). */
 typedef struct lb_grip_hand_status {
-  uint32_t driver;       /* 0 animation only, 1 GripPose, 2 GripHolder main, 3 GripHolder support */
+  uint32_t driver;       /* 0 animation only, 1 GripPose, 2 GripHolder main, 3 GripHolder support,
+                            4 support released to a higher owner (a vault plant) */
   int32_t hand;          /* hand joint, -1 when not resolved */
   lb_result found;       /* LB_OK or why the hand (or fingers) were not found */
   float blend;           /* ease progress 0..1 (1 = settled) */

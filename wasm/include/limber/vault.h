@@ -63,6 +63,8 @@ typedef enum lb_vault_refusal {
   LB_VAULT_BUSY = 4,          /* Vault component only: a request during a vault */
   LB_VAULT_NO_TOP = 5,        /* class VAULT, but the ray down at the near face found no top
                                  (an obstacle thinner than it resolves, e.g. a mesh sheet) */
+  LB_VAULT_HAND_BUSY = 6,     /* Vault component only: the hand to plant holds something and
+                                 busyHand does not allow releasing it (or no free hand) */
 } lb_vault_refusal;
 
 #define LB_VAULT_MAX_CASTS                                                                         \
@@ -171,9 +173,25 @@ lb_result lb_vault_probe_job_run(lb_vault_probe_job *job);
  * after passing over, or once the target is further from the shoulder than the arm +
  * bodyShift + handRadius (the body has moved on). A target beyond the arm's reach (0.98 of
  * its length) moves the whole pose toward it by up to bodyShift (x weight; bodyOffset). The
- * arm moves by the grip module's two-bone reach (the palm centre to the target); palmGap and
- * palmError report the result.
+ * arm moves by the grip module's two-bone reach (the palm centre to the target). palmGap,
+ * palmError and handReached are measured on the step's final pose (Output phase, after the
+ * Grip phase), so they report where the hand is drawn.
+ * A hand that holds (GripHolder): the grip's main hand is never planted; busyHand says what
+ * else happens. ReleaseAndRegrip (default): the vault plants `hand` if it is the support hand,
+ * else (it is the main hand) the other hand. A planted support hand is handed over by
+ * weight: each step the grip drives it by (1 - handWeight) of its own weight (GripHolder's
+ * supportRelease = handWeight), and once the plant lets go the weight falls over the
+ * GripHolder's blendSeconds (not releaseSeconds), so the grip has the hand back within its
+ * blend time. FreeHand: `hand` if it holds nothing, else the other hand if it holds nothing,
+ * else refused (HandBusy). Refuse: refused (HandBusy) when `hand` holds anything. The other
+ * hand is found by name. plantedHand says which hand the vault drives.
  * Every step allocation-free; deterministic. */
+
+typedef enum lb_vault_busy_hand {
+  LB_VAULT_BUSY_RELEASE_AND_REGRIP = 0,
+  LB_VAULT_BUSY_FREE_HAND = 1,
+  LB_VAULT_BUSY_REFUSE = 2,
+} lb_vault_busy_hand;
 
 typedef enum lb_vault_state {
   LB_VAULT_IDLE = 0,

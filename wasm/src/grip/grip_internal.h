@@ -23,10 +23,12 @@ typedef struct lb_finger_pose {
 
 /* What drives a hand this step. */
 typedef enum lb_grip_driver_kind {
-  LB_GRIP_DRIVER_NONE = 0,    /* animation only (fading out if it was driven) */
-  LB_GRIP_DRIVER_POSE = 1,    /* GripPose on the character */
-  LB_GRIP_DRIVER_MAIN = 2,    /* GripHolder, main hand */
-  LB_GRIP_DRIVER_SUPPORT = 3, /* GripHolder, support hand */
+  LB_GRIP_DRIVER_NONE = 0,     /* animation only (fading out if it was driven) */
+  LB_GRIP_DRIVER_POSE = 1,     /* GripPose on the character */
+  LB_GRIP_DRIVER_MAIN = 2,     /* GripHolder, main hand */
+  LB_GRIP_DRIVER_SUPPORT = 3,  /* GripHolder, support hand */
+  LB_GRIP_DRIVER_RELEASED = 4, /* status only: the support hand a higher owner took this step
+                                  (lb_grip_release_support); the plan stays SUPPORT */
 } lb_grip_driver_kind;
 
 /* A hand as found on one skeleton: shared by every character with that skeleton and the
@@ -71,6 +73,9 @@ typedef struct lb_grip_hand {
   lb_grip_driver_kind driver;
   float palm_distance; /* metres to the anchor, holder-driven hands */
   uint8_t contacts;    /* bit per finger touching a surface */
+  /* Share (0..1) of this hand a higher owner took this step (lb_grip_release_support): set
+   * in the Reach phase, applied and cleared by this step's Grip phase. */
+  float released;
 } lb_grip_hand;
 
 /* The module-internal component a character with GripPose or GripHolder carries: both
@@ -136,6 +141,35 @@ void lb_grip_hands_refresh(lb_world *w, uint32_t slot);
  * (lb_free it; NULL when out of memory: out->report then says so). */
 lb_result lb_grip_find_hand(lb_world *w, const lb_skeleton *sk, lb_hand_side side, const char *path,
                             const char *finger_roots, lb_hand_info *out, char **report);
+
+/* Hand ownership. Each hand has one owner per step; a higher owner's pose is what the step
+ * leaves, whatever ran before it:
+ *   1 grip main hand (Grip phase): never released to anyone;
+ *   2 vault plant (vault.reach, Reach phase);
+ *   3 grip support hand (Grip phase): yields to the vault by lb_grip_release_support;
+ *   4 wall touch (interact.reach, Reach phase): never uses a holding hand;
+ *   5 TwoBoneIK (ik.two_bone, Reach phase): runs first, any later owner overrides it.
+ * The phases run lower owners first except for the support hand, whose Grip phase comes after
+ * the vault's Reach: hence the explicit release. */
+typedef enum lb_grip_holding {
+  LB_GRIP_HOLDING_NONE = 0,
+  LB_GRIP_HOLDING_MAIN = 1,    /* the hand at the held object's main anchor */
+  LB_GRIP_HOLDING_SUPPORT = 2, /* the other hand, on a live support anchor, supportWeight > 0 */
+} lb_grip_holding;
+/* What a character's hand holds through its GripHolder: the one test every module makes
+ * before it uses a hand (interact's wall touch, vault's plant). */
+lb_grip_holding lb_grip_hand_holding(const lb_world *w, uint32_t slot, int side);
+/* A higher owner (the vault's plant) takes the support hand this step, `share` (0..1) of the
+ * way: the Grip phase leaves the support arm to it whole, drives the fingers by (1 - share)
+ * of the grip's weight and reports the hand released. The owner keeps the arm continuous by
+ * solving it from the grip's hold (lb_grip_support_anchor) at share 0 to its own at 1.
+ * Called in the Reach phase, every step the owner wants the hand; no-op without GripHands. */
+void lb_grip_release_support(lb_world *w, uint32_t slot, int side, float share);
+/* The support anchor in the rig's model space where the held object is now, and the grip's
+ * support weight (GripHolder weight x supportWeight); false when nothing with a support
+ * anchor is held. */
+bool lb_grip_support_anchor(const lb_world *w, uint32_t slot, lb_transform *model_out,
+                            float *weight);
 
 /* Palm centre of a hand in rig model space, from the current model pose. */
 void lb_grip_palm_model(const lb_grip_hand *h, const lb_rig_instance *inst, lb_transform *out);

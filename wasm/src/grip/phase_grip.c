@@ -23,6 +23,29 @@ static uint64_t lb_plan_key(const lb_grip_plan *p, uint32_t placement) {
   return lb_fnv_u32(h, p->pose);
 }
 
+lb_grip_holding lb_grip_hand_holding(const lb_world *w, uint32_t slot, int side) {
+  const lb_grip_holder_c *gh = lb_component_try(w, slot, LB_GRIP_HOLDER);
+  if (!gh || gh->held == LB_NULL_ENTITY || lb_slot_of(w, gh->held) < 0) {
+    return LB_GRIP_HOLDING_NONE;
+  }
+  if ((int)gh->main_hand == side) {
+    return LB_GRIP_HOLDING_MAIN;
+  }
+  int os = lb_slot_of(w, gh->held);
+  const lb_grip_profile_c *gp = lb_component_try(w, (uint32_t)os, LB_GRIP_PROFILE);
+  return gp && gp->support_anchor != LB_NULL_ENTITY && gh->support_weight > 0.0f
+             ? LB_GRIP_HOLDING_SUPPORT
+             : LB_GRIP_HOLDING_NONE;
+}
+
+void lb_grip_release_support(lb_world *w, uint32_t slot, int side, float share) {
+  if ((side != LB_HAND_RIGHT && side != LB_HAND_LEFT) || !lb_slot_has(w, slot, LB_GRIP_HANDS)) {
+    return;
+  }
+  lb_grip_hands *gs = lb_component_state(w, slot, LB_GRIP_HANDS);
+  gs->hands[side].released = lb_clamp(share, 0.0f, 1.0f);
+}
+
 static void lb_plan_hands(const lb_world *w, uint32_t s, lb_grip_plan plan[2],
                           uint32_t *placement) {
   const lb_grip_pose_c *gp =
@@ -61,9 +84,17 @@ static void lb_plan_hands(const lb_world *w, uint32_t s, lb_grip_plan plan[2],
       (lb_grip_plan){LB_GRIP_DRIVER_MAIN, prof->main_pose,   gh->weight, gh->weight,
                      trig[main],          gh->blend_seconds, obj,        prof->main_anchor};
   if (lb_slot_of(w, prof->support_anchor) >= 0) {
-    float sw = gh->weight * gh->support_weight;
+    float sw = gh->weight * gh->support_weight, arm = sw;
+    /* A higher owner (the vault's plant) that took the hand has the arm whole and the fingers
+     * by its share; the driver stays, so no blend restarts. */
+    const lb_grip_hands *gs = lb_component_state(w, s, LB_GRIP_HANDS);
+    float taken = gs->hands[support].released;
+    if (taken > 0.0f) {
+      sw *= 1.0f - taken;
+      arm = 0.0f;
+    }
     plan[support] =
-        (lb_grip_plan){LB_GRIP_DRIVER_SUPPORT, prof->support_pose, sw,  sw,
+        (lb_grip_plan){LB_GRIP_DRIVER_SUPPORT, prof->support_pose, sw,  arm,
                        trig[support],          gh->blend_seconds,  obj, prof->support_anchor};
   } else if (plan[support].kind == LB_GRIP_DRIVER_NONE) {
     plan[support].seconds = gh->blend_seconds;
@@ -86,14 +117,34 @@ static void lb_first_grip(lb_grip_hand *h, const lb_rig_instance *inst) {
 
 /* An anchor's transform in the rig's model space, mirrored when the hand that holds is
  * not the one the anchors were placed for. */
-static void lb_anchor_model(const lb_world *w, uint32_t rig_slot, const lb_grip_plan *p,
-                            lb_transform *world_out, lb_transform *model_out) {
-  const lb_grip_profile_c *prof = lb_component_ptr(w, (uint32_t)p->object, LB_GRIP_PROFILE);
+static void lb_anchor_model_of(const lb_world *w, uint32_t rig_slot, uint32_t object,
+                               lb_entity anchor, lb_transform *world_out, lb_transform *model_out) {
+  const lb_grip_profile_c *prof = lb_component_ptr(w, object, LB_GRIP_PROFILE);
   const lb_grip_holder_c *gh = lb_component_ptr(w, rig_slot, LB_GRIP_HOLDER);
-  lb_grip_anchor_world(w, (uint32_t)p->object, p->anchor, prof->hand != gh->main_hand, prof->mirror,
-                       world_out);
+  lb_grip_anchor_world(w, object, anchor, prof->hand != gh->main_hand, prof->mirror, world_out);
   lb_transform_inverse_mul(&w->world_xf[rig_slot], world_out, model_out);
   model_out->s[0] = model_out->s[1] = model_out->s[2] = 1.0f;
+}
+static void lb_anchor_model(const lb_world *w, uint32_t rig_slot, const lb_grip_plan *p,
+                            lb_transform *world_out, lb_transform *model_out) {
+  lb_anchor_model_of(w, rig_slot, (uint32_t)p->object, p->anchor, world_out, model_out);
+}
+
+bool lb_grip_support_anchor(const lb_world *w, uint32_t slot, lb_transform *model_out,
+                            float *weight) {
+  const lb_grip_holder_c *gh = lb_component_try(w, slot, LB_GRIP_HOLDER);
+  int obj = gh ? lb_slot_of(w, gh->held) : -1;
+  if (obj < 0 || !lb_slot_has(w, (uint32_t)obj, LB_GRIP_PROFILE)) {
+    return false;
+  }
+  const lb_grip_profile_c *prof = lb_component_ptr(w, (uint32_t)obj, LB_GRIP_PROFILE);
+  if (lb_slot_of(w, prof->support_anchor) < 0) {
+    return false;
+  }
+  lb_transform world;
+  lb_anchor_model_of(w, slot, (uint32_t)obj, prof->support_anchor, &world, model_out);
+  *weight = gh->weight * gh->support_weight;
+  return true;
 }
 
 static float lb_palm_gap(const lb_world *w, uint32_t s, const lb_grip_hand *h,
@@ -186,6 +237,23 @@ void lb_grip_arms(lb_world *w, uint32_t s, lb_grip_step *step) {
   }
 }
 
+/* GripHolder's outputs: the palms' gaps to their anchors; a released support hand reads 0
+ * and not reached, with the share released in supportRelease. */
+static void lb_grip_holder_status(lb_grip_holder_c *gh, const lb_grip_hands *gs,
+                                  const lb_grip_step *step) {
+  int main = step->main, support = step->support;
+  bool on_main = main >= 0 && step->active[main],
+       on_support = support >= 0 && step->active[support];
+  gh->main_distance = on_main ? gs->hands[main].palm_distance : 0.0f;
+  gh->support_distance = on_support ? gs->hands[support].palm_distance : 0.0f;
+  gh->support_release = on_support ? gs->hands[support].released : 0.0f;
+  /* A hand without a palm frame (fingers not found) reached only its hand joint: the
+   * real palm is somewhere else, so it is not reported reached. */
+  gh->main_reached = on_main && gs->hands[main].def->rig.valid && gh->main_distance <= 5e-4f;
+  gh->support_reached = on_support && gs->hands[support].def->rig.valid &&
+                        !(gh->support_release > 0.0f) && gh->support_distance <= 5e-4f;
+}
+
 void lb_grip_fingers(lb_world *w, uint32_t s, const lb_grip_step *step, float dt) {
   lb_grip_hands *gs = lb_component_state(w, s, LB_GRIP_HANDS);
   lb_rig_instance *inst = lb_rig_of_slot(w, s);
@@ -193,7 +261,7 @@ void lb_grip_fingers(lb_world *w, uint32_t s, const lb_grip_step *step, float dt
   lb_grip_holder_c *gh =
       lb_slot_has(w, s, LB_GRIP_HOLDER) ? lb_component_ptr(w, s, LB_GRIP_HOLDER) : NULL;
   const lb_grip_plan *plan = step->plan;
-  int main = step->main, support = step->support;
+  int support = step->support;
   lb_grip_shapes shapes;
   shapes.object = -1;
   for (int side = 0; side < 2; ++side) {
@@ -210,18 +278,17 @@ void lb_grip_fingers(lb_world *w, uint32_t s, const lb_grip_step *step, float dt
     lb_grip_blend_advance(h, dt);
     h->palm_distance =
         plan[side].object >= 0 ? lb_palm_gap(w, s, h, &step->anchor_world[side]) : 0.0f;
+    if (side == support && h->released > 0.0f) {
+      /* another owner has (part of) the hand: released, not a gap to the anchor */
+      h->driver = LB_GRIP_DRIVER_RELEASED;
+      h->palm_distance = 0.0f;
+    }
   }
   if (gh) {
-    bool on_main = main >= 0 && step->active[main],
-         on_support = support >= 0 && step->active[support];
-    gh->main_distance = on_main ? gs->hands[main].palm_distance : 0.0f;
-    gh->support_distance = on_support ? gs->hands[support].palm_distance : 0.0f;
-    /* A hand without a palm frame (fingers not found) reached only its hand joint: the
-     * real palm is somewhere else, so it is not reported reached. */
-    gh->main_reached = on_main && gs->hands[main].def->rig.valid && gh->main_distance <= 5e-4f;
-    gh->support_reached =
-        on_support && gs->hands[support].def->rig.valid && gh->support_distance <= 5e-4f;
+    lb_grip_holder_status(gh, gs, step);
   }
+  gs->hands[0].released = 0.0f; /* a share lasts one step: its owner takes it again */
+  gs->hands[1].released = 0.0f;
 }
 
 /* 5 Grip: every character with GripPose or GripHolder, in entity order. */

@@ -24,6 +24,8 @@ typedef struct lb_interact_state_s {
   vec3 replant_goal;              /* Touch: where a re-plant goes */
   bool replanting;
   bool target_valid; /* target holds a position (else it starts at the palm) */
+  int solved_arm;    /* lb_hand_side the arm was solved for this step, -1 none: the Output
+                        system measures that palm against the wall on the final pose */
 } lb_interact_inst;
 
 /* ---- small vector helpers (+ - * / sqrt only) ---------------------------------------------- */
@@ -183,18 +185,10 @@ static void lb_interact_changed(lb_world *w, uint32_t type, uint32_t slot) {
 
 /* ---- the Reach system ----------------------------------------------------------------------- */
 
-/* True when the character holds something with this hand (GripHolder). */
+/* True when the character holds something with this hand: wall touch ranks below both grip
+ * hands (the ownership rule, grip/grip_internal.h), so it never uses one. */
 static bool lb_hand_busy(const lb_world *w, uint32_t slot, int side) {
-  const lb_grip_holder_c *gh = lb_component_try(w, slot, LB_GRIP_HOLDER);
-  if (!gh || gh->held == LB_NULL_ENTITY || lb_slot_of(w, gh->held) < 0) {
-    return false;
-  }
-  if ((int)gh->main_hand == side) {
-    return true;
-  }
-  int os = lb_slot_of(w, gh->held);
-  const lb_grip_profile_c *gp = lb_component_try(w, (uint32_t)os, LB_GRIP_PROFILE);
-  return gp && gp->support_anchor != LB_NULL_ENTITY && gh->support_weight > 0.0f;
+  return lb_grip_hand_holding(w, slot, side) != LB_GRIP_HOLDING_NONE;
 }
 
 static void lb_enter(lb_env_interaction_c *c, lb_interact_inst *st, lb_interact_state s) {
@@ -497,8 +491,8 @@ static bool lb_interact_weights(lb_interact_step *p, float *weight, const float 
   return true;
 }
 
-/* The arm: palm centre to the target, palm facing the wall, fingers up and forward; then the
- * palm's distance to the wall after the solve. */
+/* The arm: palm centre to the target, palm facing the wall, fingers up and forward (the
+ * palm's distance to the wall is measured on the step's final pose, lb_interact_status). */
 static void lb_interact_arm(lb_interact_step *p, float weight) {
   lb_world *w = p->w;
   lb_env_interaction_c *c = p->c;
@@ -524,14 +518,7 @@ static void lb_interact_arm(lb_interact_step *p, float weight) {
   if (!lb_slot_has(w, p->s, LB_GRIP_POSE)) {
     lb_open_fingers(sk, p->inst, &hand, weight);
   }
-  lb_transform palm_m;
-  lb_grip_palm_model(&hand, p->inst, &palm_m);
-  vec3 palm_w, q, n;
-  float d;
-  lb_transform_point(p->root, palm_m.t, palm_w);
-  if (p->wall_slot >= 0 && lb_wall_closest(w, (uint32_t)p->wall_slot, palm_w, q, n, &d)) {
-    c->palm_distance = d;
-  }
+  p->st->solved_arm = p->wall_slot >= 0 ? p->arm : -1;
 }
 
 /* One character: box -> candidates -> transitions -> weights -> arm (the palm follows). */
@@ -543,6 +530,7 @@ static void lb_interact_one(lb_world *w, uint32_t s, float dt) {
   lb_env_interaction_c *c = p.c;
   lb_interact_inst *st = p.st;
   c->palm_distance = 0.0f;
+  st->solved_arm = -1;
   if (!p.inst || p.inst->asset != st->asset || !st->def[0] || !st->def[1]) {
     return; /* arms not found on this skeleton: idle */
   }
@@ -585,6 +573,36 @@ static void lb_system_interact(lb_world *w, float dt) {
   }
 }
 
+/* The touching palm's distance to the wall on the step's final pose: a later owner of the
+ * hand (a vault plant) may have moved it since the arm was solved. */
+static void lb_interact_status_one(lb_world *w, uint32_t s) {
+  lb_env_interaction_c *c = lb_component_ptr(w, s, LB_ENV_INTERACTION);
+  const lb_interact_inst *st = lb_component_state(w, s, LB_ENV_INTERACTION);
+  const lb_rig_instance *inst = lb_rig_of_slot(w, s);
+  int wall = c->wall != LB_NULL_ENTITY ? lb_slot_of(w, c->wall) : -1;
+  if (st->solved_arm < 0 || !inst || wall < 0 || !st->def[st->solved_arm]) {
+    return;
+  }
+  lb_grip_hand hand = {.def = st->def[st->solved_arm]};
+  lb_transform palm_m;
+  lb_grip_palm_model(&hand, inst, &palm_m);
+  vec3 palm_w, q, n;
+  float d;
+  lb_transform_point(&w->world_xf[s], palm_m.t, palm_w);
+  if (lb_wall_closest(w, (uint32_t)wall, palm_w, q, n, &d)) {
+    c->palm_distance = d;
+  }
+}
+
+/* 6 Output (order 50, before collide.refit_late moves held objects' colliders). */
+static void lb_system_interact_status(lb_world *w, float dt) {
+  (void)dt;
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_ENV_INTERACTION); lb_each_next(&it, &s);) {
+    lb_interact_status_one(w, s);
+  }
+}
+
 static const lb_component_def lb_interact_components[] = {
     {.type = LB_ENV_INTERACTION,
      .info = &lb_env_interaction_info,
@@ -595,6 +613,7 @@ static const lb_component_def lb_interact_components[] = {
 
 static const lb_system_def lb_interact_systems[] = {
     {LB_PHASE_REACH, 10, "interact.reach", lb_system_interact},
+    {LB_PHASE_OUTPUT, 50, "interact.status", lb_system_interact_status},
 };
 
 const lb_module_def lb_module_interact = {
@@ -602,6 +621,6 @@ const lb_module_def lb_module_interact = {
     .components = lb_interact_components,
     .component_count = 1,
     .systems = lb_interact_systems,
-    .system_count = 1,
+    .system_count = 2,
     .changed = lb_interact_changed,
 };

@@ -1,7 +1,9 @@
 /* Module "vault": the Vault component (limber/vault.h, part 2). The Move system takes
  * requests, runs the probe job (vault_probe.c), drives the Animator's trigger, shrinks and
  * restores the CharacterController and moves the character over; the Reach system plants a
- * hand on the top by the grip module's arm reach (as the interact module does). */
+ * hand on the top by the grip module's arm reach (as the interact module does), taking a
+ * support hand from the grip by weight (the hand ownership rule, grip/grip_internal.h); the
+ * Output system measures the planted palm on the step's final pose. */
 #include "../anim/animator_internal.h"
 #include "../base/bytes.h"
 #include "../grip/grip_internal.h"
@@ -19,11 +21,14 @@ LB_COMPONENT_INFO(lb_vault_info, "Vault", LB_VAULT_FIELDS);
 
 /* Private per-instance state. */
 typedef struct vault_inst {
-  /* the hand (found on insert and when the Rig changes skeleton) */
+  /* the hands (found on insert and when the Rig changes skeleton), by lb_hand_side: `hand`
+   * by handJoint, the other by name (busyHand may plant it) */
   uint32_t asset;
-  const lb_grip_hand_def *def; /* null = no Rig or no such hand */
-  float arm_length;
-  bool measured;
+  const lb_grip_hand_def *defs[2]; /* null = no Rig or no such hand */
+  float arm_length[2];
+  bool measured[2];
+  int side;    /* the hand the vault under way (or last) plants: lb_hand_side */
+  bool solved; /* the arm was solved this step: the Output system measures the palm */
   /* the vault in progress */
   float orig_height;
   vec3 orig_center;
@@ -53,10 +58,18 @@ static float v_dist(const float *a, const float *b) {
 
 /* ---- writes ---------------------------------------------------------------------------------- */
 
-static const lb_grip_hand_def *vault_find_hand(lb_world *w, const lb_vault_c *c, uint32_t asset) {
-  const lb_grip_hand_def *d =
-      lb_grip_hand_def_get(w, asset, (lb_hand_side)(c->hand ? 1 : 0), c->hand_joint, 0);
-  return d && d->found == LB_OK && d->upper >= 0 && d->lower >= 0 ? d : NULL;
+static bool vault_arm_found(const lb_grip_hand_def *d) {
+  return d && d->found == LB_OK && d->upper >= 0 && d->lower >= 0;
+}
+
+/* `hand` by its joint path and the other hand by name: out[0], out[1] (null: not found). */
+static void vault_find_hands(lb_world *w, const lb_vault_c *c, uint32_t asset,
+                             const lb_grip_hand_def *out[2]) {
+  int want = c->hand ? 1 : 0;
+  const lb_grip_hand_def *d = lb_grip_hand_def_get(w, asset, (lb_hand_side)want, c->hand_joint, 0);
+  const lb_grip_hand_def *o = lb_grip_hand_def_get(w, asset, (lb_hand_side)(1 - want), 0, 0);
+  out[0] = vault_arm_found(d) ? d : NULL;
+  out[1] = vault_arm_found(o) ? o : NULL;
 }
 
 static lb_result vault_stage(lb_write *wr) {
@@ -74,7 +87,7 @@ static lb_result vault_stage(lb_write *wr) {
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT,
                    "%s: fields 'hand'/'handJoint' cannot change during a vault", wr->where);
   }
-  /* prep: the hand def pointer (null: none), then a flag that it was looked up. */
+  /* prep: the hand defs, `hand` then the other (null: none). */
   const lb_grip_hand_def **prep = (const lb_grip_hand_def **)(void *)wr->prep;
   const lb_rig_instance *inst = lb_rig_of_slot(w, wr->slot);
   if (inst) {
@@ -92,18 +105,33 @@ static lb_result vault_stage(lb_write *wr) {
                      d->info.report ? d->info.report : "");
     }
     prep[0] = d;
+    const lb_grip_hand_def *o =
+        lb_grip_hand_def_get(w, inst->asset, (lb_hand_side)(c->hand ? 0 : 1), 0, 0);
+    if (!o) {
+      return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: out of memory", wr->where);
+    }
+    prep[1] = vault_arm_found(o) ? o : NULL; /* no other arm: busyHand cannot switch to it */
   }
   return LB_OK;
 }
 
+/* The defs by side from `hand`-first order; a def that changed is measured again. */
+static void vault_set_hands(vault_inst *st, const lb_vault_c *c, const lb_grip_hand_def *d[2]) {
+  int want = c->hand ? 1 : 0;
+  const lb_grip_hand_def *by_side[2] = {want ? d[1] : d[0], want ? d[0] : d[1]};
+  for (int side = 0; side < 2; ++side) {
+    if (st->defs[side] != by_side[side]) {
+      st->defs[side] = by_side[side];
+      st->measured[side] = false;
+    }
+  }
+}
+
 static void vault_commit(lb_write *wr, void *state) {
   vault_inst *st = state;
-  const lb_grip_hand_def *d = *(const lb_grip_hand_def **)(void *)wr->prep;
+  const lb_grip_hand_def **d = (const lb_grip_hand_def **)(void *)wr->prep;
   const lb_rig_instance *inst = lb_rig_of_slot(wr->world, wr->slot);
-  if (st->def != d) {
-    st->def = d;
-    st->measured = false;
-  }
+  vault_set_hands(st, wr->value, d);
   st->asset = inst ? inst->asset : 0;
 }
 
@@ -113,14 +141,19 @@ static void vault_changed(lb_world *w, uint32_t type, uint32_t slot) {
     return;
   }
   vault_inst *st = lb_component_state(w, slot, LB_VAULT);
+  const lb_vault_c *c = lb_component_ptr(w, slot, LB_VAULT);
   const lb_rig_instance *inst = lb_rig_of_slot(w, slot);
   uint32_t asset = inst ? inst->asset : 0;
-  if (st->asset == asset && (st->def || !inst)) {
+  if (st->asset == asset && (st->defs[c->hand ? 1 : 0] || !inst)) {
     return;
   }
   st->asset = asset;
-  st->measured = false;
-  st->def = inst ? vault_find_hand(w, lb_component_ptr(w, slot, LB_VAULT), asset) : NULL;
+  st->measured[0] = st->measured[1] = false;
+  const lb_grip_hand_def *d[2] = {NULL, NULL};
+  if (inst) {
+    vault_find_hands(w, c, asset, d);
+  }
+  vault_set_hands(st, c, d);
 }
 
 /* ---- frames ---------------------------------------------------------------------------------- */
@@ -284,6 +317,27 @@ static void vault_restore(lb_character_controller_c *cc, const vault_inst *st) {
   cc->snap_distance = st->orig_snap;
 }
 
+/* The hand to plant by busyHand and the ownership rule (the grip's main hand is never
+ * planted; the support hand may be, the grip taking it back after), or -1: HandBusy. */
+static int vault_choose_hand(const lb_world *w, uint32_t s, const lb_vault_c *c,
+                             const vault_inst *st) {
+  int want = c->hand ? 1 : 0, other = 1 - want;
+  lb_grip_holding held[2] = {lb_grip_hand_holding(w, s, LB_HAND_RIGHT),
+                             lb_grip_hand_holding(w, s, LB_HAND_LEFT)};
+  bool regrip = c->busy_hand == LB_VAULT_BUSY_RELEASE_AND_REGRIP;
+  if (held[want] == LB_GRIP_HOLDING_NONE || (regrip && held[want] == LB_GRIP_HOLDING_SUPPORT)) {
+    return want;
+  }
+  if (c->busy_hand == LB_VAULT_BUSY_REFUSE || !st->defs[other]) {
+    return -1;
+  }
+  /* `hand` holds the main grip (never planted), or FreeHand: the other hand */
+  if (held[other] == LB_GRIP_HOLDING_NONE || (regrip && held[other] == LB_GRIP_HOLDING_SUPPORT)) {
+    return other;
+  }
+  return -1;
+}
+
 /* An Idle vaulter's request (or the every-step probe): probe, then refuse or start. A request
  * on a vault under way is refused as busy. */
 static void vault_handle_request(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
@@ -313,6 +367,12 @@ static void vault_handle_request(lb_world *w, uint32_t s, lb_vault_c *c, vault_i
     vault_refuse(c, job.verdict != LB_VAULT_CLASS_VAULT ? LB_VAULT_NOT_VAULTABLE : job.refusal);
     return;
   }
+  int side = vault_choose_hand(w, s, c, st);
+  if (side < 0) {
+    vault_refuse(c, LB_VAULT_HAND_BUSY);
+    return;
+  }
+  st->side = side;
   vault_start(w, s, c, st, cc, &job);
 }
 
@@ -470,7 +530,7 @@ static bool vault_plant(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
  * plantTime until the body has moved out of reach; otherwise it falls over releaseSeconds. */
 static void vault_hand_weight(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
                               const lb_rig_instance *inst, const lb_grip_hand *hand,
-                              const lb_transform *o, float dt) {
+                              const lb_transform *o, bool regrip, float dt) {
   const lb_transform *root = &w->world_xf[s];
   if (c->state == LB_VAULT_VAULTING && !st->released) {
     {
@@ -487,11 +547,16 @@ static void vault_hand_weight(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst
       vec3 target, shoulder;
       lb_transform_point(o, st->plant_l, target);
       lb_transform_point(root, inst->model[hand->def->upper].t, shoulder);
-      st->released = v_dist(target, shoulder) > st->arm_length + c->body_shift + c->hand_radius;
+      st->released = v_dist(target, shoulder) > hand->arm_length + c->body_shift + c->hand_radius;
     }
   } else {
-    float fall = dt / c->release_seconds;
-    c->hand_weight = c->hand_weight > fall ? c->hand_weight - fall : 0.0f;
+    /* A support hand goes back to the grip at the grip's own pace (its blendSeconds). */
+    const lb_grip_holder_c *gh = regrip ? lb_component_try(w, s, LB_GRIP_HOLDER) : NULL;
+    float seconds = gh ? gh->blend_seconds : c->release_seconds;
+    float fall = seconds > 0.0f ? dt / seconds : (dt > 0.0f ? 1.0f : 0.0f);
+    /* what n equal steps leave of 1 is rounding (1 - 15 x (1/60 / 0.25) = 6e-8), not a share */
+    float snap = regrip ? 1e-5f : 0.0f;
+    c->hand_weight = c->hand_weight - fall > snap ? c->hand_weight - fall : 0.0f;
   }
 }
 
@@ -518,7 +583,7 @@ static void vault_hand_frame(lb_vault_c *c, const vault_inst *st, const lb_trans
 }
 
 /* A plant beyond the arm's reach pulls the whole pose toward it (at most bodyShift). */
-static void vault_pull_pose(lb_vault_c *c, const vault_inst *st, const lb_skeleton *sk,
+static void vault_pull_pose(lb_vault_c *c, float arm_length, const lb_skeleton *sk,
                             lb_rig_instance *inst, const lb_transform *root, int upper) {
   vec3 shoulder, gap;
   lb_transform_point(root, inst->model[upper].t, shoulder);
@@ -526,7 +591,7 @@ static void vault_pull_pose(lb_vault_c *c, const vault_inst *st, const lb_skelet
     gap[i] = c->hand_target[i] - shoulder[i];
   }
   float reach = lb_vec3_length(gap);
-  float over = reach - st->arm_length * 0.98f;
+  float over = reach - arm_length * 0.98f;
   c->body_offset = 0.0f;
   if (!(over > 0.0f && c->body_shift > 0.0f && reach > 0.0f)) {
     return;
@@ -551,61 +616,88 @@ static void vault_pull_pose(lb_vault_c *c, const vault_inst *st, const lb_skelet
   lb_rig_mark_edited(inst, 0, inst->joint_count);
 }
 
-/* The arm reaches the planted hand's frame by the hand weight; the palm's gap along the
- * normal and its distance to the target are measured after the solve. */
-static void vault_hand_solve(lb_vault_c *c, const lb_skeleton *sk, lb_rig_instance *inst,
-                             const lb_transform *root, const lb_grip_hand *hand, const vec3 n,
-                             const vec3 x, const vec3 y, const vec3 z) {
+/* The arm reaches the planted hand's frame by the hand weight (the palm is measured on the
+ * step's final pose, vault_status_one). Handed over from the grip (`from`: its support anchor
+ * held at `from_weight`), the palm's goal travels from that anchor to the plant instead, and
+ * the arm's weight from the grip's to 1: at weight 0 the arm is where the grip would put it,
+ * so neither end pops, and the animated arm never shows in between. */
+static void vault_hand_solve(const lb_vault_c *c, const lb_skeleton *sk, lb_rig_instance *inst,
+                             const lb_transform *root, const lb_grip_hand *hand, const vec3 x,
+                             const vec3 y, const vec3 z, const lb_transform *from,
+                             float from_weight) {
   lb_transform anchor_w, anchor_m;
   lb_transform_identity(&anchor_w);
   memcpy(anchor_w.t, c->hand_target, sizeof(vec3));
   lb_quat_from_basis(x, y, z, anchor_w.r);
   lb_transform_inverse_mul(root, &anchor_w, &anchor_m);
-  lb_grip_arm_reach(sk, inst, hand, &anchor_m, c->hand_weight, 0.0f, false);
-  lb_transform palm_m;
-  vec3 palm, rel;
-  lb_grip_palm_model(hand, inst, &palm_m);
-  lb_transform_point(root, palm_m.t, palm);
-  for (int i = 0; i < 3; ++i) {
-    rel[i] = palm[i] - c->hand_target[i];
+  float weight = c->hand_weight;
+  if (from) {
+    float k = c->hand_weight;
+    versor r;
+    lb_quat_slerp(from->r, anchor_m.r, k, r);
+    memcpy(anchor_m.r, r, sizeof r);
+    for (int i = 0; i < 3; ++i) {
+      anchor_m.t[i] = from->t[i] + (anchor_m.t[i] - from->t[i]) * k;
+    }
+    weight = from_weight + (1.0f - from_weight) * k;
   }
-  c->palm_gap = lb_vec3_dot(rel, n);
-  c->palm_error = lb_vec3_length(rel);
+  lb_grip_arm_reach(sk, inst, hand, &anchor_m, weight, 0.0f, false);
 }
 
-/* One vaulter's planted hand: weight -> frame -> pull the pose -> the arm. */
+/* The grip's support hand handed to the plant: the grip leaves the arm to the vault and eases
+ * the fingers by the hand weight; `from` gets the grip's hold (support anchor, model space)
+ * and its weight. False when the grip holds no support anchor (nothing to hand over). */
+static bool vault_take_support(lb_world *w, uint32_t s, const lb_grip_hand *hand, float weight,
+                               lb_transform *from, float *from_weight) {
+  lb_grip_release_support(w, s, hand->def->side, weight);
+  return lb_grip_support_anchor(w, s, from, from_weight);
+}
+
+/* One vaulter's planted hand: weight -> frame -> pull the pose -> the grip's share -> the
+ * arm. A planted support hand is taken from the grip by the hand weight, every step it is
+ * held (the vault outranks the support hand: lb_grip_release_support). */
 static void vault_reach_one(lb_world *w, uint32_t s, float dt) {
   lb_vault_c *c = lb_component_ptr(w, s, LB_VAULT);
   vault_inst *st = lb_component_state(w, s, LB_VAULT);
+  st->solved = false;
   if (c->state == LB_VAULT_IDLE && c->hand_weight <= 0.0f) {
     return;
   }
   c->palm_gap = 0.0f;
   c->palm_error = 0.0f;
+  c->hand_reached = 0;
+  c->planted_hand = 0;
   lb_rig_instance *inst = lb_rig_of_slot(w, s);
-  if (!inst || inst->asset != st->asset || !st->def) {
+  const int side = st->side;
+  const lb_grip_hand_def *d = st->defs[side];
+  if (!inst || inst->asset != st->asset || !d) {
     c->hand_weight = 0.0f;
     return;
   }
   const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
   const lb_transform *root = &w->world_xf[s];
-  const lb_grip_hand_def *d = st->def;
-  if (!st->measured) {
-    st->arm_length = v_dist(inst->model[d->upper].t, inst->model[d->lower].t) +
-                     v_dist(inst->model[d->lower].t, inst->model[d->info.hand].t);
-    st->measured = true;
+  if (!st->measured[side]) {
+    st->arm_length[side] = v_dist(inst->model[d->upper].t, inst->model[d->lower].t) +
+                           v_dist(inst->model[d->lower].t, inst->model[d->info.hand].t);
+    st->measured[side] = true;
   }
-  lb_grip_hand hand = {.def = d, .arm_length = st->arm_length};
+  lb_grip_hand hand = {.def = d, .arm_length = st->arm_length[side]};
   lb_transform o;
   obstacle_now(w, c, st, &o);
-  vault_hand_weight(w, s, c, st, inst, &hand, &o, dt);
+  bool regrip = lb_grip_hand_holding(w, s, side) == LB_GRIP_HOLDING_SUPPORT;
+  vault_hand_weight(w, s, c, st, inst, &hand, &o, regrip, dt);
   if (!st->planted || c->hand_weight <= 0.0f) {
     return;
   }
+  c->planted_hand = (uint32_t)side + 1u;
   vec3 n, x, y, z;
   vault_hand_frame(c, st, &o, n, x, y, z);
-  vault_pull_pose(c, st, sk, inst, root, d->upper);
-  vault_hand_solve(c, sk, inst, root, &hand, n, x, y, z);
+  vault_pull_pose(c, hand.arm_length, sk, inst, root, d->upper);
+  lb_transform from;
+  float from_weight = 0.0f;
+  bool handover = regrip && vault_take_support(w, s, &hand, c->hand_weight, &from, &from_weight);
+  vault_hand_solve(c, sk, inst, root, &hand, x, y, z, handover ? &from : NULL, from_weight);
+  st->solved = true;
 }
 
 /* 4 Reach (order 20, after interact): every Vault in entity order. */
@@ -613,6 +705,39 @@ static void vault_system_reach(lb_world *w, float dt) {
   uint32_t s;
   for (lb_each it = lb_each_begin(w, LB_VAULT); lb_each_next(&it, &s);) {
     vault_reach_one(w, s, dt);
+  }
+}
+
+/* ---- the Output system ------------------------------------------------------------------- */
+
+/* The planted palm on the step's final pose (after the Grip phase, the last to move a hand):
+ * its gap along the top's normal and its distance to the target, as drawn. */
+static void vault_status_one(lb_world *w, uint32_t s) {
+  vault_inst *st = lb_component_state(w, s, LB_VAULT);
+  const lb_rig_instance *inst = lb_rig_of_slot(w, s);
+  if (!st->solved || !inst || !st->defs[st->side]) {
+    return;
+  }
+  lb_vault_c *c = lb_component_ptr(w, s, LB_VAULT);
+  lb_grip_hand hand = {.def = st->defs[st->side]};
+  lb_transform palm_m;
+  vec3 palm, rel;
+  lb_grip_palm_model(&hand, inst, &palm_m);
+  lb_transform_point(&w->world_xf[s], palm_m.t, palm);
+  for (int i = 0; i < 3; ++i) {
+    rel[i] = palm[i] - c->hand_target[i];
+  }
+  c->palm_gap = lb_vec3_dot(rel, c->hand_normal);
+  c->palm_error = lb_vec3_length(rel);
+  c->hand_reached = c->hand_weight >= 1.0f && c->palm_error <= 5e-3f ? 1u : 0u;
+}
+
+/* 6 Output (order 50, before collide.refit_late): every Vault in entity order. */
+static void vault_system_status(lb_world *w, float dt) {
+  (void)dt;
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_VAULT); lb_each_next(&it, &s);) {
+    vault_status_one(w, s);
   }
 }
 
@@ -690,6 +815,7 @@ static const lb_component_def vault_components[] = {
 static const lb_system_def vault_systems[] = {
     {LB_PHASE_MOVE, 20, "vault.move", vault_system_move},
     {LB_PHASE_REACH, 20, "vault.reach", vault_system_reach},
+    {LB_PHASE_OUTPUT, 50, "vault.status", vault_system_status},
 };
 
 const lb_module_def lb_module_vault = {
@@ -697,6 +823,6 @@ const lb_module_def lb_module_vault = {
     .components = vault_components,
     .component_count = 1,
     .systems = vault_systems,
-    .system_count = 2,
+    .system_count = 3,
     .changed = vault_changed,
 };
