@@ -23,3 +23,5 @@ export type { AnimatorParamType, AnimatorStatus, ControllerInfo, RootMotion } fr
 export type { ClosestPointOptions, CollideHit, CollisionQueries, QueryOptions } from './collide.js';
 export { addNavMesh, bakeDetourNavMesh, bakeNavMesh, bakeNavMeshData, findNavMesh, levelTriangles, navBakeSettings, navFindPath, navMeshInfo, navMoveAlongSurface, navNearest, navPathStatus, navRaycast, setNavDestination, stopNavAgent, useRecast } from './nav.js';
 export type { DetourBake, DetourNavMesh, NavBakeSettings, NavHit, NavLevel, NavMeshData, NavMeshInfo, NavPath, NavPathStatus, NavPoint, NavPointLike } from './nav.js';
+export { inputOwner } from './input.js';
+export type { InputOwner, OwnedInput } from './input.js';

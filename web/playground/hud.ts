@@ -1,7 +1,7 @@
 /** The HUD (#hud): the IK and grip tables, the Animator block, hash and step count, the scene
  * picker, the scene's description and help, the plot panel and the grip editor link. The
  * module blocks (interaction, vault, nav) come with their views (scene-views.ts). */
-import { Animator, animatorParam, controllerInfo, GripHolder, GripProfile, TwoBoneIK, type Entity, type World } from '../bridge/browser.js';
+import { Animator, animatorParam, controllerInfo, GripHolder, GripProfile, inputOwner, TwoBoneIK, type Entity, type World } from '../bridge/browser.js';
 import { PlotPanel } from './editor/plot.js';
 import { el, type Params } from './page.js';
 import { sceneFileNames, type Loaded } from './scene-load.js';
@@ -81,7 +81,7 @@ export class AnimatorControls {
       speedEl.value = String(animatorParam(world, hero, blend.parameter));
       speedEl.addEventListener('input', () => {
         this.userSpeed = Number(speedEl.value);
-        world.setAnimatorParam(hero, blend.parameter, this.userSpeed);
+        if (this.owner() === null) world.setAnimatorParam(hero, blend.parameter, this.userSpeed);
         changed();
       });
     }
@@ -96,14 +96,24 @@ export class AnimatorControls {
     }
   }
 
-  /** After a scene step (timeline included): the user's slider value is applied again. */
+  /** The component that sets the slider's parameter now (a NavAgent heading somewhere), or
+   * null: the slider's then (a write would be refused with LB_ERR_BUSY). */
+  private owner(): string | null {
+    return this.hero !== null && this.blend !== null ? inputOwner(this.world, this.hero, { param: this.blend.parameter }) : null;
+  }
+
+  /** After a scene step (timeline included): the user's slider value is applied again, unless
+   * a system owns the parameter. */
   afterStep(): void {
-    if (this.hero !== null && this.blend !== null && this.userSpeed !== null) this.world.setAnimatorParam(this.hero, this.blend.parameter, this.userSpeed);
+    if (this.hero !== null && this.blend !== null && this.userSpeed !== null && this.owner() === null) this.world.setAnimatorParam(this.hero, this.blend.parameter, this.userSpeed);
   }
 
   refresh(): void {
     if (this.hero === null) return;
     el('anim-state').textContent = this.world.get(this.hero, Animator).state;
+    const owner = this.owner();
+    this.speedEl.disabled = owner !== null;
+    this.speedEl.title = owner !== null ? `set by its ${owner}` : '';
     if (this.blend !== null) {
       const v = animatorParam(this.world, this.hero, this.blend.parameter) as number;
       el('speed-value').textContent = `${v.toFixed(2)}`;
