@@ -281,8 +281,72 @@ static void test_both_through_controller(void) {
   lb_world_destroy(w);
 }
 
+/* One owner: a Both agent with a destination refuses the game's locomotion parameter and
+ * moves (LB_ERR_BUSY, naming the entity and the NavAgent, nothing changed); other parameters
+ * stay the game's; stopped or Manual, the game's writes are taken and kept. */
+static void test_owner(void) {
+  lb_world_def d = lb_world_default_def();
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(&d, &w) == LB_OK);
+  lb_scene *sc = load_arena_with(
+      w,
+      "[{\"name\": \"hero\", \"components\": {\"Transform\": {\"position\": [0, 0.02, -8]},"
+      " \"Rig\": {\"asset\": \"mannequin\"}, \"Animator\": {\"controller\": \"locomotion\"},"
+      " \"CharacterController\": {}, \"NavAgent\": {\"navMesh\": \"arena\", \"driveMode\":"
+      " \"Both\", \"baseLocomotionParam\": 1.4, \"destination\": [0, 0, 0], \"hasDestination\":"
+      " true}}}]",
+      true);
+  LB_CHECK(sc != NULL);
+  if (!sc) {
+    lb_world_destroy(w);
+    return;
+  }
+  lb_entity e = lb_scene_entity(sc, "hero");
+  for (int i = 0; i < 30; ++i) {
+    LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+  }
+  const char *owner = NULL;
+  LB_CHECK(lb_world_input_owner(w, e, LB_INPUT_MOVE, NULL, &owner) == LB_OK && owner &&
+           strcmp(owner, "NavAgent") == 0);
+  float before = 0.0f, after = 0.0f;
+  LB_CHECK(lb_world_get_animator_param(w, e, "MoveSpeed", &before, NULL) == LB_OK);
+  LB_CHECK(lb_world_set_animator_float(w, e, "MoveSpeed", 3.5f) == LB_ERR_BUSY);
+  const char *msg = lb_world_last_error(w);
+  printf("  refused: %s\n", msg);
+  LB_CHECK(strstr(msg, "entity 0v0") && strstr(msg, "parameter 'MoveSpeed'") &&
+           strstr(msg, "owned by its NavAgent"));
+  LB_CHECK(lb_world_get_animator_param(w, e, "MoveSpeed", &after, NULL) == LB_OK);
+  LB_CHECK(memcmp(&before, &after, sizeof before) == 0);
+  vec3 push = {0.1f, 0.0f, 0.0f};
+  LB_CHECK(lb_world_controller_move(w, e, push) == LB_ERR_BUSY);
+  lb_character_controller_c c;
+  LB_CHECK(lb_world_get(w, e, LB_CHARACTER_CONTROLLER, &c) == LB_OK);
+  LB_CHECK(c.move[0] == 0.0f && c.move[1] == 0.0f && c.move[2] == 0.0f);
+  LB_CHECK(lb_world_input_owner(w, e, LB_INPUT_ANIMATOR_PARAM, "Vault", &owner) == LB_OK &&
+           owner == NULL);
+  /* stopped: the game's again, and the agent leaves the game's value alone */
+  lb_nav_agent_c a;
+  LB_CHECK(lb_world_get(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  a.stopped = 1;
+  LB_CHECK(lb_world_set(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  LB_CHECK(lb_world_set_animator_float(w, e, "MoveSpeed", 0.5f) == LB_OK);
+  LB_CHECK(lb_world_controller_move(w, e, push) == LB_OK);
+  LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+  LB_CHECK(lb_world_get_animator_param(w, e, "MoveSpeed", &after, NULL) == LB_OK);
+  LB_CHECK(after == 0.5f);
+  /* Manual with a destination: still the game's */
+  a.stopped = 0;
+  a.drive_mode = LB_NAV_DRIVE_MANUAL;
+  LB_CHECK(lb_world_set(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  LB_CHECK(lb_world_input_owner(w, e, LB_INPUT_MOVE, NULL, &owner) == LB_OK && owner == NULL);
+  LB_CHECK(lb_world_input_owner(w, e, (lb_input)7, NULL, &owner) == LB_ERR_INVALID_ARGUMENT);
+  lb_scene_destroy(w, sc);
+  lb_world_destroy(w);
+}
+
 int main(void) {
   LB_RUN(test_agent_through_controller);
   LB_RUN(test_both_through_controller);
+  LB_RUN(test_owner);
   LB_TEST_MAIN_END();
 }

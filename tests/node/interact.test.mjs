@@ -83,3 +83,30 @@ test('SIMD and scalar builds give the same outputs every step', async () => {
   }
   assert.equal(a.world.hash(), b.world.hash());
 });
+
+test('a level given by its path alone: walls on layers 0 and 1, the floor on 0; a default EnvironmentInteraction touches them', async () => {
+  // the corridor scene with "level": "<path>" and no interactableLayers (default bit 1): before,
+  // the walls were on the Collider default layer 1 and the hand never touched (0 of 180 steps)
+  const scene = JSON.parse(text);
+  scene.level = 'assets/levels/corridor.json';
+  const hero = scene.entities.find((e) => e.name === 'hero').components;
+  delete hero.EnvironmentInteraction.interactableLayers;
+  const world = await createWorld();
+  const files = Object.fromEntries(world.sceneFiles(scene).map((p) => [p, readFileSync(p)]));
+  const loaded = world.loadScene(scene, { files });
+  assert.equal(world.get(loaded.entity('wall_left_01'), Collider).layer, 3);
+  assert.equal(world.get(loaded.entity('floor'), Collider).layer, 1);
+  const e = loaded.entity('hero');
+  assert.equal(world.get(e, EnvironmentInteraction).interactableLayers, 2, 'the default');
+  let touching = 0;
+  for (let i = 0; i < 180; i++) {
+    loaded.step(DT);
+    if (world.get(e, EnvironmentInteraction).state === 'Touch') touching++;
+  }
+  console.log(`string-form level, default layers: the hand touches a wall in ${touching} of 180 steps`);
+  assert.ok(touching > 30, `${touching} steps touching`);
+  // the same walk as the scene that lists its layers (walls 2, floor 1)
+  const listed = await load();
+  for (let i = 0; i < 180; i++) listed.scene.step(DT);
+  assert.equal(world.hash(), listed.world.hash());
+});

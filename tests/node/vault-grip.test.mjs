@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { CharacterController, createWorld, GripHolder, GripProfile, gripPoseStatus, Rig, Transform, Vault } from '../../dist/web/bridge/index.js';
+import { CharacterController, createWorld, GripHolder, GripProfile, Rig, Transform, Vault } from '../../dist/web/bridge/index.js';
 
 const DT = 1 / 60;
 const text = readFileSync('assets/scenes/vault-course.json', 'utf8');
@@ -59,7 +59,7 @@ async function rifleCourse({ vault = {}, holder = {} } = {}) {
   world.insert(rifle, GripProfile, { mainAnchor: grip, supportAnchor: fore, mainPose: 'pistol', supportPose: 'support' });
   world.insert(hero, GripHolder, { held: rifle, placement: 'Object', mainHand: 'Right', blendSeconds: BLEND, ...holder });
   world.update(hero, Vault, (v) => Object.assign(v, vault));
-  const names = world.skeleton(world.get(hero, Rig).asset).names;
+  const names = world.rig.skeleton(world.get(hero, Rig).asset).names;
   return { world, scene, hero, fore, grip, joint: (n) => names.indexOf(n) };
 }
 
@@ -104,8 +104,8 @@ for (const wasm of ['limber.wasm', 'limber-scalar.wasm']) {
           assert.equal(h.supportRelease, 1);
           assert.equal(h.supportReached, false);
           assert.equal(h.supportDistance, 0, 'released, not a gap');
-          assert.equal(gripPoseStatus(world, hero).left.driver, 'released');
-          assert.equal(gripPoseStatus(world, hero).right.driver, 'main');
+          assert.equal(world.grip.status(hero).left.driver, 'released');
+          assert.equal(world.grip.status(hero).right.driver, 'main');
         }
         worstFullErr = Math.max(worstFullErr, err);
         lastFull = i;
@@ -136,7 +136,7 @@ for (const wasm of ['limber.wasm', 'limber-scalar.wasm']) {
     assert.ok(after <= 5e-3, `support palm ${after} m from its anchor after landing`);
     assert.ok(world.get(hero, GripHolder).supportReached);
     assert.equal(world.get(hero, GripHolder).supportRelease, 0);
-    assert.equal(gripPoseStatus(world, hero).left.driver, 'support');
+    assert.equal(world.grip.status(hero).left.driver, 'support');
     assert.ok(worstJump < 0.12, `largest palm step ${worstJump} m in the hero's frame`);
     world.destroy();
   });

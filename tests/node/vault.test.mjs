@@ -171,3 +171,25 @@ test('a vault requested before the controller ever moved (feet on the floor, no 
   assert.equal(v.refusal, 'None', 'the last request stays accepted (None): the probe on landing is not a request');
   world.destroy();
 });
+
+test('a level given by its path alone: a default Vault (layerMask 0xFFFFFF) sees the level\'s crates', async () => {
+  const scene = JSON.parse(text);
+  scene.level = 'assets/levels/vault-course.json';
+  delete scene.entities.find((e) => e.name === 'hero').components.Vault.layerMask;
+  const world = await createWorld();
+  const files = Object.fromEntries(world.sceneFiles(scene).map((p) => [p, readFileSync(p)]));
+  const loaded = world.loadScene(scene, { files });
+  const hero = loaded.entity('hero');
+  assert.equal(world.get(loaded.entity('obstacle_low_01'), Collider).layer, 1);
+  const outcomes = [];
+  let prev = world.get(hero, Vault);
+  for (let i = 0; i < 1000; i++) {
+    loaded.step(DT);
+    const v = world.get(hero, Vault);
+    if (v.vaults + v.refusals !== prev.vaults + prev.refusals) outcomes.push(`${v.obstacleClass}:${v.refusal}`);
+    prev = v;
+  }
+  console.log(`string-form vault course, default layerMask: ${outcomes.join(', ')}`);
+  assert.deepEqual(outcomes, ['StepOver:NotVaultable', 'Vault:None', 'Vault:None', 'Vault:None', 'Vault:None', 'TooTall:NotVaultable', 'Mantle:NotVaultable']);
+  assert.equal(world.hash(), expected['vault-course.json@1000'], 'the same run as the scene that lists its layers');
+});

@@ -86,6 +86,13 @@ LBW_EXPORT(lbw_name_text) const char *lbw_name_text(lb_world *w, uint32_t id) {
   return lb_world_name_text(w, id);
 }
 
+/* *out = the owning component's name (a static string) or 0 (the game's); input: lb_input;
+ * param: an Animator parameter's name for LB_INPUT_ANIMATOR_PARAM. */
+LBW_EXPORT(lbw_input_owner)
+int lbw_input_owner(lb_world *w, lb_entity e, int input, const char *param, const char **out) {
+  return lb_world_input_owner(w, e, (lb_input)input, param, out);
+}
+
 LBW_EXPORT(lbw_step) int lbw_step(lb_world *w, float dt) {
   return lb_world_step(w, dt);
 }

@@ -36,3 +36,4 @@ export {
   gripPoseDef, gripPoseStatus, listClips, loadRig, navFindPath, navMeshInfo, navMoveAlongSurface, navNearest, navRaycast, registerFingerPose, registerGripPose, rootMotion,
   sampleClip, setAnimatorParam, setAnimatorTrigger, setNavDestination, stopNavAgent,
 } from './deprecated.js';
+export type { InputOwner, OwnedInput } from './input.js';

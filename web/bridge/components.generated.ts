@@ -581,10 +581,10 @@ export interface NavAgentData {
   /** navmesh asset handle (scenes: its name); required */
   navMesh: NavMeshHandle;
   /**
-   * who moves the character (see nav.h)
+   * who moves the character (see nav.h); Manual: the game, the agent only reports
    * @default 'NavDestination'
    */
-  driveMode: 'NavDestination' | 'RootMotion' | 'Both';
+  driveMode: 'NavDestination' | 'RootMotion' | 'Both' | 'Manual';
   /**
    * metres, world space; a new value also sets hasDestination and clears stopped; each in [-1e6, 1e6]
    * @default [0, 0, 0]
@@ -651,6 +651,8 @@ export interface NavAgentData {
   readonly locomotionValue: number;
   /** output: degrees from facing to the steering target before the turn */
   readonly turnAngle: number;
+  /** output: m/s toward the steering target at movementSpeed (slower for the last step); what a game steers by in Manual */
+  readonly desiredVelocity: Vec3;
 }
 
 /** The NavAgent component: world.insert / get / update / remove / has. */

@@ -87,6 +87,7 @@ export interface LimberExports {
   lbw_clip_skeleton(w: number, clip: number): number;
   lbw_find_clip(w: number, skeleton: number, name: number): number;
   lbw_controller_move(w: number, e: number, delta: number): number;
+  lbw_input_owner(w: number, e: number, input: number, param: number, out: number): number;
   lbw_vault_request(w: number, e: number): number;
   lbw_vault_casts(w: number, e: number, out: number, cap: number, count: number): number;
   lbw_clip_sample(w: number, clip: number, time: number, loop: number, out: number, count: number): number;

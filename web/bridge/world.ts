@@ -4,6 +4,7 @@ import { type ClosestPointOptions, CollideApi, type CollideHit, type CollisionQu
 import { ControllerApi } from './controller.js';
 import { badArgument, deprecated, describe, handleArg, jsonArg, nameArg, vecArg } from './args.js';
 import { GripApi } from './grip.js';
+import { inputOwner, type InputOwner, type OwnedInput } from './input.js';
 import { NavApi } from './nav.js';
 import { type HumanoidNaming, RigApi } from './rig.js';
 import { VaultApi, type VaultCast } from './vault.js';
@@ -580,6 +581,15 @@ export class World {
       this.check(this.ex.lbw_entity_transform(this.w, h, p), { entity: h, fn: 'worldTransform' });
       return this.readPose(p, 1)[0];
     });
+  }
+
+  /** Who writes the entity's input now: 'NavAgent' (heading for a destination in
+   * NavDestination/Both: its locomotion parameter and the movement requests), 'Vault' (under
+   * way: the movement requests), or null when the game may write it. A write to an owned
+   * input throws LB_ERR_BUSY and changes nothing; per-frame input code asks here first.
+   * `input`: 'move' or { param: name }. Table: docs/architecture.md, "Who writes what". */
+  inputOwner(e: Entity, input: OwnedInput): InputOwner | null {
+    return inputOwner(this, e, input);
   }
 
   // ---- module namespaces: what each module adds, one object per module --------------------

@@ -81,7 +81,7 @@ export class AnimatorControls {
       speedEl.value = String(world.anim.param(hero, blend.parameter));
       speedEl.addEventListener('input', () => {
         this.userSpeed = Number(speedEl.value);
-        world.anim.setParam(hero, blend.parameter, this.userSpeed);
+        if (this.owner() === null) world.anim.setParam(hero, blend.parameter, this.userSpeed);
         changed();
       });
     }
@@ -96,14 +96,24 @@ export class AnimatorControls {
     }
   }
 
-  /** After a scene step (timeline included): the user's slider value is applied again. */
+  /** The component that sets the slider's parameter now (a NavAgent heading somewhere), or
+   * null: the slider's then (a write would be refused with LB_ERR_BUSY). */
+  private owner(): string | null {
+    return this.hero !== null && this.blend !== null ? this.world.inputOwner(this.hero, { param: this.blend.parameter }) : null;
+  }
+
+  /** After a scene step (timeline included): the user's slider value is applied again, unless
+   * a system owns the parameter. */
   afterStep(): void {
-    if (this.hero !== null && this.blend !== null && this.userSpeed !== null) this.world.anim.setParam(this.hero, this.blend.parameter, this.userSpeed);
+    if (this.hero !== null && this.blend !== null && this.userSpeed !== null && this.owner() === null) this.world.anim.setParam(this.hero, this.blend.parameter, this.userSpeed);
   }
 
   refresh(): void {
     if (this.hero === null) return;
     el('anim-state').textContent = this.world.get(this.hero, Animator).state;
+    const owner = this.owner();
+    this.speedEl.disabled = owner !== null;
+    this.speedEl.title = owner !== null ? `set by its ${owner}` : '';
     if (this.blend !== null) {
       const v = this.world.anim.param(this.hero, this.blend.parameter) as number;
       el('speed-value').textContent = `${v.toFixed(2)}`;

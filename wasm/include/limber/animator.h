@@ -216,9 +216,11 @@ int lb_controller_state_blend(const lb_world *world, uint32_t controller, uint32
 
 /* Parameters of an entity's Animator. Errors (nothing changes): LB_ERR_STALE_ENTITY,
  * LB_ERR_MISSING_COMPONENT (no Animator), LB_ERR_UNKNOWN_NAME (no such parameter in the
- * controller), LB_ERR_INVALID_ARGUMENT (the parameter has another type), LB_ERR_NOT_FINITE.
- * Messages name the entity and the parameter. A value set before a step is seen by that
- * step's transitions. */
+ * controller), LB_ERR_INVALID_ARGUMENT (the parameter has another type), LB_ERR_NOT_FINITE,
+ * LB_ERR_BUSY (a system owns the parameter now: a NavAgent's locomotion parameter while it
+ * heads for a destination in NavDestination or Both; lb_world_input_owner, world.h).
+ * Messages name the entity and the parameter (and the owner). A value set before a step is
+ * seen by that step's transitions. */
 lb_result lb_world_set_animator_float(lb_world *world, lb_entity e, const char *name, float value);
 /* The same with this parameter's damping set to `damp` seconds from now on (Unity's
  * SetFloat(name, value, dampTime, deltaTime), with the step's dt): finite, [0, 3600]. */

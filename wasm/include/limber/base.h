@@ -28,7 +28,8 @@ extern "C" {
   X(LB_ERR_OUT_OF_MEMORY, "out of memory")                                                         \
   X(LB_ERR_CAPACITY, "capacity exceeded")                                                          \
   X(LB_ERR_DEGENERATE, "degenerate geometry")                                                      \
-  X(LB_ERR_CYCLE, "parent cycle")
+  X(LB_ERR_CYCLE, "parent cycle")                                                                  \
+  X(LB_ERR_BUSY, "owned by another system")
 
 typedef enum lb_result {
 #define LB_RESULT_ENUM_(name, text) name,

@@ -442,7 +442,8 @@ LB_COMPONENT_STRUCT(lb_env_interaction_c, LB_ENV_INTERACTION_FIELDS);
   F(uint32_t, nav_mesh, "navMesh", LB_FIELD_ASSET, .min = 1, .max = 4294967295.0f,                 \
     .doc = "navmesh asset handle (scenes: its name)")                                              \
   F(uint32_t, drive_mode, "driveMode", LB_FIELD_ENUM,                                              \
-    .enum_names = "NavDestination|RootMotion|Both", .doc = "who moves the character (see nav.h)")  \
+    .enum_names = "NavDestination|RootMotion|Both|Manual",                                         \
+    .doc = "who moves the character (see nav.h); Manual: the game, the agent only reports")        \
   F(vec3, destination, "destination", LB_FIELD_VEC3, .min = -1e6f, .max = 1e6f,                    \
     .doc = "metres, world space; a new value also sets hasDestination and clears stopped")         \
   F(uint32_t, has_destination, "hasDestination", LB_FIELD_BOOL, .min = 0, .max = 1,                \
@@ -481,13 +482,21 @@ LB_COMPONENT_STRUCT(lb_env_interaction_c, LB_ENV_INTERACTION_FIELDS);
     .flags = LB_FIELD_READONLY, .doc = "output: the locomotion parameter value of the last step")  \
   F(float, turn_angle, "turnAngle", LB_FIELD_F32, .min = -180, .max = 180,                         \
     .flags = LB_FIELD_READONLY,                                                                    \
-    .doc = "output: degrees from facing to the steering target before the turn")
+    .doc = "output: degrees from facing to the steering target before the turn")                   \
+  F(vec3, desired_velocity, "desiredVelocity", LB_FIELD_VEC3, .min = -1e6f, .max = 1e6f,           \
+    .flags = LB_FIELD_READONLY,                                                                    \
+    .doc = "output: m/s toward the steering target at movementSpeed (slower for the last step); "  \
+           "what a game steers by in Manual")
 LB_COMPONENT_STRUCT(lb_nav_agent_c, LB_NAV_AGENT_FIELDS);
 
 typedef enum lb_nav_drive_mode {
   LB_NAV_DRIVE_DESTINATION = 0,
   LB_NAV_DRIVE_ROOT_MOTION = 1,
-  LB_NAV_DRIVE_BOTH = 2
+  LB_NAV_DRIVE_BOTH = 2,
+  /* the game moves, turns and animates the character (world.controller.move, Animator parameters, root
+   * motion); the agent follows the Transform on the mesh and only reports (steeringTarget,
+   * desiredVelocity, locomotionValue: the value the game may set) */
+  LB_NAV_DRIVE_MANUAL = 3
 } lb_nav_drive_mode;
 
 /* The schema rows of a field list, for `static const lb_field rows[] =

@@ -13,7 +13,7 @@
  * In the Move phase every movement request for the entity goes through its controller: root
  * motion from its Animator (anim.root_motion hands it over through the module contract's
  * `move` hook instead of moving the Transform), and the `move` field a script writes
- * (world.moveController(e, delta) in TypeScript). `controller.move` (Move phase, order 50)
+ * (world.controller.move(e, delta) in TypeScript). `controller.move` (Move phase, order 50)
  * then makes one move per controller, in entity order, with the sum of the step's requests,
  * and clears `move`. A controller with no request still runs a zero move (depenetration and
  * ground snap), so a capsule never stays inside geometry that moved onto it.
@@ -91,7 +91,10 @@ typedef enum lb_controller_backend {
 
 /* Adds delta (world metres) to the entity's movement request for the next Move phase (the
  * same as adding to its `move` field). LB_ERR_MISSING_COMPONENT without a controller,
- * LB_ERR_NOT_FINITE / LB_ERR_OUT_OF_RANGE for a bad delta (|each| <= 1e4). */
+ * LB_ERR_NOT_FINITE / LB_ERR_OUT_OF_RANGE for a bad delta (|each| <= 1e4), LB_ERR_BUSY while a
+ * system moves the character itself (a NavAgent heading for a destination in NavDestination
+ * or Both, a Vault not Idle: lb_world_input_owner, world.h; a write of `move` is refused the
+ * same way). Nothing changes on an error. */
 lb_result lb_world_controller_move(lb_world *world, lb_entity e, const vec3 delta);
 
 #ifdef __cplusplus

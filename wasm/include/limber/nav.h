@@ -21,6 +21,13 @@
  * the colliders the navmesh does not know (steps, props) still stop or lift it; the agent
  * takes its mesh point back from the Transform the controller left, each step.
  *
+ * One owner: a NavDestination or Both agent with a destination (not stopped) alone writes its
+ * Animator locomotion parameter and moves its entity, so the game's writes of that parameter
+ * and its movement requests fail with LB_ERR_BUSY (lb_world_input_owner, world.h). The first
+ * step it no longer owns the parameter it leaves it at 0, unless the game wrote another value
+ * since. In Manual the agent follows the Transform and writes nothing (desiredVelocity and
+ * locomotionValue say what the game may do).
+ *
  * Determinism: queries use only + - * / and sqrt in float, visit polygons in a fixed order
  * and break ties by the lower polygon index. Nothing allocates in a query: every buffer a
  * query needs (A* nodes, open list, search queue) is sized to the mesh when the mesh is

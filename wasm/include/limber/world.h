@@ -91,6 +91,23 @@ lb_name lb_world_name(lb_world *world, const char *text);
  * next intern. */
 const char *lb_world_name_text(const lb_world *world, lb_name id);
 
+/* Inputs a game writes that a system may own for a while (docs/architecture.md, "Who writes
+ * what"): a NavAgent heading for a destination in driveMode NavDestination or Both owns its
+ * Animator locomotion parameter and the entity's movement requests; a Vault under way owns the
+ * movement requests. A game write of an owned input fails with LB_ERR_BUSY, naming the entity,
+ * the input and the owner, and changes nothing. */
+typedef enum lb_input {
+  LB_INPUT_MOVE = 0,           /* lb_world_controller_move, CharacterController.move */
+  LB_INPUT_ANIMATOR_PARAM = 1, /* an Animator parameter, by name */
+} lb_input;
+
+/* *owner = the name of the component that owns the input now ("NavAgent", "Vault"), or null
+ * when the game may write it. `param` names the parameter of LB_INPUT_ANIMATOR_PARAM (ignored
+ * otherwise). LB_ERR_STALE_ENTITY, LB_ERR_INVALID_ARGUMENT (null owner, an unknown input, a
+ * null param). */
+lb_result lb_world_input_owner(lb_world *world, lb_entity e, lb_input input, const char *param,
+                               const char **owner);
+
 /* World transform of an entity as of the last step's Model-space phase. */
 lb_result lb_world_entity_transform(const lb_world *world, lb_entity e, lb_transform *out);
 

@@ -1,5 +1,6 @@
 /* The Animator component's rules (run by the generic write on a staging copy), its per-entity
  * runtime state, and the parameter, root-motion and status API. */
+#include "../base/format.h"
 #include "animator_internal.h"
 #include <stdio.h>
 #include <string.h>
@@ -171,6 +172,17 @@ lb_result lb_animator_set_param(lb_world *w, lb_entity e, const char *name, floa
   if (!lb_is_finite(value)) {
     return lb_fail(w, LB_ERR_NOT_FINITE, "%s: Animator on %s: parameter '%s' = %g is not finite",
                    what[type], lb_entity_label(e, lbl, sizeof lbl), name, (double)value);
+  }
+  /* A system that writes this parameter itself (a NavAgent's locomotion value) would undo
+   * the game's value, or the game's would undo its own: one owner at a time. */
+  char where[96], input[LB_ANIM_NAME_MAX + 16];
+  lb_snprintf(where, sizeof where, "%s: Animator on %s", what[type],
+              lb_entity_label(e, lbl, sizeof lbl));
+  lb_snprintf(input, sizeof input, "parameter '%s'", name);
+  lb_result busy = lb_world_input_check(w, (uint32_t)lb_slot_of(w, e), LB_INPUT_ANIMATOR_PARAM,
+                                        name, where, input);
+  if (busy != LB_OK) {
+    return busy;
   }
   inst->params[i] = value;
   return LB_OK;

@@ -1,10 +1,14 @@
 /* Module "controller": the CharacterController component (validation, private state), the
  * `move` hook that takes an entity's movement requests (root motion, agents) and the Move
  * phase system that makes one move per controller (controller.h). */
+#include "../base/format.h"
 #include "../modules.h"
 #include "controller_internal.h"
 
 #include <string.h>
+
+/* The input a game move writes, as refusals name it. */
+#define CTL_MOVE_INPUT "field 'move' (the movement request)"
 
 #define LB_SCHEMA_STRUCT lb_character_controller_c
 LB_COMPONENT_INFO(ctl_info, "CharacterController", LB_CHARACTER_CONTROLLER_FIELDS);
@@ -27,6 +31,15 @@ static lb_result ctl_stage(lb_write *wr) {
     return lb_fail(wr->world, LB_ERR_OUT_OF_RANGE,
                    "%s: field 'stepOffset' = %g must be at most height (%g)", wr->where,
                    (double)c->step_offset, (double)c->height);
+  }
+  /* A changed movement request is a game move, refused while a system owns the movement
+   * (the same rule as lb_world_controller_move). */
+  const lb_character_controller_c *cur = wr->current;
+  for (int k = 0; k < 3; ++k) {
+    if (c->move[k] != (cur ? cur->move[k] : 0.0f)) {
+      return lb_world_input_check(wr->world, wr->slot, LB_INPUT_MOVE, NULL, wr->where,
+                                  CTL_MOVE_INPUT);
+    }
   }
   return LB_OK;
 }
@@ -114,6 +127,12 @@ lb_result lb_world_controller_move(lb_world *w, lb_entity e, const vec3 delta) {
                      "controller_move: %s: field 'move' would leave [-1e4, 1e4] (axis %d)",
                      lb_entity_label(e, lbl, sizeof lbl), k);
     }
+  }
+  char where[64];
+  lb_snprintf(where, sizeof where, "controller_move: %s", lb_entity_label(e, lbl, sizeof lbl));
+  lb_result busy = lb_world_input_check(w, (uint32_t)s, LB_INPUT_MOVE, NULL, where, CTL_MOVE_INPUT);
+  if (busy != LB_OK) {
+    return busy;
   }
   memcpy(c->move, sum, sizeof sum);
   return LB_OK;

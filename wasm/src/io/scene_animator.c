@@ -158,7 +158,16 @@ lb_result lb_scene_param_apply(lb_world *w, lb_entity e, const char *name, float
 
 void lb_scene_param_restore(lb_world *w, lb_entity e, const char *name, float value,
                             uint32_t type) {
-  lb_animator_set_param(w, e, name, value, (lb_anim_param_type)type);
+  /* An undo puts back the value that was there: not a game write, so no owner can refuse it
+   * (a NavAgent the same step's commands started owns the parameter until they are undone). */
+  (void)type;
+  int s = lb_slot_of(w, e);
+  lb_animator_instance *inst = s >= 0 ? lb_animator_of_slot(w, (uint32_t)s) : NULL;
+  const lb_animator_controller *c = inst ? lb_controller_get(w, inst->controller) : NULL;
+  int i = c ? lb_controller_find_param(c, name) : -1;
+  if (i >= 0) {
+    inst->params[i] = value;
+  }
 }
 
 /* ---- files ---------------------------------------------------------------------------------- */

@@ -1,8 +1,9 @@
 /* Levels in scenes: "level": "assets/levels/corridor.json" (pieces: boxes with centre, size
  * and rotation) or the same level's .glb (one mesh node per piece), or
  * { "file": PATH, "layers": { KIND: BITS } } to put pieces of a kind on collider layers (a
- * piece's kind: its "kind" field in a .json, the node name up to the first '_' in a .glb;
- * kinds not listed keep the Collider default layer). Each piece becomes a static collider
+ * piece's kind: its "kind" field in a .json, the node name up to the first '_' in a .glb).
+ * Kinds not listed get their default: walls on layers 0 and 1 (3), everything else on the
+ * Collider default layer 0 (1). Each piece becomes a static collider
  * entity named by the piece, part of the scene (rolled back with a failed load, despawned by
  * lb_scene_unload). */
 #include "../base/format.h"
@@ -29,14 +30,22 @@ static bool lv_floats(const cJSON *a, int n, float *out) {
   return true;
 }
 
-/* The layer bits for a piece of `kind` (len bytes), or the collider's default. */
+/* Layer bit 1, 'Interactable': the EnvironmentInteraction's default interactableLayers. */
+#define LV_LAYER_INTERACTABLE 2u
+
+/* The layer bits for a piece of `kind` (len bytes): as the scene lists them, else the kind's
+ * default. A wall is on the Collider default layer (bit 0: controllers, vaults and queries
+ * with their default masks see it) and on 'Interactable' (bit 1), so a level given by its path
+ * alone has walls a default EnvironmentInteraction touches; a floor on bit 1 would be a wall
+ * to it, so every other kind keeps the Collider default. */
 static uint32_t lv_layer(const cJSON *layers, const char *kind, size_t len, uint32_t fallback) {
   for (const cJSON *l = layers ? layers->child : NULL; l; l = l->next) {
     if (strlen(l->string) == len && strncmp(l->string, kind, len) == 0) {
       return (uint32_t)l->valuedouble;
     }
   }
-  return fallback;
+  bool wall = len == 4 && strncmp(kind, "wall", 4) == 0;
+  return wall ? fallback | LV_LAYER_INTERACTABLE : fallback;
 }
 
 static lb_result lv_spawn(lb_world *w, lb_scene *sc, const char *name, const float *pos,

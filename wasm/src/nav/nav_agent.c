@@ -1,9 +1,12 @@
 /* The NavAgent component: an agent on a navmesh that moves or clamps its entity's Transform in
  * the Move phase (after root motion) and drives the Animator's locomotion parameter, in
- * three drive modes (the agent moves it, root motion moves it, or the path steers and root
- * motion moves), with its own turning and a speed attenuation by turn angle; see
- * LB_NAV_AGENT_FIELDS in limber/components.h. */
+ * four drive modes (the agent moves it, root motion moves it, the path steers and root
+ * motion moves, or the game moves it and the agent only reports), with its own turning and a
+ * speed attenuation by turn angle; see LB_NAV_AGENT_FIELDS in limber/components.h. While it
+ * heads for a destination in NavDestination or Both it owns the locomotion parameter and the
+ * entity's movement requests: the module's `owner` hook refuses the game's writes of them. */
 #include "../anim/animator_internal.h"
+#include "../math/vec3_inline.h"
 #include "nav_internal.h"
 #include <string.h>
 
@@ -23,6 +26,10 @@ typedef struct lb_nav_agent_state {
   uint32_t param_controller;
   lb_name param_name;
   int32_t param_index;
+  /* the agent owned the parameter last step and wrote `written` into it: the first step it no
+   * longer owns it, it leaves it at rest (0) unless the game has written it since */
+  uint32_t owned;
+  float written;
 } lb_nav_agent_state;
 
 #define LB_SCHEMA_STRUCT lb_nav_agent_c
@@ -64,12 +71,45 @@ void lb_nav_changed(lb_world *w, uint32_t type, uint32_t slot) {
 }
 
 /* The agent's Transform when the agent runs on this entity: a root, on a live mesh. */
-static lb_transform_c *agent_transform(lb_world *w, uint32_t slot, const lb_nav_agent_c *a) {
+static lb_transform_c *agent_transform(const lb_world *w, uint32_t slot, const lb_nav_agent_c *a) {
   lb_transform_c *t = lb_component_try(w, slot, LB_TRANSFORM);
   if (!t || t->parent != LB_NULL_ENTITY || !lb_navmesh_get(w, a->nav_mesh)) {
     return NULL;
   }
   return t;
+}
+
+/* Whether the agent owns its locomotion parameter and the entity's movement requests: it
+ * writes them itself (NavDestination: the position and the parameter; Both: the parameter,
+ * which the root motion follows) while it heads for a destination, arrived included (it holds
+ * the character at the goal until stopped). */
+static bool nav_agent_owns(const lb_world *w, uint32_t slot, const lb_nav_agent_c *a) {
+  return (a->drive_mode == LB_NAV_DRIVE_DESTINATION || a->drive_mode == LB_NAV_DRIVE_BOTH) &&
+         a->has_destination && !a->stopped && agent_transform(w, slot, a) != NULL;
+}
+
+bool lb_nav_owner(const lb_world *w, uint32_t slot, lb_input input, const char *param,
+                  lb_input_owner *out) {
+  if (!lb_slot_has(w, slot, LB_NAV_AGENT)) {
+    return false;
+  }
+  const lb_nav_agent_c *a = lb_component_ptr(w, slot, LB_NAV_AGENT);
+  if (!nav_agent_owns(w, slot, a)) {
+    return false;
+  }
+  if (input == LB_INPUT_ANIMATOR_PARAM &&
+      (a->locomotion_param == 0 || strcmp(lb_world_name_text(w, a->locomotion_param), param))) {
+    return false; /* another parameter: the game's */
+  }
+  out->component = "NavAgent";
+  out->state = a->drive_mode == LB_NAV_DRIVE_BOTH
+                   ? "driveMode 'Both' with a destination: it sets the locomotion parameter and "
+                     "the root motion alone moves the character"
+                   : "driveMode 'NavDestination' with a destination: it moves the character and "
+                     "sets the locomotion parameter";
+  out->until = "it is stopped (world.nav.stop, or hasDestination false) or its driveMode is "
+               "'Manual' or 'RootMotion'";
+  return true;
 }
 
 bool lb_nav_take_move(lb_world *w, uint32_t slot, const float delta[3]) {
@@ -223,6 +263,10 @@ static void agent_sync(agent_frame *f) {
     memcpy(f->rot, st->rotation, sizeof(versor));
     lb_nav_move_along_surface(w, a->nav_mesh, &f->prev, f->here, &f->now);
     f->prev = f->now;
+  } else if (a->drive_mode == LB_NAV_DRIVE_MANUAL) {
+    /* the game moved it: the agent follows the Transform along the surface, writes nothing */
+    memcpy(f->rot, f->t->rotation, sizeof(versor));
+    lb_nav_move_along_surface(w, a->nav_mesh, &f->prev, f->here, &f->now);
   } else {
     /* root motion moved the Transform: keep it on the mesh (nextPosition, as a NavMeshAgent's).
      * With a controller root motion reaches the controller (this step's is pending there) and the
@@ -261,7 +305,8 @@ static void agent_path(agent_frame *f) {
   }
 }
 
-/* Turning toward the steering target: at turningSpeed, never past it (no Lerp/Slerp). */
+/* Turning toward the steering target: at turningSpeed, never past it (no Lerp/Slerp); in
+ * Manual only the angle is reported. */
 static void agent_turn(agent_frame *f) {
   lb_nav_agent_c *a = f->a;
   f->angle = 0.0f;
@@ -273,7 +318,7 @@ static void agent_turn(agent_frame *f) {
       f->angle = delta * NAV_DEG;
       float max = a->turning_speed / NAV_DEG * f->dt;
       float turn = delta > max ? max : delta < -max ? -max : delta;
-      if (turn != 0.0f) {
+      if (turn != 0.0f && a->drive_mode != LB_NAV_DRIVE_MANUAL) {
         vec3 up = {0.0f, 1.0f, 0.0f};
         versor q, r;
         lb_quat_from_axis_angle(up, turn, q);
@@ -307,8 +352,46 @@ static void agent_advance(agent_frame *f) {
   f->now = moved;
 }
 
-/* The velocity over the step and the locomotion value, written to the Animator parameter
- * unless root motion drives the agent. */
+/* The velocity the agent wants: toward the steering target at movementSpeed, no further
+ * than the path's end in this step (Unity's desiredVelocity, without avoidance). */
+static void agent_desired(agent_frame *f) {
+  lb_nav_agent_c *a = f->a;
+  memset(a->desired_velocity, 0, sizeof(vec3));
+  float d[3];
+  lb_vec3_sub(a->steering_target, f->now.position, d);
+  float len = lb_vec3_length(d);
+  if (!f->going || !(len > 1e-6f)) {
+    return;
+  }
+  float speed = a->movement_speed;
+  if (f->dt > 0.0f && a->remaining_distance < speed * f->dt) {
+    speed = a->remaining_distance / f->dt;
+  }
+  lb_vec3_scale(d, speed / len, a->desired_velocity);
+}
+
+/* The locomotion value into the Animator parameter while the agent owns it (written
+ * undamped, as played: it changes smoothly); the first step it no longer does, the
+ * parameter is left at rest unless the game wrote it since. */
+static void agent_write_param(agent_frame *f, float value) {
+  lb_nav_agent_state *st = f->st;
+  bool owns = nav_agent_owns(f->w, f->slot, f->a);
+  if (!owns && !st->owned) {
+    return;
+  }
+  lb_animator_instance *inst = NULL;
+  int i = locomotion_param(f->w, f->slot, f->a, st, &inst);
+  if (i >= 0 && owns) {
+    lb_animator_param_set_now(inst, (uint32_t)i, value);
+    st->written = value;
+  } else if (i >= 0 && inst->params[i] == st->written) {
+    lb_animator_param_set_now(inst, (uint32_t)i, 0.0f);
+  }
+  st->owned = owns && i >= 0;
+}
+
+/* The velocity over the step and the locomotion value (in Manual the value the game may set
+ * for desiredVelocity), written to the Animator parameter while the agent owns it. */
 static void agent_locomotion(agent_frame *f) {
   lb_nav_agent_c *a = f->a;
   float value = 0.0f;
@@ -316,31 +399,32 @@ static void agent_locomotion(agent_frame *f) {
   for (int c = 0; c < 3; ++c) {
     a->velocity[c] = (f->now.position[c] - f->prev.position[c]) * inv_dt;
   }
+  float speed = 0.0f;
   if (a->drive_mode == LB_NAV_DRIVE_DESTINATION) {
-    float speed = lb_vec3_length(a->velocity);
-    value = a->movement_speed > 0.0f ? a->base_locomotion_param * speed / a->movement_speed : 0.0f;
-  } else if (a->drive_mode == LB_NAV_DRIVE_BOTH && f->going) {
+    speed = lb_vec3_length(a->velocity);
+  } else if (a->drive_mode == LB_NAV_DRIVE_MANUAL) {
+    speed = lb_vec3_length(a->desired_velocity);
+  }
+  if (a->drive_mode == LB_NAV_DRIVE_BOTH && f->going) {
     value = both_param(a, a->remaining_distance, f->angle < 0.0f ? -f->angle : f->angle);
+  } else if (a->movement_speed > 0.0f) {
+    value = a->base_locomotion_param * speed / a->movement_speed;
   }
   a->locomotion_value = value;
-  if (a->drive_mode != LB_NAV_DRIVE_ROOT_MOTION) {
-    /* The agent owns the parameter: written undamped, as played (it changes smoothly). */
-    lb_animator_instance *inst = NULL;
-    int i = locomotion_param(f->w, f->slot, a, f->st, &inst);
-    if (i >= 0) {
-      lb_animator_param_set_now(inst, (uint32_t)i, value);
-    }
-  }
+  agent_write_param(f, value);
 }
 
 /* The agent's point and rotation kept; the Transform written (its position only when no
- * controller moves the entity). */
+ * controller moves the entity; nothing in Manual). */
 static void agent_store(agent_frame *f) {
   lb_nav_agent_state *st = f->st;
   lb_transform_c *t = f->t;
   st->point = f->now;
   memcpy(st->rotation, f->rot, sizeof(versor));
   memcpy(f->a->next_position, f->now.position, sizeof(vec3));
+  if (f->a->drive_mode == LB_NAV_DRIVE_MANUAL) {
+    return;
+  }
   if (!f->controlled) {
     /* A mesh point (or its baseOffset) beyond the supported world extent would leave the
      * Transform's schema range and make every later write of it fail: the position stops at
@@ -353,7 +437,8 @@ static void agent_store(agent_frame *f) {
   memcpy(t->rotation, f->rot, sizeof(versor));
 }
 
-/* One agent: sync onto the mesh -> path -> turn -> advance -> locomotion -> store. */
+/* One agent: sync onto the mesh -> path -> turn -> desired velocity -> advance -> locomotion
+ * -> store. */
 static void agent_step(lb_world *w, uint32_t slot, float dt) {
   agent_frame f = {.w = w, .slot = slot, .dt = dt};
   f.a = lb_component_ptr(w, slot, LB_NAV_AGENT);
@@ -374,6 +459,7 @@ static void agent_step(lb_world *w, uint32_t slot, float dt) {
   agent_sync(&f);
   agent_path(&f);
   agent_turn(&f);
+  agent_desired(&f);
   if (f.a->drive_mode == LB_NAV_DRIVE_DESTINATION && f.going) {
     agent_advance(&f);
   }

@@ -67,6 +67,11 @@ bool lb_nav_agents_use(const lb_world *w, uint32_t first_mesh);
  * movement requests (root motion): the agent alone moves the character. */
 bool lb_nav_take_move(lb_world *w, uint32_t slot, const float delta[3]);
 
+/* The module's `owner` hook: a NavDestination or Both agent with a destination owns its
+ * locomotion parameter and the entity's movement requests. */
+bool lb_nav_owner(const lb_world *w, uint32_t slot, lb_input input, const char *param,
+                  lb_input_owner *out);
+
 /* Nearest point by trying every polygon (what the grid search must equal; for tests). */
 void lb_nav_nearest_scan(const lb_navmesh *m, const float *p, lb_nav_point *out);
 

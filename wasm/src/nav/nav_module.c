@@ -43,4 +43,5 @@ const lb_module_def lb_module_nav = {
     .system_count = LB_NAV_SYSTEM_COUNT,
     .changed = lb_nav_changed,
     .move = lb_nav_take_move,
+    .owner = lb_nav_owner,
 };

@@ -801,6 +801,26 @@ static void vault_remove(lb_world *w, uint32_t slot, void *value, void *state) {
   }
 }
 
+/* A vault under way owns the character's movement requests: each step of it sets the
+ * controller's request itself (the scripted travel, or nothing beside the clip's root motion),
+ * so a game move would be dropped; it is refused instead, naming the vault. */
+static bool vault_owner(const lb_world *w, uint32_t slot, lb_input input, const char *param,
+                        lb_input_owner *out) {
+  (void)param;
+  if (input != LB_INPUT_MOVE || !lb_slot_has(w, slot, LB_VAULT)) {
+    return false;
+  }
+  const lb_vault_c *c = lb_component_ptr(w, slot, LB_VAULT);
+  if (c->state == LB_VAULT_IDLE) {
+    return false;
+  }
+  out->component = "Vault";
+  out->state = c->state == LB_VAULT_LANDING ? "state Landing: the controller's size is restored"
+                                            : "vaulting: it moves the character over the obstacle";
+  out->until = "it has landed (state Idle)";
+  return true;
+}
+
 _Static_assert(sizeof(lb_vault_c) <= LB_COMPONENT_MAX_SIZE, "Vault fits the write staging");
 
 static const lb_component_def vault_components[] = {
@@ -825,4 +845,5 @@ const lb_module_def lb_module_vault = {
     .systems = vault_systems,
     .system_count = 3,
     .changed = vault_changed,
+    .owner = vault_owner,
 };

@@ -296,3 +296,47 @@ bool lb_world_move_request(lb_world *w, uint32_t slot, const float delta[3]) {
   }
   return false;
 }
+
+bool lb_world_input_owned(const lb_world *w, uint32_t slot, lb_input input, const char *param,
+                          lb_input_owner *out) {
+  for (uint32_t m = 0; m < lb_registry_module_count(); ++m) {
+    const lb_module_def *md = lb_registry_module(m);
+    if (md->owner && md->owner(w, slot, input, param, out)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+lb_result lb_world_input_check(lb_world *w, uint32_t slot, lb_input input, const char *param,
+                               const char *where, const char *what) {
+  lb_input_owner o;
+  if (!lb_world_input_owned(w, slot, input, param, &o)) {
+    return LB_OK;
+  }
+  return lb_fail(w, LB_ERR_BUSY, "%s: %s is owned by its %s (%s) until %s", where, what,
+                 o.component, o.state, o.until);
+}
+
+lb_result lb_world_input_owner(lb_world *w, lb_entity e, lb_input input, const char *param,
+                               const char **owner) {
+  if (!w) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!owner) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "input_owner: null owner");
+  }
+  if (input != LB_INPUT_MOVE && input != LB_INPUT_ANIMATOR_PARAM) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "input_owner: unknown input %d", (int)input);
+  }
+  if (input == LB_INPUT_ANIMATOR_PARAM && !param) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "input_owner: null parameter name");
+  }
+  int s = lb_slot_checked(w, e, "input_owner");
+  if (s < 0) {
+    return LB_ERR_STALE_ENTITY;
+  }
+  lb_input_owner o;
+  *owner = lb_world_input_owned(w, (uint32_t)s, input, param, &o) ? o.component : NULL;
+  return LB_OK;
+}

@@ -77,6 +77,14 @@ typedef struct lb_asset_mark {
   uint32_t count[LB_ASSET_KINDS_MAX];
 } lb_asset_mark;
 
+/* Who owns a game input, for the refusal's message: "<where>: <input> is owned by its
+ * <component> (<state>) until <until>". Static texts. */
+typedef struct lb_input_owner {
+  const char *component; /* "NavAgent" */
+  const char *state;     /* "driveMode 'Both', heading for its destination" */
+  const char *until;     /* "it is stopped (world.nav.stop) or its driveMode is 'Manual'" */
+} lb_input_owner;
+
 typedef struct lb_module_def {
   const char *name;
   uint32_t state_size; /* per-world state, zeroed, lb_world_module_state */
@@ -108,6 +116,12 @@ typedef struct lb_module_def {
    * Requests nobody takes move the Transform directly (lb_world_move_request). A zero delta
    * asks whether some module moves the entity (nav agents do, each step). */
   bool (*move)(lb_world *w, uint32_t slot, const float delta[3]);
+  /* Optional: whether this module owns a game input of the entity now (lb_input, world.h;
+   * `param` names an Animator parameter). When it does it fills *out and returns true: a game
+   * write of the input is then refused (LB_ERR_BUSY), since the module writes it itself or its
+   * movement would be undone by it. */
+  bool (*owner)(const lb_world *w, uint32_t slot, lb_input input, const char *param,
+                lb_input_owner *out);
   /* Optional: folds this module's state into the world hash. */
   uint64_t (*hash)(const lb_world *w, uint64_t h);
 } lb_module_def;

@@ -141,6 +141,16 @@ void lb_store_detach(lb_world *w, uint32_t type, uint32_t slot);  /* runs the re
  * moves the Transform itself. */
 bool lb_world_move_request(lb_world *w, uint32_t slot, const float delta[3]);
 
+/* Whether a module owns the game input of `slot` now (its `owner` hook, in list order); *out
+ * names it. */
+bool lb_world_input_owned(const lb_world *w, uint32_t slot, lb_input input, const char *param,
+                          lb_input_owner *out);
+/* LB_OK when the game may write the input; else LB_ERR_BUSY with the message "<where>: <what>
+ * is owned by its <component> (<state>) until <until>" (`where` names the entity). Changes
+ * nothing. */
+lb_result lb_world_input_check(lb_world *w, uint32_t slot, lb_input input, const char *param,
+                               const char *where, const char *what);
+
 /* Tells every module's `changed` hook that `type` was written or removed on `slot`. */
 void lb_world_changed(lb_world *w, uint32_t type, uint32_t slot);
 
