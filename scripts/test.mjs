@@ -102,6 +102,7 @@ const cFiles = spawnSync('git', ['ls-files', 'wasm/*.c', 'wasm/*.h', 'tests/*.c'
 await stage('clang-format (C sources are formatted)', 'clang-format', ['--dry-run', '-Werror', ...cFiles], oneCheck);
 await stage('include graph of wasm/: no cycle, only allowed folder edges (scripts/check-includes.mjs)', process.execPath, ['scripts/check-includes.mjs'], oneCheck);
 await stage('no function over 120 lines but the listed exceptions (scripts/check-function-length.mjs)', process.execPath, ['scripts/check-function-length.mjs'], oneCheck);
+await stage('static helpers carry their module prefix (scripts/check-names.mjs)', process.execPath, ['scripts/check-names.mjs'], oneCheck);
 await stage('tsc --strict (bridge, three adapter, CLI)', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit'], oneCheck);
 if (existsSync(join(root, 'web/playground/tsconfig.json'))) {
   await stage('tsc --strict (playground)', join(root, 'node_modules/.bin/tsc'), ['-p', 'web/playground/tsconfig.json', '--noEmit'], oneCheck);

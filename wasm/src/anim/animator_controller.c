@@ -78,7 +78,7 @@ void lb_controllers_release(lb_world *w, uint32_t keep) {
 /* ---- validation ---------------------------------------------------------------------------- */
 
 /* 1 .. max-1 bytes. */
-static bool name_ok(const char *s, size_t max) {
+static bool lb_name_ok(const char *s, size_t max) {
   if (!s) {
     return false;
   }
@@ -89,7 +89,7 @@ static bool name_ok(const char *s, size_t max) {
   return n > 0 && n < max;
 }
 
-static bool empty(const char *s) {
+static bool lb_empty(const char *s) {
   return !s || !s[0];
 }
 
@@ -100,7 +100,7 @@ typedef struct checker {
   char where[LB_JOINT_NAME_MAX + 32];
 } checker;
 
-static int def_param(const checker *c, const char *name) {
+static int lb_def_param(const checker *c, const char *name) {
   for (uint32_t i = 0; name && i < c->def->param_count; ++i) {
     if (strcmp(c->def->params[i].name, name) == 0) {
       return (int)i;
@@ -109,7 +109,7 @@ static int def_param(const checker *c, const char *name) {
   return -1;
 }
 
-static int def_state(const checker *c, const char *name) {
+static int lb_def_state(const checker *c, const char *name) {
   for (uint32_t i = 0; name && i < c->def->state_count; ++i) {
     if (strcmp(c->def->states[i].name, name) == 0) {
       return (int)i;
@@ -118,7 +118,7 @@ static int def_state(const checker *c, const char *name) {
   return -1;
 }
 
-static lb_result check_range(const checker *c, const char *what, float v, float lo, float hi) {
+static lb_result lb_check_range(const checker *c, const char *what, float v, float lo, float hi) {
   if (!lb_is_finite(v)) {
     return lb_fail(c->w, LB_ERR_NOT_FINITE, "%s: %s is not finite", c->where, what);
   }
@@ -129,7 +129,7 @@ static lb_result check_range(const checker *c, const char *what, float v, float 
   return LB_OK;
 }
 
-static lb_result check_params(const checker *c) {
+static lb_result lb_check_params(const checker *c) {
   const lb_animator_controller_def *d = c->def;
   if (d->param_count > LB_ANIM_MAX_PARAMS) {
     return lb_fail(c->w, LB_ERR_CAPACITY, "%s: %u parameters (at most %d)", c->where,
@@ -140,11 +140,11 @@ static lb_result check_params(const checker *c) {
   }
   for (uint32_t i = 0; i < d->param_count; ++i) {
     const lb_anim_param_def *p = &d->params[i];
-    if (!name_ok(p->name, LB_ANIM_NAME_MAX)) {
+    if (!lb_name_ok(p->name, LB_ANIM_NAME_MAX)) {
       return lb_fail(c->w, LB_ERR_OUT_OF_RANGE, "%s: parameter %u needs a name of 1..%d bytes",
                      c->where, i, LB_ANIM_NAME_MAX - 1);
     }
-    if (def_param(c, p->name) != (int)i) {
+    if (lb_def_param(c, p->name) != (int)i) {
       return lb_fail(c->w, LB_ERR_UNKNOWN_NAME, "%s: parameter '%s' is declared twice", c->where,
                      p->name);
     }
@@ -171,9 +171,9 @@ static lb_result check_params(const checker *c) {
 }
 
 /* Resolves a clip name on the controller's skeleton; explains a clip of another skeleton. */
-static lb_result resolve_clip(const checker *c, const char *state, const char *clip,
-                              uint32_t root_joint, uint32_t *out) {
-  if (!name_ok(clip, LB_JOINT_NAME_MAX)) {
+static lb_result lb_resolve_clip(const checker *c, const char *state, const char *clip,
+                                 uint32_t root_joint, uint32_t *out) {
+  if (!lb_name_ok(clip, LB_JOINT_NAME_MAX)) {
     return lb_fail(c->w, LB_ERR_OUT_OF_RANGE,
                    "%s: state '%s': a clip name of 1..%d bytes is needed", c->where, state,
                    LB_JOINT_NAME_MAX - 1);
@@ -201,13 +201,13 @@ static lb_result resolve_clip(const checker *c, const char *state, const char *c
 
 /* A blend space state: a declared float parameter and 2..LB_ANIM_MAX_POINTS points with
  * clips and finite, strictly ascending values. */
-static lb_result check_blend_space(const checker *c, const lb_anim_state_def *s,
-                                   uint32_t root_joint) {
+static lb_result lb_check_blend_space(const checker *c, const lb_anim_state_def *s,
+                                      uint32_t root_joint) {
   if (!s->parameter) {
     return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT, "%s: state '%s' needs a clip or a blend space",
                    c->where, s->name);
   }
-  int p = def_param(c, s->parameter);
+  int p = lb_def_param(c, s->parameter);
   if (p < 0) {
     return lb_fail(c->w, LB_ERR_UNKNOWN_NAME,
                    "%s: state '%s': blend parameter '%s' is not declared", c->where, s->name,
@@ -231,7 +231,7 @@ static lb_result check_blend_space(const checker *c, const lb_anim_state_def *s,
   for (uint32_t k = 0; k < s->point_count; ++k) {
     const lb_anim_blend_point *pt = &s->points[k];
     uint32_t h;
-    lb_result r = resolve_clip(c, s->name, pt->clip, root_joint, &h);
+    lb_result r = lb_resolve_clip(c, s->name, pt->clip, root_joint, &h);
     if (r != LB_OK) {
       return r;
     }
@@ -252,12 +252,12 @@ static lb_result check_blend_space(const checker *c, const lb_anim_state_def *s,
 
 /* A state's 'next': only on a one-shot state, a declared state other than itself, with a
  * fade in range. */
-static lb_result check_next(const checker *c, const lb_anim_state_def *s, uint32_t i) {
+static lb_result lb_check_next(const checker *c, const lb_anim_state_def *s, uint32_t i) {
   if (s->loop) {
     return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT,
                    "%s: state '%s': 'next' needs a one-shot state (loop false)", c->where, s->name);
   }
-  int n = def_state(c, s->next);
+  int n = lb_def_state(c, s->next);
   if (n < 0) {
     return lb_fail(c->w, LB_ERR_UNKNOWN_NAME, "%s: state '%s': next state '%s' is not declared",
                    c->where, s->name, s->next);
@@ -268,12 +268,12 @@ static lb_result check_next(const checker *c, const lb_anim_state_def *s, uint32
   }
   char what[LB_ANIM_NAME_MAX + 32];
   lb_snprintf(what, sizeof what, "state '%s': nextFade", s->name);
-  return check_range(c, what, s->next_fade, 0.0f, LB_ANIM_MAX_SECONDS);
+  return lb_check_range(c, what, s->next_fade, 0.0f, LB_ANIM_MAX_SECONDS);
 }
 
-static lb_result check_state(const checker *c, uint32_t i, uint32_t root_joint) {
+static lb_result lb_check_state(const checker *c, uint32_t i, uint32_t root_joint) {
   const lb_anim_state_def *s = &c->def->states[i];
-  if (!name_ok(s->name, LB_ANIM_NAME_MAX)) {
+  if (!lb_name_ok(s->name, LB_ANIM_NAME_MAX)) {
     return lb_fail(c->w, LB_ERR_OUT_OF_RANGE, "%s: state %u needs a name of 1..%d bytes", c->where,
                    i, LB_ANIM_NAME_MAX - 1);
   }
@@ -281,7 +281,7 @@ static lb_result check_state(const checker *c, uint32_t i, uint32_t root_joint) 
     return lb_fail(c->w, LB_ERR_UNKNOWN_NAME, "%s: state %u: the name '%s' is reserved", c->where,
                    i, LB_ANIM_ANY_STATE);
   }
-  if (def_state(c, s->name) != (int)i) {
+  if (lb_def_state(c, s->name) != (int)i) {
     return lb_fail(c->w, LB_ERR_UNKNOWN_NAME, "%s: state '%s' is declared twice", c->where,
                    s->name);
   }
@@ -292,34 +292,34 @@ static lb_result check_state(const checker *c, uint32_t i, uint32_t root_joint) 
                      "%s: state '%s' has both a clip and a blend space", c->where, s->name);
     }
     uint32_t h;
-    r = resolve_clip(c, s->name, s->clip, root_joint, &h);
+    r = lb_resolve_clip(c, s->name, s->clip, root_joint, &h);
   } else {
-    r = check_blend_space(c, s, root_joint);
+    r = lb_check_blend_space(c, s, root_joint);
   }
   if (r != LB_OK) {
     return r;
   }
   char what[LB_ANIM_NAME_MAX + 32];
   lb_snprintf(what, sizeof what, "state '%s': speed", s->name);
-  r = check_range(c, what, s->speed, 0.0f, 10.0f);
+  r = lb_check_range(c, what, s->speed, 0.0f, 10.0f);
   if (r != LB_OK) {
     return r;
   }
-  return empty(s->next) ? LB_OK : check_next(c, s, i);
+  return lb_empty(s->next) ? LB_OK : lb_check_next(c, s, i);
 }
 
-static lb_result check_transition(const checker *c, uint32_t i) {
+static lb_result lb_check_transition(const checker *c, uint32_t i) {
   const lb_anim_transition_def *t = &c->def->transitions[i];
   int from = -1;
   if (!t->from || strcmp(t->from, LB_ANIM_ANY_STATE) != 0) {
-    from = def_state(c, t->from);
+    from = lb_def_state(c, t->from);
     if (from < 0) {
       return lb_fail(c->w, LB_ERR_UNKNOWN_NAME,
                      "%s: transition %u: 'from' state '%s' is not declared", c->where, i,
                      t->from ? t->from : "(null)");
     }
   }
-  int to = def_state(c, t->to);
+  int to = lb_def_state(c, t->to);
   if (to < 0) {
     return lb_fail(c->w, LB_ERR_UNKNOWN_NAME, "%s: transition %u: 'to' state '%s' is not declared",
                    c->where, i, t->to ? t->to : "(null)");
@@ -330,10 +330,10 @@ static lb_result check_transition(const checker *c, uint32_t i) {
   }
   char what[64];
   lb_snprintf(what, sizeof what, "transition %u: fade", i);
-  lb_result r = check_range(c, what, t->fade, 0.0f, LB_ANIM_MAX_SECONDS);
+  lb_result r = lb_check_range(c, what, t->fade, 0.0f, LB_ANIM_MAX_SECONDS);
   if (r == LB_OK && t->exit_time >= 0.0f) {
     lb_snprintf(what, sizeof what, "transition %u: exitTime", i);
-    r = check_range(c, what, t->exit_time, 0.0f, 1e6f);
+    r = lb_check_range(c, what, t->exit_time, 0.0f, 1e6f);
   } else if (r == LB_OK && !lb_is_finite(t->exit_time)) {
     r = lb_fail(c->w, LB_ERR_NOT_FINITE, "%s: transition %u: exitTime is not finite", c->where, i);
   }
@@ -354,7 +354,7 @@ static lb_result check_transition(const checker *c, uint32_t i) {
   static const char *const types[] = {"float", "bool", "trigger"};
   for (uint32_t k = 0; k < t->condition_count; ++k) {
     const lb_anim_condition *cd = &t->conditions[k];
-    int p = def_param(c, cd->parameter);
+    int p = lb_def_param(c, cd->parameter);
     if (p < 0) {
       return lb_fail(c->w, LB_ERR_UNKNOWN_NAME,
                      "%s: transition %u: condition %u: parameter '%s' is not declared", c->where, i,
@@ -378,9 +378,9 @@ static lb_result check_transition(const checker *c, uint32_t i) {
   return LB_OK;
 }
 
-static lb_result check_def(checker *c, uint32_t *root_joint, int *entry) {
+static lb_result lb_check_def(checker *c, uint32_t *root_joint, int *entry) {
   const lb_animator_controller_def *d = c->def;
-  if (!empty(d->root_joint)) {
+  if (!lb_empty(d->root_joint)) {
     int j = lb_skeleton_lookup(c->sk, d->root_joint);
     if (j < 0) {
       return lb_fail(c->w, LB_ERR_UNKNOWN_NAME, "%s: root joint '%s' is not in skeleton %u",
@@ -388,7 +388,7 @@ static lb_result check_def(checker *c, uint32_t *root_joint, int *entry) {
     }
     *root_joint = (uint32_t)j;
   }
-  lb_result r = check_params(c);
+  lb_result r = lb_check_params(c);
   if (r != LB_OK) {
     return r;
   }
@@ -400,7 +400,7 @@ static lb_result check_def(checker *c, uint32_t *root_joint, int *entry) {
     return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT, "%s: states is null", c->where);
   }
   for (uint32_t i = 0; i < d->state_count; ++i) {
-    r = check_state(c, i, *root_joint);
+    r = lb_check_state(c, i, *root_joint);
     if (r != LB_OK) {
       return r;
     }
@@ -413,12 +413,12 @@ static lb_result check_def(checker *c, uint32_t *root_joint, int *entry) {
     return lb_fail(c->w, LB_ERR_INVALID_ARGUMENT, "%s: transitions is null", c->where);
   }
   for (uint32_t i = 0; i < d->transition_count; ++i) {
-    r = check_transition(c, i);
+    r = lb_check_transition(c, i);
     if (r != LB_OK) {
       return r;
     }
   }
-  *entry = empty(d->entry) ? 0 : def_state(c, d->entry);
+  *entry = lb_empty(d->entry) ? 0 : lb_def_state(c, d->entry);
   if (*entry < 0) {
     return lb_fail(c->w, LB_ERR_UNKNOWN_NAME, "%s: entry state '%s' is not declared", c->where,
                    d->entry);
@@ -428,7 +428,7 @@ static lb_result check_def(checker *c, uint32_t *root_joint, int *entry) {
 
 /* ---- building ------------------------------------------------------------------------------ */
 
-static size_t align8(size_t n) {
+static size_t lb_align8(size_t n) {
   return (n + 7u) & ~(size_t)7u;
 }
 
@@ -437,7 +437,7 @@ typedef struct controller_layout {
   size_t params, states, points, trans, conds, total;
 } controller_layout;
 
-static controller_layout controller_layout_of(const lb_animator_controller_def *d) {
+static controller_layout lb_controller_layout_of(const lb_animator_controller_def *d) {
   uint32_t points = 0, conds = 0;
   for (uint32_t i = 0; i < d->state_count; ++i) {
     points += d->states[i].clip ? 1u : d->states[i].point_count;
@@ -446,31 +446,31 @@ static controller_layout controller_layout_of(const lb_animator_controller_def *
     conds += d->transitions[i].condition_count;
   }
   controller_layout L;
-  L.params = align8(sizeof(lb_animator_controller));
-  L.states = L.params + align8(d->param_count * sizeof(lb_anim_param));
-  L.points = L.states + align8(d->state_count * sizeof(lb_anim_state));
-  L.trans = L.points + align8(points * sizeof(lb_anim_point));
-  L.conds = L.trans + align8(d->transition_count * sizeof(lb_anim_transition));
+  L.params = lb_align8(sizeof(lb_animator_controller));
+  L.states = L.params + lb_align8(d->param_count * sizeof(lb_anim_param));
+  L.points = L.states + lb_align8(d->state_count * sizeof(lb_anim_state));
+  L.trans = L.points + lb_align8(points * sizeof(lb_anim_point));
+  L.conds = L.trans + lb_align8(d->transition_count * sizeof(lb_anim_transition));
   L.total = L.conds + conds * sizeof(lb_anim_cond);
   return L;
 }
 
 /* State i and its points (one for a clip state) appended to the controller's points: clip,
  * value, key cursor, and whether root yaw is baked. False when the name cannot be interned. */
-static bool build_state(lb_world *w, const lb_animator_controller_def *d, const checker *k,
-                        lb_animator_controller *c, uint32_t i) {
+static bool lb_build_state(lb_world *w, const lb_animator_controller_def *d, const checker *k,
+                           lb_animator_controller *c, uint32_t i) {
   const lb_anim_state_def *s = &d->states[i];
   lb_anim_state *o = &c->states[i];
   strcpy(o->name, s->name);
   if (lb_names_intern(&w->names, s->name, strlen(s->name), &o->name_id) != LB_OK) {
     return false;
   }
-  o->param = s->clip ? -1 : def_param(k, s->parameter);
+  o->param = s->clip ? -1 : lb_def_param(k, s->parameter);
   o->first_point = c->point_count;
   o->point_count = s->clip ? 1u : s->point_count;
   o->speed = s->speed;
   o->loop = s->loop ? 1u : 0u;
-  o->next = empty(s->next) ? -1 : def_state(k, s->next);
+  o->next = lb_empty(s->next) ? -1 : lb_def_state(k, s->next);
   o->next_fade = o->next >= 0 ? s->next_fade : 0.0f;
   for (uint32_t p = 0; p < o->point_count; ++p) {
     lb_anim_point *pt = &c->points[c->point_count++];
@@ -488,27 +488,27 @@ static bool build_state(lb_world *w, const lb_animator_controller_def *d, const 
 }
 
 /* Transition i and its conditions appended to the controller's conditions. */
-static void build_transition(const lb_animator_controller_def *d, const checker *k,
-                             lb_animator_controller *c, uint32_t i) {
+static void lb_build_transition(const lb_animator_controller_def *d, const checker *k,
+                                lb_animator_controller *c, uint32_t i) {
   const lb_anim_transition_def *t = &d->transitions[i];
   lb_anim_transition *o = &c->transitions[i];
-  o->from = t->from && strcmp(t->from, LB_ANIM_ANY_STATE) == 0 ? -1 : def_state(k, t->from);
-  o->to = def_state(k, t->to);
+  o->from = t->from && strcmp(t->from, LB_ANIM_ANY_STATE) == 0 ? -1 : lb_def_state(k, t->from);
+  o->to = lb_def_state(k, t->to);
   o->fade = t->fade;
   o->exit_time = t->exit_time >= 0.0f ? t->exit_time : -1.0f;
   o->first_cond = c->cond_count;
   o->cond_count = t->condition_count;
   for (uint32_t j = 0; j < t->condition_count; ++j) {
     lb_anim_cond *cd = &c->conds[c->cond_count++];
-    cd->param = (uint32_t)def_param(k, t->conditions[j].parameter);
+    cd->param = (uint32_t)lb_def_param(k, t->conditions[j].parameter);
     cd->op = (uint32_t)t->conditions[j].op;
     cd->value = t->conditions[j].value;
   }
 }
 
-static lb_animator_controller *build(lb_world *w, const lb_animator_controller_def *d,
-                                     uint32_t root_joint, int entry) {
-  controller_layout L = controller_layout_of(d);
+static lb_animator_controller *lb_build(lb_world *w, const lb_animator_controller_def *d,
+                                        uint32_t root_joint, int entry) {
+  controller_layout L = lb_controller_layout_of(d);
   uint8_t *block = lb_alloc(w, L.total);
   if (!block) {
     return NULL;
@@ -536,13 +536,13 @@ static lb_animator_controller *build(lb_world *w, const lb_animator_controller_d
   }
   checker k = {w, d, NULL, {0}};
   for (uint32_t i = 0; i < d->state_count; ++i) {
-    if (!build_state(w, d, &k, c, i)) {
+    if (!lb_build_state(w, d, &k, c, i)) {
       lb_free(w, block);
       return NULL;
     }
   }
   for (uint32_t i = 0; i < d->transition_count; ++i) {
-    build_transition(d, &k, c, i);
+    lb_build_transition(d, &k, c, i);
   }
   return c;
 }
@@ -559,7 +559,7 @@ lb_result lb_world_add_controller(lb_world *w, const lb_animator_controller_def 
   memset(&c, 0, sizeof c);
   c.w = w;
   c.def = def;
-  if (!empty(def->name) && !name_ok(def->name, LB_JOINT_NAME_MAX)) {
+  if (!lb_empty(def->name) && !lb_name_ok(def->name, LB_JOINT_NAME_MAX)) {
     return lb_fail(w, LB_ERR_OUT_OF_RANGE, "add_controller: name is longer than %d bytes",
                    LB_JOINT_NAME_MAX - 1);
   }
@@ -571,7 +571,7 @@ lb_result lb_world_add_controller(lb_world *w, const lb_animator_controller_def 
   }
   uint32_t root_joint = 0;
   int entry = 0;
-  lb_result r = check_def(&c, &root_joint, &entry);
+  lb_result r = lb_check_def(&c, &root_joint, &entry);
   if (r != LB_OK) {
     return r;
   }
@@ -584,7 +584,7 @@ lb_result lb_world_add_controller(lb_world *w, const lb_animator_controller_def 
                        sizeof(lb_animator_controller *), 4u) != LB_OK) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: out of memory", c.where);
   }
-  lb_animator_controller *built = build(w, def, root_joint, entry);
+  lb_animator_controller *built = lb_build(w, def, root_joint, entry);
   if (!built) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: out of memory", c.where);
   }

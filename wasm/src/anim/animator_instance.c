@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void instance_free(lb_world *w, lb_animator_instance *inst) {
+static void lb_instance_free(lb_world *w, lb_animator_instance *inst) {
   if (!inst) {
     return;
   }
@@ -17,8 +17,8 @@ static void instance_free(lb_world *w, lb_animator_instance *inst) {
 
 /* Fresh state at the entry state with the default parameters. Allocates everything a step
  * will need, so steps never allocate. */
-static lb_animator_instance *instance_new(lb_world *w, uint32_t handle,
-                                          const lb_animator_controller *c) {
+static lb_animator_instance *lb_instance_new(lb_world *w, uint32_t handle,
+                                             const lb_animator_controller *c) {
   const lb_skeleton *sk = lb_skeleton_get(w, c->skeleton);
   lb_animator_instance *inst = lb_alloc(w, sizeof *inst);
   if (!inst || !sk) {
@@ -30,7 +30,7 @@ static lb_animator_instance *instance_new(lb_world *w, uint32_t handle,
   inst->poses =
       lb_alloc_array(w, (size_t)LB_ANIM_MAX_LAYERS * sk->joint_count, sizeof(lb_transform));
   if (!inst->params || !inst->keys || !inst->poses) {
-    instance_free(w, inst);
+    lb_instance_free(w, inst);
     return NULL;
   }
   inst->controller = handle;
@@ -78,7 +78,7 @@ lb_result lb_animator_stage(lb_write *wr) {
   if (have && have->controller == c->controller && have->skeleton == rig_asset) {
     return LB_OK; /* same controller: parameters and playback carry on */
   }
-  *out = instance_new(w, c->controller, ctrl);
+  *out = lb_instance_new(w, c->controller, ctrl);
   if (!*out) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "%s: cannot allocate the animator state", where);
   }
@@ -92,7 +92,7 @@ void lb_animator_commit(lb_write *wr, void *state) {
   if (!fresh) {
     return;
   }
-  instance_free(w, *held);
+  lb_instance_free(w, *held);
   *held = fresh;
   /* The outputs show the entry state until the first step. */
   lb_animator_c *c = lb_component_ptr(w, wr->slot, LB_ANIMATOR);
@@ -109,7 +109,7 @@ void lb_animator_remove(lb_world *w, uint32_t slot, void *value, void *state) {
     rig->driven = false; /* the next start pose copies the animation pose again */
   }
   lb_animator_instance **held = state;
-  instance_free(w, *held);
+  lb_instance_free(w, *held);
   *held = NULL;
 }
 
@@ -118,8 +118,8 @@ void lb_animator_remove(lb_world *w, uint32_t slot, void *value, void *state) {
 static const char *const type_names[] = {"float", "bool", "trigger"};
 
 /* The entity's Animator state, or null with the error recorded. */
-static lb_animator_instance *animator_of(lb_world *w, lb_entity e, const char *what,
-                                         const lb_animator_controller **ctrl) {
+static lb_animator_instance *lb_animator_of(lb_world *w, lb_entity e, const char *what,
+                                            const lb_animator_controller **ctrl) {
   int s = lb_slot_checked(w, e, what);
   if (s < 0) {
     return NULL;
@@ -135,8 +135,8 @@ static lb_animator_instance *animator_of(lb_world *w, lb_entity e, const char *w
   return inst;
 }
 
-static int param_checked(lb_world *w, lb_entity e, const lb_animator_controller *ctrl,
-                         const char *what, const char *name) {
+static int lb_param_checked(lb_world *w, lb_entity e, const lb_animator_controller *ctrl,
+                            const char *what, const char *name) {
   char lbl[48];
   int i = lb_controller_find_param(ctrl, name);
   if (i < 0) {
@@ -154,11 +154,11 @@ lb_result lb_animator_set_param(lb_world *w, lb_entity e, const char *name, floa
     return LB_ERR_INVALID_ARGUMENT;
   }
   const lb_animator_controller *ctrl = NULL;
-  lb_animator_instance *inst = animator_of(w, e, what[type], &ctrl);
+  lb_animator_instance *inst = lb_animator_of(w, e, what[type], &ctrl);
   if (!inst) {
     return lb_slot_of(w, e) < 0 ? LB_ERR_STALE_ENTITY : LB_ERR_MISSING_COMPONENT;
   }
-  int i = param_checked(w, e, ctrl, what[type], name);
+  int i = lb_param_checked(w, e, ctrl, what[type], name);
   if (i < 0) {
     return LB_ERR_UNKNOWN_NAME;
   }
@@ -205,7 +205,7 @@ lb_result lb_world_set_animator_float_damped(lb_world *w, lb_entity e, const cha
   lb_result r = lb_animator_set_param(w, e, name, value, LB_ANIM_PARAM_FLOAT);
   if (r == LB_OK) {
     const lb_animator_controller *ctrl = NULL;
-    lb_animator_instance *inst = animator_of(w, e, "set_animator_float", &ctrl);
+    lb_animator_instance *inst = lb_animator_of(w, e, "set_animator_float", &ctrl);
     inst->damp[lb_controller_find_param(ctrl, name)] = damp;
   }
   return r;
@@ -216,7 +216,7 @@ lb_result lb_world_get_animator_damped(lb_world *w, lb_entity e, const char *nam
   lb_result r = lb_world_get_animator_param(w, e, name, &set, NULL);
   if (r == LB_OK) {
     const lb_animator_controller *ctrl = NULL;
-    lb_animator_instance *inst = animator_of(w, e, "get_animator_param", &ctrl);
+    lb_animator_instance *inst = lb_animator_of(w, e, "get_animator_param", &ctrl);
     *value = inst->damped[lb_controller_find_param(ctrl, name)];
   }
   return r;
@@ -239,11 +239,11 @@ lb_result lb_world_get_animator_param(lb_world *w, lb_entity e, const char *name
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "get_animator_param: null value");
   }
   const lb_animator_controller *ctrl = NULL;
-  lb_animator_instance *inst = animator_of(w, e, "get_animator_param", &ctrl);
+  lb_animator_instance *inst = lb_animator_of(w, e, "get_animator_param", &ctrl);
   if (!inst) {
     return lb_slot_of(w, e) < 0 ? LB_ERR_STALE_ENTITY : LB_ERR_MISSING_COMPONENT;
   }
-  int i = param_checked(w, e, ctrl, "get_animator_param", name);
+  int i = lb_param_checked(w, e, ctrl, "get_animator_param", name);
   if (i < 0) {
     return LB_ERR_UNKNOWN_NAME;
   }
@@ -262,7 +262,7 @@ lb_result lb_world_root_motion(lb_world *w, lb_entity e, lb_root_motion *out) {
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "root_motion: null out");
   }
   const lb_animator_controller *ctrl = NULL;
-  lb_animator_instance *inst = animator_of(w, e, "root_motion", &ctrl);
+  lb_animator_instance *inst = lb_animator_of(w, e, "root_motion", &ctrl);
   if (!inst) {
     return lb_slot_of(w, e) < 0 ? LB_ERR_STALE_ENTITY : LB_ERR_MISSING_COMPONENT;
   }
@@ -278,7 +278,7 @@ lb_result lb_world_animator_status(lb_world *w, lb_entity e, lb_animator_status 
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "animator_status: null out");
   }
   const lb_animator_controller *ctrl = NULL;
-  lb_animator_instance *inst = animator_of(w, e, "animator_status", &ctrl);
+  lb_animator_instance *inst = lb_animator_of(w, e, "animator_status", &ctrl);
   if (!inst) {
     return lb_slot_of(w, e) < 0 ? LB_ERR_STALE_ENTITY : LB_ERR_MISSING_COMPONENT;
   }

@@ -19,13 +19,13 @@ typedef struct parser {
   char ctl[LB_JOINT_NAME_MAX + 16]; /* "controller 'x'" */
 } parser;
 
-static lb_result bad(const parser *p, const char *path, const char *what) {
+static lb_result lb_bad(const parser *p, const char *path, const char *what) {
   return lb_fail(p->w, LB_ERR_PARSE, "%s: %s %s", p->ctl, path, what);
 }
 
 /* Refuses keys outside `keys` (null-terminated list). */
-static lb_result only_keys(const parser *p, const cJSON *obj, const char *path,
-                           const char *const *keys) {
+static lb_result lb_only_keys(const parser *p, const cJSON *obj, const char *path,
+                              const char *const *keys) {
   for (const cJSON *it = obj->child; it; it = it->next) {
     const char *const *k = keys;
     while (*k && strcmp(*k, it->string) != 0) {
@@ -38,64 +38,64 @@ static lb_result only_keys(const parser *p, const cJSON *obj, const char *path,
   return LB_OK;
 }
 
-static const cJSON *item(const cJSON *obj, const char *key) {
+static const cJSON *lb_item(const cJSON *obj, const char *key) {
   return cJSON_GetObjectItemCaseSensitive(obj, key);
 }
 
 /* Optional number: leaves *out when absent. */
-static lb_result number(const parser *p, const cJSON *obj, const char *key, const char *path,
-                        float *out) {
-  const cJSON *j = item(obj, key);
+static lb_result lb_number(const parser *p, const cJSON *obj, const char *key, const char *path,
+                           float *out) {
+  const cJSON *j = lb_item(obj, key);
   if (!j) {
     return LB_OK;
   }
   if (!cJSON_IsNumber(j)) {
     char at[256];
     lb_snprintf(at, sizeof at, "%s.%s", path, key);
-    return bad(p, at, "must be a number");
+    return lb_bad(p, at, "must be a number");
   }
   *out = (float)j->valuedouble;
   return LB_OK;
 }
 
-static lb_result boolean(const parser *p, const cJSON *obj, const char *key, const char *path,
-                         bool *out) {
-  const cJSON *j = item(obj, key);
+static lb_result lb_boolean(const parser *p, const cJSON *obj, const char *key, const char *path,
+                            bool *out) {
+  const cJSON *j = lb_item(obj, key);
   if (!j) {
     return LB_OK;
   }
   if (!cJSON_IsBool(j)) {
     char at[256];
     lb_snprintf(at, sizeof at, "%s.%s", path, key);
-    return bad(p, at, "must be true or false");
+    return lb_bad(p, at, "must be true or false");
   }
   *out = cJSON_IsTrue(j);
   return LB_OK;
 }
 
 /* Optional string (required when `required`): points into the cJSON tree. */
-static lb_result string(const parser *p, const cJSON *obj, const char *key, const char *path,
-                        bool required, const char **out) {
-  const cJSON *j = item(obj, key);
+static lb_result lb_string(const parser *p, const cJSON *obj, const char *key, const char *path,
+                           bool required, const char **out) {
+  const cJSON *j = lb_item(obj, key);
   char at[256];
   lb_snprintf(at, sizeof at, "%s.%s", path, key);
   if (!j) {
-    return required ? bad(p, at, "is required") : LB_OK;
+    return required ? lb_bad(p, at, "is required") : LB_OK;
   }
   if (!cJSON_IsString(j)) {
-    return bad(p, at, "must be a string");
+    return lb_bad(p, at, "must be a string");
   }
   *out = j->valuestring;
   return LB_OK;
 }
 
-static lb_result parse_params(const parser *p, const cJSON *params, lb_animator_controller_def *d,
-                              json_defs *s) {
+static lb_result lb_parse_params(const parser *p, const cJSON *params,
+                                 lb_animator_controller_def *d, json_defs *s) {
   if (!params) {
     return LB_OK;
   }
   if (!cJSON_IsObject(params)) {
-    return bad(p, "parameters", "must be an object");
+    return lb_bad(p, "parameters", "must be an object");
   }
   static const char *const keys[] = {"type", "default", "damp", NULL};
   for (const cJSON *it = params->child; it; it = it->next) {
@@ -106,31 +106,31 @@ static lb_result parse_params(const parser *p, const cJSON *params, lb_animator_
                      LB_ANIM_MAX_PARAMS);
     }
     if (!cJSON_IsObject(it)) {
-      return bad(p, path, "must be an object like { \"type\": \"float\", \"default\": 0 }");
+      return lb_bad(p, path, "must be an object like { \"type\": \"float\", \"default\": 0 }");
     }
-    lb_result r = only_keys(p, it, path, keys);
+    lb_result r = lb_only_keys(p, it, path, keys);
     if (r != LB_OK) {
       return r;
     }
     lb_anim_param_def *o = &s->params[d->param_count++];
     o->name = it->string;
     const char *type = NULL;
-    r = string(p, it, "type", path, true, &type);
+    r = lb_string(p, it, "type", path, true, &type);
     if (r != LB_OK) {
       return r;
     }
     if (strcmp(type, "float") == 0) {
       o->type = LB_ANIM_PARAM_FLOAT;
-      r = number(p, it, "default", path, &o->value);
+      r = lb_number(p, it, "default", path, &o->value);
       if (r == LB_OK) {
-        r = number(p, it, "damp", path, &o->damp);
+        r = lb_number(p, it, "damp", path, &o->damp);
       }
-    } else if (item(it, "damp")) {
-      return bad(p, path, "has \"damp\": only float parameters are damped");
+    } else if (lb_item(it, "damp")) {
+      return lb_bad(p, path, "has \"damp\": only float parameters are damped");
     } else if (strcmp(type, "bool") == 0 || strcmp(type, "trigger") == 0) {
       o->type = type[0] == 'b' ? LB_ANIM_PARAM_BOOL : LB_ANIM_PARAM_TRIGGER;
       bool v = false;
-      r = boolean(p, it, "default", path, &v);
+      r = lb_boolean(p, it, "default", path, &v);
       o->value = v ? 1.0f : 0.0f;
     } else {
       return lb_fail(p->w, LB_ERR_PARSE, "%s: %s.type = '%s' must be float, bool or trigger",
@@ -143,24 +143,24 @@ static lb_result parse_params(const parser *p, const cJSON *params, lb_animator_
   return LB_OK;
 }
 
-static lb_result parse_blend(const parser *p, const cJSON *blend, const char *path,
-                             lb_anim_state_def *o, lb_anim_blend_point *points) {
+static lb_result lb_parse_blend(const parser *p, const cJSON *blend, const char *path,
+                                lb_anim_state_def *o, lb_anim_blend_point *points) {
   static const char *const keys[] = {"parameter", "points", NULL};
   char at[128];
   lb_snprintf(at, sizeof at, "%s.blend", path);
   if (!cJSON_IsObject(blend)) {
-    return bad(p, at, "must be an object { \"parameter\": ..., \"points\": [...] }");
+    return lb_bad(p, at, "must be an object { \"parameter\": ..., \"points\": [...] }");
   }
-  lb_result r = only_keys(p, blend, at, keys);
+  lb_result r = lb_only_keys(p, blend, at, keys);
   if (r == LB_OK) {
-    r = string(p, blend, "parameter", at, true, &o->parameter);
+    r = lb_string(p, blend, "parameter", at, true, &o->parameter);
   }
   if (r != LB_OK) {
     return r;
   }
-  const cJSON *pts = item(blend, "points");
+  const cJSON *pts = lb_item(blend, "points");
   if (!cJSON_IsArray(pts)) {
-    return bad(p, at, "needs 'points': an array of { \"clip\": ..., \"value\": ... }");
+    return lb_bad(p, at, "needs 'points': an array of { \"clip\": ..., \"value\": ... }");
   }
   if (cJSON_GetArraySize(pts) > LB_ANIM_MAX_POINTS) {
     return lb_fail(p->w, LB_ERR_CAPACITY, "%s: %s.points: more than %d points", p->ctl, at,
@@ -172,18 +172,18 @@ static lb_result parse_blend(const parser *p, const cJSON *blend, const char *pa
     char pp[160];
     lb_snprintf(pp, sizeof pp, "%s.points[%u]", at, o->point_count);
     if (!cJSON_IsObject(pt)) {
-      return bad(p, pp, "must be an object { \"clip\": ..., \"value\": ... }");
+      return lb_bad(p, pp, "must be an object { \"clip\": ..., \"value\": ... }");
     }
     lb_anim_blend_point *b = &points[o->point_count++];
-    r = only_keys(p, pt, pp, point_keys);
+    r = lb_only_keys(p, pt, pp, point_keys);
     if (r == LB_OK) {
-      r = string(p, pt, "clip", pp, true, &b->clip);
+      r = lb_string(p, pt, "clip", pp, true, &b->clip);
     }
-    if (r == LB_OK && !item(pt, "value")) {
-      r = bad(p, pp, "needs a 'value'");
+    if (r == LB_OK && !lb_item(pt, "value")) {
+      r = lb_bad(p, pp, "needs a 'value'");
     }
     if (r == LB_OK) {
-      r = number(p, pt, "value", pp, &b->value);
+      r = lb_number(p, pt, "value", pp, &b->value);
     }
     if (r != LB_OK) {
       return r;
@@ -192,10 +192,10 @@ static lb_result parse_blend(const parser *p, const cJSON *blend, const char *pa
   return LB_OK;
 }
 
-static lb_result parse_states(const parser *p, const cJSON *states, lb_animator_controller_def *d,
-                              json_defs *s) {
+static lb_result lb_parse_states(const parser *p, const cJSON *states,
+                                 lb_animator_controller_def *d, json_defs *s) {
   if (!cJSON_IsObject(states) || !states->child) {
-    return bad(p, "states", "must be an object with at least one state");
+    return lb_bad(p, "states", "must be an object with at least one state");
   }
   static const char *const keys[] = {"clip", "blend", "speed", "loop", "next", "nextFade", NULL};
   for (const cJSON *it = states->child; it; it = it->next) {
@@ -205,30 +205,30 @@ static lb_result parse_states(const parser *p, const cJSON *states, lb_animator_
       return lb_fail(p->w, LB_ERR_CAPACITY, "%s: more than %d states", p->ctl, LB_ANIM_MAX_STATES);
     }
     if (!cJSON_IsObject(it)) {
-      return bad(p, path, "must be an object");
+      return lb_bad(p, path, "must be an object");
     }
     uint32_t index = d->state_count++;
     lb_anim_state_def *o = &s->states[index];
     *o = lb_anim_state_default_def();
     o->name = it->string;
-    lb_result r = only_keys(p, it, path, keys);
+    lb_result r = lb_only_keys(p, it, path, keys);
     if (r == LB_OK) {
-      r = string(p, it, "clip", path, false, &o->clip);
+      r = lb_string(p, it, "clip", path, false, &o->clip);
     }
-    if (r == LB_OK && item(it, "blend")) {
-      r = parse_blend(p, item(it, "blend"), path, o, s->points[index]);
-    }
-    if (r == LB_OK) {
-      r = number(p, it, "speed", path, &o->speed);
+    if (r == LB_OK && lb_item(it, "blend")) {
+      r = lb_parse_blend(p, lb_item(it, "blend"), path, o, s->points[index]);
     }
     if (r == LB_OK) {
-      r = boolean(p, it, "loop", path, &o->loop);
+      r = lb_number(p, it, "speed", path, &o->speed);
     }
     if (r == LB_OK) {
-      r = string(p, it, "next", path, false, &o->next);
+      r = lb_boolean(p, it, "loop", path, &o->loop);
     }
     if (r == LB_OK) {
-      r = number(p, it, "nextFade", path, &o->next_fade);
+      r = lb_string(p, it, "next", path, false, &o->next);
+    }
+    if (r == LB_OK) {
+      r = lb_number(p, it, "nextFade", path, &o->next_fade);
     }
     if (r != LB_OK) {
       return r;
@@ -237,48 +237,49 @@ static lb_result parse_states(const parser *p, const cJSON *states, lb_animator_
   return LB_OK;
 }
 
-static lb_result parse_condition(const parser *p, const cJSON *c, const char *path,
-                                 lb_anim_condition *o) {
+static lb_result lb_parse_condition(const parser *p, const cJSON *c, const char *path,
+                                    lb_anim_condition *o) {
   static const char *const keys[] = {"parameter", "greater", "less", "equals", NULL};
   if (!cJSON_IsObject(c)) {
-    return bad(p, path,
-               "must be an object { \"parameter\": ..., \"greater\" | \"less\" | \"equals\" }");
+    return lb_bad(p, path,
+                  "must be an object { \"parameter\": ..., \"greater\" | \"less\" | \"equals\" }");
   }
-  lb_result r = only_keys(p, c, path, keys);
+  lb_result r = lb_only_keys(p, c, path, keys);
   if (r == LB_OK) {
-    r = string(p, c, "parameter", path, true, &o->parameter);
+    r = lb_string(p, c, "parameter", path, true, &o->parameter);
   }
   if (r != LB_OK) {
     return r;
   }
-  int ops = (item(c, "greater") != NULL) + (item(c, "less") != NULL) + (item(c, "equals") != NULL);
+  int ops = (lb_item(c, "greater") != NULL) + (lb_item(c, "less") != NULL) +
+            (lb_item(c, "equals") != NULL);
   if (ops > 1) {
-    return bad(p, path, "may have only one of greater, less, equals");
+    return lb_bad(p, path, "may have only one of greater, less, equals");
   }
   o->op = LB_ANIM_IF_TRIGGER;
   o->value = 0.0f;
-  if (item(c, "greater")) {
+  if (lb_item(c, "greater")) {
     o->op = LB_ANIM_IF_GREATER;
-    r = number(p, c, "greater", path, &o->value);
-  } else if (item(c, "less")) {
+    r = lb_number(p, c, "greater", path, &o->value);
+  } else if (lb_item(c, "less")) {
     o->op = LB_ANIM_IF_LESS;
-    r = number(p, c, "less", path, &o->value);
-  } else if (item(c, "equals")) {
+    r = lb_number(p, c, "less", path, &o->value);
+  } else if (lb_item(c, "equals")) {
     bool v = false;
     o->op = LB_ANIM_IF_EQUALS;
-    r = boolean(p, c, "equals", path, &v);
+    r = lb_boolean(p, c, "equals", path, &v);
     o->value = v ? 1.0f : 0.0f;
   }
   return r;
 }
 
-static lb_result parse_transitions(const parser *p, const cJSON *tr, lb_animator_controller_def *d,
-                                   json_defs *s) {
+static lb_result lb_parse_transitions(const parser *p, const cJSON *tr,
+                                      lb_animator_controller_def *d, json_defs *s) {
   if (!tr) {
     return LB_OK;
   }
   if (!cJSON_IsArray(tr)) {
-    return bad(p, "transitions", "must be an array");
+    return lb_bad(p, "transitions", "must be an array");
   }
   static const char *const keys[] = {"from", "to", "fade", "exitTime", "conditions", NULL};
   for (const cJSON *it = tr->child; it; it = it->next) {
@@ -289,31 +290,31 @@ static lb_result parse_transitions(const parser *p, const cJSON *tr, lb_animator
                      LB_ANIM_MAX_TRANSITIONS);
     }
     if (!cJSON_IsObject(it)) {
-      return bad(p, path, "must be an object");
+      return lb_bad(p, path, "must be an object");
     }
     uint32_t index = d->transition_count++;
     lb_anim_transition_def *o = &s->transitions[index];
     *o = lb_anim_transition_default_def();
-    lb_result r = only_keys(p, it, path, keys);
+    lb_result r = lb_only_keys(p, it, path, keys);
     if (r == LB_OK) {
-      r = string(p, it, "from", path, true, &o->from);
-    }
-    if (r == LB_OK) {
-      r = string(p, it, "to", path, true, &o->to);
+      r = lb_string(p, it, "from", path, true, &o->from);
     }
     if (r == LB_OK) {
-      r = number(p, it, "fade", path, &o->fade);
+      r = lb_string(p, it, "to", path, true, &o->to);
     }
     if (r == LB_OK) {
-      r = number(p, it, "exitTime", path, &o->exit_time);
+      r = lb_number(p, it, "fade", path, &o->fade);
     }
-    if (r == LB_OK && item(it, "exitTime") && o->exit_time < 0.0f) {
-      r = bad(p, path, "exitTime must be >= 0 (leave it out for none)");
+    if (r == LB_OK) {
+      r = lb_number(p, it, "exitTime", path, &o->exit_time);
     }
-    const cJSON *conds = item(it, "conditions");
+    if (r == LB_OK && lb_item(it, "exitTime") && o->exit_time < 0.0f) {
+      r = lb_bad(p, path, "exitTime must be >= 0 (leave it out for none)");
+    }
+    const cJSON *conds = lb_item(it, "conditions");
     if (r == LB_OK && conds) {
       if (!cJSON_IsArray(conds)) {
-        r = bad(p, path, "conditions must be an array");
+        r = lb_bad(p, path, "conditions must be an array");
       } else if (cJSON_GetArraySize(conds) > LB_ANIM_MAX_CONDITIONS) {
         r = lb_fail(p->w, LB_ERR_CAPACITY, "%s: %s: more than %d conditions", p->ctl, path,
                     LB_ANIM_MAX_CONDITIONS);
@@ -322,7 +323,7 @@ static lb_result parse_transitions(const parser *p, const cJSON *tr, lb_animator
       for (const cJSON *c = r == LB_OK ? conds->child : NULL; c && r == LB_OK; c = c->next) {
         char cp[80];
         lb_snprintf(cp, sizeof cp, "%s.conditions[%u]", path, o->condition_count);
-        r = parse_condition(p, c, cp, &s->conds[index][o->condition_count++]);
+        r = lb_parse_condition(p, c, cp, &s->conds[index][o->condition_count++]);
       }
     }
     if (r != LB_OK) {
@@ -343,7 +344,7 @@ lb_result lb_controller_from_cjson(lb_world *w, uint32_t skeleton, const char *n
   }
   static const char *const keys[] = {"rig",    "rootJoint",   "parameters", "entry",
                                      "states", "transitions", NULL};
-  lb_result r = only_keys(&p, root, "(top level)", keys);
+  lb_result r = lb_only_keys(&p, root, "(top level)", keys);
   if (r != LB_OK) {
     return r;
   }
@@ -357,18 +358,18 @@ lb_result lb_controller_from_cjson(lb_world *w, uint32_t skeleton, const char *n
   d.params = s->params;
   d.states = s->states;
   d.transitions = s->transitions;
-  r = string(&p, root, "rootJoint", "(top level)", false, &d.root_joint);
+  r = lb_string(&p, root, "rootJoint", "(top level)", false, &d.root_joint);
   if (r == LB_OK) {
-    r = string(&p, root, "entry", "(top level)", false, &d.entry);
+    r = lb_string(&p, root, "entry", "(top level)", false, &d.entry);
   }
   if (r == LB_OK) {
-    r = parse_params(&p, item(root, "parameters"), &d, s);
+    r = lb_parse_params(&p, lb_item(root, "parameters"), &d, s);
   }
   if (r == LB_OK) {
-    r = parse_states(&p, item(root, "states"), &d, s);
+    r = lb_parse_states(&p, lb_item(root, "states"), &d, s);
   }
   if (r == LB_OK) {
-    r = parse_transitions(&p, item(root, "transitions"), &d, s);
+    r = lb_parse_transitions(&p, lb_item(root, "transitions"), &d, s);
   }
   if (r == LB_OK) {
     r = lb_world_add_controller(w, &d, out);

@@ -13,12 +13,12 @@ typedef struct selection {
   float cycle;
 } selection;
 
-static float clip_duration(const lb_world *w, const lb_animator_controller *c, uint32_t point) {
+static float lb_clip_duration(const lb_world *w, const lb_animator_controller *c, uint32_t point) {
   return lb_world_clip(w, c->points[point].clip)->duration;
 }
 
-static selection select_clips(const lb_world *w, const lb_animator_controller *c,
-                              const lb_anim_state *st, const float *params) {
+static selection lb_select_clips(const lb_world *w, const lb_animator_controller *c,
+                                 const lb_anim_state *st, const float *params) {
   selection s;
   memset(&s, 0, sizeof s);
   uint32_t first = st->first_point, last = st->first_point + st->point_count - 1u;
@@ -36,7 +36,7 @@ static selection select_clips(const lb_world *w, const lb_animator_controller *c
       t = (x - v0) / (v1 - v0);
     }
   }
-  float da = clip_duration(w, c, a);
+  float da = lb_clip_duration(w, c, a);
   if (t <= 0.0f) {
     s.count = 1;
     s.point[0] = a;
@@ -44,7 +44,7 @@ static selection select_clips(const lb_world *w, const lb_animator_controller *c
     s.cycle = da;
     return s;
   }
-  float db = clip_duration(w, c, a + 1u);
+  float db = lb_clip_duration(w, c, a + 1u);
   s.cycle = da + (db - da) * t;
   if (t >= 1.0f) {
     s.count = 1;
@@ -62,13 +62,13 @@ static selection select_clips(const lb_world *w, const lb_animator_controller *c
 
 /* ---- transitions --------------------------------------------------------------------------- */
 
-static float normalized_time(const lb_anim_playback *pb) {
+static float lb_normalized_time(const lb_anim_playback *pb) {
   return (float)pb->loops + pb->phase;
 }
 
-static bool conditions_hold(const lb_animator_controller *c, const lb_animator_instance *inst,
-                            const lb_anim_transition *t) {
-  if (t->exit_time >= 0.0f && !(normalized_time(&inst->cur) >= t->exit_time)) {
+static bool lb_conditions_hold(const lb_animator_controller *c, const lb_animator_instance *inst,
+                               const lb_anim_transition *t) {
+  if (t->exit_time >= 0.0f && !(lb_normalized_time(&inst->cur) >= t->exit_time)) {
     return false;
   }
   for (uint32_t k = 0; k < t->cond_count; ++k) {
@@ -96,7 +96,7 @@ static bool conditions_hold(const lb_animator_controller *c, const lb_animator_i
   return true;
 }
 
-static void enter(lb_animator_instance *inst, int32_t to, float fade) {
+static void lb_enter(lb_animator_instance *inst, int32_t to, float fade) {
   if (fade > 0.0f) {
     inst->prev = inst->cur;
     inst->fade = fade;
@@ -110,26 +110,26 @@ static void enter(lb_animator_instance *inst, int32_t to, float fade) {
 
 /* Seconds left in a one-shot at the current blend (state speed applied; the Animator speed
  * scales fades and states alike). */
-static bool one_shot_done(const lb_world *w, const lb_animator_controller *c,
-                          const lb_animator_instance *inst, const lb_anim_state *st) {
+static bool lb_one_shot_done(const lb_world *w, const lb_animator_controller *c,
+                             const lb_animator_instance *inst, const lb_anim_state *st) {
   if (inst->cur.phase >= 1.0f) {
     return true;
   }
   if (!(st->speed > 0.0f)) {
     return false;
   }
-  selection sel = select_clips(w, c, st, inst->damped);
+  selection sel = lb_select_clips(w, c, st, inst->damped);
   float remaining = (1.0f - inst->cur.phase) * sel.cycle / st->speed;
   return remaining <= st->next_fade;
 }
 
-static void run_transitions(const lb_world *w, const lb_animator_controller *c,
-                            lb_animator_instance *inst) {
+static void lb_run_transitions(const lb_world *w, const lb_animator_controller *c,
+                               lb_animator_instance *inst) {
   int32_t cur = inst->cur.state;
   for (uint32_t i = 0; i < c->transition_count; ++i) {
     const lb_anim_transition *t = &c->transitions[i];
     bool source = t->from < 0 ? t->to != cur : t->from == cur;
-    if (!source || !conditions_hold(c, inst, t)) {
+    if (!source || !lb_conditions_hold(c, inst, t)) {
       continue;
     }
     for (uint32_t k = 0; k < t->cond_count; ++k) {
@@ -138,12 +138,12 @@ static void run_transitions(const lb_world *w, const lb_animator_controller *c,
         inst->params[cd->param] = inst->damped[cd->param] = 0.0f;
       }
     }
-    enter(inst, t->to, t->fade);
+    lb_enter(inst, t->to, t->fade);
     return;
   }
   const lb_anim_state *st = &c->states[cur];
-  if (st->next >= 0 && !st->loop && one_shot_done(w, c, inst, st)) {
-    enter(inst, st->next, st->next_fade);
+  if (st->next >= 0 && !st->loop && lb_one_shot_done(w, c, inst, st)) {
+    lb_enter(inst, st->next, st->next_fade);
   }
 }
 
@@ -151,8 +151,8 @@ static void run_transitions(const lb_world *w, const lb_animator_controller *c,
 
 /* The root's motion frame as lb_root_motion_job reads it (channels the clip animates only),
  * removed from a sampled pose: root = M^-1 * root. */
-static void remove_root_motion(const lb_clip *clip, uint32_t root, bool vertical, bool bake_yaw,
-                               lb_transform *x) {
+static void lb_remove_root_motion(const lb_clip *clip, uint32_t root, bool vertical, bool bake_yaw,
+                                  lb_transform *x) {
   const lb_joint_tracks *jt = &clip->joints[root];
   float p[3] = {0.0f, 0.0f, 0.0f};
   float yaw = 0.0f;
@@ -201,18 +201,18 @@ typedef struct frame_ctx {
 _Static_assert(LB_ANIM_MAX_LAYERS <= LB_SAMPLE_BLEND_MAX_LAYERS, "one sample-blend job");
 
 /* lb_sample_blend_job's adjust: the layer's root motion leaves its root joint. */
-static void adjust_root(void *user, uint32_t layer, lb_transform *local) {
+static void lb_adjust_root(void *user, uint32_t layer, lb_transform *local) {
   const frame_ctx *fx = user;
-  remove_root_motion(fx->samples[layer].clip, fx->c->root_joint,
-                     fx->comp->root_motion_vertical != 0, fx->points[layer]->bake_yaw, local);
+  lb_remove_root_motion(fx->samples[layer].clip, fx->c->root_joint,
+                        fx->comp->root_motion_vertical != 0, fx->points[layer]->bake_yaw, local);
 }
 
 /* Advances one playing state and adds its clips as layers with `weight` (the cross-fade
  * share); a share of 0 advances the state without sampling it. */
-static void play(frame_ctx *fx, lb_anim_playback *pb, float weight) {
+static void lb_play(frame_ctx *fx, lb_anim_playback *pb, float weight) {
   const lb_animator_controller *c = fx->c;
   const lb_anim_state *st = &c->states[pb->state];
-  selection sel = select_clips(fx->w, c, st, fx->inst->damped);
+  selection sel = lb_select_clips(fx->w, c, st, fx->inst->damped);
   float d = sel.cycle > 0.0f ? fx->dt * st->speed / sel.cycle : 0.0f;
   float p0 = pb->phase;
   float p1 = p0 + d; /* unwrapped: root motion counts whole loops */
@@ -276,7 +276,7 @@ static void play(frame_ctx *fx, lb_anim_playback *pb, float weight) {
 /* One step of a critically damped spring from x toward target over `damp` seconds (the
  * smoothing of Game Programming Gems 4, 1.10, which Unity's SmoothDamp uses: exp(-w dt) by
  * its rational approximation, so + - * / only). Never passes the target; lands on it. */
-static float damp_toward(float x, float target, float *rate, float damp, float dt) {
+static float lb_damp_toward(float x, float target, float *rate, float damp, float dt) {
   if (damp <= 0.0f) {
     *rate = 0.0f;
     return target;
@@ -301,20 +301,20 @@ static float damp_toward(float x, float target, float *rate, float damp, float d
 
 /* The parameters the step plays: damped floats follow the values set through their springs
  * (which hold still while paused, dt 0); the others are taken as set. */
-static void damp_params(const lb_animator_controller *c, lb_animator_instance *inst, float dt) {
+static void lb_damp_params(const lb_animator_controller *c, lb_animator_instance *inst, float dt) {
   for (uint32_t i = 0; i < c->param_count; ++i) {
     if (c->params[i].type != LB_ANIM_PARAM_FLOAT || inst->damp[i] <= 0.0f) {
       inst->damped[i] = inst->params[i];
       inst->rate[i] = 0.0f;
     } else if (inst->damped[i] != inst->params[i] && dt > 0.0f) {
       inst->damped[i] =
-          damp_toward(inst->damped[i], inst->params[i], &inst->rate[i], inst->damp[i], dt);
+          lb_damp_toward(inst->damped[i], inst->params[i], &inst->rate[i], inst->damp[i], dt);
     }
   }
 }
 
-static void animate(lb_world *w, uint32_t slot, lb_animator_instance *inst,
-                    const lb_animator_controller *c, float dt) {
+static void lb_animate(lb_world *w, uint32_t slot, lb_animator_instance *inst,
+                       const lb_animator_controller *c, float dt) {
   lb_animator_c *comp = lb_component_ptr(w, slot, LB_ANIMATOR);
   lb_rig_instance *rig = lb_rig_of_slot(w, slot);
   frame_ctx fx;
@@ -325,9 +325,9 @@ static void animate(lb_world *w, uint32_t slot, lb_animator_instance *inst,
   fx.sk = lb_skeleton_get(w, inst->skeleton);
   fx.comp = comp;
   fx.dt = dt * comp->speed;
-  damp_params(c, inst, dt);
+  lb_damp_params(c, inst, dt);
   if (inst->prev.state < 0) {
-    run_transitions(w, c, inst);
+    lb_run_transitions(w, c, inst);
   }
   float f = 1.0f;
   if (inst->prev.state >= 0) {
@@ -339,10 +339,10 @@ static void animate(lb_world *w, uint32_t slot, lb_animator_instance *inst,
   inst->status.previous = inst->prev.state;
   inst->status.previous_phase = 0.0f;
   if (inst->prev.state >= 0) {
-    play(&fx, &inst->prev, 1.0f - f);
+    lb_play(&fx, &inst->prev, 1.0f - f);
     inst->status.previous_phase = inst->prev.phase;
   }
-  play(&fx, &inst->cur, f);
+  lb_play(&fx, &inst->cur, f);
   if (fx.layer_count > 0) {
     lb_sample_blend_job job = lb_sample_blend_default_job();
     job.samples = fx.samples;
@@ -352,7 +352,7 @@ static void animate(lb_world *w, uint32_t slot, lb_animator_instance *inst,
     job.joint_count = inst->joint_count;
     job.output = rig->local;
     if (comp->apply_root_motion != 0) {
-      job.adjust = adjust_root;
+      job.adjust = lb_adjust_root;
       job.adjust_user = &fx;
       job.adjust_joint = c->root_joint;
     }
@@ -368,7 +368,7 @@ static void animate(lb_world *w, uint32_t slot, lb_animator_instance *inst,
   inst->status.state = inst->cur.state;
   inst->status.weight = f;
   inst->status.state_time = inst->cur.time;
-  inst->status.normalized_time = normalized_time(&inst->cur);
+  inst->status.normalized_time = lb_normalized_time(&inst->cur);
   inst->status.phase = inst->cur.phase;
   inst->status.layer_count = fx.layer_count;
   inst->status.idle = false;
@@ -399,7 +399,7 @@ void lb_system_animator(lb_world *w, float dt) {
       lb_animator_release_rig(rig);
       continue; /* the rig went away or changed skeleton: the external pose stands */
     }
-    animate(w, s, inst, c, dt);
+    lb_animate(w, s, inst, c, dt);
     rig->driven = true;
     lb_rig_pose_final(lb_skeleton_get(w, rig->asset), rig);
   }
@@ -409,7 +409,7 @@ void lb_system_animator(lb_world *w, float dt) {
 
 /* Root motion keeps the Transform inside its schema range (the supported world extent), so
  * every later write of the field is accepted. */
-static float clamp_position(float v) {
+static float lb_clamp_position(float v) {
   return lb_clamp(v, -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
 }
 
@@ -434,7 +434,7 @@ void lb_system_root_motion(lb_world *w, float dt) {
     /* A character controller (or another mover) takes the request when the entity has one. */
     if (!lb_world_move_request(w, s, moved)) {
       for (int a = 0; a < 3; ++a) {
-        t->position[a] = clamp_position(t->position[a] + moved[a]);
+        t->position[a] = lb_clamp_position(t->position[a] + moved[a]);
       }
     }
     if (inst->motion.yaw != 0.0f) {

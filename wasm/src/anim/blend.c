@@ -16,7 +16,7 @@ lb_blend_job lb_blend_default_job(void) {
 }
 
 /* Finite and in [0, max] (max < 0: no upper limit). */
-static lb_result check_weights(float weight, const float *joint_weights, uint32_t n, float max) {
+static lb_result lb_check_weights(float weight, const float *joint_weights, uint32_t n, float max) {
   if (!lb_is_finite(weight)) {
     return LB_ERR_NOT_FINITE;
   }
@@ -53,7 +53,7 @@ lb_result lb_blend_job_validate(const lb_blend_job *job) {
     if (!l->pose || l->pose == job->output) {
       return LB_ERR_INVALID_ARGUMENT;
     }
-    lb_result r = check_weights(l->weight, l->joint_weights, job->joint_count, -1.0f);
+    lb_result r = lb_check_weights(l->weight, l->joint_weights, job->joint_count, -1.0f);
     if (r != LB_OK) {
       return r;
     }
@@ -63,7 +63,7 @@ lb_result lb_blend_job_validate(const lb_blend_job *job) {
     if (!l->pose || !l->reference || l->pose == job->output || l->reference == job->output) {
       return LB_ERR_INVALID_ARGUMENT;
     }
-    lb_result r = check_weights(l->weight, l->joint_weights, job->joint_count, 1.0f);
+    lb_result r = lb_check_weights(l->weight, l->joint_weights, job->joint_count, 1.0f);
     if (r != LB_OK) {
       return r;
     }
@@ -73,7 +73,7 @@ lb_result lb_blend_job_validate(const lb_blend_job *job) {
 
 /* Vectors every weighted layer agrees on bit for bit (a joint no clip moves: the rest pose in
  * every layer) blend to themselves exactly, not to their renormalised weighted sum. */
-static bool same_vec3(const float *a, const float *b) {
+static bool lb_same_vec3(const float *a, const float *b) {
   return lb_same_bytes(a, b, 3u * sizeof(float));
 }
 
@@ -95,8 +95,8 @@ void lb_blend_job_joint(const lb_blend_job *job, uint32_t j, lb_transform *out) 
       first_t = p->t;
       first_s = p->s;
     }
-    same_t = same_t && same_vec3(first_t, p->t);
-    same_s = same_s && same_vec3(first_s, p->s);
+    same_t = same_t && lb_same_vec3(first_t, p->t);
+    same_s = same_s && lb_same_vec3(first_s, p->s);
     float d =
         first_r[0] * p->r[0] + first_r[1] * p->r[1] + first_r[2] * p->r[2] + first_r[3] * p->r[3];
     float wr = d < 0.0f ? -w : w;
@@ -125,7 +125,7 @@ void lb_blend_job_joint(const lb_blend_job *job, uint32_t j, lb_transform *out) 
 }
 
 /* lb_quat_normalize, inlined (math_inline.h: same operations, same bits). */
-static inline void normalize_into(const float *q, float *out) {
+static inline void lb_normalize_into(const float *q, float *out) {
   float n[4] = {q[0], q[1], q[2], q[3]};
   lb_qnormalize(n);
   for (int c = 0; c < 4; ++c) {
@@ -134,8 +134,8 @@ static inline void normalize_into(const float *q, float *out) {
 }
 
 /* The rotation part of blend_uniform for joints j..j+3, lane by lane in its order. */
-static void blend_rotations4(const lb_transform *const *poses, const float *weights, uint32_t used,
-                             uint32_t j, lb_transform *output) {
+static void lb_blend_rotations4(const lb_transform *const *poses, const float *weights,
+                                uint32_t used, uint32_t j, lb_transform *output) {
   const lb_f4 zero = lb_f4_set1(0.0f);
   const lb_transform *p = &poses[0][j];
   lb_f4 fx = lb_f4_load(p[0].r), fy = lb_f4_load(p[1].r), fz = lb_f4_load(p[2].r),
@@ -217,7 +217,7 @@ LB_F4_INLINE void blend_vec3_4(const lb_transform *const *poses, const float *we
 /* lb_blend_job_joint for every joint when no layer has joint weights: which layers contribute,
  * their weights, the total and its reciprocal are then the same for every joint, so they
  * are worked out once. Per joint the sums run in lb_blend_job_joint's order (bit-identical). */
-static void blend_uniform(const lb_blend_job *job) {
+static void lb_blend_uniform(const lb_blend_job *job) {
   enum { MAX_FAST = 8 };
   const lb_transform *poses[MAX_FAST];
   float weights[MAX_FAST];
@@ -242,7 +242,7 @@ static void blend_uniform(const lb_blend_job *job) {
   /* Rotations four joints at a time (lanes = joints), the same sums per lane. */
   uint32_t grouped = n & ~3u;
   for (uint32_t j = 0; j < grouped; j += 4u) {
-    blend_rotations4(poses, weights, used, j, job->output);
+    lb_blend_rotations4(poses, weights, used, j, job->output);
     if (LB_BLEND_VEC4) {
       blend_vec3_4(poses, weights, used, j, inv, offsetof(lb_transform, t), job->output);
       blend_vec3_4(poses, weights, used, j, inv, offsetof(lb_transform, s), job->output);
@@ -255,8 +255,8 @@ static void blend_uniform(const lb_blend_job *job) {
     for (uint32_t i = 0; i < used; ++i) {
       const lb_transform *p = &poses[i][j];
       float w = weights[i];
-      same_t = same_t && same_vec3(poses[0][j].t, p->t);
-      same_s = same_s && same_vec3(poses[0][j].s, p->s);
+      same_t = same_t && lb_same_vec3(poses[0][j].t, p->t);
+      same_s = same_s && lb_same_vec3(poses[0][j].s, p->s);
       for (int c = 0; c < 3; ++c) {
         t[c] += w * p->t[c];
         s[c] += w * p->s[c];
@@ -279,12 +279,12 @@ static void blend_uniform(const lb_blend_job *job) {
       out->s[c] = same_s ? poses[0][j].s[c] : s[c] * inv;
     }
     if (rot) {
-      normalize_into(r, out->r);
+      lb_normalize_into(r, out->r);
     }
   }
 }
 
-static void additive_joint(const lb_additive_layer *l, uint32_t j, lb_transform *out) {
+static void lb_additive_joint(const lb_additive_layer *l, uint32_t j, lb_transform *out) {
   float w = l->joint_weights ? l->weight * l->joint_weights[j] : l->weight;
   if (!(w > 0.0f)) {
     return; /* bit-identical */
@@ -315,7 +315,7 @@ lb_result lb_blend_job_run(lb_blend_job *job) {
     uniform = job->layers[i].joint_weights == NULL;
   }
   if (uniform) {
-    blend_uniform(job);
+    lb_blend_uniform(job);
   }
   for (uint32_t j = 0; j < job->joint_count; ++j) {
     lb_transform *out = &job->output[j];
@@ -323,7 +323,7 @@ lb_result lb_blend_job_run(lb_blend_job *job) {
       lb_blend_job_joint(job, j, out);
     }
     for (uint32_t i = 0; i < job->additive_count; ++i) {
-      additive_joint(&job->additive[i], j, out);
+      lb_additive_joint(&job->additive[i], j, out);
     }
   }
   return LB_OK;

@@ -19,7 +19,7 @@
 #define LB_ANIM_MAX_LOOPS 16777216.0f /* 2^24 */
 
 /* Beyond 2^24 loops a float time no longer resolves a frame; such times are refused. */
-static bool loops_in_range(float t, float duration) {
+static bool lb_loops_in_range(float t, float duration) {
   float q = t / duration;
   return q <= LB_ANIM_MAX_LOOPS && q >= -LB_ANIM_MAX_LOOPS;
 }
@@ -32,12 +32,12 @@ uint32_t lb_clip_track_count(const lb_clip *clip) {
 
 /* Cheap structural check of one track (no key contents): the jobs run it over every track on
  * every call, so it is kept to a few predictable branches. */
-static inline bool track_ok(const lb_track *tr) {
+static inline bool lb_track_ok(const lb_track *tr) {
   /* CUBICSPLINE (or an unknown value): not supported yet */
   return tr->count == 0u || (tr->times && tr->values && (uint32_t)tr->interp <= LB_INTERP_STEP);
 }
 
-static lb_result clip_duration(const lb_clip *clip) {
+static lb_result lb_clip_duration(const lb_clip *clip) {
   if (!lb_is_finite(clip->duration)) {
     return LB_ERR_NOT_FINITE;
   }
@@ -48,20 +48,20 @@ lb_result lb_clip_structure(const lb_clip *clip) {
   if (!clip || !clip->joints || clip->joint_count == 0) {
     return LB_ERR_INVALID_ARGUMENT;
   }
-  lb_result r = clip_duration(clip);
+  lb_result r = lb_clip_duration(clip);
   if (r != LB_OK) {
     return r;
   }
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
     const lb_joint_tracks *jt = &clip->joints[j];
-    if (!track_ok(&jt->translation) || !track_ok(&jt->rotation) || !track_ok(&jt->scale)) {
+    if (!lb_track_ok(&jt->translation) || !lb_track_ok(&jt->rotation) || !lb_track_ok(&jt->scale)) {
       return LB_ERR_INVALID_ARGUMENT;
     }
   }
   return LB_OK;
 }
 
-static lb_result track_contents(const lb_track *tr, int comps, float duration) {
+static lb_result lb_track_contents(const lb_track *tr, int comps, float duration) {
   for (uint32_t i = 0; i < tr->count; ++i) {
     float t = tr->times[i];
     if (!lb_is_finite(t)) {
@@ -96,12 +96,12 @@ lb_result lb_clip_validate(const lb_clip *clip) {
   }
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
     const lb_joint_tracks *jt = &clip->joints[j];
-    r = track_contents(&jt->translation, 3, clip->duration);
+    r = lb_track_contents(&jt->translation, 3, clip->duration);
     if (r == LB_OK) {
-      r = track_contents(&jt->rotation, 4, clip->duration);
+      r = lb_track_contents(&jt->rotation, 4, clip->duration);
     }
     if (r == LB_OK) {
-      r = track_contents(&jt->scale, 3, clip->duration);
+      r = lb_track_contents(&jt->scale, 3, clip->duration);
     }
     if (r != LB_OK) {
       return r;
@@ -113,7 +113,7 @@ lb_result lb_clip_validate(const lb_clip *clip) {
 /* ---- time and key search ------------------------------------------------------------------ */
 
 /* t = k * d + s with s in [0, d). |t / d| must be <= 2^24 (validated). */
-static float wrap_time(float t, float d, int64_t *loops) {
+static float lb_wrap_time(float t, float d, int64_t *loops) {
   float q = t / d;
   int64_t k = (int64_t)q;
   if ((float)k > q) {
@@ -133,12 +133,12 @@ static float wrap_time(float t, float d, int64_t *loops) {
   return s;
 }
 
-static float clamp_time(float t, float d) {
+static float lb_clamp_time(float t, float d) {
   return t < 0.0f ? 0.0f : (t > d ? d : t);
 }
 
 /* Largest i in [lo, hi) with times[i] <= t, or lo when none is. */
-static uint32_t key_bsearch(const float *times, uint32_t lo, uint32_t hi, float t) {
+static uint32_t lb_key_bsearch(const float *times, uint32_t lo, uint32_t hi, float t) {
   while (hi - lo > 1u) {
     uint32_t mid = lo + (hi - lo) / 2u;
     if (times[mid] <= t) {
@@ -152,10 +152,10 @@ static uint32_t key_bsearch(const float *times, uint32_t lo, uint32_t hi, float 
 
 /* Largest i with times[i] <= t, or 0 when t < times[0]. The hint only changes the cost:
  * a few linear steps forward from it, else a binary search on the right side. */
-static uint32_t find_key(const float *times, uint32_t n, float t, uint32_t hint) {
+static uint32_t lb_find_key(const float *times, uint32_t n, float t, uint32_t hint) {
   uint32_t k = hint < n ? hint : n - 1u;
   if (times[k] > t) {
-    return key_bsearch(times, 0u, k, t); /* backward seek */
+    return lb_key_bsearch(times, 0u, k, t); /* backward seek */
   }
   for (int step = 0; step < 4; ++step) {
     if (k + 1u >= n || times[k + 1u] > t) {
@@ -163,7 +163,7 @@ static uint32_t find_key(const float *times, uint32_t n, float t, uint32_t hint)
     }
     ++k;
   }
-  return key_bsearch(times, k, n, t);
+  return lb_key_bsearch(times, k, n, t);
 }
 
 /* Where a track (count > 0) stands at t in [0, duration]: copy key a (copy), or interpolate
@@ -183,10 +183,10 @@ LB_ANIM_INLINE key_span span_finish(const lb_track *tr, key_span sp) {
 }
 
 /* Any position of t. */
-static key_span locate(const lb_track *tr, float t, float duration, bool wrap, uint32_t *hint) {
+static key_span lb_locate(const lb_track *tr, float t, float duration, bool wrap, uint32_t *hint) {
   const float *times = tr->times;
   uint32_t n = tr->count;
-  uint32_t k = find_key(times, n, t, hint ? *hint : 0u);
+  uint32_t k = lb_find_key(times, n, t, hint ? *hint : 0u);
   if (hint) {
     *hint = k;
   }
@@ -220,7 +220,7 @@ static key_span locate(const lb_track *tr, float t, float duration, bool wrap, u
  * reused without a search or a division. Any other track searches (from its cursor hint) and
  * becomes the memo. */
 
-static inline uint32_t time_bits(float x) {
+static inline uint32_t lb_time_bits(float x) {
   uint32_t u;
   memcpy(&u, &x, sizeof u);
   return u;
@@ -233,8 +233,8 @@ LB_ANIM_INLINE key_span locate_fast(const lb_track *tr, float t, float duration,
                                     uint32_t *hint, span_memo *memo) {
   const float *times = tr->times;
   uint32_t n = tr->count;
-  if (memo->n == n && time_bits(times[memo->k]) == memo->ta &&
-      time_bits(times[memo->k + 1u]) == memo->tb) {
+  if (memo->n == n && lb_time_bits(times[memo->k]) == memo->ta &&
+      lb_time_bits(times[memo->k + 1u]) == memo->tb) {
     if (hint) {
       *hint = memo->k;
     }
@@ -248,7 +248,7 @@ LB_ANIM_INLINE key_span locate_fast(const lb_track *tr, float t, float duration,
   if (k < n - 1u && times[k] <= t) {
     if (!(t < times[k + 1u])) {
       if (!(k + 2u < n && t < times[k + 2u])) {
-        return locate(tr, t, duration, wrap, hint);
+        return lb_locate(tr, t, duration, wrap, hint);
       }
       ++k;
       if (hint) {
@@ -256,7 +256,7 @@ LB_ANIM_INLINE key_span locate_fast(const lb_track *tr, float t, float duration,
       }
     }
     key_span sp = {k, k + 1u, 0.0f, true};
-    uint32_t ta = time_bits(times[k]), tb = time_bits(times[k + 1u]);
+    uint32_t ta = lb_time_bits(times[k]), tb = lb_time_bits(times[k + 1u]);
     if (memo->n != 0u && memo->ta == ta && memo->tb == tb) {
       sp.u = memo->u; /* same key times, another key count */
     } else {
@@ -272,7 +272,7 @@ LB_ANIM_INLINE key_span locate_fast(const lb_track *tr, float t, float duration,
     memo->linear = span_finish(&linear, sp);
     return span_finish(tr, sp);
   }
-  return locate(tr, t, duration, wrap, hint);
+  return lb_locate(tr, t, duration, wrap, hint);
 }
 
 /* Vector track (translation, scale): lerp. */
@@ -350,7 +350,7 @@ lb_result lb_sample_job_validate(const lb_sample_job *job) {
   }
   /* Frames were made from a clip whose tracks passed the structural check (and are
    * read-only since): only the duration, a plain field, is checked again. */
-  lb_result r = lb_clip_frames_match(job->frames, job->clip) ? clip_duration(job->clip)
+  lb_result r = lb_clip_frames_match(job->frames, job->clip) ? lb_clip_duration(job->clip)
                                                              : lb_clip_structure(job->clip);
   if (r != LB_OK) {
     return r;
@@ -366,7 +366,7 @@ lb_result lb_sample_job_validate(const lb_sample_job *job) {
   if (!lb_is_finite(job->time)) {
     return LB_ERR_NOT_FINITE;
   }
-  if (job->loop && !loops_in_range(job->time, job->clip->duration)) {
+  if (job->loop && !lb_loops_in_range(job->time, job->clip->duration)) {
     return LB_ERR_OUT_OF_RANGE;
   }
   return LB_OK;
@@ -376,7 +376,7 @@ void lb_sample_at_init(const lb_sample_job *job, lb_sample_at *at) {
   memset(at, 0, sizeof *at);
   at->job = job;
   at->d = job->clip->duration;
-  at->t = job->loop ? wrap_time(job->time, at->d, NULL) : clamp_time(job->time, at->d);
+  at->t = job->loop ? lb_wrap_time(job->time, at->d, NULL) : lb_clamp_time(job->time, at->d);
   at->hints = job->cursor ? job->cursor->keys : NULL;
   at->memo.linear.copy = true;
 }
@@ -384,7 +384,7 @@ void lb_sample_at_init(const lb_sample_job *job, lb_sample_at *at) {
 key_span lb_sample_at_grid(lb_sample_at *at, const lb_clip_frames *f) {
   uint32_t gj = 0;
   const lb_track *grid = lb_clip_frames_grid(f, &gj);
-  return locate(grid, at->t, at->d, at->job->loop, at->hints ? &at->hints[gj * 3u + 1u] : NULL);
+  return lb_locate(grid, at->t, at->d, at->job->loop, at->hints ? &at->hints[gj * 3u + 1u] : NULL);
 }
 
 void lb_sample_at_vec3(lb_sample_at *at, uint32_t j, uint32_t channel, float *out) {
@@ -477,7 +477,7 @@ typedef struct motion_frame {
   float yaw;
 } motion_frame;
 
-static void frame_rotate(float yaw, const float *v, float *out) {
+static void lb_frame_rotate(float yaw, const float *v, float *out) {
   float s, c;
   lb_sincos(yaw, &s, &c);
   float x = c * v[0] + s * v[2];
@@ -488,10 +488,10 @@ static void frame_rotate(float yaw, const float *v, float *out) {
 }
 
 /* a * b */
-static motion_frame frame_mul(const motion_frame *a, const motion_frame *b) {
+static motion_frame lb_frame_mul(const motion_frame *a, const motion_frame *b) {
   motion_frame o;
   float rb[3];
-  frame_rotate(a->yaw, b->p, rb);
+  lb_frame_rotate(a->yaw, b->p, rb);
   for (int i = 0; i < 3; ++i) {
     o.p[i] = a->p[i] + rb[i];
   }
@@ -499,15 +499,15 @@ static motion_frame frame_mul(const motion_frame *a, const motion_frame *b) {
   return o;
 }
 
-static motion_frame frame_inverse(const motion_frame *a) {
+static motion_frame lb_frame_inverse(const motion_frame *a) {
   motion_frame o;
   float np[3] = {-a->p[0], -a->p[1], -a->p[2]};
-  frame_rotate(-a->yaw, np, o.p);
+  lb_frame_rotate(-a->yaw, np, o.p);
   o.yaw = -a->yaw;
   return o;
 }
 
-static motion_frame frame_identity(void) {
+static motion_frame lb_frame_identity(void) {
   motion_frame o = {{0.0f, 0.0f, 0.0f}, 0.0f};
   return o;
 }
@@ -515,9 +515,9 @@ static motion_frame frame_identity(void) {
 /* The root's frame at clip time s in [0, duration], without the loop wrap span. `hints`:
  * the cursor's keys or NULL; the translation and rotation tracks share one span memo (baked
  * clips share their key times, so the second track's span costs no search). */
-static motion_frame root_frame(const lb_clip *clip, uint32_t root, bool vertical, bool bake_yaw,
-                               uint32_t *hints, float s) {
-  motion_frame f = frame_identity();
+static motion_frame lb_root_frame(const lb_clip *clip, uint32_t root, bool vertical, bool bake_yaw,
+                                  uint32_t *hints, float s) {
+  motion_frame f = lb_frame_identity();
   const lb_joint_tracks *jt = &clip->joints[root];
   span_memo memo = {0u, 0u, 0u, 0u, 0.0f, {0u, 0u, 0.0f, true}};
   if (jt->translation.count > 0) {
@@ -540,34 +540,34 @@ static motion_frame root_frame(const lb_clip *clip, uint32_t root, bool vertical
 
 /* Motion from (k0 loops, s0) to (k0 + n loops, s1), n >= 0, in the frame at s0. The frame at
  * s1 is sampled last: the cursor's hints then stand where the sample job reads next. */
-static motion_frame motion_forward(const lb_clip *clip, uint32_t root, bool vertical, bool bake,
-                                   uint32_t *hints, float s0, int64_t n, float s1) {
-  motion_frame m0 = root_frame(clip, root, vertical, bake, hints, s0);
-  motion_frame inv0 = frame_inverse(&m0);
+static motion_frame lb_motion_forward(const lb_clip *clip, uint32_t root, bool vertical, bool bake,
+                                      uint32_t *hints, float s0, int64_t n, float s1) {
+  motion_frame m0 = lb_root_frame(clip, root, vertical, bake, hints, s0);
+  motion_frame inv0 = lb_frame_inverse(&m0);
   if (n == 0) {
-    motion_frame m1 = root_frame(clip, root, vertical, bake, hints, s1);
-    return frame_mul(&inv0, &m1);
+    motion_frame m1 = lb_root_frame(clip, root, vertical, bake, hints, s1);
+    return lb_frame_mul(&inv0, &m1);
   }
   /* M(s0)^-1 * M(d) * C^(n-1) * M(0)^-1 * M(s1), with C = M(0)^-1 * M(d) one whole loop. */
-  motion_frame start = root_frame(clip, root, vertical, bake, hints, 0.0f);
-  motion_frame end = root_frame(clip, root, vertical, bake, hints, clip->duration);
-  motion_frame m1 = root_frame(clip, root, vertical, bake, hints, s1);
-  motion_frame inv_start = frame_inverse(&start);
-  motion_frame cycle = frame_mul(&inv_start, &end);
-  motion_frame acc = frame_mul(&inv0, &end);
-  motion_frame power = frame_identity(), base = cycle;
+  motion_frame start = lb_root_frame(clip, root, vertical, bake, hints, 0.0f);
+  motion_frame end = lb_root_frame(clip, root, vertical, bake, hints, clip->duration);
+  motion_frame m1 = lb_root_frame(clip, root, vertical, bake, hints, s1);
+  motion_frame inv_start = lb_frame_inverse(&start);
+  motion_frame cycle = lb_frame_mul(&inv_start, &end);
+  motion_frame acc = lb_frame_mul(&inv0, &end);
+  motion_frame power = lb_frame_identity(), base = cycle;
   for (int64_t e = n - 1; e > 0; e >>= 1) {
     if (e & 1) {
-      power = frame_mul(&power, &base);
+      power = lb_frame_mul(&power, &base);
     }
-    base = frame_mul(&base, &base);
+    base = lb_frame_mul(&base, &base);
   }
-  acc = frame_mul(&acc, &power);
-  acc = frame_mul(&acc, &inv_start);
-  return frame_mul(&acc, &m1);
+  acc = lb_frame_mul(&acc, &power);
+  acc = lb_frame_mul(&acc, &inv_start);
+  return lb_frame_mul(&acc, &m1);
 }
 
-static float wrap_pi(float a) {
+static float lb_wrap_pi(float a) {
   const float two_pi = 2.0f * LB_PI;
   if (a > LB_PI || a <= -LB_PI) {
     float q = (a + LB_PI) / two_pi;
@@ -590,9 +590,9 @@ float lb_clip_root_turn(const lb_clip *clip, uint32_t root_joint) {
   if (!clip || root_joint >= clip->joint_count || lb_clip_structure(clip) != LB_OK) {
     return 0.0f;
   }
-  motion_frame a = root_frame(clip, root_joint, false, false, NULL, 0.0f);
-  motion_frame b = root_frame(clip, root_joint, false, false, NULL, clip->duration);
-  return wrap_pi(b.yaw - a.yaw);
+  motion_frame a = lb_root_frame(clip, root_joint, false, false, NULL, 0.0f);
+  motion_frame b = lb_root_frame(clip, root_joint, false, false, NULL, clip->duration);
+  return lb_wrap_pi(b.yaw - a.yaw);
 }
 
 lb_result lb_root_motion_job_validate(const lb_root_motion_job *job) {
@@ -605,12 +605,12 @@ lb_result lb_root_motion_job_validate(const lb_root_motion_job *job) {
   if (!clip || !clip->joints || job->root_joint >= clip->joint_count) {
     return LB_ERR_INVALID_ARGUMENT;
   }
-  lb_result r = clip_duration(clip);
+  lb_result r = lb_clip_duration(clip);
   if (r != LB_OK) {
     return r;
   }
   const lb_joint_tracks *jt = &clip->joints[job->root_joint];
-  if (!track_ok(&jt->translation) || !track_ok(&jt->rotation) || !track_ok(&jt->scale)) {
+  if (!lb_track_ok(&jt->translation) || !lb_track_ok(&jt->rotation) || !lb_track_ok(&jt->scale)) {
     return LB_ERR_INVALID_ARGUMENT;
   }
   if (job->cursor &&
@@ -620,8 +620,8 @@ lb_result lb_root_motion_job_validate(const lb_root_motion_job *job) {
   if (!lb_is_finite(job->t0) || !lb_is_finite(job->t1)) {
     return LB_ERR_NOT_FINITE;
   }
-  if (!loops_in_range(job->t0, job->clip->duration) ||
-      !loops_in_range(job->t1, job->clip->duration)) {
+  if (!lb_loops_in_range(job->t0, job->clip->duration) ||
+      !lb_loops_in_range(job->t1, job->clip->duration)) {
     return LB_ERR_OUT_OF_RANGE;
   }
   return LB_OK;
@@ -638,23 +638,24 @@ lb_result lb_root_motion_job_run(lb_root_motion_job *job) {
   int64_t k0 = 0, k1 = 0;
   float s0, s1;
   if (job->loop) {
-    s0 = wrap_time(job->t0, d, &k0);
-    s1 = wrap_time(job->t1, d, &k1);
+    s0 = lb_wrap_time(job->t0, d, &k0);
+    s1 = lb_wrap_time(job->t1, d, &k1);
   } else {
-    s0 = clamp_time(job->t0, d);
-    s1 = clamp_time(job->t1, d);
+    s0 = lb_clamp_time(job->t0, d);
+    s1 = lb_clamp_time(job->t1, d);
   }
   motion_frame m;
   if (k1 > k0 || (k1 == k0 && s1 >= s0)) {
-    m = motion_forward(clip, job->root_joint, job->vertical, job->bake_yaw, hints, s0, k1 - k0, s1);
+    m = lb_motion_forward(clip, job->root_joint, job->vertical, job->bake_yaw, hints, s0, k1 - k0,
+                          s1);
   } else {
-    motion_frame back =
-        motion_forward(clip, job->root_joint, job->vertical, job->bake_yaw, hints, s1, k0 - k1, s0);
-    m = frame_inverse(&back);
+    motion_frame back = lb_motion_forward(clip, job->root_joint, job->vertical, job->bake_yaw,
+                                          hints, s1, k0 - k1, s0);
+    m = lb_frame_inverse(&back);
   }
   job->translation[0] = m.p[0];
   job->translation[1] = m.p[1];
   job->translation[2] = m.p[2];
-  job->yaw = wrap_pi(m.yaw);
+  job->yaw = lb_wrap_pi(m.yaw);
   return LB_OK;
 }

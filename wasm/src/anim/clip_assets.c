@@ -7,20 +7,20 @@
 
 /* ---- clip copies --------------------------------------------------------------------------- */
 
-static size_t track_floats(const lb_track *t, size_t comps) {
+static size_t lb_track_floats(const lb_track *t, size_t comps) {
   return (size_t)t->count * (1u + comps);
 }
 
 /* One block: the joint tracks array, then every track's times and values. With a skeleton,
  * the copy is reduced (lb_clip_reduce_job, default tolerance) before its frames are made; a
  * glTF asset's clips were reduced by their importer. */
-static lb_result clip_copy(lb_world *w, const lb_clip *src, const lb_skeleton *reduce_for,
-                           lb_clip_asset *dst) {
+static lb_result lb_clip_copy(lb_world *w, const lb_clip *src, const lb_skeleton *reduce_for,
+                              lb_clip_asset *dst) {
   size_t floats = 0;
   for (uint32_t j = 0; j < src->joint_count; ++j) {
     const lb_joint_tracks *jt = &src->joints[j];
-    floats += track_floats(&jt->translation, 3) + track_floats(&jt->rotation, 4) +
-              track_floats(&jt->scale, 3);
+    floats += lb_track_floats(&jt->translation, 3) + lb_track_floats(&jt->rotation, 4) +
+              lb_track_floats(&jt->scale, 3);
   }
   size_t head = (size_t)src->joint_count * sizeof(lb_joint_tracks);
   uint8_t *block = lb_alloc(w, head + floats * sizeof(float));
@@ -74,7 +74,7 @@ static lb_result clip_copy(lb_world *w, const lb_clip *src, const lb_skeleton *r
   return LB_OK;
 }
 
-static lb_result reserve_clips(lb_world *w, uint32_t extra) {
+static lb_result lb_reserve_clips(lb_world *w, uint32_t extra) {
   if (extra > UINT32_MAX - lb_anim_world_of(w)->clip_count) {
     return LB_ERR_CAPACITY;
   }
@@ -111,7 +111,7 @@ void lb_clip_assets_release(lb_world *w, uint32_t keep) {
   }
 }
 
-static bool name_ok(const char *name) {
+static bool lb_name_ok(const char *name) {
   size_t n = 0;
   while (name && n < LB_JOINT_NAME_MAX && name[n]) {
     ++n;
@@ -129,7 +129,7 @@ lb_result lb_world_add_clip(lb_world *w, const char *name, uint32_t skeleton, co
   if (!clip || !out_clip) {
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "add_clip: null clip or out_clip");
   }
-  if (!name_ok(name)) {
+  if (!lb_name_ok(name)) {
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "add_clip: name must be 1..%d bytes",
                    LB_JOINT_NAME_MAX - 1);
   }
@@ -147,12 +147,12 @@ lb_result lb_world_add_clip(lb_world *w, const char *name, uint32_t skeleton, co
                    "add_clip '%s': %u joint tracks for a skeleton of %u joints", name,
                    clip->joint_count, s->joint_count);
   }
-  if (reserve_clips(w, 1) != LB_OK) {
+  if (lb_reserve_clips(w, 1) != LB_OK) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_clip '%s': out of memory", name);
   }
   lb_clip_asset a;
   memset(&a, 0, sizeof a);
-  if (clip_copy(w, clip, s, &a) != LB_OK) {
+  if (lb_clip_copy(w, clip, s, &a) != LB_OK) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_clip '%s': out of memory", name);
   }
   memcpy(a.name, name, strlen(name) + 1u);
@@ -177,7 +177,7 @@ uint32_t lb_world_clip_count(const lb_world *w) {
   return w ? lb_anim_world_of(w)->clip_count : 0;
 }
 
-static const lb_clip_asset *clip_get(const lb_world *w, uint32_t clip) {
+static const lb_clip_asset *lb_clip_get(const lb_world *w, uint32_t clip) {
   /* skeleton 0: a place lb_clip_assets_reserve padded, no clip (every clip animates one) */
   return w && clip >= 1 && clip <= lb_anim_world_of(w)->clip_count &&
                  lb_anim_world_of(w)->clips[clip - 1u].skeleton
@@ -186,22 +186,22 @@ static const lb_clip_asset *clip_get(const lb_world *w, uint32_t clip) {
 }
 
 const lb_clip *lb_world_clip(const lb_world *w, uint32_t clip) {
-  const lb_clip_asset *a = clip_get(w, clip);
+  const lb_clip_asset *a = lb_clip_get(w, clip);
   return a ? &a->clip : NULL;
 }
 
 const lb_clip_frames *lb_world_clip_frames(const lb_world *w, uint32_t clip) {
-  const lb_clip_asset *a = clip_get(w, clip);
+  const lb_clip_asset *a = lb_clip_get(w, clip);
   return a ? a->frames : NULL;
 }
 
 const char *lb_world_clip_name(const lb_world *w, uint32_t clip) {
-  const lb_clip_asset *a = clip_get(w, clip);
+  const lb_clip_asset *a = lb_clip_get(w, clip);
   return a ? a->name : NULL;
 }
 
 lb_result lb_world_clip_reduction(const lb_world *w, uint32_t clip, lb_clip_reduction *out) {
-  const lb_clip_asset *a = clip_get(w, clip);
+  const lb_clip_asset *a = lb_clip_get(w, clip);
   if (!a || !out) {
     return LB_ERR_INVALID_ARGUMENT;
   }
@@ -210,7 +210,7 @@ lb_result lb_world_clip_reduction(const lb_world *w, uint32_t clip, lb_clip_redu
 }
 
 uint32_t lb_world_clip_skeleton(const lb_world *w, uint32_t clip) {
-  const lb_clip_asset *a = clip_get(w, clip);
+  const lb_clip_asset *a = lb_clip_get(w, clip);
   return a ? a->skeleton : 0;
 }
 
@@ -219,7 +219,7 @@ lb_result lb_world_sample_clip(lb_world *w, uint32_t clip, float time, bool loop
   if (!w) {
     return LB_ERR_INVALID_ARGUMENT;
   }
-  const lb_clip_asset *a = clip_get(w, clip);
+  const lb_clip_asset *a = lb_clip_get(w, clip);
   if (!a) {
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "sample_clip: clip %u does not exist", clip);
   }
@@ -266,14 +266,14 @@ lb_result lb_world_add_gltf_asset(lb_world *w, const lb_gltf_asset *asset, lb_gl
   for (uint32_t i = 0; i < asset->clip_count; ++i) {
     const lb_gltf_clip *c = &asset->clips[i];
     lb_result r = lb_clip_validate(&c->clip);
-    if (r != LB_OK || !name_ok(c->name) || c->clip.joint_count > asset->skeleton.joint_count) {
+    if (r != LB_OK || !lb_name_ok(c->name) || c->clip.joint_count > asset->skeleton.joint_count) {
       return lb_fail(w, r != LB_OK ? r : LB_ERR_INVALID_ARGUMENT,
                      "add_gltf: clip %u does not fit the asset's skeleton", i);
     }
   }
   /* Everything that can fail happens before the world changes visibly: the clip array may
    * grow (no handle is handed out), the copies are made, then the skeleton is added. */
-  if (reserve_clips(w, asset->clip_count) != LB_OK) {
+  if (lb_reserve_clips(w, asset->clip_count) != LB_OK) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_gltf: out of memory for %u clips",
                    asset->clip_count);
   }
@@ -283,7 +283,7 @@ lb_result lb_world_add_gltf_asset(lb_world *w, const lb_gltf_asset *asset, lb_gl
   for (; done < asset->clip_count && r == LB_OK; ++done) {
     lb_clip_asset *a = &lb_anim_world_of(w)->clips[base + done];
     memset(a, 0, sizeof *a);
-    r = clip_copy(w, &asset->clips[done].clip, NULL, a);
+    r = lb_clip_copy(w, &asset->clips[done].clip, NULL, a);
     if (r != LB_OK) {
       break;
     }

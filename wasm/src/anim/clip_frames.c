@@ -45,22 +45,22 @@ struct lb_clip_frames {
 };
 
 /* The dot of two keys, as the sampler sums it. */
-static float key_dot(const float *a, const float *b) {
+static float lb_key_dot(const float *a, const float *b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
 }
 
 /* What the sampler decides per lane: keys more than 8 degrees apart (or a NaN dot). */
-static bool dot_is_wide(float d) {
+static bool lb_dot_is_wide(float d) {
   float ad = d < 0.0f ? -d : d;
   return !(ad >= LB_ANIM_NLERP_MIN_DOT);
 }
 
-static bool segment_is_wide(const float *a, const float *b) {
-  return dot_is_wide(key_dot(a, b));
+static bool lb_segment_is_wide(const float *a, const float *b) {
+  return lb_dot_is_wide(lb_key_dot(a, b));
 }
 
 /* Whether rotation track `lane` (the lane-th animated one) is wide from key k. */
-static bool lane_is_wide(const lb_clip *clip, uint32_t lane, uint32_t k, uint32_t keys) {
+static bool lb_lane_is_wide(const lb_clip *clip, uint32_t lane, uint32_t k, uint32_t keys) {
   uint32_t seen = 0;
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
     const lb_track *tr = &clip->joints[j].rotation;
@@ -68,22 +68,22 @@ static bool lane_is_wide(const lb_clip *clip, uint32_t lane, uint32_t k, uint32_
       continue;
     }
     if (seen++ == lane) {
-      return segment_is_wide(tr->values + (size_t)k * 4u,
-                             tr->values + (size_t)((k + 1u) % keys) * 4u);
+      return lb_segment_is_wide(tr->values + (size_t)k * 4u,
+                                tr->values + (size_t)((k + 1u) % keys) * 4u);
     }
   }
   return false;
 }
 
-static bool same_grid(const lb_track *a, const lb_track *b) {
+static bool lb_same_grid(const lb_track *a, const lb_track *b) {
   return a->count == b->count && b->interp == LB_INTERP_LINEAR &&
          memcmp(a->times, b->times, (size_t)a->count * sizeof(float)) == 0;
 }
 
 /* The rotation tracks' shared key grid (the first animated one's, linear), their count and
  * the first animated joint; false when some rotation track is on another grid. */
-static bool rotation_grid(const lb_clip *clip, const lb_track **grid, uint32_t *lanes,
-                          uint32_t *first) {
+static bool lb_rotation_grid(const lb_clip *clip, const lb_track **grid, uint32_t *lanes,
+                             uint32_t *first) {
   *grid = NULL;
   *lanes = *first = 0;
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
@@ -95,7 +95,7 @@ static bool rotation_grid(const lb_clip *clip, const lb_track **grid, uint32_t *
       *grid = tr;
       *first = j;
     }
-    if (!tr->times || !tr->values || !same_grid(*grid, tr)) {
+    if (!tr->times || !tr->values || !lb_same_grid(*grid, tr)) {
       return false;
     }
     ++*lanes;
@@ -104,14 +104,14 @@ static bool rotation_grid(const lb_clip *clip, const lb_track **grid, uint32_t *
 }
 
 /* Wide segments (any lane of a group from key k), counted on the source tracks. */
-static uint32_t count_wide(const lb_clip *clip, uint32_t lanes, uint32_t groups, uint32_t keys) {
+static uint32_t lb_count_wide(const lb_clip *clip, uint32_t lanes, uint32_t groups, uint32_t keys) {
   uint32_t wide_count = 0;
   for (uint32_t k = 0; keys > 1u && k < keys; ++k) {
     for (uint32_t g = 0; g < groups; ++g) {
       bool any = false;
       for (uint32_t l = 0; l < 4u; ++l) {
         uint32_t lane = g * 4u + l < lanes ? g * 4u + l : lanes - 1u;
-        any = any || lane_is_wide(clip, lane, k, keys);
+        any = any || lb_lane_is_wide(clip, lane, k, keys);
       }
       wide_count += any;
     }
@@ -126,8 +126,8 @@ typedef struct frames_layout {
   size_t head, jbytes, floats, wide_at_bytes, wide_bytes, bytes;
 } frames_layout;
 
-static frames_layout layout_of(const lb_clip *clip, uint32_t lanes, uint32_t groups,
-                               uint32_t keys) {
+static frames_layout lb_layout_of(const lb_clip *clip, uint32_t lanes, uint32_t groups,
+                                  uint32_t keys) {
   frames_layout L;
   L.head = (sizeof(lb_clip_frames) + 15u) & ~(size_t)15u;
   L.nt = L.ns = 0;
@@ -139,7 +139,7 @@ static frames_layout layout_of(const lb_clip *clip, uint32_t lanes, uint32_t gro
   size_t jcount = (size_t)groups * 4u + L.nt + L.ns + L.nr;
   L.jbytes = (jcount * sizeof(uint16_t) + 15u) & ~(size_t)15u;
   L.floats = (size_t)keys * groups * 16u;
-  uint32_t wide_count = count_wide(clip, lanes, groups, keys);
+  uint32_t wide_count = lb_count_wide(clip, lanes, groups, keys);
   L.wide_at_bytes = ((size_t)keys * groups * sizeof(uint32_t) + 15u) & ~(size_t)15u;
   L.wide_bytes = (size_t)wide_count * 12u * sizeof(float);
   L.bytes = L.head + L.jbytes + L.floats * sizeof(float) + L.wide_at_bytes + L.wide_bytes +
@@ -148,7 +148,7 @@ static frames_layout layout_of(const lb_clip *clip, uint32_t lanes, uint32_t gro
 }
 
 /* The header and the parts' pointers into the block. */
-static lb_clip_frames *place_frames(uint8_t *block, const frames_layout *L) {
+static lb_clip_frames *lb_place_frames(uint8_t *block, const frames_layout *L) {
   lb_clip_frames *f = (lb_clip_frames *)(void *)block;
   size_t at = L->head;
   f->joints = (uint16_t *)(void *)(block + at);
@@ -166,7 +166,7 @@ static lb_clip_frames *place_frames(uint8_t *block, const frames_layout *L) {
 
 /* The lanes' joints (the last one repeated to fill the last group) and the translated,
  * scaled and unrotated joint lists. */
-static void fill_joint_lists(lb_clip_frames *f, const lb_clip *clip, const frames_layout *L) {
+static void lb_fill_joint_lists(lb_clip_frames *f, const lb_clip *clip, const frames_layout *L) {
   uint16_t *tj = f->joints + (size_t)f->group_count * 4u, *sj = tj + L->nt, *rj = sj + L->ns;
   f->lists = (lb_joint_lists){tj, L->nt, sj, L->ns, rj, L->nr};
   uint32_t lane = 0, nt = 0, ns = 0, nr = 0;
@@ -190,7 +190,7 @@ static void fill_joint_lists(lb_clip_frames *f, const lb_clip *clip, const frame
 }
 
 /* Rotation keys transposed: per key and group, x of the four lanes, then y, z, w. */
-static void transpose_keys(lb_clip_frames *f, const lb_clip *clip) {
+static void lb_transpose_keys(lb_clip_frames *f, const lb_clip *clip) {
   const uint32_t groups = f->group_count;
   for (uint32_t k = 0; k < f->key_count; ++k) {
     for (uint32_t g = 0; g < groups; ++g) {
@@ -207,7 +207,7 @@ static void transpose_keys(lb_clip_frames *f, const lb_clip *clip) {
 
 /* Per key and group: which lanes repeat, flip or are wide, and the wide lanes' slerp angle
  * terms (lb_quat_slerp's, the same operations), placed from *next on. */
-static void mark_segment(lb_clip_frames *f, uint32_t k, uint32_t g, uint32_t *next) {
+static void lb_mark_segment(lb_clip_frames *f, uint32_t k, uint32_t g, uint32_t *next) {
   const uint32_t keys = f->key_count, groups = f->group_count;
   uint32_t *at = &f->wide_at[(size_t)k * groups + g];
   uint16_t *bits = &f->lane_bits[(size_t)k * groups + g];
@@ -228,9 +228,9 @@ static void mark_segment(lb_clip_frames *f, uint32_t k, uint32_t g, uint32_t *ne
       *bits = (uint16_t)(*bits | 256u << l);
       continue;
     }
-    float d = key_dot(a, b);
+    float d = lb_key_dot(a, b);
     *bits = (uint16_t)(*bits | (d < 0.0f ? 1u << l : 0u));
-    if (!dot_is_wide(d)) {
+    if (!lb_dot_is_wide(d)) {
       continue;
     }
     *bits = (uint16_t)(*bits | 16u << l);
@@ -263,19 +263,19 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
   }
   const lb_track *grid;
   uint32_t lanes, first;
-  if (!rotation_grid(clip, &grid, &lanes, &first)) {
+  if (!lb_rotation_grid(clip, &grid, &lanes, &first)) {
     return LB_ERR_INVALID_ARGUMENT;
   }
   lb_allocator al =
       allocator && allocator->alloc && allocator->free ? *allocator : lb_allocator_default();
   uint32_t groups = (lanes + 3u) / 4u;
   uint32_t keys = grid->count;
-  frames_layout L = layout_of(clip, lanes, groups, keys);
+  frames_layout L = lb_layout_of(clip, lanes, groups, keys);
   uint8_t *block = lb_mem_alloc(&al, L.bytes);
   if (!block) {
     return LB_ERR_OUT_OF_MEMORY;
   }
-  lb_clip_frames *f = place_frames(block, &L);
+  lb_clip_frames *f = lb_place_frames(block, &L);
   f->tracks = clip->joints;
   f->joint_count = clip->joint_count;
   f->allocator = al;
@@ -283,12 +283,12 @@ lb_result lb_clip_frames_create(const lb_clip *clip, const lb_allocator *allocat
   f->lane_count = lanes;
   f->group_count = groups;
   f->first = first;
-  fill_joint_lists(f, clip, &L);
-  transpose_keys(f, clip);
+  lb_fill_joint_lists(f, clip, &L);
+  lb_transpose_keys(f, clip);
   uint32_t next = 0;
   for (uint32_t k = 0; k < keys; ++k) {
     for (uint32_t g = 0; g < groups; ++g) {
-      mark_segment(f, k, g, &next);
+      lb_mark_segment(f, k, g, &next);
     }
   }
   *out = f;
@@ -321,8 +321,8 @@ const lb_joint_lists *lb_clip_frames_lists(const lb_clip_frames *f) {
 
 /* lb_quat_slerp(a, b, u) for u in (0, 1) with its angle terms from `e`, lane l alone (the
  * lanes whose sine lb_f4_sin_low does not do). */
-static void lane_slerp(const float *va, const float *vb, uint32_t l, float u, const float *e,
-                       float *out) {
+static void lb_lane_slerp(const float *va, const float *vb, uint32_t l, float u, const float *e,
+                          float *out) {
   float theta = e[l], inv_sin = e[4u + l], sign = e[8u + l];
   float wa = lb_sin((1.0f - u) * theta) * inv_sin;
   float wb = lb_sin(u * theta) * inv_sin * sign;
@@ -396,7 +396,7 @@ LB_FRAMES_SLERP void group_slerp(const lb_clip_frames *f, key_span sp, uint32_t 
   for (uint32_t l = 0; l < 4u; ++l) {
     if ((slerp >> l) & 1u) {
       float r[4];
-      lane_slerp(va, vb, l, sp.u, e, r);
+      lb_lane_slerp(va, vb, l, sp.u, e, r);
       for (uint32_t c = 0; c < 4u; ++c) {
         lanes[c][l] = r[c];
       }

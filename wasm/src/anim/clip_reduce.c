@@ -49,7 +49,7 @@ lb_result lb_clip_reduce_job_validate(const lb_clip_reduce_job *job) {
   return lb_clip_validate(job->clip);
 }
 
-static float max_abs3(const float *v) {
+static float lb_max_abs3(const float *v) {
   float m = 0.0f;
   for (int c = 0; c < 3; ++c) {
     float a = v[c] < 0.0f ? -v[c] : v[c];
@@ -60,7 +60,7 @@ static float max_abs3(const float *v) {
 
 /* Largest deviation of a track's keys from key 0: an angle in radians for rotations, the
  * largest component difference for vectors. */
-static float track_spread(const lb_track *tr, uint32_t comps) {
+static float lb_track_spread(const lb_track *tr, uint32_t comps) {
   float m = 0.0f;
   const float *v0 = tr->values;
   for (uint32_t k = 1; k < tr->count; ++k) {
@@ -78,14 +78,14 @@ static float track_spread(const lb_track *tr, uint32_t comps) {
       e = 4.0f * lb_asin(0.5f * lb_sqrt(c2)); /* chord 2 sin(angle / 4) */
     } else {
       float diff[3] = {v[0] - v0[0], v[1] - v0[1], v[2] - v0[2]};
-      e = max_abs3(diff);
+      e = lb_max_abs3(diff);
     }
     m = e > m ? e : m;
   }
   return m;
 }
 
-static bool track_constant(const lb_track *tr, uint32_t comps) {
+static bool lb_track_constant(const lb_track *tr, uint32_t comps) {
   for (uint32_t k = 1; k < tr->count; ++k) {
     if (memcmp(tr->values, tr->values + (size_t)k * comps, comps * sizeof(float)) != 0) {
       return false;
@@ -95,7 +95,7 @@ static bool track_constant(const lb_track *tr, uint32_t comps) {
 }
 
 /* Every key of the track set to key 0, bit for bit (the samplers copy such a segment). */
-static void track_flatten(const lb_track *tr, uint32_t comps) {
+static void lb_track_flatten(const lb_track *tr, uint32_t comps) {
   float *values = (float *)(uintptr_t)tr->values; /* writable by the job's contract */
   for (uint32_t k = 1; k < tr->count; ++k) {
     memcpy(values + (size_t)k * comps, values, comps * sizeof(float));
@@ -112,12 +112,12 @@ typedef struct reduce_scratch {
   float *parent_scale; /* per joint: its parent's largest rest model scale (1 for a root) */
 } reduce_scratch;
 
-static int cmp_float(const void *a, const void *b) {
+static int lb_cmp_float(const void *a, const void *b) {
   float x = *(const float *)a, y = *(const float *)b;
   return (x > y) - (x < y);
 }
 
-static size_t clip_values(const lb_clip *clip) {
+static size_t lb_clip_values(const lb_clip *clip) {
   size_t n = 0;
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
     n += (size_t)clip->joints[j].translation.count * 3u +
@@ -126,7 +126,7 @@ static size_t clip_values(const lb_clip *clip) {
   return n;
 }
 
-static size_t clip_keys(const lb_clip *clip) {
+static size_t lb_clip_keys(const lb_clip *clip) {
   size_t n = 0;
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
     n += (size_t)clip->joints[j].translation.count + clip->joints[j].rotation.count +
@@ -135,11 +135,11 @@ static size_t clip_keys(const lb_clip *clip) {
   return n;
 }
 
-static lb_result scratch_make(const lb_clip_reduce_job *job, const lb_allocator *al,
-                              reduce_scratch *s, void **block_out) {
+static lb_result lb_scratch_make(const lb_clip_reduce_job *job, const lb_allocator *al,
+                                 reduce_scratch *s, void **block_out) {
   const lb_clip *clip = job->clip;
   uint32_t jn = job->joint_count;
-  size_t values = clip_values(clip), keys = clip_keys(clip);
+  size_t values = lb_clip_values(clip), keys = lb_clip_keys(clip);
   size_t bytes = (size_t)clip->joint_count * sizeof(lb_joint_tracks) +
                  4u * jn * sizeof(lb_transform) + (values + keys + 2u * jn) * sizeof(float);
   uint8_t *block = lb_mem_alloc(al, bytes);
@@ -179,7 +179,7 @@ static lb_result scratch_make(const lb_clip_reduce_job *job, const lb_allocator 
       s->time_count += in[ch]->count;
     }
   }
-  qsort(s->times, s->time_count, sizeof(float), cmp_float);
+  qsort(s->times, s->time_count, sizeof(float), lb_cmp_float);
   uint32_t unique = 0;
   for (uint32_t i = 0; i < s->time_count; ++i) {
     if (unique == 0 || s->times[i] != s->times[unique - 1u]) {
@@ -190,8 +190,8 @@ static lb_result scratch_make(const lb_clip_reduce_job *job, const lb_allocator 
   return LB_OK;
 }
 
-static void to_model(const lb_clip_reduce_job *job, const lb_transform *local,
-                     lb_transform *model) {
+static void lb_to_model(const lb_clip_reduce_job *job, const lb_transform *local,
+                        lb_transform *model) {
   for (uint32_t j = 0; j < job->joint_count; ++j) {
     int32_t p = job->parents[j];
     if (p < 0) {
@@ -204,12 +204,12 @@ static void to_model(const lb_clip_reduce_job *job, const lb_transform *local,
 
 /* Per joint, the farthest descendant in the rest pose, at least skin_distance (a leaf's
  * rotation moves the mesh beyond it), in metres of model space. */
-static void joint_reach(const lb_clip_reduce_job *job, reduce_scratch *s) {
-  to_model(job, job->rest, s->model_a);
+static void lb_joint_reach(const lb_clip_reduce_job *job, reduce_scratch *s) {
+  lb_to_model(job, job->rest, s->model_a);
   for (uint32_t j = 0; j < job->joint_count; ++j) {
     int32_t p = job->parents[j];
-    s->reach[j] = job->skin_distance * max_abs3(s->model_a[j].s);
-    s->parent_scale[j] = p >= 0 ? max_abs3(s->model_a[p].s) : 1.0f;
+    s->reach[j] = job->skin_distance * lb_max_abs3(s->model_a[j].s);
+    s->parent_scale[j] = p >= 0 ? lb_max_abs3(s->model_a[p].s) : 1.0f;
   }
   for (uint32_t j = 0; j < job->joint_count; ++j) {
     for (int32_t p = job->parents[j]; p >= 0; p = job->parents[p]) {
@@ -223,7 +223,8 @@ static void joint_reach(const lb_clip_reduce_job *job, reduce_scratch *s) {
 }
 
 /* One pass: tracks whose estimated error is within `budget` metres become constant. */
-static uint32_t flatten_pass(const lb_clip_reduce_job *job, const reduce_scratch *s, float budget) {
+static uint32_t lb_flatten_pass(const lb_clip_reduce_job *job, const reduce_scratch *s,
+                                float budget) {
   const lb_clip *clip = job->clip;
   uint32_t made = 0;
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
@@ -232,11 +233,11 @@ static uint32_t flatten_pass(const lb_clip_reduce_job *job, const reduce_scratch
     float lever[3] = {s->parent_scale[j], s->reach[j], s->reach[j]};
     for (int ch = 0; ch < 3; ++ch) {
       uint32_t comps = ch == 1 ? 4u : 3u;
-      if (tr[ch]->count < 2u || track_constant(tr[ch], comps)) {
+      if (tr[ch]->count < 2u || lb_track_constant(tr[ch], comps)) {
         continue;
       }
-      if (track_spread(tr[ch], comps) * lever[ch] <= budget) {
-        track_flatten(tr[ch], comps);
+      if (lb_track_spread(tr[ch], comps) * lever[ch] <= budget) {
+        lb_track_flatten(tr[ch], comps);
         ++made;
       }
     }
@@ -246,7 +247,7 @@ static uint32_t flatten_pass(const lb_clip_reduce_job *job, const reduce_scratch
 
 /* Largest distance between the original and the reduced clip's joints, and points at
  * skin_distance along each joint's axes, at every key time. */
-static float measure(const lb_clip_reduce_job *job, reduce_scratch *s) {
+static float lb_measure(const lb_clip_reduce_job *job, reduce_scratch *s) {
   lb_clip original = *job->clip;
   original.joints = s->original;
   lb_sample_job sa, sb;
@@ -264,8 +265,8 @@ static float measure(const lb_clip_reduce_job *job, reduce_scratch *s) {
     if (lb_sample_job_run(&sa) != LB_OK || lb_sample_job_run(&sb) != LB_OK) {
       return FLT_MAX;
     }
-    to_model(job, s->local_a, s->model_a);
-    to_model(job, s->local_b, s->model_b);
+    lb_to_model(job, s->local_a, s->model_a);
+    lb_to_model(job, s->local_b, s->model_b);
     for (uint32_t j = 0; j < job->joint_count; ++j) {
       for (int axis = -1; axis < 3; ++axis) {
         float off[3] = {0.0f, 0.0f, 0.0f}, pa[3], pb[3];
@@ -283,7 +284,7 @@ static float measure(const lb_clip_reduce_job *job, reduce_scratch *s) {
   return worst;
 }
 
-static void restore(const lb_clip_reduce_job *job, const reduce_scratch *s) {
+static void lb_restore(const lb_clip_reduce_job *job, const reduce_scratch *s) {
   const lb_clip *clip = job->clip;
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
     const lb_track *src[3] = {&s->original[j].translation, &s->original[j].rotation,
@@ -300,14 +301,14 @@ static void restore(const lb_clip_reduce_job *job, const reduce_scratch *s) {
   }
 }
 
-static uint32_t count_tracks(const lb_clip *clip, bool constant_only) {
+static uint32_t lb_count_tracks(const lb_clip *clip, bool constant_only) {
   uint32_t n = 0;
   for (uint32_t j = 0; j < clip->joint_count; ++j) {
     const lb_track *tr[3] = {&clip->joints[j].translation, &clip->joints[j].rotation,
                              &clip->joints[j].scale};
     for (int ch = 0; ch < 3; ++ch) {
       if (tr[ch]->count > 0) {
-        n += !constant_only || track_constant(tr[ch], ch == 1 ? 4u : 3u);
+        n += !constant_only || lb_track_constant(tr[ch], ch == 1 ? 4u : 3u);
       }
     }
   }
@@ -322,8 +323,8 @@ lb_result lb_clip_reduce_job_run(lb_clip_reduce_job *job) {
   if (r != LB_OK) {
     return r;
   }
-  job->track_count = count_tracks(job->clip, false);
-  job->constant_before = count_tracks(job->clip, true);
+  job->track_count = lb_count_tracks(job->clip, false);
+  job->constant_before = lb_count_tracks(job->clip, true);
   job->constant_count = job->constant_before;
   job->error = 0.0f;
   if (!(job->tolerance > 0.0f)) {
@@ -334,25 +335,25 @@ lb_result lb_clip_reduce_job_run(lb_clip_reduce_job *job) {
                         : lb_allocator_default();
   reduce_scratch s;
   void *block = NULL;
-  r = scratch_make(job, &al, &s, &block);
+  r = lb_scratch_make(job, &al, &s, &block);
   if (r != LB_OK) {
     return r;
   }
-  joint_reach(job, &s);
+  lb_joint_reach(job, &s);
   float budget = job->tolerance;
   for (int i = 0; i < LB_REDUCE_TRIES; ++i, budget *= 0.5f) {
-    if (flatten_pass(job, &s, budget) == 0) {
+    if (lb_flatten_pass(job, &s, budget) == 0) {
       job->error = 0.0f;
       break;
     }
-    float e = measure(job, &s);
+    float e = lb_measure(job, &s);
     if (e <= job->tolerance) {
       job->error = e;
       break;
     }
-    restore(job, &s);
+    lb_restore(job, &s);
   }
-  job->constant_count = count_tracks(job->clip, true);
+  job->constant_count = lb_count_tracks(job->clip, true);
   lb_mem_free(&al, block);
   return LB_OK;
 }

@@ -19,7 +19,7 @@ lb_sample_blend_job lb_sample_blend_default_job(void) {
 }
 
 /* The blend job the composition runs over the samples' outputs. */
-static lb_blend_job as_blend(const lb_sample_blend_job *job, lb_blend_layer *layers) {
+static lb_blend_job lb_as_blend(const lb_sample_blend_job *job, lb_blend_layer *layers) {
   for (uint32_t i = 0; i < job->layer_count; ++i) {
     layers[i].pose = job->samples[i].output;
     layers[i].weight = job->weights[i];
@@ -58,13 +58,13 @@ lb_result lb_sample_blend_job_validate(const lb_sample_blend_job *job) {
     }
   }
   lb_blend_layer layers[LB_SAMPLE_BLEND_MAX_LAYERS];
-  lb_blend_job blend = as_blend(job, layers);
+  lb_blend_job blend = lb_as_blend(job, layers);
   return lb_blend_job_validate(&blend);
 }
 
 /* The layers with a weight > 0 have frames with the same lanes (and no joint beyond what the
  * seen-marks below can hold). */
-static bool lines_up(const lb_sample_blend_job *job) {
+static bool lb_lines_up(const lb_sample_blend_job *job) {
   const lb_clip_frames *first = NULL;
   if (job->joint_count > LB_MAX_JOINTS) {
     return false;
@@ -86,7 +86,7 @@ static bool lines_up(const lb_sample_blend_job *job) {
   return true;
 }
 
-static void run_in_turn(lb_sample_blend_job *job) {
+static void lb_run_in_turn(lb_sample_blend_job *job) {
   for (uint32_t i = 0; i < job->layer_count; ++i) {
     lb_sample_job_run(&job->samples[i]); /* validated */
     if (job->adjust && job->weights[i] > 0.0f) {
@@ -94,7 +94,7 @@ static void run_in_turn(lb_sample_blend_job *job) {
     }
   }
   lb_blend_layer layers[LB_SAMPLE_BLEND_MAX_LAYERS];
-  lb_blend_job blend = as_blend(job, layers);
+  lb_blend_job blend = lb_as_blend(job, layers);
   lb_blend_job_run(&blend);
 }
 
@@ -110,7 +110,7 @@ typedef struct taken {
 } taken;
 
 /* Joint j's translation (channel 0) or scale (2) where some layer has a track. */
-static void blend_track_vector(taken *tk, uint32_t j, uint32_t channel, float *out) {
+static void lb_blend_track_vector(taken *tk, uint32_t j, uint32_t channel, float *out) {
   float acc[3] = {0.0f, 0.0f, 0.0f}, first[3];
   bool same = true;
   for (uint32_t u = 0; u < tk->count; ++u) {
@@ -131,7 +131,7 @@ static void blend_track_vector(taken *tk, uint32_t j, uint32_t channel, float *o
 
 /* A joint without rotation tracks: the blend of its rest rotation (dot with itself >= 0, so no
  * layer is negated). */
-static void blend_rest_rotation(const taken *tk, const float *r, float *out) {
+static void lb_blend_rest_rotation(const taken *tk, const float *r, float *out) {
   float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   for (uint32_t u = 0; u < tk->count; ++u) {
     for (int c = 0; c < 4; ++c) {
@@ -143,7 +143,7 @@ static void blend_rest_rotation(const taken *tk, const float *r, float *out) {
 }
 
 /* The adjusted joint: each layer's sample of it adjusted, then blended alone. */
-static void blend_adjusted(lb_sample_blend_job *job, taken *tk) {
+static void lb_blend_adjusted(lb_sample_blend_job *job, taken *tk) {
   uint32_t j = job->adjust_joint;
   lb_transform local[LB_SAMPLE_BLEND_MAX_LAYERS];
   lb_blend_layer layers[LB_SAMPLE_BLEND_MAX_LAYERS];
@@ -164,7 +164,7 @@ static void blend_adjusted(lb_sample_blend_job *job, taken *tk) {
   lb_blend_job_joint(&blend, 0u, &job->output[j]);
 }
 
-static void run_together(lb_sample_blend_job *job) {
+static void lb_run_together(lb_sample_blend_job *job) {
   taken tk;
   tk.count = 0;
   float total = 0.0f;
@@ -199,14 +199,14 @@ static void run_together(lb_sample_blend_job *job) {
       uint32_t j = ls->translated[i];
       if (!(seen[j] & 1u)) {
         seen[j] |= 1u;
-        blend_track_vector(&tk, j, 0u, out[j].t);
+        lb_blend_track_vector(&tk, j, 0u, out[j].t);
       }
     }
     for (uint32_t i = 0; i < ls->scaled_count; ++i) {
       uint32_t j = ls->scaled[i];
       if (!(seen[j] & 2u)) {
         seen[j] |= 2u;
-        blend_track_vector(&tk, j, 2u, out[j].s);
+        lb_blend_track_vector(&tk, j, 2u, out[j].s);
       }
     }
   }
@@ -216,13 +216,13 @@ static void run_together(lb_sample_blend_job *job) {
   const lb_joint_lists *ls = lb_clip_frames_lists(tk.frames[0]);
   for (uint32_t i = 0; i < ls->unrotated_count; ++i) {
     uint32_t j = ls->unrotated[i];
-    blend_rest_rotation(&tk, job->rest[j].r, out[j].r);
+    lb_blend_rest_rotation(&tk, job->rest[j].r, out[j].r);
   }
   for (uint32_t j = job->samples[tk.layer[0]].clip->joint_count; j < n; ++j) {
-    blend_rest_rotation(&tk, job->rest[j].r, out[j].r);
+    lb_blend_rest_rotation(&tk, job->rest[j].r, out[j].r);
   }
   if (job->adjust) {
-    blend_adjusted(job, &tk);
+    lb_blend_adjusted(job, &tk);
   }
 }
 
@@ -231,10 +231,10 @@ lb_result lb_sample_blend_job_run(lb_sample_blend_job *job) {
   if (r != LB_OK) {
     return r;
   }
-  if (lines_up(job)) {
-    run_together(job);
+  if (lb_lines_up(job)) {
+    lb_run_together(job);
   } else {
-    run_in_turn(job);
+    lb_run_in_turn(job);
   }
   return LB_OK;
 }

@@ -27,7 +27,7 @@ typedef struct lb_big {
   int n;                    /* words in use, no leading zero word */
 } lb_big;
 
-static void big_set(lb_big *b, uint64_t v) {
+static void lb_big_set(lb_big *b, uint64_t v) {
   b->n = 0;
   while (v) {
     b->w[b->n++] = (uint32_t)v;
@@ -36,7 +36,7 @@ static void big_set(lb_big *b, uint64_t v) {
 }
 
 /* b = b * f + add */
-static void big_mul_add(lb_big *b, uint32_t f, uint32_t add) {
+static void lb_big_mul_add(lb_big *b, uint32_t f, uint32_t add) {
   uint64_t carry = add;
   for (int i = 0; i < b->n; ++i) {
     uint64_t t = (uint64_t)b->w[i] * f + carry;
@@ -48,7 +48,7 @@ static void big_mul_add(lb_big *b, uint32_t f, uint32_t add) {
   }
 }
 
-static void big_shl(lb_big *b, int bits) {
+static void lb_big_shl(lb_big *b, int bits) {
   if (b->n == 0 || bits <= 0) {
     return;
   }
@@ -73,17 +73,17 @@ static void big_shl(lb_big *b, int bits) {
 }
 
 /* b = b * 10^e, e >= 0 */
-static void big_mul_pow10(lb_big *b, int e) {
+static void lb_big_mul_pow10(lb_big *b, int e) {
   static const uint32_t pow5[14] = {1u,       5u,        25u,        125u,       625u,
                                     3125u,    15625u,    78125u,     390625u,    1953125u,
                                     9765625u, 48828125u, 244140625u, 1220703125u};
   for (int k = e; k > 0; k -= 13) {
-    big_mul_add(b, pow5[k < 13 ? k : 13], 0);
+    lb_big_mul_add(b, pow5[k < 13 ? k : 13], 0);
   }
-  big_shl(b, e);
+  lb_big_shl(b, e);
 }
 
-static int big_cmp(const lb_big *a, const lb_big *b) {
+static int lb_big_cmp(const lb_big *a, const lb_big *b) {
   if (a->n != b->n) {
     return a->n < b->n ? -1 : 1;
   }
@@ -96,7 +96,7 @@ static int big_cmp(const lb_big *a, const lb_big *b) {
 }
 
 /* b = b / d, returns the remainder (d > 0). */
-static uint32_t big_div_small(lb_big *b, uint32_t d) {
+static uint32_t lb_big_div_small(lb_big *b, uint32_t d) {
   uint64_t r = 0;
   for (int i = b->n - 1; i >= 0; --i) {
     uint64_t t = (r << 32) | b->w[i];
@@ -109,21 +109,21 @@ static uint32_t big_div_small(lb_big *b, uint32_t d) {
   return (uint32_t)r;
 }
 
-static uint64_t bits_of(double x) {
+static uint64_t lb_bits_of(double x) {
   uint64_t u;
   memcpy(&u, &x, sizeof u);
   return u;
 }
 
-static double from_bits(uint64_t u) {
+static double lb_from_bits(uint64_t u) {
   double x;
   memcpy(&x, &u, sizeof x);
   return x;
 }
 
 /* x = m 2^k (x >= 0 finite). */
-static void decompose(double x, uint64_t *m, int *k) {
-  uint64_t u = bits_of(x) & ~(1ull << 63);
+static void lb_decompose(double x, uint64_t *m, int *k) {
+  uint64_t u = lb_bits_of(x) & ~(1ull << 63);
   int e = (int)(u >> 52);
   uint64_t frac = u & ((1ull << 52) - 1u);
   *m = e ? frac | (1ull << 52) : frac;
@@ -137,27 +137,27 @@ static const double k_pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7
                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 /* Sign of digits x 10^e (+ something when sticky) - h x 2^q. */
-static int cmp_mid(const lb_big *d, int e, bool sticky, uint64_t h, int q) {
+static int lb_cmp_mid(const lb_big *d, int e, bool sticky, uint64_t h, int q) {
   lb_big l = *d, r;
-  big_set(&r, h);
+  lb_big_set(&r, h);
   if (e >= 0) {
-    big_mul_pow10(&l, e);
+    lb_big_mul_pow10(&l, e);
   } else {
-    big_mul_pow10(&r, -e);
+    lb_big_mul_pow10(&r, -e);
   }
   if (q >= 0) {
-    big_shl(&r, q);
+    lb_big_shl(&r, q);
   } else {
-    big_shl(&l, -q);
+    lb_big_shl(&l, -q);
   }
-  int c = big_cmp(&l, &r);
+  int c = lb_big_cmp(&l, &r);
   return c == 0 && sticky ? 1 : c;
 }
 
 /* digits[0..nd) (no leading or trailing zero) x 10^e, plus a little when sticky; >= 0. */
-static double convert(const char *digits, int nd, long e, bool sticky) {
+static double lb_convert(const char *digits, int nd, long e, bool sticky) {
   if (nd + e > 310) {
-    return from_bits(0x7ffull << 52); /* >= 10^310 */
+    return lb_from_bits(0x7ffull << 52); /* >= 10^310 */
   }
   if (nd + e < -324) {
     return 0.0; /* < 10^-325, below half the smallest subnormal */
@@ -191,22 +191,22 @@ static double convert(const char *digits, int nd, long e, bool sticky) {
     x /= 1e22;
   }
   x = scale >= 0 ? x * k_pow10[scale] : x / k_pow10[-scale];
-  if (bits_of(x) >= 0x7ffull << 52) {
-    x = from_bits((0x7ffull << 52) - 1u); /* the largest finite: the walk decides on inf */
+  if (lb_bits_of(x) >= 0x7ffull << 52) {
+    x = lb_from_bits((0x7ffull << 52) - 1u); /* the largest finite: the walk decides on inf */
   }
   lb_big d;
-  big_set(&d, 0);
+  lb_big_set(&d, 0);
   for (int i = 0; i < nd; ++i) {
-    big_mul_add(&d, 10u, (uint32_t)digits[i]);
+    lb_big_mul_add(&d, 10u, (uint32_t)digits[i]);
   }
   for (;;) {
     uint64_t m;
     int k;
-    decompose(x, &m, &k);
-    int up = cmp_mid(&d, (int)e, sticky, 2u * m + 1u, k - 1);
+    lb_decompose(x, &m, &k);
+    int up = lb_cmp_mid(&d, (int)e, sticky, 2u * m + 1u, k - 1);
     if (up > 0 || (up == 0 && (m & 1u))) {
-      x = from_bits(bits_of(x) + 1u);
-      if (bits_of(x) >= 0x7ffull << 52) {
+      x = lb_from_bits(lb_bits_of(x) + 1u);
+      if (lb_bits_of(x) >= 0x7ffull << 52) {
         return x; /* past the midpoint above the largest finite: inf */
       }
       continue;
@@ -214,11 +214,11 @@ static double convert(const char *digits, int nd, long e, bool sticky) {
     if (x == 0.0) {
       return x;
     }
-    double below = from_bits(bits_of(x) - 1u);
+    double below = lb_from_bits(lb_bits_of(x) - 1u);
     uint64_t mb;
     int kb;
-    decompose(below, &mb, &kb);
-    int down = cmp_mid(&d, (int)e, sticky, 2u * mb + 1u, kb - 1);
+    lb_decompose(below, &mb, &kb);
+    int down = lb_cmp_mid(&d, (int)e, sticky, 2u * mb + 1u, kb - 1);
     if (down < 0 || (down == 0 && (m & 1u))) {
       x = below;
       continue;
@@ -227,19 +227,19 @@ static double convert(const char *digits, int nd, long e, bool sticky) {
   }
 }
 
-static int lower(int c) {
+static int lb_lower(int c) {
   return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
 }
 
-static bool is_digit(int c) {
+static bool lb_is_digit(int c) {
   return c >= '0' && c <= '9';
 }
 
 /* Length of `word` at s, any case, or 0. */
-static int word_at(const char *s, const char *word) {
+static int lb_word_at(const char *s, const char *word) {
   int i = 0;
   for (; word[i]; ++i) {
-    if (lower((unsigned char)s[i]) != word[i]) {
+    if (lb_lower((unsigned char)s[i]) != word[i]) {
       return 0;
     }
   }
@@ -248,36 +248,36 @@ static int word_at(const char *s, const char *word) {
 
 /* inf, infinity or nan (with an optional n-char-sequence) at p, any case: true with *out (the
  * sign's bits applied) and *after set past it. */
-static bool read_special(const char *p, uint64_t sign, double *out, const char **after) {
-  if (word_at(p, "inf")) {
-    int more = word_at(p + 3, "inity");
+static bool lb_read_special(const char *p, uint64_t sign, double *out, const char **after) {
+  if (lb_word_at(p, "inf")) {
+    int more = lb_word_at(p + 3, "inity");
     *after = p + 3 + more;
-    *out = from_bits(sign | 0x7ffull << 52);
+    *out = lb_from_bits(sign | 0x7ffull << 52);
     return true;
   }
-  if (!word_at(p, "nan")) {
+  if (!lb_word_at(p, "nan")) {
     return false;
   }
   p += 3;
   if (*p == '(') { /* nan(n-char-sequence) */
     const char *q = p + 1;
-    while (is_digit(*q) || (lower(*q) >= 'a' && lower(*q) <= 'z') || *q == '_') {
+    while (lb_is_digit(*q) || (lb_lower(*q) >= 'a' && lb_lower(*q) <= 'z') || *q == '_') {
       ++q;
     }
     p = *q == ')' ? q + 1 : p;
   }
   *after = p;
-  *out = from_bits(sign | 0x7ff8ull << 48);
+  *out = lb_from_bits(sign | 0x7ff8ull << 48);
   return true;
 }
 
 /* The significand's digits at *p (moved past them): up to LB_DEC_DIGITS significant ones
  * into digits[0..*nd) with the decimal exponent *e, and whether any digit beyond them is
  * non-zero (*sticky). False when there is no digit. */
-static bool read_digits(const char **pp, char *digits, int *nd, long *e, bool *sticky) {
+static bool lb_read_digits(const char **pp, char *digits, int *nd, long *e, bool *sticky) {
   const char *p = *pp;
   bool any = false;
-  for (; is_digit(*p); ++p) {
+  for (; lb_is_digit(*p); ++p) {
     any = true;
     if (*nd == 0 && *p == '0') {
       continue;
@@ -289,8 +289,8 @@ static bool read_digits(const char **pp, char *digits, int *nd, long *e, bool *s
       *sticky = *sticky || *p != '0';
     }
   }
-  if (*p == '.' && (any || is_digit(p[1]))) {
-    for (++p; is_digit(*p); ++p) {
+  if (*p == '.' && (any || lb_is_digit(p[1]))) {
+    for (++p; lb_is_digit(*p); ++p) {
       any = true;
       if (*nd == 0 && *p == '0') {
         --*e;
@@ -308,9 +308,9 @@ static bool read_digits(const char **pp, char *digits, int *nd, long *e, bool *s
 
 /* An exponent part at *p (e or E, a sign, digits), added to *e; *p moves past it only when
  * it has digits. */
-static void read_exponent(const char **pp, long *e) {
+static void lb_read_exponent(const char **pp, long *e) {
   const char *p = *pp;
-  if (lower(*p) != 'e') {
+  if (lb_lower(*p) != 'e') {
     return;
   }
   const char *q = p + 1;
@@ -318,9 +318,9 @@ static void read_exponent(const char **pp, long *e) {
   if (*q == '+' || *q == '-') {
     ++q;
   }
-  if (is_digit(*q)) {
+  if (lb_is_digit(*q)) {
     long x = 0;
-    for (; is_digit(*q); ++q) {
+    for (; lb_is_digit(*q); ++q) {
       x = x < 100000 ? x * 10 + (*q - '0') : x;
     }
     *e += eneg ? -x : x;
@@ -340,7 +340,7 @@ double lb_strtod(const char *s, char **end) {
   uint64_t sign = neg ? 1ull << 63 : 0u;
   double special;
   const char *after;
-  if (read_special(p, sign, &special, &after)) {
+  if (lb_read_special(p, sign, &special, &after)) {
     if (end) {
       *end = (char *)after;
     }
@@ -350,13 +350,13 @@ double lb_strtod(const char *s, char **end) {
   int nd = 0;
   long e = 0;
   bool sticky = false;
-  if (!read_digits(&p, digits, &nd, &e, &sticky)) {
+  if (!lb_read_digits(&p, digits, &nd, &e, &sticky)) {
     if (end) {
       *end = (char *)s;
     }
     return 0.0;
   }
-  read_exponent(&p, &e);
+  lb_read_exponent(&p, &e);
   if (end) {
     *end = (char *)p;
   }
@@ -364,7 +364,7 @@ double lb_strtod(const char *s, char **end) {
     nd--;
     e++;
   }
-  return from_bits(sign | (nd == 0 ? 0u : bits_of(convert(digits, nd, e, sticky))));
+  return lb_from_bits(sign | (nd == 0 ? 0u : lb_bits_of(lb_convert(digits, nd, e, sticky))));
 }
 
 /* ---- writing ---------------------------------------------------------------------------- */
@@ -373,27 +373,27 @@ double lb_strtod(const char *s, char **end) {
  * first fraction digit) down to place `last` (fraction digits beyond the 1075 a binary64 can
  * have are 0); returns how many, the place of out[0] in *first and whether anything nonzero
  * follows place `last` in *rest. */
-static int expansion(double v, int last, char *out, int cap, int *first, bool *rest) {
+static int lb_expansion(double v, int last, char *out, int cap, int *first, bool *rest) {
   uint64_t m;
   int k;
-  decompose(v, &m, &k);
+  lb_decompose(v, &m, &k);
   lb_big ip, fp; /* integer part; fraction part over 2^s */
   int s = k < 0 ? -k : 0;
-  big_set(&ip, 0);
-  big_set(&fp, 0);
+  lb_big_set(&ip, 0);
+  lb_big_set(&fp, 0);
   if (k >= 0) {
-    big_set(&ip, m);
-    big_shl(&ip, k);
+    lb_big_set(&ip, m);
+    lb_big_shl(&ip, k);
   } else if (s < 64) {
-    big_set(&ip, m >> s);
-    big_set(&fp, m & ((1ull << s) - 1u));
+    lb_big_set(&ip, m >> s);
+    lb_big_set(&fp, m & ((1ull << s) - 1u));
   } else {
-    big_set(&fp, m);
+    lb_big_set(&fp, m);
   }
   char ints[LB_DEC_INTEGER + 10];
   int ni = 0;
   while (ip.n > 0) {
-    uint32_t chunk = big_div_small(&ip, 1000000000u);
+    uint32_t chunk = lb_big_div_small(&ip, 1000000000u);
     for (int i = 0; i < 9; ++i) {
       ints[ni++] = (char)(chunk % 10u);
       chunk /= 10u;
@@ -415,7 +415,7 @@ static int expansion(double v, int last, char *out, int cap, int *first, bool *r
       count += zeros;
       break;
     }
-    big_mul_add(&fp, 10u, 0);
+    lb_big_mul_add(&fp, 10u, 0);
     /* digit = fp >> s, fp &= 2^s - 1 */
     int word = s / 32, bit = s % 32;
     uint64_t hi = 0;
@@ -438,8 +438,8 @@ static int expansion(double v, int last, char *out, int cap, int *first, bool *r
 
 /* The expansion d[0..n) (d[0] of place `first`; `rest`: something nonzero follows d[n - 1])
  * rounded at `place`: lb_decimal_digits's result. */
-static int round_at(const char *d, int n, int first, bool rest, int place, char *digits, int cap,
-                    int *top) {
+static int lb_round_at(const char *d, int n, int first, bool rest, int place, char *digits, int cap,
+                       int *top) {
   /* kept: places first .. place; index of place p is first - p */
   int keep = first - place + 1;
   int round_i = keep; /* index of the rounding digit */
@@ -492,21 +492,21 @@ int lb_decimal_digits(double v, int place, char *digits, int cap, int *top) {
   int first;
   bool rest;
   int last = place - 1; /* the rounding digit's place */
-  int n = expansion(v, last < -LB_DEC_FRACTION ? -LB_DEC_FRACTION : last, d, (int)sizeof d, &first,
-                    &rest);
-  return round_at(d, n, first, rest, place, digits, cap, top);
+  int n = lb_expansion(v, last < -LB_DEC_FRACTION ? -LB_DEC_FRACTION : last, d, (int)sizeof d,
+                       &first, &rest);
+  return lb_round_at(d, n, first, rest, place, digits, cap, top);
 }
 
 int lb_decimal_significant(double v, int count, char *digits, int cap, int *top) {
   char d[LB_DEC_INTEGER + LB_DEC_FRACTION + 4];
   int first;
   bool rest;
-  int n = expansion(v, -LB_DEC_FRACTION, d, (int)sizeof d, &first, &rest);
+  int n = lb_expansion(v, -LB_DEC_FRACTION, d, (int)sizeof d, &first, &rest);
   int lead = 0;
   while (lead < n && d[lead] == 0) {
     lead++;
   }
   int place = first - lead - (count - 1);
   place = place < -LB_DEC_FRACTION ? -LB_DEC_FRACTION : place;
-  return round_at(d, n, first, rest, place, digits, cap, top);
+  return lb_round_at(d, n, first, rest, place, digits, cap, top);
 }

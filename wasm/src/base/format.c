@@ -18,22 +18,22 @@ typedef struct lb_out {
   size_t len; /* characters the whole text has so far */
 } lb_out;
 
-static void put(lb_out *o, char c) {
+static void lb_put(lb_out *o, char c) {
   if (o->len + 1u < o->cap) {
     o->buf[o->len] = c;
   }
   o->len++;
 }
 
-static void put_n(lb_out *o, const char *s, size_t n) {
+static void lb_put_n(lb_out *o, const char *s, size_t n) {
   for (size_t i = 0; i < n; ++i) {
-    put(o, s[i]);
+    lb_put(o, s[i]);
   }
 }
 
-static void pad(lb_out *o, char c, int n) {
+static void lb_pad(lb_out *o, char c, int n) {
   for (int i = 0; i < n; ++i) {
-    put(o, c);
+    lb_put(o, c);
   }
 }
 
@@ -44,27 +44,27 @@ typedef struct lb_spec {
 } lb_spec;
 
 /* prefix (sign, 0x), zeros (precision or 0 flag), body, within the field width */
-static void put_field(lb_out *o, const lb_spec *sp, const char *prefix, int zeros, const char *body,
-                      int body_len, bool zero_pad) {
+static void lb_put_field(lb_out *o, const lb_spec *sp, const char *prefix, int zeros,
+                         const char *body, int body_len, bool zero_pad) {
   int plen = (int)strlen(prefix);
   int total = plen + zeros + body_len;
   int fill = sp->width > total ? sp->width - total : 0;
   if (!sp->left && !(zero_pad && sp->zero)) {
-    pad(o, ' ', fill);
+    lb_pad(o, ' ', fill);
   }
-  put_n(o, prefix, (size_t)plen);
+  lb_put_n(o, prefix, (size_t)plen);
   if (!sp->left && zero_pad && sp->zero) {
-    pad(o, '0', fill);
+    lb_pad(o, '0', fill);
   }
-  pad(o, '0', zeros);
-  put_n(o, body, (size_t)body_len);
+  lb_pad(o, '0', zeros);
+  lb_put_n(o, body, (size_t)body_len);
   if (sp->left) {
-    pad(o, ' ', fill);
+    lb_pad(o, ' ', fill);
   }
 }
 
-static void put_integer(lb_out *o, const lb_spec *sp, uintmax_t v, bool neg, int base, bool upper,
-                        char conv) {
+static void lb_put_integer(lb_out *o, const lb_spec *sp, uintmax_t v, bool neg, int base,
+                           bool upper, char conv) {
   char digits[72];
   int n = 0;
   const char *set = upper ? "0123456789ABCDEF" : "0123456789abcdef";
@@ -91,11 +91,11 @@ static void put_integer(lb_out *o, const lb_spec *sp, uintmax_t v, bool neg, int
   if ((conv == 'x' || conv == 'X' || conv == 'p') && (sp->alt || conv == 'p') && v != 0) {
     prefix = upper ? "0X" : "0x";
   }
-  put_field(o, sp, prefix, zeros, body, n, sp->precision < 0);
+  lb_put_field(o, sp, prefix, zeros, body, n, sp->precision < 0);
 }
 
 /* Removes the trailing zeros of a fraction (and its point when nothing is left). */
-static int trim_fraction(char *s, int len) {
+static int lb_trim_fraction(char *s, int len) {
   const char *dot = memchr(s, '.', (size_t)len);
   if (!dot) {
     return len;
@@ -110,7 +110,7 @@ static int trim_fraction(char *s, int len) {
 }
 
 /* digits with a point after `int_digits` of them (none: "0."), `frac` digits after it */
-static int fixed_text(const char *r, int len, int frac, bool point, char *out) {
+static int lb_fixed_text(const char *r, int len, int frac, bool point, char *out) {
   int n = 0;
   if (len > frac) {
     memcpy(out, r, (size_t)(len - frac));
@@ -128,7 +128,7 @@ static int fixed_text(const char *r, int len, int frac, bool point, char *out) {
   return n;
 }
 
-static int exp_text(const char *r, int digits, int x, bool point, bool upper, char *out) {
+static int lb_exp_text(const char *r, int digits, int x, bool point, bool upper, char *out) {
   int n = 0;
   out[n++] = r[0];
   if (digits > 1 || point) {
@@ -155,7 +155,7 @@ static int exp_text(const char *r, int digits, int x, bool point, bool upper, ch
   return n;
 }
 
-static void put_float(lb_out *o, const lb_spec *sp, double v, char conv) {
+static void lb_put_float(lb_out *o, const lb_spec *sp, double v, char conv) {
   uint64_t bits;
   memcpy(&bits, &v, sizeof bits);
   bool neg = (bits >> 63) != 0;
@@ -165,7 +165,7 @@ static void put_float(lb_out *o, const lb_spec *sp, double v, char conv) {
   double a = neg ? -v : v;
   if (a != a || a > 1.7976931348623157e308) {
     const char *t = a != a ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf");
-    put_field(o, sp, prefix, 0, t, 3, false);
+    lb_put_field(o, sp, prefix, 0, t, 3, false);
     return;
   }
   int p = sp->precision < 0 ? 6 : sp->precision;
@@ -174,7 +174,7 @@ static void put_float(lb_out *o, const lb_spec *sp, double v, char conv) {
   int len, top, n;
   if (c == 'f') {
     len = lb_decimal_digits(a, -p, r, (int)sizeof r, &top);
-    n = fixed_text(r, len, p, sp->alt, text);
+    n = lb_fixed_text(r, len, p, sp->alt, text);
   } else {
     int sig = c == 'g' && p == 0 ? 1 : c == 'g' ? p : p + 1;
     int x = 0; /* the place of the first digit */
@@ -186,28 +186,28 @@ static void put_float(lb_out *o, const lb_spec *sp, double v, char conv) {
       len = len > sig ? sig : len; /* a carry (9.99 -> 10.0) added a digit: a trailing 0 */
     }
     if (c == 'e' || x < -4 || x >= sig) {
-      n = exp_text(r, sig, x, sp->alt, upper, text);
+      n = lb_exp_text(r, sig, x, sp->alt, upper, text);
       if (c == 'g' && !sp->alt) { /* trailing zeros of the mantissa go */
         char *e = memchr(text, upper ? 'E' : 'e', (size_t)n);
-        int m = (int)(e - text), kept = trim_fraction(text, m);
+        int m = (int)(e - text), kept = lb_trim_fraction(text, m);
         memmove(text + kept, e, (size_t)(n - m));
         n = kept + (n - m);
       }
     } else {
       /* %g's fixed form: sig - 1 - x fraction digits, from the same rounded digits */
       int frac = sig - 1 - x;
-      n = fixed_text(r, len, frac, sp->alt, text);
+      n = lb_fixed_text(r, len, frac, sp->alt, text);
       if (!sp->alt) {
-        n = trim_fraction(text, n);
+        n = lb_trim_fraction(text, n);
       }
     }
   }
-  put_field(o, sp, prefix, 0, text, n, true);
+  lb_put_field(o, sp, prefix, 0, text, n, true);
 }
 
 /* The flags, width and precision of a conversion: *f is at the character after '%' and moves
  * past them (`*` takes an int argument). */
-static lb_spec read_spec(const char **fp, va_list *ap) {
+static lb_spec lb_read_spec(const char **fp, va_list *ap) {
   const char *f = *fp;
   lb_spec sp = {false, false, false, false, false, 0, -1};
   for (;; ++f) {
@@ -256,7 +256,7 @@ static lb_spec read_spec(const char **fp, va_list *ap) {
 
 /* The length modifier at *f (moved past it): -2 hh, -1 h, 0 int, 1 long, 2 long long,
  * 3 size_t, 4 intmax_t, 5 ptrdiff_t. */
-static int read_size(const char **fp) {
+static int lb_read_size(const char **fp) {
   const char *f = *fp;
   int size = 0;
   if (*f == 'h') {
@@ -274,7 +274,7 @@ static int read_size(const char **fp) {
 }
 
 /* A signed integer argument of the given size, as intmax_t. */
-static intmax_t signed_arg(int size, va_list *ap) {
+static intmax_t lb_signed_arg(int size, va_list *ap) {
   intmax_t v = size == 1   ? va_arg(*ap, long)
                : size == 2 ? va_arg(*ap, long long)
                : size == 3 ? (intmax_t)va_arg(*ap, size_t)
@@ -285,7 +285,7 @@ static intmax_t signed_arg(int size, va_list *ap) {
 }
 
 /* An unsigned integer argument of the given size, as uintmax_t. */
-static uintmax_t unsigned_arg(int size, va_list *ap) {
+static uintmax_t lb_unsigned_arg(int size, va_list *ap) {
   uintmax_t v = size == 1   ? va_arg(*ap, unsigned long)
                 : size == 2 ? va_arg(*ap, unsigned long long)
                 : size == 3 ? va_arg(*ap, size_t)
@@ -296,34 +296,34 @@ static uintmax_t unsigned_arg(int size, va_list *ap) {
 }
 
 /* One conversion's argument written by its spec. */
-static void put_conversion(lb_out *o, const lb_spec *sp, int size, char conv, va_list *ap) {
+static void lb_put_conversion(lb_out *o, const lb_spec *sp, int size, char conv, va_list *ap) {
   switch (conv) {
   case 'd':
   case 'i': {
-    intmax_t v = signed_arg(size, ap);
+    intmax_t v = lb_signed_arg(size, ap);
     uintmax_t mag = v < 0 ? (uintmax_t)0 - (uintmax_t)v : (uintmax_t)v;
-    put_integer(o, sp, mag, v < 0, 10, false, conv);
+    lb_put_integer(o, sp, mag, v < 0, 10, false, conv);
     break;
   }
   case 'u':
   case 'o':
   case 'x':
   case 'X': {
-    uintmax_t v = unsigned_arg(size, ap);
+    uintmax_t v = lb_unsigned_arg(size, ap);
     int base = conv == 'u' ? 10 : conv == 'o' ? 8 : 16;
-    put_integer(o, sp, v, false, base, conv == 'X', conv);
+    lb_put_integer(o, sp, v, false, base, conv == 'X', conv);
     break;
   }
   case 'p': {
     uintptr_t v = (uintptr_t)va_arg(*ap, void *);
-    put_integer(o, sp, v, false, 16, false, 'p');
+    lb_put_integer(o, sp, v, false, 16, false, 'p');
     break;
   }
   case 'c': {
     char ch = (char)va_arg(*ap, int);
     lb_spec plain = *sp;
     plain.precision = -1;
-    put_field(o, &plain, "", 0, &ch, 1, false);
+    lb_put_field(o, &plain, "", 0, &ch, 1, false);
     break;
   }
   case 's': {
@@ -333,7 +333,7 @@ static void put_conversion(lb_out *o, const lb_spec *sp, int size, char conv, va
     while (s[len] && (sp->precision < 0 || len < (size_t)sp->precision)) {
       len++;
     }
-    put_field(o, sp, "", 0, s, (int)len, false);
+    lb_put_field(o, sp, "", 0, s, (int)len, false);
     break;
   }
   case 'e':
@@ -342,14 +342,14 @@ static void put_conversion(lb_out *o, const lb_spec *sp, int size, char conv, va
   case 'F':
   case 'g':
   case 'G':
-    put_float(o, sp, va_arg(*ap, double), conv);
+    lb_put_float(o, sp, va_arg(*ap, double), conv);
     break;
   case '%':
-    put(o, '%');
+    lb_put(o, '%');
     break;
   default: /* unsupported: written as it stands */
-    put(o, '%');
-    put(o, conv);
+    lb_put(o, '%');
+    lb_put(o, conv);
     break;
   }
 }
@@ -362,17 +362,17 @@ int lb_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap) {
   va_copy(args, ap);
   for (const char *f = fmt; *f; ++f) {
     if (*f != '%') {
-      put(&o, *f);
+      lb_put(&o, *f);
       continue;
     }
     ++f;
-    lb_spec sp = read_spec(&f, &args);
-    int size = read_size(&f);
+    lb_spec sp = lb_read_spec(&f, &args);
+    int size = lb_read_size(&f);
     char conv = *f;
     if (!conv) {
       break;
     }
-    put_conversion(&o, &sp, size, conv, &args);
+    lb_put_conversion(&o, &sp, size, conv, &args);
   }
   va_end(args);
   if (cap > 0) {

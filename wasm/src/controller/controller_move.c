@@ -40,11 +40,11 @@ typedef struct ctl_ctx {
   lb_entity entities[LB_CONTROLLER_HITS];
 } ctl_ctx;
 
-static float v_sqrt(float x) {
+static float ctl_v_sqrt(float x) {
   return lb_sqrt(x);
 }
 
-static void core_of(const ctl_ctx *cx, const float *p, float *a, float *b) {
+static void ctl_core_of(const ctl_ctx *cx, const float *p, float *a, float *b) {
   for (int i = 0; i < 3; ++i) {
     a[i] = b[i] = p[i] + cx->c[i];
   }
@@ -52,16 +52,16 @@ static void core_of(const ctl_ctx *cx, const float *p, float *a, float *b) {
   b[1] += cx->half;
 }
 
-static bool cast(ctl_ctx *cx, const float *p, const float *dir, float dist, lb_collide_hit *h) {
+static bool ctl_cast(ctl_ctx *cx, const float *p, const float *dir, float dist, lb_collide_hit *h) {
   float a[3], b[3];
-  core_of(cx, p, a, b);
+  ctl_core_of(cx, p, a, b);
   if (lb_world_capsule_cast(cx->w, a, b, cx->r, dir, dist, &cx->filter, h) != LB_OK) {
     h->entity = LB_NULL_ENTITY; /* inputs beyond the query limits: nothing is hit */
   }
   return h->entity != LB_NULL_ENTITY;
 }
 
-static void record(ctl_ctx *cx, const lb_collide_hit *h) {
+static void ctl_record(ctl_ctx *cx, const lb_collide_hit *h) {
   if (cx->hit_count < LB_CONTROLLER_HITS) {
     memcpy(cx->normals[cx->hit_count], h->normal, sizeof(float) * 3);
     cx->entities[cx->hit_count] = h->entity;
@@ -71,9 +71,9 @@ static void record(ctl_ctx *cx, const lb_collide_hit *h) {
 
 /* Signed clearance of the capsule core from a contact (point q, normal n): how far the core
  * point nearest q lies out along n. The capsule is clear by that minus the radius. */
-static float core_clearance(const ctl_ctx *cx, const float *p, const lb_collide_hit *h) {
+static float ctl_core_clearance(const ctl_ctx *cx, const float *p, const lb_collide_hit *h) {
   float a[3], b[3];
-  core_of(cx, p, a, b);
+  ctl_core_of(cx, p, a, b);
   float y = h->point[1] < a[1] ? a[1] : (h->point[1] > b[1] ? b[1] : h->point[1]);
   float d[3] = {a[0] - h->point[0], y - h->point[1], a[2] - h->point[2]};
   return lb_vec3_dot(d, h->normal);
@@ -81,7 +81,7 @@ static float core_clearance(const ctl_ctx *cx, const float *p, const lb_collide_
 
 /* The slot of the controller a collider belongs to (on its entity or on the root above it),
  * or -1: a contact with another character, which moves too. */
-static int32_t controller_of(const ctl_ctx *cx, lb_entity e) {
+static int32_t ctl_controller_of(const ctl_ctx *cx, lb_entity e) {
   int32_t s = lb_slot_of(cx->w, e);
   while (s >= 0 && cx->w->parent[s] >= 0) {
     s = cx->w->parent[s];
@@ -97,15 +97,15 @@ static int32_t controller_of(const ctl_ctx *cx, lb_entity e) {
  * other): across from the collider's centre as the queries see it, or, when the capsule axis
  * is coincident with it, the pair's fixed direction (the lower slot one way, the higher the
  * other), so the two never pick the same one. */
-static void separation_dir(const ctl_ctx *cx, const float *p, lb_entity e, uint32_t other,
-                           float *n) {
+static void ctl_separation_dir(const ctl_ctx *cx, const float *p, lb_entity e, uint32_t other,
+                               float *n) {
   vec3 lo, hi;
   float dx = 0.0f, dz = 0.0f;
   if (lb_world_collider_bounds(cx->w, e, lo, hi) == LB_OK) {
     dx = p[0] + cx->c[0] - (lo[0] + hi[0]) * 0.5f;
     dz = p[2] + cx->c[2] - (lo[2] + hi[2]) * 0.5f;
   }
-  float l = v_sqrt(dx * dx + dz * dz);
+  float l = ctl_v_sqrt(dx * dx + dz * dz);
   if (l > CTL_COINCIDENT) {
     n[0] = dx / l;
     n[2] = dz / l;
@@ -122,25 +122,25 @@ static void separation_dir(const ctl_ctx *cx, const float *p, lb_entity e, uint3
  * controller it goes across, half the way (that controller's own move takes the other half in
  * the same Move phase, seeing this one where the step began), at most sep_budget in all, and
  * once per move. */
-static void depenetrate(ctl_ctx *cx, float *p) {
+static void ctl_depenetrate(ctl_ctx *cx, float *p) {
   static const float up[3] = {0.0f, 1.0f, 0.0f};
   for (int i = 0; i < LB_CONTROLLER_ITERATIONS; ++i) {
     lb_collide_hit h;
-    if (!cast(cx, p, up, 0.0f, &h)) {
+    if (!ctl_cast(cx, p, up, 0.0f, &h)) {
       return;
     }
-    float push = cx->r + cx->skin - core_clearance(cx, p, &h);
+    float push = cx->r + cx->skin - ctl_core_clearance(cx, p, &h);
     if (!(push > 0.0f)) {
       push = cx->skin;
     }
     float n[3] = {h.normal[0], h.normal[1], h.normal[2]};
-    int32_t other = controller_of(cx, h.entity);
+    int32_t other = ctl_controller_of(cx, h.entity);
     if (other >= 0) {
       if (h.entity == cx->sep_last || !(cx->sep_budget > 0.0f)) {
         return; /* its share is done (or dt is 0): the rest waits for the next step */
       }
       cx->sep_last = h.entity;
-      separation_dir(cx, p, h.entity, (uint32_t)other, n);
+      ctl_separation_dir(cx, p, h.entity, (uint32_t)other, n);
       push *= 0.5f;
       push = push < cx->sep_budget ? push : cx->sep_budget;
       cx->sep_budget -= push;
@@ -151,20 +151,20 @@ static void depenetrate(ctl_ctx *cx, float *p) {
   }
 }
 
-static bool walkable(const ctl_ctx *cx, const lb_collide_hit *h) {
+static bool ctl_walkable(const ctl_ctx *cx, const lb_collide_hit *h) {
   return h->normal[1] >= cx->cos_slope && h->point[1] <= cx->ground_foot + cx->step;
 }
 
 /* The plane a contact blocks: its normal when walkable, else its horizontal part (a wall for
  * the slide: no climbing). Returns false for a horizontal-less non-walkable contact, which
  * then blocks along its own normal. */
-static void blocking_plane(const ctl_ctx *cx, const lb_collide_hit *h, float *n) {
-  if (walkable(cx, h)) {
+static void ctl_blocking_plane(const ctl_ctx *cx, const lb_collide_hit *h, float *n) {
+  if (ctl_walkable(cx, h)) {
     memcpy(n, h->normal, sizeof(float) * 3);
     return;
   }
   float hx = h->normal[0], hz = h->normal[2];
-  float l = v_sqrt(hx * hx + hz * hz);
+  float l = ctl_v_sqrt(hx * hx + hz * hz);
   if (l > 1.0e-4f) {
     n[0] = hx / l;
     n[1] = 0.0f;
@@ -175,29 +175,29 @@ static void blocking_plane(const ctl_ctx *cx, const lb_collide_hit *h, float *n)
 }
 
 /* Collide-and-slide of p by m (fixed iterations). */
-static void slide(ctl_ctx *cx, float *p, const float *m) {
+static void ctl_slide(ctl_ctx *cx, float *p, const float *m) {
   float rem[3] = {m[0], m[1], m[2]};
   float prev[3] = {0.0f, 0.0f, 0.0f};
   bool have_prev = false;
   for (int i = 0; i < LB_CONTROLLER_ITERATIONS; ++i) {
-    float len = v_sqrt(lb_vec3_dot(rem, rem));
+    float len = ctl_v_sqrt(lb_vec3_dot(rem, rem));
     if (!(len > CTL_EPS)) {
       return;
     }
     float dir[3] = {rem[0] / len, rem[1] / len, rem[2] / len};
     lb_collide_hit h;
-    if (!cast(cx, p, dir, len, &h)) {
+    if (!ctl_cast(cx, p, dir, len, &h)) {
       for (int k = 0; k < 3; ++k) {
         p[k] += rem[k];
       }
       return;
     }
-    record(cx, &h);
+    ctl_record(cx, &h);
     float n[3];
-    if (!walkable(cx, &h)) {
+    if (!ctl_walkable(cx, &h)) {
       cx->blocked = true;
     }
-    blocking_plane(cx, &h, n);
+    ctl_blocking_plane(cx, &h, n);
     /* Up to skinWidth (along the contact normal) short of the contact: no push back, so
      * slopes are walked at the projected speed. */
     float c = -lb_vec3_dot(dir, h.normal);
@@ -213,7 +213,7 @@ static void slide(ctl_ctx *cx, float *p, const float *m) {
     float r2[3] = {dir[0] * left, dir[1] * left, dir[2] * left};
     float into = lb_vec3_dot(r2, n);
     if (into < 0.0f) {
-      if (walkable(cx, &h)) {
+      if (ctl_walkable(cx, &h)) {
         /* Walkable ground ahead: up (or down) it at the same horizontal speed. */
         r2[1] = -(n[0] * r2[0] + n[2] * r2[2]) / n[1];
       } else {
@@ -226,7 +226,7 @@ static void slide(ctl_ctx *cx, float *p, const float *m) {
       /* Against the previous plane too: along the crease of both. */
       float cr[3] = {prev[1] * n[2] - prev[2] * n[1], prev[2] * n[0] - prev[0] * n[2],
                      prev[0] * n[1] - prev[1] * n[0]};
-      float cl = v_sqrt(lb_vec3_dot(cr, cr));
+      float cl = ctl_v_sqrt(lb_vec3_dot(cr, cr));
       if (cl > 1.0e-4f) {
         for (int k = 0; k < 3; ++k) {
           cr[k] /= cl;
@@ -247,9 +247,9 @@ static void slide(ctl_ctx *cx, float *p, const float *m) {
 
 /* A step edge: the surface just beyond the contact (away from the capsule's axis, on the step)
  * is walkable. */
-static bool edge_walkable(ctl_ctx *cx, const float *p, const lb_collide_hit *h) {
+static bool ctl_edge_walkable(ctl_ctx *cx, const float *p, const lb_collide_hit *h) {
   float dx = p[0] + cx->c[0] - h->point[0], dz = p[2] + cx->c[2] - h->point[2];
-  float l = v_sqrt(dx * dx + dz * dz);
+  float l = ctl_v_sqrt(dx * dx + dz * dz);
   if (!(l > 1.0e-4f)) {
     return false;
   }
@@ -272,17 +272,17 @@ typedef struct ctl_land {
 
 /* Casts down by dist and lands skin clear of what it hits, or moves down by fall (<= dist)
  * when nothing is within dist. */
-static ctl_land land(ctl_ctx *cx, float *p, float dist, float fall, float start_y) {
+static ctl_land ctl_landing(ctl_ctx *cx, float *p, float dist, float fall, float start_y) {
   static const float down[3] = {0.0f, -1.0f, 0.0f};
   ctl_land out = {false, false, false, false, 0.0f};
   lb_collide_hit h;
-  if (dist > 0.0f && cast(cx, p, down, dist, &h)) {
-    if (h.distance == 0.0f && controller_of(cx, h.entity) >= 0) {
+  if (dist > 0.0f && ctl_cast(cx, p, down, dist, &h)) {
+    if (h.distance == 0.0f && ctl_controller_of(cx, h.entity) >= 0) {
       /* Still inside another controller (they separate at a bounded speed): the cast sees
        * nothing below through it, so neither a snap (which would lift the capsule by the skin
        * over a side normal every step) nor a fall. */
       out.held = true;
-      record(cx, &h);
+      ctl_record(cx, &h);
       return out;
     }
     float ny = h.normal[1] > 0.2f ? h.normal[1] : 0.2f;
@@ -291,8 +291,8 @@ static ctl_land land(ctl_ctx *cx, float *p, float dist, float fall, float start_
     /* Ground whose contact is higher than a step above the start is never stood on: the
      * capsule's rounded bottom would otherwise ride up edges taller than stepOffset. */
     out.too_high = h.point[1] > cx->ground_foot + cx->step;
-    out.walkable = h.normal[1] >= cx->cos_slope || edge_walkable(cx, p, &h);
-    record(cx, &h);
+    out.walkable = h.normal[1] >= cx->cos_slope || ctl_edge_walkable(cx, p, &h);
+    ctl_record(cx, &h);
   } else {
     p[1] -= fall;
   }
@@ -302,8 +302,8 @@ static ctl_land land(ctl_ctx *cx, float *p, float dist, float fall, float start_
 
 /* The move's context from the component: radius, skin, step, snap, slope, the filter and the
  * separation budget of this step. */
-static void ctx_init(ctl_ctx *cx, lb_world *w, uint32_t slot, const lb_character_controller_c *cc,
-                     float dt) {
+static void ctl_ctx_init(ctl_ctx *cx, lb_world *w, uint32_t slot,
+                         const lb_character_controller_c *cc, float dt) {
   memset(cx, 0, sizeof *cx);
   cx->w = w;
   cx->slot = slot;
@@ -320,8 +320,8 @@ static void ctx_init(ctl_ctx *cx, lb_world *w, uint32_t slot, const lb_character
 
 /* 1. Size: the requested one when it has room (a cast of the requested capsule finds nothing),
  * then the capsule the move uses. */
-static void apply_size(ctl_ctx *cx, const lb_character_controller_c *cc, ctl_state *st,
-                       const float *p) {
+static void ctl_apply_size(ctl_ctx *cx, const lb_character_controller_c *cc, ctl_state *st,
+                           const float *p) {
   if (cc->height != st->applied_height ||
       !lb_same_bytes(cc->center, st->applied_center, sizeof(vec3))) {
     ctl_ctx probe = *cx;
@@ -330,7 +330,7 @@ static void apply_size(ctl_ctx *cx, const lb_character_controller_c *cc, ctl_sta
     probe.r = cc->radius + 0.5f * cc->skin_width;
     static const float up[3] = {0.0f, 1.0f, 0.0f};
     lb_collide_hit h;
-    if (!cast(&probe, p, up, 0.0f, &h)) {
+    if (!ctl_cast(&probe, p, up, 0.0f, &h)) {
       st->applied_height = cc->height;
       memcpy(st->applied_center, cc->center, sizeof st->applied_center);
     }
@@ -356,8 +356,8 @@ static void apply_size(ctl_ctx *cx, const lb_character_controller_c *cc, ctl_sta
 /* 3b. Blocked by something not walkable: the move again with a step (up, across, down) from
  * `before`, kept (p and *l replaced) when it is allowed and gets further along the request;
  * else the context is as the foot-level move left it. */
-static void try_step(ctl_ctx *cx, float *p, const float *before, const float *horiz, float fall,
-                     ctl_land *l) {
+static void ctl_try_step(ctl_ctx *cx, float *p, const float *before, const float *horiz, float fall,
+                         ctl_land *l) {
   ctl_ctx foot_cx = *cx;
   float foot_p[3] = {p[0], p[1], p[2]};
   float q[3] = {before[0], before[1], before[2]};
@@ -365,12 +365,12 @@ static void try_step(ctl_ctx *cx, float *p, const float *before, const float *ho
   static const float up[3] = {0.0f, 1.0f, 0.0f};
   lb_collide_hit h;
   float raise = cx->step;
-  if (cast(cx, q, up, raise, &h)) {
+  if (ctl_cast(cx, q, up, raise, &h)) {
     raise = h.distance - cx->skin > 0.0f ? h.distance - cx->skin : 0.0f;
   }
   q[1] += raise;
-  slide(cx, q, horiz);
-  ctl_land ls = land(cx, q, raise + fall + cx->snap, raise + fall, before[1]);
+  ctl_slide(cx, q, horiz);
+  ctl_land ls = ctl_landing(cx, q, raise + fall + cx->snap, raise + fall, before[1]);
   bool allowed = !(ls.hit && ls.rise > 1.0e-4f && (!ls.walkable || ls.too_high));
   float gain_step = (q[0] - before[0]) * horiz[0] + (q[2] - before[2]) * horiz[2];
   float gain_foot = (foot_p[0] - before[0]) * horiz[0] + (foot_p[2] - before[2]) * horiz[2];
@@ -385,30 +385,31 @@ static void try_step(ctl_ctx *cx, float *p, const float *before, const float *ho
 /* 3. The requested displacement: upward (a jump, vertical root motion) a plain slide, no step
  * or snap; else across at foot level and down to the ground, with a step when blocked. True
  * when the controller ends grounded. */
-static bool walk(ctl_ctx *cx, const lb_character_controller_c *cc, float *p, const float delta[3]) {
+static bool ctl_walk(ctl_ctx *cx, const lb_character_controller_c *cc, float *p,
+                     const float delta[3]) {
   float horiz[3] = {delta[0], 0.0f, delta[2]};
   float vy = delta[1];
   cx->ground_foot = p[1] + cx->foot;
   float before[3] = {p[0], p[1], p[2]};
   if (vy > 0.0f) {
-    slide(cx, p, delta);
+    ctl_slide(cx, p, delta);
     return false;
   }
   float fall = -vy;
   cx->blocked = false;
-  slide(cx, p, horiz);
-  ctl_land l = land(cx, p, fall + cx->snap, fall, before[1]);
+  ctl_slide(cx, p, horiz);
+  ctl_land l = ctl_landing(cx, p, fall + cx->snap, fall, before[1]);
   if (cx->blocked && cx->step > 0.0f) {
-    try_step(cx, p, before, horiz, fall, &l);
+    ctl_try_step(cx, p, before, horiz, fall, &l);
   }
   return l.held ? cc->grounded != 0u : l.hit && l.walkable;
 }
 
 /* 4. Outputs: the Transform's position (within the world extent), grounded, velocity, the
  * contacts and the size in use. */
-static void write_outputs(const ctl_ctx *cx, lb_character_controller_c *cc, const ctl_state *st,
-                          lb_transform_c *t, const float *p, const float *start, float dt,
-                          bool grounded) {
+static void ctl_write_outputs(const ctl_ctx *cx, lb_character_controller_c *cc, const ctl_state *st,
+                              lb_transform_c *t, const float *p, const float *start, float dt,
+                              bool grounded) {
   for (int k = 0; k < 3; ++k) {
     t->position[k] = lb_clamp(p[k], -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
   }
@@ -436,13 +437,13 @@ void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
   ctl_state *st = ctl_state_of(w, slot);
   lb_transform_c *t = lb_component_ptr(w, slot, LB_TRANSFORM);
   ctl_ctx cx;
-  ctx_init(&cx, w, slot, cc, dt);
+  ctl_ctx_init(&cx, w, slot, cc, dt);
   float p[3] = {t->position[0], t->position[1], t->position[2]};
   const float start[3] = {p[0], p[1], p[2]};
-  apply_size(&cx, cc, st, p);
+  ctl_apply_size(&cx, cc, st, p);
   /* 2. out of anything that moved onto the capsule */
-  depenetrate(&cx, p);
+  ctl_depenetrate(&cx, p);
   cx.hit_count = 0;
-  bool grounded = walk(&cx, cc, p, delta);
-  write_outputs(&cx, cc, st, t, p, start, dt, grounded);
+  bool grounded = ctl_walk(&cx, cc, p, delta);
+  ctl_write_outputs(&cx, cc, st, t, p, start, dt, grounded);
 }

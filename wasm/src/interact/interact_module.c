@@ -29,13 +29,13 @@ typedef struct lb_interact_state_s {
 } lb_interact_inst;
 
 /* ---- small vector helpers (+ - * / sqrt only) ---------------------------------------------- */
-static inline float v3_dist(const float *a, const float *b) {
+static inline float lb_v3_dist(const float *a, const float *b) {
   vec3 d;
   lb_vec3_sub(a, b, d);
   return lb_vec3_length(d);
 }
 /* Moves `cur` toward `goal` by at most `step`. */
-static void v3_step_toward(float *cur, const float *goal, float step) {
+static void lb_v3_step_toward(float *cur, const float *goal, float step) {
   vec3 d;
   lb_vec3_sub(goal, cur, d);
   float len = lb_vec3_length(d);
@@ -48,7 +48,7 @@ static void v3_step_toward(float *cur, const float *goal, float step) {
   cur[1] += d[1] * k;
   cur[2] += d[2] * k;
 }
-static float f_step_toward(float cur, float goal, float step) {
+static float lb_f_step_toward(float cur, float goal, float step) {
   if (goal > cur + step) {
     return cur + step;
   }
@@ -58,7 +58,7 @@ static float f_step_toward(float cur, float goal, float step) {
   return goal;
 }
 /* 0..1 ease (smoothstep). */
-static float f_ease(float t) {
+static float lb_f_ease(float t) {
   t = lb_clamp(t, 0.0f, 1.0f);
   return t * t * (3.0f - 2.0f * t);
 }
@@ -269,8 +269,8 @@ typedef struct lb_interact_step {
 static void lb_interact_measure(lb_interact_inst *st, const lb_rig_instance *inst) {
   for (int side = 0; side < 2; ++side) {
     const lb_grip_hand_def *d = st->def[side];
-    st->arm_length[side] = v3_dist(inst->model[d->upper].t, inst->model[d->lower].t) +
-                           v3_dist(inst->model[d->lower].t, inst->model[d->info.hand].t);
+    st->arm_length[side] = lb_v3_dist(inst->model[d->upper].t, inst->model[d->lower].t) +
+                           lb_v3_dist(inst->model[d->lower].t, inst->model[d->info.hand].t);
   }
   st->shoulder_h =
       (inst->model[st->def[0]->upper].t[1] + inst->model[st->def[1]->upper].t[1]) * 0.5f;
@@ -367,12 +367,13 @@ static void lb_interact_transitions(lb_interact_step *p) {
   lb_interact_inst *st = p->st;
   if (c->state == LB_INTERACT_SEARCH) {
     if (p->have_point && c->enabled && st->switch_wait >= c->min_switch_seconds) {
-      int nearer = v3_dist(p->point, p->shoulders[1]) < v3_dist(p->point, p->shoulders[0]) ? 1 : 0;
+      int nearer =
+          lb_v3_dist(p->point, p->shoulders[1]) < lb_v3_dist(p->point, p->shoulders[0]) ? 1 : 0;
       vec3 q, n, t;
       if (!lb_hand_busy(w, p->s, nearer) &&
           lb_wall_target(w, (uint32_t)p->wall_slot, p->probe, p->shoulders[nearer], c->hand_offset,
                          q, n, t) &&
-          v3_dist(t, p->shoulders[nearer]) <= c->engage_reach * st->arm_length[nearer]) {
+          lb_v3_dist(t, p->shoulders[nearer]) <= c->engage_reach * st->arm_length[nearer]) {
         p->arm = nearer;
         c->side = nearer ? LB_INTERACT_SIDE_LEFT : LB_INTERACT_SIDE_RIGHT;
         c->wall = lb_entity_of_slot(w, (uint32_t)p->wall_slot);
@@ -390,7 +391,7 @@ static void lb_interact_transitions(lb_interact_step *p) {
     int arm = p->arm;
     bool release = !c->enabled || !p->wall_in_box || !p->have_point || arm < 0 ||
                    lb_hand_busy(w, p->s, arm) ||
-                   v3_dist(p->ideal, p->shoulders[arm]) > c->release_reach * st->arm_length[arm];
+                   lb_v3_dist(p->ideal, p->shoulders[arm]) > c->release_reach * st->arm_length[arm];
     if (release) {
       lb_enter(c, st, LB_INTERACT_RESET);
     }
@@ -403,15 +404,15 @@ static void lb_interact_approach(lb_interact_step *p, float *weight, float *goal
   lb_env_interaction_c *c = p->c;
   lb_interact_inst *st = p->st;
   const int arm = p->arm;
-  float d = v3_dist(p->ideal, p->shoulders[arm]);
+  float d = lb_v3_dist(p->ideal, p->shoulders[arm]);
   float span = (c->release_reach - c->engage_reach) * st->arm_length[arm];
   float near = lb_clamp((c->release_reach * st->arm_length[arm] - d) / span, 0.0f, 1.0f);
-  *weight = f_step_toward(*weight, c->state == LB_INTERACT_RISE ? 1.0f : near, p->wstep);
+  *weight = lb_f_step_toward(*weight, c->state == LB_INTERACT_RISE ? 1.0f : near, p->wstep);
   if (c->state == LB_INTERACT_RISE) {
-    c->rise = f_step_toward(c->rise, 1.0f, p->wstep);
+    c->rise = lb_f_step_toward(c->rise, 1.0f, p->wstep);
   }
   /* The hand's height on the wall: hip (rise 0) to shoulder (rise 1). */
-  float h = st->hip_h + (st->shoulder_h - st->hip_h) * f_ease(c->rise);
+  float h = st->hip_h + (st->shoulder_h - st->hip_h) * lb_f_ease(c->rise);
   vec3 low_probe = {p->probe[0], p->root->t[1] + h * p->scale_y, p->probe[2]};
   vec3 q, n;
   if (p->wall_slot < 0 || !lb_wall_target(p->w, (uint32_t)p->wall_slot, low_probe,
@@ -434,13 +435,13 @@ static void lb_interact_touch(lb_interact_step *p, float *weight, float *goal) {
   lb_env_interaction_c *c = p->c;
   lb_interact_inst *st = p->st;
   const int arm = p->arm;
-  *weight = f_step_toward(*weight, 1.0f, p->wstep);
-  c->rise = f_step_toward(c->rise, 1.0f, p->wstep);
+  *weight = lb_f_step_toward(*weight, 1.0f, p->wstep);
+  c->rise = lb_f_step_toward(c->rise, 1.0f, p->wstep);
   if (st->replanting) {
-    v3_step_toward(st->planted, st->replant_goal, p->hand_step);
-    st->replanting = v3_dist(st->planted, st->replant_goal) > 0.0f;
+    lb_v3_step_toward(st->planted, st->replant_goal, p->hand_step);
+    st->replanting = lb_v3_dist(st->planted, st->replant_goal) > 0.0f;
   } else {
-    v3_step_toward(st->planted, p->ideal, c->slide_speed * p->dt);
+    lb_v3_step_toward(st->planted, p->ideal, c->slide_speed * p->dt);
     /* Stretch from the shoulder; lag = how far the hand is behind it along the walk. */
     vec3 back;
     lb_vec3_sub(p->shoulders[arm], st->planted, back);
@@ -475,8 +476,8 @@ static bool lb_interact_weights(lb_interact_step *p, float *weight, const float 
     lb_interact_touch(p, weight, goal);
     break;
   case LB_INTERACT_RESET:
-    *weight = f_step_toward(*weight, 0.0f, p->wstep);
-    c->rise = f_step_toward(c->rise, 0.0f, p->wstep);
+    *weight = lb_f_step_toward(*weight, 0.0f, p->wstep);
+    c->rise = lb_f_step_toward(c->rise, 0.0f, p->wstep);
     if (*weight <= 0.0f && *other <= 0.0f && c->rise <= 0.0f) {
       c->side = LB_INTERACT_SIDE_NONE;
       c->wall = LB_NULL_ENTITY;
@@ -487,7 +488,7 @@ static bool lb_interact_weights(lb_interact_step *p, float *weight, const float 
   default:
     break;
   }
-  v3_step_toward(c->target, goal, p->hand_step);
+  lb_v3_step_toward(c->target, goal, p->hand_step);
   return true;
 }
 
@@ -552,14 +553,14 @@ static void lb_interact_one(lb_world *w, uint32_t s, float dt) {
   }
   lb_interact_transitions(&p);
   if (p.arm < 0) {
-    c->right_weight = f_step_toward(c->right_weight, 0.0f, p.wstep);
-    c->left_weight = f_step_toward(c->left_weight, 0.0f, p.wstep);
-    c->rise = f_step_toward(c->rise, 0.0f, p.wstep);
+    c->right_weight = lb_f_step_toward(c->right_weight, 0.0f, p.wstep);
+    c->left_weight = lb_f_step_toward(c->left_weight, 0.0f, p.wstep);
+    c->rise = lb_f_step_toward(c->rise, 0.0f, p.wstep);
     return;
   }
   float *weight = p.arm ? &c->left_weight : &c->right_weight;
   float *other = p.arm ? &c->right_weight : &c->left_weight;
-  *other = f_step_toward(*other, 0.0f, p.wstep);
+  *other = lb_f_step_toward(*other, 0.0f, p.wstep);
   if (lb_interact_weights(&p, weight, other) && !(*weight <= 0.0f)) {
     lb_interact_arm(&p, *weight);
   }

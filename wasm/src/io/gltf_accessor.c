@@ -7,7 +7,7 @@
 
 /* ---- base64 -------------------------------------------------------------------------------- */
 
-static int b64_value(uint8_t ch) {
+static int lb_b64_value(uint8_t ch) {
   if (ch >= 'A' && ch <= 'Z') {
     return ch - 'A';
   }
@@ -28,7 +28,7 @@ static int b64_value(uint8_t ch) {
 
 /* Decodes src[0..n) (padding optional). Returns the decoded length, or SIZE_MAX when a
  * character is not base64. With out null only counts and checks. */
-static size_t b64_decode(const uint8_t *src, size_t n, uint8_t *out) {
+static size_t lb_b64_decode(const uint8_t *src, size_t n, uint8_t *out) {
   while (n > 0 && src[n - 1] == '=') {
     --n;
   }
@@ -39,7 +39,7 @@ static size_t b64_decode(const uint8_t *src, size_t n, uint8_t *out) {
   uint32_t acc = 0;
   int bits = 0;
   for (size_t i = 0; i < n; ++i) {
-    int v = b64_value(src[i]);
+    int v = lb_b64_value(src[i]);
     if (v < 0) {
       return SIZE_MAX;
     }
@@ -59,7 +59,7 @@ static size_t b64_decode(const uint8_t *src, size_t n, uint8_t *out) {
 
 /* ---- buffers ------------------------------------------------------------------------------- */
 
-static lb_result buffer_resolve(gltf_ctx *c, uint32_t index, const gltf_buffer_state **out) {
+static lb_result lb_buffer_resolve(gltf_ctx *c, uint32_t index, const gltf_buffer_state **out) {
   gltf_buffer_state *st = &c->buffer_state[index];
   *out = st;
   if (st->resolved) {
@@ -99,7 +99,7 @@ static lb_result buffer_resolve(gltf_ctx *c, uint32_t index, const gltf_buffer_s
     }
     const uint8_t *src = (const uint8_t *)comma + 1;
     size_t n = strlen(comma + 1);
-    size_t len = b64_decode(src, n, NULL);
+    size_t len = lb_b64_decode(src, n, NULL);
     if (len == SIZE_MAX) {
       return gltf_fail(c, LB_ERR_PARSE, "%s: data URI has a character that is not base64", where);
     }
@@ -111,7 +111,7 @@ static lb_result buffer_resolve(gltf_ctx *c, uint32_t index, const gltf_buffer_s
     if (!dst) {
       return gltf_fail(c, LB_ERR_OUT_OF_MEMORY, "%s: out of memory decoding %zu bytes", where, len);
     }
-    b64_decode(src, n, dst);
+    lb_b64_decode(src, n, dst);
     st->data = dst;
   } else {
     const lb_gltf_buffer *ext = NULL;
@@ -144,7 +144,7 @@ typedef struct gltf_view {
   uint32_t stride; /* 0 = tightly packed */
 } gltf_view;
 
-static lb_result view_resolve(gltf_ctx *c, uint32_t index, gltf_view *out) {
+static lb_result lb_view_resolve(gltf_ctx *c, uint32_t index, gltf_view *out) {
   const cJSON *v = c->views[index];
   char where[32];
   lb_snprintf(where, sizeof where, "bufferView %u", index);
@@ -170,7 +170,7 @@ static lb_result view_resolve(gltf_ctx *c, uint32_t index, gltf_view *out) {
                      where, stride);
   }
   const gltf_buffer_state *b = NULL;
-  r = buffer_resolve(c, buffer, &b);
+  r = lb_buffer_resolve(c, buffer, &b);
   if (r != LB_OK) {
     return r;
   }
@@ -187,7 +187,7 @@ static lb_result view_resolve(gltf_ctx *c, uint32_t index, gltf_view *out) {
 
 /* ---- accessors ----------------------------------------------------------------------------- */
 
-static uint32_t comp_size(uint32_t type) {
+static uint32_t lb_comp_size(uint32_t type) {
   switch (type) {
   case GLTF_BYTE:
   case GLTF_UNSIGNED_BYTE:
@@ -219,7 +219,7 @@ const char *gltf_type_name(uint32_t comps) {
 }
 
 /* Matrix columns start on 4-byte boundaries (MAT2/MAT3 of bytes or shorts are padded). */
-static uint32_t element_size(uint32_t comps, uint32_t cols, uint32_t csize) {
+static uint32_t lb_element_size(uint32_t comps, uint32_t cols, uint32_t csize) {
   uint32_t rows = comps / cols;
   uint32_t col_bytes = rows * csize;
   if (cols > 1u) {
@@ -228,8 +228,8 @@ static uint32_t element_size(uint32_t comps, uint32_t cols, uint32_t csize) {
   return col_bytes * cols;
 }
 
-static lb_result sparse_resolve(gltf_ctx *c, const cJSON *sp, const char *where, uint32_t elem_size,
-                                gltf_accessor *a) {
+static lb_result lb_sparse_resolve(gltf_ctx *c, const cJSON *sp, const char *where,
+                                   uint32_t elem_size, gltf_accessor *a) {
   char w2[192];
   uint32_t count = 0, view = 0, offset = 0, itype = 0;
   lb_result r = gltf_json_uint(c, sp, "count", true, (double)a->count, where, &count);
@@ -260,11 +260,11 @@ static lb_result sparse_resolve(gltf_ctx *c, const cJSON *sp, const char *where,
                      itype);
   }
   gltf_view v;
-  r = view_resolve(c, view, &v);
+  r = lb_view_resolve(c, view, &v);
   if (r != LB_OK) {
     return r;
   }
-  if ((uint64_t)offset + (uint64_t)count * comp_size(itype) > v.size) {
+  if ((uint64_t)offset + (uint64_t)count * lb_comp_size(itype) > v.size) {
     return gltf_fail(c, LB_ERR_PARSE, "%s: offset + size exceeds bufferView %u", w2, view);
   }
   a->sparse_indices = v.data + offset;
@@ -276,7 +276,7 @@ static lb_result sparse_resolve(gltf_ctx *c, const cJSON *sp, const char *where,
     r = gltf_json_uint(c, val, "byteOffset", false, 4294967295.0, w2, &offset);
   }
   if (r == LB_OK) {
-    r = view_resolve(c, view, &v);
+    r = lb_view_resolve(c, view, &v);
   }
   if (r != LB_OK) {
     return r;
@@ -291,8 +291,8 @@ static lb_result sparse_resolve(gltf_ctx *c, const cJSON *sp, const char *where,
 
 /* The accessor's element layout: component type, count, byte offset, type, normalized; the
  * element's size in bytes (unpadded layouts only). */
-static lb_result accessor_layout(gltf_ctx *c, const cJSON *j, const char *where, gltf_accessor *out,
-                                 uint32_t *offset, uint32_t *esize) {
+static lb_result lb_accessor_layout(gltf_ctx *c, const cJSON *j, const char *where,
+                                    gltf_accessor *out, uint32_t *offset, uint32_t *esize) {
   uint32_t ctype = 0, count = 0;
   lb_result r = gltf_json_uint(c, j, "componentType", true, 65535.0, where, &ctype);
   if (r == LB_OK) {
@@ -304,7 +304,7 @@ static lb_result accessor_layout(gltf_ctx *c, const cJSON *j, const char *where,
   if (r != LB_OK) {
     return r;
   }
-  uint32_t csize = comp_size(ctype);
+  uint32_t csize = lb_comp_size(ctype);
   if (csize == 0) {
     return gltf_fail(c, LB_ERR_PARSE, "%s: componentType %u is not a glTF component type", where,
                      ctype);
@@ -336,7 +336,7 @@ static lb_result accessor_layout(gltf_ctx *c, const cJSON *j, const char *where,
   out->count = count;
   out->comps = comps;
   out->comp_type = ctype;
-  *esize = element_size(comps, cols, csize);
+  *esize = lb_element_size(comps, cols, csize);
   if (*esize != comps * csize) {
     return gltf_fail(c, LB_ERR_PARSE, "%s: padded %s of %u-byte components is not supported", where,
                      gltf_types[cols - 1u + 3u].name, csize);
@@ -346,8 +346,8 @@ static lb_result accessor_layout(gltf_ctx *c, const cJSON *j, const char *where,
 
 /* The accessor's bytes in its bufferView (stride, bounds), or none: implicit zeros, which take
  * no offset and at most GLTF_MAX_IMPLICIT elements. */
-static lb_result accessor_view(gltf_ctx *c, const cJSON *j, const char *where, uint32_t offset,
-                               uint32_t esize, gltf_accessor *out) {
+static lb_result lb_accessor_view(gltf_ctx *c, const cJSON *j, const char *where, uint32_t offset,
+                                  uint32_t esize, gltf_accessor *out) {
   uint32_t view = 0, count = out->count;
   lb_result r = gltf_json_index(c, j, "bufferView", false, c->view_count, where, &view);
   if (r != LB_OK) {
@@ -355,7 +355,7 @@ static lb_result accessor_view(gltf_ctx *c, const cJSON *j, const char *where, u
   }
   if (cJSON_GetObjectItemCaseSensitive(j, "bufferView")) {
     gltf_view v;
-    r = view_resolve(c, view, &v);
+    r = lb_view_resolve(c, view, &v);
     if (r != LB_OK) {
       return r;
     }
@@ -391,9 +391,9 @@ lb_result gltf_accessor_get(gltf_ctx *c, uint32_t index, const char *what, gltf_
   }
   const cJSON *j = c->accessors[index];
   uint32_t offset = 0, esize = 0;
-  lb_result r = accessor_layout(c, j, where, out, &offset, &esize);
+  lb_result r = lb_accessor_layout(c, j, where, out, &offset, &esize);
   if (r == LB_OK) {
-    r = accessor_view(c, j, where, offset, esize, out);
+    r = lb_accessor_view(c, j, where, offset, esize, out);
   }
   if (r != LB_OK) {
     return r;
@@ -403,19 +403,19 @@ lb_result gltf_accessor_get(gltf_ctx *c, uint32_t index, const char *what, gltf_
     if (!cJSON_IsObject(sp)) {
       return gltf_fail(c, LB_ERR_PARSE, "%s: 'sparse' is not an object", where);
     }
-    return sparse_resolve(c, sp, where, esize, out);
+    return lb_sparse_resolve(c, sp, where, esize, out);
   }
   return LB_OK;
 }
 
-static uint32_t rd_u32(const uint8_t *p) {
+static uint32_t lb_rd_u32(const uint8_t *p) {
   return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
-static float read_component(const uint8_t *p, uint32_t type, bool normalized) {
+static float lb_read_component(const uint8_t *p, uint32_t type, bool normalized) {
   switch (type) {
   case GLTF_FLOAT: {
-    uint32_t u = rd_u32(p);
+    uint32_t u = lb_rd_u32(p);
     float f;
     memcpy(&f, &u, sizeof f);
     return f;
@@ -443,22 +443,22 @@ static float read_component(const uint8_t *p, uint32_t type, bool normalized) {
     return normalized ? v / 65535.0f : v;
   }
   default: /* GLTF_UNSIGNED_INT, never normalised */
-    return (float)rd_u32(p);
+    return (float)lb_rd_u32(p);
   }
 }
 
-static uint32_t read_index(const uint8_t *p, uint32_t type) {
+static uint32_t lb_read_index(const uint8_t *p, uint32_t type) {
   if (type == GLTF_UNSIGNED_BYTE) {
     return p[0];
   }
   if (type == GLTF_UNSIGNED_SHORT) {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8);
   }
-  return rd_u32(p);
+  return lb_rd_u32(p);
 }
 
 lb_result gltf_accessor_floats(gltf_ctx *c, const gltf_accessor *a, const char *what, float *out) {
-  uint32_t csize = comp_size(a->comp_type);
+  uint32_t csize = lb_comp_size(a->comp_type);
   uint32_t n = a->comps;
   for (uint32_t i = 0; i < a->count; ++i) {
     float *o = out + (size_t)i * n;
@@ -470,7 +470,7 @@ lb_result gltf_accessor_floats(gltf_ctx *c, const gltf_accessor *a, const char *
     }
     const uint8_t *e = a->data + (size_t)i * a->stride;
     for (uint32_t k = 0; k < n; ++k) {
-      o[k] = read_component(e + (size_t)k * csize, a->comp_type, a->normalized);
+      o[k] = lb_read_component(e + (size_t)k * csize, a->comp_type, a->normalized);
     }
   }
   size_t esize = (size_t)n * csize;
@@ -478,9 +478,10 @@ lb_result gltf_accessor_floats(gltf_ctx *c, const gltf_accessor *a, const char *
                        ? 1u
                        : (a->sparse_index_type == GLTF_UNSIGNED_SHORT ? 2u : 4u);
   for (uint32_t s = 0; s < a->sparse_count; ++s) {
-    uint32_t idx = read_index(a->sparse_indices + (size_t)s * isize, a->sparse_index_type);
+    uint32_t idx = lb_read_index(a->sparse_indices + (size_t)s * isize, a->sparse_index_type);
     uint32_t prev =
-        s > 0 ? read_index(a->sparse_indices + (size_t)(s - 1u) * isize, a->sparse_index_type) : 0u;
+        s > 0 ? lb_read_index(a->sparse_indices + (size_t)(s - 1u) * isize, a->sparse_index_type)
+              : 0u;
     if (idx >= a->count || (s > 0 && idx <= prev)) {
       return gltf_fail(c, LB_ERR_PARSE,
                        "accessor %u (%s): sparse index %u = %u is out of range or not increasing",
@@ -488,7 +489,8 @@ lb_result gltf_accessor_floats(gltf_ctx *c, const gltf_accessor *a, const char *
     }
     const uint8_t *e = a->sparse_values + (size_t)s * esize;
     for (uint32_t k = 0; k < n; ++k) {
-      out[(size_t)idx * n + k] = read_component(e + (size_t)k * csize, a->comp_type, a->normalized);
+      out[(size_t)idx * n + k] =
+          lb_read_component(e + (size_t)k * csize, a->comp_type, a->normalized);
     }
   }
   for (size_t i = 0; i < (size_t)a->count * n; ++i) {

@@ -14,8 +14,8 @@ typedef struct channel_info {
   int interp; /* lb_interp */
 } channel_info;
 
-static lb_result read_channel(gltf_ctx *c, const cJSON *anim, uint32_t k, const cJSON *ch,
-                              const char *alabel, channel_info *out) {
+static lb_result lb_read_channel(gltf_ctx *c, const cJSON *anim, uint32_t k, const cJSON *ch,
+                                 const char *alabel, channel_info *out) {
   char where[160];
   lb_snprintf(where, sizeof where, "%s channel %u", alabel, k);
   const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
@@ -88,8 +88,8 @@ static lb_result read_channel(gltf_ctx *c, const cJSON *anim, uint32_t k, const 
 }
 
 /* Key times: SCALAR FLOAT, >= 0, strictly increasing. Into scratch. */
-static lb_result read_times(gltf_ctx *c, const channel_info *ch, const char *label, float **out,
-                            uint32_t *count) {
+static lb_result lb_read_times(gltf_ctx *c, const channel_info *ch, const char *label, float **out,
+                               uint32_t *count) {
   char what[224];
   lb_snprintf(what, sizeof what, "%s input", label);
   gltf_accessor a;
@@ -127,8 +127,8 @@ static lb_result read_times(gltf_ctx *c, const channel_info *ch, const char *lab
 
 /* Rotation keys `stride` floats apart: never zero; float keys unit length within 1e-3;
  * quantised keys normalised (`normalize`) or left to the cubic resampler, which normalises. */
-static lb_result check_rotations(gltf_ctx *c, float *v, uint32_t keys, size_t stride,
-                                 bool quantized, bool normalize, const char *label) {
+static lb_result lb_check_rotations(gltf_ctx *c, float *v, uint32_t keys, size_t stride,
+                                    bool quantized, bool normalize, const char *label) {
   for (uint32_t i = 0; i < keys; ++i) {
     float *q = v + (size_t)i * stride;
     float n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
@@ -148,8 +148,8 @@ static lb_result check_rotations(gltf_ctx *c, float *v, uint32_t keys, size_t st
   return LB_OK;
 }
 
-static lb_result read_track(gltf_ctx *c, const channel_info *ch, const char *label,
-                            const float *times, uint32_t keys, lb_track *track) {
+static lb_result lb_read_track(gltf_ctx *c, const channel_info *ch, const char *label,
+                               const float *times, uint32_t keys, lb_track *track) {
   uint32_t comps = ch->path == PATH_R ? 4u : 3u;
   bool cubic = ch->interp == LB_INTERP_CUBICSPLINE;
   if (cubic && !(c->def->cubic_tolerance > 0.0f)) {
@@ -192,7 +192,7 @@ static lb_result read_track(gltf_ctx *c, const channel_info *ch, const char *lab
     /* Cubic keys are (in-tangent, value, out-tangent): only the values are rotations. */
     float *first = cubic ? v + comps : v;
     size_t stride = cubic ? 3u * comps : comps;
-    r = check_rotations(c, first, keys, stride, !float_ok, !cubic, label);
+    r = lb_check_rotations(c, first, keys, stride, !float_ok, !cubic, label);
     if (r != LB_OK) {
       return r;
     }
@@ -226,7 +226,7 @@ static lb_result read_track(gltf_ctx *c, const channel_info *ch, const char *lab
 }
 
 /* The clip's name: the animation's, or animation<N> when it has none. */
-static lb_result clip_name(gltf_ctx *c, uint32_t ai, const cJSON *anim, char *name) {
+static lb_result lb_clip_name(gltf_ctx *c, uint32_t ai, const cJSON *anim, char *name) {
   const cJSON *jname = cJSON_GetObjectItemCaseSensitive(anim, "name");
   if (jname && !cJSON_IsString(jname)) {
     return gltf_fail(c, LB_ERR_PARSE, "animation %u: 'name' is not a string", ai);
@@ -246,10 +246,10 @@ static lb_result clip_name(gltf_ctx *c, uint32_t ai, const cJSON *anim, char *na
 
 /* Channel k: its key times lengthen the clip (*duration); a channel of a skeleton joint's
  * translation, rotation or scale becomes that joint's track (one per node and path). */
-static lb_result add_channel(gltf_ctx *c, const cJSON *anim, uint32_t k, const cJSON *ch,
-                             const char *alabel, lb_joint_tracks *joints, float *duration) {
+static lb_result lb_add_channel(gltf_ctx *c, const cJSON *anim, uint32_t k, const cJSON *ch,
+                                const char *alabel, lb_joint_tracks *joints, float *duration) {
   channel_info info;
-  lb_result r = read_channel(c, anim, k, ch, alabel, &info);
+  lb_result r = lb_read_channel(c, anim, k, ch, alabel, &info);
   if (r != LB_OK) {
     return r;
   }
@@ -261,7 +261,7 @@ static lb_result add_channel(gltf_ctx *c, const cJSON *anim, uint32_t k, const c
   lb_snprintf(label, sizeof label, "%s channel %u (%s %s)", alabel, k, node_label, info.path_name);
   float *times = NULL;
   uint32_t keys = 0;
-  r = read_times(c, &info, label, &times, &keys);
+  r = lb_read_times(c, &info, label, &times, &keys);
   if (r != LB_OK) {
     return r;
   }
@@ -279,12 +279,12 @@ static lb_result add_channel(gltf_ctx *c, const cJSON *anim, uint32_t k, const c
     return gltf_fail(c, LB_ERR_INVALID_ARGUMENT, "%s: a second channel for the same node and path",
                      label);
   }
-  return read_track(c, &info, label, times, keys, track);
+  return lb_read_track(c, &info, label, times, keys, track);
 }
 
-static lb_result build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *clip) {
+static lb_result lb_build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *clip) {
   const cJSON *anim = c->animations[ai];
-  lb_result r = clip_name(c, ai, anim, name);
+  lb_result r = lb_clip_name(c, ai, anim, name);
   if (r != LB_OK) {
     return r;
   }
@@ -307,7 +307,7 @@ static lb_result build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *clip)
   uint32_t k = 0;
   const cJSON *ch;
   cJSON_ArrayForEach(ch, channels) {
-    r = add_channel(c, anim, k++, ch, alabel, joints, &duration);
+    r = lb_add_channel(c, anim, k++, ch, alabel, joints, &duration);
     if (r != LB_OK) {
       return r;
     }
@@ -322,7 +322,7 @@ static lb_result build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *clip)
   return LB_OK;
 }
 
-static bool is_identity(const lb_transform *x) {
+static bool lb_is_identity(const lb_transform *x) {
   return x->t[0] == 0.0f && x->t[1] == 0.0f && x->t[2] == 0.0f && x->r[0] == 0.0f &&
          x->r[1] == 0.0f && x->r[2] == 0.0f && x->r[3] == 1.0f && x->s[0] == 1.0f &&
          x->s[1] == 1.0f && x->s[2] == 1.0f;
@@ -332,7 +332,7 @@ static bool is_identity(const lb_transform *x) {
  * the same, channel by channel, so a sampled root equals root_parent * the file's root.
  * Each channel maps on its own (t' = P(t), r' = Pr r, s' = Ps s), which keeps every track's
  * key times. The values live in the asset's arena, written only here. */
-static void bake_root_parent(const lb_transform *p, lb_joint_tracks *root) {
+static void lb_bake_root_parent(const lb_transform *p, lb_joint_tracks *root) {
   lb_track *tr[3] = {&root->translation, &root->rotation, &root->scale};
   for (int ch = 0; ch < 3; ++ch) {
     lb_track *k = tr[ch];
@@ -367,14 +367,15 @@ lb_result gltf_build_clips(gltf_ctx *c) {
   }
   for (uint32_t i = 0; i < n; ++i) {
     ids[i] = (int32_t)i;
-    lb_result r = build_clip(c, i, names[i], &clips[i].clip);
+    lb_result r = lb_build_clip(c, i, names[i], &clips[i].clip);
     if (r != LB_OK) {
       return r;
     }
   }
-  if (c->asset->skin_index >= 0 && !is_identity(&c->asset->root_parent)) {
+  if (c->asset->skin_index >= 0 && !lb_is_identity(&c->asset->root_parent)) {
     for (uint32_t i = 0; i < n; ++i) {
-      bake_root_parent(&c->asset->root_parent, (lb_joint_tracks *)(uintptr_t)clips[i].clip.joints);
+      lb_bake_root_parent(&c->asset->root_parent,
+                          (lb_joint_tracks *)(uintptr_t)clips[i].clip.joints);
     }
   }
   for (uint32_t i = 0; i < n; ++i) {

@@ -15,7 +15,7 @@ typedef struct cubic_span {
   float tol;
 } cubic_span;
 
-static void hermite(const cubic_span *s, float u, float *out) {
+static void lb_hermite(const cubic_span *s, float u, float *out) {
   float td = s->t1 - s->t0;
   float uu = u * u, uuu = uu * u;
   float s2 = -2.0f * uuu + 3.0f * uu;
@@ -32,7 +32,7 @@ static void hermite(const cubic_span *s, float u, float *out) {
   }
 }
 
-static void chord(const float *a, const float *b, float f, uint32_t comps, float *out) {
+static void lb_chord(const float *a, const float *b, float f, uint32_t comps, float *out) {
   if (comps == 4u) {
     lb_quat_slerp(a, b, f, out);
     return;
@@ -42,7 +42,7 @@ static void chord(const float *a, const float *b, float f, uint32_t comps, float
   }
 }
 
-static float deviation(const float *curve, const float *line, uint32_t comps) {
+static float lb_deviation(const float *curve, const float *line, uint32_t comps) {
   float sign = 1.0f;
   if (comps == 4u) {
     float d = curve[0] * line[0] + curve[1] * line[1] + curve[2] * line[2] + curve[3] * line[3];
@@ -57,7 +57,8 @@ static float deviation(const float *curve, const float *line, uint32_t comps) {
   return worst;
 }
 
-static void emit(float t, const float *v, uint32_t comps, float *times, float *values, uint32_t n) {
+static void lb_emit(float t, const float *v, uint32_t comps, float *times, float *values,
+                    uint32_t n) {
   if (!times) {
     return;
   }
@@ -68,8 +69,8 @@ static void emit(float t, const float *v, uint32_t comps, float *times, float *v
 }
 
 /* Emits keys in (ua, ub]; va is the curve at ua, vb at ub. Returns the new key count. */
-static uint32_t subdivide(const cubic_span *s, float ua, const float *va, float ub, const float *vb,
-                          int depth, float *times, float *values, uint32_t n) {
+static uint32_t lb_subdivide(const cubic_span *s, float ua, const float *va, float ub,
+                             const float *vb, int depth, float *times, float *values, uint32_t n) {
   float td = s->t1 - s->t0;
   float ta = s->t0 + td * ua, tb = s->t0 + td * ub;
   float um = 0.5f * (ua + ub);
@@ -79,18 +80,18 @@ static uint32_t subdivide(const cubic_span *s, float ua, const float *va, float 
   for (int q = 1; q <= 3 && ok && can_split; ++q) {
     float f = 0.25f * (float)q;
     float curve[4], line[4];
-    hermite(s, ua + (ub - ua) * f, curve);
-    chord(va, vb, f, s->comps, line);
-    ok = deviation(curve, line, s->comps) <= s->tol;
+    lb_hermite(s, ua + (ub - ua) * f, curve);
+    lb_chord(va, vb, f, s->comps, line);
+    ok = lb_deviation(curve, line, s->comps) <= s->tol;
   }
   if (ok || !can_split) {
-    emit(ub >= 1.0f ? s->t1 : tb, vb, s->comps, times, values, n);
+    lb_emit(ub >= 1.0f ? s->t1 : tb, vb, s->comps, times, values, n);
     return n + 1u;
   }
   float vm[4];
-  hermite(s, um, vm);
-  n = subdivide(s, ua, va, um, vm, depth + 1, times, values, n);
-  return subdivide(s, um, vm, ub, vb, depth + 1, times, values, n);
+  lb_hermite(s, um, vm);
+  n = lb_subdivide(s, ua, va, um, vm, depth + 1, times, values, n);
+  return lb_subdivide(s, um, vm, ub, vb, depth + 1, times, values, n);
 }
 
 uint32_t gltf_cubic_resample(const float *times, const float *values, uint32_t count,
@@ -103,7 +104,7 @@ uint32_t gltf_cubic_resample(const float *times, const float *values, uint32_t c
   if (comps == 4u) {
     lb_quat_normalize(v0);
   }
-  emit(times[0], v0, comps, out_times, out_values, 0);
+  lb_emit(times[0], v0, comps, out_times, out_values, 0);
   uint32_t n = 1;
   for (uint32_t k = 0; k + 1u < count; ++k) {
     cubic_span s;
@@ -116,9 +117,9 @@ uint32_t gltf_cubic_resample(const float *times, const float *values, uint32_t c
     s.comps = comps;
     s.tol = tolerance;
     float va[4], vb[4];
-    hermite(&s, 0.0f, va);
-    hermite(&s, 1.0f, vb);
-    n = subdivide(&s, 0.0f, va, 1.0f, vb, 0, out_times, out_values, n);
+    lb_hermite(&s, 0.0f, va);
+    lb_hermite(&s, 1.0f, vb);
+    n = lb_subdivide(&s, 0.0f, va, 1.0f, vb, 0, out_times, out_values, n);
     if (n > GLTF_MAX_RESAMPLED) {
       return n; /* the caller refuses it; no need to count on */
     }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* World transform of a node: its parents' rest TRS composed from the root down. */
-static lb_result gm_node_world(gltf_ctx *c, uint32_t node, lb_transform *out) {
+static lb_result lb_gm_node_world(gltf_ctx *c, uint32_t node, lb_transform *out) {
   uint32_t chain[64], n = 0;
   for (int32_t i = (int32_t)node; i >= 0; i = c->nodes[i].parent) {
     if (n == 64) {
@@ -35,8 +35,8 @@ typedef struct gm_buffers {
   uint32_t nv, ni, cap_v, cap_i;
 } gm_buffers;
 
-static lb_result gm_primitive(gltf_ctx *c, const cJSON *prim, const char *where,
-                              const lb_transform *xf, gm_buffers *b) {
+static lb_result lb_gm_primitive(gltf_ctx *c, const cJSON *prim, const char *where,
+                                 const lb_transform *xf, gm_buffers *b) {
   const cJSON *mode = cJSON_GetObjectItemCaseSensitive(prim, "mode");
   if (mode && (!cJSON_IsNumber(mode) || mode->valuedouble != 4.0)) {
     return gltf_fail(c, LB_ERR_INVALID_ARGUMENT,
@@ -114,8 +114,8 @@ static lb_result gm_primitive(gltf_ctx *c, const cJSON *prim, const char *where,
 }
 
 /* *world_message: the error's message is already the world's (lb_world_add_mesh). */
-static lb_result gm_add_all(lb_world *w, gltf_ctx *c, lb_gltf_mesh_node *out, uint32_t cap,
-                            uint32_t *count, bool *world_message) {
+static lb_result lb_gm_add_all(lb_world *w, gltf_ctx *c, lb_gltf_mesh_node *out, uint32_t cap,
+                               uint32_t *count, bool *world_message) {
   lb_result r = gltf_read_hierarchy(c);
   const cJSON **meshes = NULL;
   uint32_t mesh_count = 0;
@@ -148,7 +148,7 @@ static lb_result gm_add_all(lb_world *w, gltf_ctx *c, lb_gltf_mesh_node *out, ui
     r = gltf_json_index(c, nj, "mesh", true, mesh_count, where, &mi);
     lb_transform xf;
     if (r == LB_OK) {
-      r = gm_node_world(c, i, &xf);
+      r = lb_gm_node_world(c, i, &xf);
     }
     const cJSON *prims =
         r == LB_OK ? cJSON_GetObjectItemCaseSensitive(meshes[mi], "primitives") : NULL;
@@ -160,7 +160,7 @@ static lb_result gm_add_all(lb_world *w, gltf_ctx *c, lb_gltf_mesh_node *out, ui
     for (const cJSON *p = prims ? prims->child : NULL; r == LB_OK && p; p = p->next, ++pi) {
       char pw[96];
       lb_snprintf(pw, sizeof pw, "mesh %u primitive %d", mi, pi);
-      r = gm_primitive(c, p, pw, &xf, &b);
+      r = lb_gm_primitive(c, p, pw, &xf, &b);
     }
     if (r != LB_OK) {
       return r;
@@ -209,7 +209,7 @@ lb_result lb_world_add_gltf_meshes(lb_world *w, const lb_gltf_def *def, lb_gltf_
   bool world_message = false;
   lb_result r = gltf_open(c, def);
   if (r == LB_OK) {
-    r = gm_add_all(w, c, out, cap, count, &world_message);
+    r = lb_gm_add_all(w, c, out, cap, count, &world_message);
   }
   if (r != LB_OK && !world_message) {
     lb_fail(w, r, "%s", c->message);

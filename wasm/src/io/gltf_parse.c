@@ -175,20 +175,20 @@ lb_result gltf_json_table(gltf_ctx *c, const char *key, const cJSON ***out, uint
 #define GLB_JSON 0x4E4F534Au  /* "JSON" */
 #define GLB_BIN 0x004E4942u   /* "BIN\0" */
 
-static uint32_t rd_u32(const uint8_t *p) {
+static uint32_t lb_rd_u32(const uint8_t *p) {
   return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
-static lb_result parse_glb(gltf_ctx *c, const uint8_t *data, size_t size, const uint8_t **json,
-                           size_t *json_len) {
+static lb_result lb_parse_glb(gltf_ctx *c, const uint8_t *data, size_t size, const uint8_t **json,
+                              size_t *json_len) {
   if (size < 12u) {
     return gltf_fail(c, LB_ERR_PARSE, "glb: truncated: %zu bytes, the header needs 12", size);
   }
-  uint32_t version = rd_u32(data + 4);
+  uint32_t version = lb_rd_u32(data + 4);
   if (version != 2u) {
     return gltf_fail(c, LB_ERR_PARSE, "glb: version %u, only 2 is supported", version);
   }
-  uint32_t length = rd_u32(data + 8);
+  uint32_t length = lb_rd_u32(data + 8);
   if (length > size) {
     return gltf_fail(c, LB_ERR_PARSE, "glb: truncated: the header says %u bytes, %zu given", length,
                      size);
@@ -202,7 +202,7 @@ static lb_result parse_glb(gltf_ctx *c, const uint8_t *data, size_t size, const 
     if (length - off < 8u) {
       return gltf_fail(c, LB_ERR_PARSE, "glb: truncated: chunk %u header at byte %zu", k, off);
     }
-    uint32_t clen = rd_u32(data + off), ctype = rd_u32(data + off + 4);
+    uint32_t clen = lb_rd_u32(data + off), ctype = lb_rd_u32(data + off + 4);
     const char *tname = ctype == GLB_JSON ? "JSON" : (ctype == GLB_BIN ? "BIN" : "unknown");
     if (clen > length - off - 8u) {
       return gltf_fail(c, LB_ERR_PARSE,
@@ -238,8 +238,8 @@ static lb_result parse_glb(gltf_ctx *c, const uint8_t *data, size_t size, const 
 lb_result gltf_parse_container(gltf_ctx *c, const uint8_t *data, size_t size) {
   const uint8_t *json = NULL;
   size_t json_len = 0;
-  if (size >= 4u && rd_u32(data) == GLB_MAGIC) {
-    lb_result r = parse_glb(c, data, size, &json, &json_len);
+  if (size >= 4u && lb_rd_u32(data) == GLB_MAGIC) {
+    lb_result r = lb_parse_glb(c, data, size, &json, &json_len);
     if (r != LB_OK) {
       return r;
     }
@@ -302,7 +302,7 @@ lb_gltf_def lb_gltf_default_def(void) {
   return d;
 }
 
-static lb_result check_def(gltf_ctx *c, const lb_gltf_def *d) {
+static lb_result lb_check_def(gltf_ctx *c, const lb_gltf_def *d) {
   if (!d->data || d->size == 0) {
     return gltf_fail(c, LB_ERR_INVALID_ARGUMENT, "def: 'data' is null or 'size' is 0");
   }
@@ -347,7 +347,7 @@ static lb_result check_def(gltf_ctx *c, const lb_gltf_def *d) {
   return LB_OK;
 }
 
-static lb_result import_steps(gltf_ctx *c) {
+static lb_result lb_import_steps(gltf_ctx *c) {
   lb_result r = gltf_parse_container(c, c->def->data, c->def->size);
   if (r == LB_OK) {
     r = gltf_json_table(c, "accessors", &c->accessors, &c->accessor_count);
@@ -381,7 +381,7 @@ static lb_result import_steps(gltf_ctx *c) {
 
 lb_result gltf_open(gltf_ctx *c, const lb_gltf_def *def) {
   c->def = def;
-  lb_result r = check_def(c, def);
+  lb_result r = lb_check_def(c, def);
   if (r == LB_OK) {
     r = gltf_parse_container(c, def->data, def->size);
   }
@@ -431,7 +431,7 @@ lb_result lb_gltf_import(const lb_gltf_def *def, lb_gltf_asset **out, char *mess
   } else {
     *out = NULL;
     c->def = def;
-    r = check_def(c, def);
+    r = lb_check_def(c, def);
   }
   gltf_arena *slot = NULL;
   if (r == LB_OK) {
@@ -442,7 +442,7 @@ lb_result lb_gltf_import(const lb_gltf_def *def, lb_gltf_asset **out, char *mess
     }
   }
   if (r == LB_OK) {
-    r = import_steps(c);
+    r = lb_import_steps(c);
   }
   if (c->root) {
     cJSON_Delete(c->root);

@@ -94,7 +94,7 @@ lb_result gltf_read_hierarchy(gltf_ctx *c) {
 /* ---- rest transforms ----------------------------------------------------------------------- */
 
 /* Matrix → TRS in the order three.js's Matrix4.decompose uses, so both agree to rounding. */
-static lb_result decompose(gltf_ctx *c, const float *m, const char *label, lb_transform *out) {
+static lb_result lb_decompose(gltf_ctx *c, const float *m, const char *label, lb_transform *out) {
   float det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) +
               m[8] * (m[1] * m[6] - m[2] * m[5]);
   if (det == 0.0f) {
@@ -167,7 +167,7 @@ lb_result gltf_node_rest(gltf_ctx *c, uint32_t i, const lb_transform **out) {
     return r;
   }
   if (has_m) {
-    r = decompose(c, m, label, &nd->rest);
+    r = lb_decompose(c, m, label, &nd->rest);
   } else {
     r = gltf_json_floats(c, nd->json, "translation", 3, label, nd->rest.t, &has_t);
     if (r == LB_OK) {
@@ -196,7 +196,7 @@ lb_result gltf_node_rest(gltf_ctx *c, uint32_t i, const lb_transform **out) {
 
 /* ---- names --------------------------------------------------------------------------------- */
 
-static lb_result node_name(gltf_ctx *c, uint32_t i, char *out) {
+static lb_result lb_node_name(gltf_ctx *c, uint32_t i, char *out) {
   const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->nodes[i].json, "name");
   if (name && !cJSON_IsString(name)) {
     return gltf_fail(c, LB_ERR_PARSE, "node %u: 'name' is not a string", i);
@@ -259,7 +259,7 @@ lb_result gltf_unique_names(gltf_ctx *c, char (*names)[LB_JOINT_NAME_MAX], uint3
 
 /* ---- skeleton ------------------------------------------------------------------------------ */
 
-static uint32_t node_depth(const gltf_ctx *c, uint32_t n) {
+static uint32_t lb_node_depth(const gltf_ctx *c, uint32_t n) {
   uint32_t d = 0;
   for (int32_t p = c->nodes[n].parent; p >= 0; p = c->nodes[p].parent) {
     ++d;
@@ -268,7 +268,7 @@ static uint32_t node_depth(const gltf_ctx *c, uint32_t n) {
 }
 
 /* Closest common ancestor-or-self of a and b, or -1 when they lie in different trees. */
-static int32_t common_root(const gltf_ctx *c, int32_t a, uint32_t da, int32_t b, uint32_t db) {
+static int32_t lb_common_root(const gltf_ctx *c, int32_t a, uint32_t da, int32_t b, uint32_t db) {
   while (da > db) {
     a = c->nodes[a].parent;
     --da;
@@ -285,8 +285,8 @@ static int32_t common_root(const gltf_ctx *c, int32_t a, uint32_t da, int32_t b,
 }
 
 /* Depth-first preorder from `root` over nodes with included[n]; appends to order. */
-static uint32_t dfs(const gltf_ctx *c, uint32_t root, const uint8_t *included, uint32_t *stack,
-                    int32_t *order, uint32_t count) {
+static uint32_t lb_dfs(const gltf_ctx *c, uint32_t root, const uint8_t *included, uint32_t *stack,
+                       int32_t *order, uint32_t count) {
   uint32_t top = 0;
   stack[top++] = root;
   while (top > 0) {
@@ -305,8 +305,8 @@ static uint32_t dfs(const gltf_ctx *c, uint32_t root, const uint8_t *included, u
   return count;
 }
 
-static lb_result skin_nodes(gltf_ctx *c, uint32_t skin, uint8_t *included, int32_t *root,
-                            uint32_t *joint_count, int32_t **skin_nodes_out) {
+static lb_result lb_skin_nodes(gltf_ctx *c, uint32_t skin, uint8_t *included, int32_t *root,
+                               uint32_t *joint_count, int32_t **skin_nodes_out) {
   char where[32], la[80], lb[80];
   lb_snprintf(where, sizeof where, "skin %u", skin);
   const cJSON *joints = cJSON_GetObjectItemCaseSensitive(c->skins[skin], "joints");
@@ -339,12 +339,12 @@ static lb_result skin_nodes(gltf_ctx *c, uint32_t skin, uint8_t *included, int32
     }
     is_joint[node] = 1;
     sj[i] = (int32_t)node;
-    uint32_t d = node_depth(c, node);
+    uint32_t d = lb_node_depth(c, node);
     if (i == 0) {
       lca = (int32_t)node;
       lca_depth = d;
     } else {
-      int32_t next = common_root(c, lca, lca_depth, (int32_t)node, d);
+      int32_t next = lb_common_root(c, lca, lca_depth, (int32_t)node, d);
       if (next < 0) {
         return gltf_fail(c, LB_ERR_PARSE,
                          "%s: joints do not form one tree: %s and %s have no common ancestor",
@@ -352,7 +352,7 @@ static lb_result skin_nodes(gltf_ctx *c, uint32_t skin, uint8_t *included, int32
                          gltf_node_label(c, node, lb, sizeof lb));
       }
       lca = next;
-      lca_depth = node_depth(c, (uint32_t)lca);
+      lca_depth = lb_node_depth(c, (uint32_t)lca);
     }
     ++i;
   }
@@ -371,7 +371,7 @@ static lb_result skin_nodes(gltf_ctx *c, uint32_t skin, uint8_t *included, int32
   return LB_OK;
 }
 
-static lb_result read_ibms(gltf_ctx *c, uint32_t skin, uint32_t n, mat4 *out) {
+static lb_result lb_read_ibms(gltf_ctx *c, uint32_t skin, uint32_t n, mat4 *out) {
   uint32_t acc = 0;
   char where[48];
   lb_snprintf(where, sizeof where, "skin %u", skin);
@@ -418,7 +418,7 @@ static lb_result read_ibms(gltf_ctx *c, uint32_t skin, uint32_t n, mat4 *out) {
 }
 
 /* The skin the skeleton follows: def.skin, the first one (AUTO) or none (-1). */
-static lb_result choose_skin(gltf_ctx *c, int32_t *skin) {
+static lb_result lb_choose_skin(gltf_ctx *c, int32_t *skin) {
   *skin = -1;
   if (c->def->skin >= 0) {
     if ((uint32_t)c->def->skin >= c->skin_count) {
@@ -446,7 +446,7 @@ typedef struct joint_walk {
 
 /* The skin's nodes (or every node) in depth-first order from the skin's root (or from every
  * root of the file). */
-static lb_result order_joints(gltf_ctx *c, int32_t skin, joint_walk *jw) {
+static lb_result lb_order_joints(gltf_ctx *c, int32_t skin, joint_walk *jw) {
   jw->included = gltf_arena_array(&c->scratch, c->node_count, 1);
   jw->stack = gltf_arena_array(&c->scratch, c->node_count, sizeof *jw->stack);
   jw->order = gltf_arena_array(&c->scratch, c->node_count, sizeof *jw->order);
@@ -459,7 +459,7 @@ static lb_result order_joints(gltf_ctx *c, int32_t skin, joint_walk *jw) {
   jw->skin_joint_count = 0;
   if (skin >= 0) {
     lb_result r =
-        skin_nodes(c, (uint32_t)skin, jw->included, &jw->root, &jw->n, &jw->skin_nodes_arr);
+        lb_skin_nodes(c, (uint32_t)skin, jw->included, &jw->root, &jw->n, &jw->skin_nodes_arr);
     if (r != LB_OK) {
       return r;
     }
@@ -475,11 +475,11 @@ static lb_result order_joints(gltf_ctx *c, int32_t skin, joint_walk *jw) {
   }
   jw->count = 0;
   if (jw->root >= 0) {
-    jw->count = dfs(c, (uint32_t)jw->root, jw->included, jw->stack, jw->order, 0);
+    jw->count = lb_dfs(c, (uint32_t)jw->root, jw->included, jw->stack, jw->order, 0);
   } else {
     for (uint32_t i = 0; i < c->node_count; ++i) {
       if (c->nodes[i].parent < 0) {
-        jw->count = dfs(c, i, jw->included, jw->stack, jw->order, jw->count);
+        jw->count = lb_dfs(c, i, jw->included, jw->stack, jw->order, jw->count);
       }
     }
   }
@@ -495,7 +495,7 @@ typedef struct joint_arrays {
 } joint_arrays;
 
 /* The joints' names (unique), parents, rest transforms and nodes. */
-static lb_result fill_joints(gltf_ctx *c, const joint_walk *jw, joint_arrays *out) {
+static lb_result lb_fill_joints(gltf_ctx *c, const joint_walk *jw, joint_arrays *out) {
   gltf_arena *o = c->out;
   uint32_t n = jw->n, count = jw->count;
   char(*names)[LB_JOINT_NAME_MAX] = gltf_arena_array(o, n, LB_JOINT_NAME_MAX);
@@ -512,7 +512,7 @@ static lb_result fill_joints(gltf_ctx *c, const joint_walk *jw, joint_arrays *ou
   for (uint32_t j = 0; j < count; ++j) {
     uint32_t node = (uint32_t)jw->order[j];
     const lb_transform *x = NULL;
-    lb_result r = node_name(c, node, names[j]);
+    lb_result r = lb_node_name(c, node, names[j]);
     if (r == LB_OK) {
       r = gltf_node_rest(c, node, &x);
     }
@@ -534,8 +534,8 @@ static lb_result fill_joints(gltf_ctx *c, const joint_walk *jw, joint_arrays *ou
 }
 
 /* Everything above the skeleton root, composed top-down, into the root joint's rest. */
-static lb_result compose_root_parent(gltf_ctx *c, int32_t root, uint32_t *stack,
-                                     lb_transform *rest) {
+static lb_result lb_compose_root_parent(gltf_ctx *c, int32_t root, uint32_t *stack,
+                                        lb_transform *rest) {
   lb_gltf_asset *as = c->asset;
   lb_transform_identity(&as->root_parent);
   if (root < 0) {
@@ -562,7 +562,7 @@ static lb_result compose_root_parent(gltf_ctx *c, int32_t root, uint32_t *stack,
 }
 
 /* The skin's joints (as skeleton joints) and inverse bind matrices, in the asset arena. */
-static lb_result bind_skin(gltf_ctx *c, int32_t skin, const joint_walk *jw) {
+static lb_result lb_bind_skin(gltf_ctx *c, int32_t skin, const joint_walk *jw) {
   gltf_arena *o = c->out;
   uint16_t *sj = gltf_arena_array(o, jw->skin_joint_count, sizeof *sj);
   mat4 *ibm = gltf_arena_array(o, jw->skin_joint_count, sizeof *ibm);
@@ -572,7 +572,7 @@ static lb_result bind_skin(gltf_ctx *c, int32_t skin, const joint_walk *jw) {
   for (uint32_t i = 0; i < jw->skin_joint_count; ++i) {
     sj[i] = (uint16_t)c->nodes[jw->skin_nodes_arr[i]].joint;
   }
-  lb_result r = read_ibms(c, (uint32_t)skin, jw->skin_joint_count, ibm);
+  lb_result r = lb_read_ibms(c, (uint32_t)skin, jw->skin_joint_count, ibm);
   if (r != LB_OK) {
     return r;
   }
@@ -589,15 +589,15 @@ lb_result gltf_build_skeleton(gltf_ctx *c) {
   int32_t skin = -1;
   joint_walk jw = {0};
   joint_arrays ja = {0};
-  r = choose_skin(c, &skin);
+  r = lb_choose_skin(c, &skin);
   if (r == LB_OK) {
-    r = order_joints(c, skin, &jw);
+    r = lb_order_joints(c, skin, &jw);
   }
   if (r == LB_OK) {
-    r = fill_joints(c, &jw, &ja);
+    r = lb_fill_joints(c, &jw, &ja);
   }
   if (r == LB_OK) {
-    r = compose_root_parent(c, jw.root, jw.stack, ja.rest);
+    r = lb_compose_root_parent(c, jw.root, jw.stack, ja.rest);
   }
   if (r != LB_OK) {
     return r;
@@ -612,5 +612,5 @@ lb_result gltf_build_skeleton(gltf_ctx *c) {
   as->joint_nodes = ja.joint_nodes;
   as->skin_index = skin;
   as->skin_joint_count = jw.skin_joint_count;
-  return skin >= 0 ? bind_skin(c, skin, &jw) : LB_OK;
+  return skin >= 0 ? lb_bind_skin(c, skin, &jw) : LB_OK;
 }

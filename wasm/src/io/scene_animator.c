@@ -78,8 +78,8 @@ lb_result lb_scene_controller(lb_world *w, const lb_scene *sc, const char *name,
 static const char *const type_names[] = {"a number", "true or false", "true or false"};
 
 /* The value a parameter of `type` needs: numbers for floats, booleans otherwise. */
-static lb_result check_kind(lb_world *w, const char *where, const char *name,
-                            lb_anim_param_type type, bool value_is_bool) {
+static lb_result lb_check_kind(lb_world *w, const char *where, const char *name,
+                               lb_anim_param_type type, bool value_is_bool) {
   if ((type == LB_ANIM_PARAM_FLOAT) == value_is_bool) {
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "%s: parameter '%s' needs %s as its value", where,
                    name, type_names[type]);
@@ -130,7 +130,7 @@ lb_result lb_scene_param_command(lb_world *w, int index, lb_entity e, const void
     lb_snprintf(prefix, sizeof prefix, "%s: ", where);
     return lb_diag_prefix(&w->diag, r, prefix);
   }
-  return check_kind(w, where, name, type, *value_is_bool);
+  return lb_check_kind(w, where, name, type, *value_is_bool);
 }
 
 lb_result lb_scene_param_check(lb_world *w, lb_entity e, const char *name, bool value_is_bool,
@@ -139,7 +139,7 @@ lb_result lb_scene_param_check(lb_world *w, lb_entity e, const char *name, bool 
   lb_anim_param_type type = LB_ANIM_PARAM_FLOAT;
   lb_result r = lb_world_get_animator_param(w, e, name, &cur, &type);
   if (r == LB_OK) {
-    r = check_kind(w, "param", name, type, value_is_bool);
+    r = lb_check_kind(w, "param", name, type, value_is_bool);
   }
   if (old_value) {
     *old_value = cur;

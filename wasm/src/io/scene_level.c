@@ -16,7 +16,7 @@
 
 #define LB_LEVEL_PIECES_MAX 4096
 
-static bool lv_floats(const cJSON *a, int n, float *out) {
+static bool lb_lv_floats(const cJSON *a, int n, float *out) {
   if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n) {
     return false;
   }
@@ -38,7 +38,7 @@ static bool lv_floats(const cJSON *a, int n, float *out) {
  * with their default masks see it) and on 'Interactable' (bit 1), so a level given by its path
  * alone has walls a default EnvironmentInteraction touches; a floor on bit 1 would be a wall
  * to it, so every other kind keeps the Collider default. */
-static uint32_t lv_layer(const cJSON *layers, const char *kind, size_t len, uint32_t fallback) {
+static uint32_t lb_lv_layer(const cJSON *layers, const char *kind, size_t len, uint32_t fallback) {
   for (const cJSON *l = layers ? layers->child : NULL; l; l = l->next) {
     if (strlen(l->string) == len && strncmp(l->string, kind, len) == 0) {
       return (uint32_t)l->valuedouble;
@@ -48,8 +48,8 @@ static uint32_t lv_layer(const cJSON *layers, const char *kind, size_t len, uint
   return wall ? fallback | LV_LAYER_INTERACTABLE : fallback;
 }
 
-static lb_result lv_spawn(lb_world *w, lb_scene *sc, const char *name, const float *pos,
-                          const float *rot, const lb_collider_c *col, const char *path) {
+static lb_result lb_lv_spawn(lb_world *w, lb_scene *sc, const char *name, const float *pos,
+                             const float *rot, const lb_collider_c *col, const char *path) {
   lb_entity e;
   lb_result r = lb_scene_add_entity(w, sc, name, &e);
   if (r != LB_OK) {
@@ -71,8 +71,8 @@ static lb_result lv_spawn(lb_world *w, lb_scene *sc, const char *name, const flo
   return r;
 }
 
-static lb_result lv_json(lb_world *w, lb_scene *sc, const char *path, const lb_scene_file *f,
-                         const cJSON *layers) {
+static lb_result lb_lv_json(lb_world *w, lb_scene *sc, const char *path, const lb_scene_file *f,
+                            const cJSON *layers) {
   lb_json_error jerr;
   cJSON *root = lb_json_parse((const char *)f->bytes, f->size, &jerr);
   if (!root) {
@@ -95,14 +95,14 @@ static lb_result lv_json(lb_world *w, lb_scene *sc, const char *path, const lb_s
     } else if (!cJSON_IsString(shape) || strcmp(shape->valuestring, "box") != 0) {
       r = lb_fail(w, LB_ERR_PARSE, "scene: level '%s': piece '%s': field 'shape' must be \"box\"",
                   path, name->valuestring);
-    } else if (!lv_floats(cJSON_GetObjectItemCaseSensitive(p, "center"), 3, center)) {
+    } else if (!lb_lv_floats(cJSON_GetObjectItemCaseSensitive(p, "center"), 3, center)) {
       r = lb_fail(w, LB_ERR_PARSE,
                   "scene: level '%s': piece '%s': field 'center' must be 3 numbers", path,
                   name->valuestring);
-    } else if (!lv_floats(cJSON_GetObjectItemCaseSensitive(p, "size"), 3, size)) {
+    } else if (!lb_lv_floats(cJSON_GetObjectItemCaseSensitive(p, "size"), 3, size)) {
       r = lb_fail(w, LB_ERR_PARSE, "scene: level '%s': piece '%s': field 'size' must be 3 numbers",
                   path, name->valuestring);
-    } else if (rj && !lv_floats(rj, 4, rot)) {
+    } else if (rj && !lb_lv_floats(rj, 4, rot)) {
       r = lb_fail(w, LB_ERR_PARSE,
                   "scene: level '%s': piece '%s': field 'rotation' must be 4 numbers [x, y, z, w]",
                   path, name->valuestring);
@@ -113,17 +113,17 @@ static lb_result lv_json(lb_world *w, lb_scene *sc, const char *path, const lb_s
       memcpy(c.size, size, sizeof c.size);
       const cJSON *kind = cJSON_GetObjectItemCaseSensitive(p, "kind");
       if (cJSON_IsString(kind)) {
-        c.layer = lv_layer(layers, kind->valuestring, strlen(kind->valuestring), c.layer);
+        c.layer = lb_lv_layer(layers, kind->valuestring, strlen(kind->valuestring), c.layer);
       }
-      r = lv_spawn(w, sc, name->valuestring, center, rot, &c, path);
+      r = lb_lv_spawn(w, sc, name->valuestring, center, rot, &c, path);
     }
   }
   cJSON_Delete(root);
   return r;
 }
 
-static lb_result lv_gltf(lb_world *w, lb_scene *sc, const char *path, const lb_scene_file *f,
-                         const cJSON *layers) {
+static lb_result lb_lv_gltf(lb_world *w, lb_scene *sc, const char *path, const lb_scene_file *f,
+                            const cJSON *layers) {
   lb_gltf_def def = lb_gltf_default_def();
   def.data = f->bytes;
   def.size = f->size;
@@ -145,14 +145,14 @@ static lb_result lv_gltf(lb_world *w, lb_scene *sc, const char *path, const lb_s
     lb_component_defaults(LB_COLLIDER, &c);
     c.shape = LB_COLLIDER_MESH;
     c.mesh = nodes[i].mesh;
-    c.layer = lv_layer(layers, nodes[i].name, strcspn(nodes[i].name, "_"), c.layer);
-    r = lv_spawn(w, sc, nodes[i].name, origin, id, &c, path);
+    c.layer = lb_lv_layer(layers, nodes[i].name, strcspn(nodes[i].name, "_"), c.layer);
+    r = lb_lv_spawn(w, sc, nodes[i].name, origin, id, &c, path);
   }
   lb_free(w, nodes);
   return r;
 }
 
-static bool lv_ends_with(const char *s, const char *tail) {
+static bool lb_lv_ends_with(const char *s, const char *tail) {
   size_t n = strlen(s), k = strlen(tail);
   return n >= k && strcmp(s + n - k, tail) == 0;
 }
@@ -203,11 +203,11 @@ lb_result lb_scene_level(lb_world *w, lb_scene *sc, const void *json, const lb_s
   if (found != LB_OK) {
     return found;
   }
-  if (lv_ends_with(path, ".json")) {
-    return lv_json(w, sc, path, file, layers);
+  if (lb_lv_ends_with(path, ".json")) {
+    return lb_lv_json(w, sc, path, file, layers);
   }
-  if (lv_ends_with(path, ".glb") || lv_ends_with(path, ".gltf")) {
-    return lv_gltf(w, sc, path, file, layers);
+  if (lb_lv_ends_with(path, ".glb") || lb_lv_ends_with(path, ".gltf")) {
+    return lb_lv_gltf(w, sc, path, file, layers);
   }
   return lb_fail(w, LB_ERR_PARSE, "scene: level '%s': the path must end in .json, .glb or .gltf",
                  path);

@@ -16,13 +16,13 @@
 #include <stdint.h>
 #include <string.h>
 
-static uint32_t float_bits(float x) {
+static uint32_t lb_float_bits(float x) {
   uint32_t u;
   memcpy(&u, &x, sizeof u);
   return u;
 }
 
-static float bits_float(uint32_t u) {
+static float lb_bits_float(uint32_t u) {
   float x;
   memcpy(&x, &u, sizeof x);
   return x;
@@ -30,12 +30,12 @@ static float bits_float(uint32_t u) {
 
 /* Flipping the sign bit (rather than testing x < 0) keeps f(-x) == -f(x) bit for bit,
  * including -0. */
-static float with_sign(float x, uint32_t sign) {
-  return bits_float(float_bits(x) ^ sign);
+static float lb_with_sign(float x, uint32_t sign) {
+  return lb_bits_float(lb_float_bits(x) ^ sign);
 }
 
 bool lb_is_finite(float x) {
-  return (float_bits(x) & 0x7F800000u) != 0x7F800000u;
+  return (lb_float_bits(x) & 0x7F800000u) != 0x7F800000u;
 }
 
 float lb_clamp(float x, float lo, float hi) {
@@ -74,7 +74,7 @@ typedef struct trig_reduced {
  * the results stay small enough to fit 24 bits), leaving one rounding in the last step,
  * whose error is recovered exactly with TwoSum into r_lo. This keeps the reduction error
  * near 1e-9 instead of the ~6e-8 of a plain r = x - k*c1 - k*c2 - k*c3. */
-static trig_reduced trig_reduce_by(float ax, int k) {
+static trig_reduced lb_trig_reduce_by(float ax, int k) {
   trig_reduced out;
   int kl = k & 0xFFF;
   float fk = (float)k;
@@ -100,7 +100,7 @@ static trig_reduced trig_reduce_by(float ax, int k) {
 /* Past |x| ~ 1e6 the float product ax * 2/pi is off by up to ~1.3 (its ulp reaches 1),
  * so k can miss and leave |r| well beyond pi/4. The reduction itself stays exact for any
  * nearby k, so its r tells how far k is off; one corrected pass lands in range. */
-static trig_reduced trig_reduce(float ax) {
+static trig_reduced lb_trig_reduce(float ax) {
   float fk = ax * TWO_OVER_PI + 0.5f;
   if (fk < 1.0f) {
     /* k = 0: trig_reduce_by gives r = ax - 0 = ax and r_lo = (ax - ax) + (-0 - 0) = +0
@@ -109,11 +109,11 @@ static trig_reduced trig_reduce(float ax) {
     return out;
   }
   int k = (int)fk;
-  trig_reduced red = trig_reduce_by(ax, k);
+  trig_reduced red = lb_trig_reduce_by(ax, k);
   if (red.r > LB_TRIG_REDUCED_MAX || red.r < -LB_TRIG_REDUCED_MAX) {
     float dk = red.r * TWO_OVER_PI;
     k += (int)(dk + (dk >= 0.0f ? 0.5f : -0.5f));
-    red = trig_reduce_by(ax, k);
+    red = lb_trig_reduce_by(ax, k);
   }
   return red;
 }
@@ -121,7 +121,7 @@ static trig_reduced trig_reduce(float ax) {
 /* sin(r + r_lo) on |r| <= pi/4 (fitted to pi/4 + 1e-3; still < 3e-9 at 0.9, which covers
  * the 0.8 slack trig_reduce allows).
  * sin(r + d) ~ sin r + d*cos r with cos r ~ 1 - z/2; the dropped terms are < 1e-9. */
-static float sin_kernel(float r, float r_lo, float z) {
+static float lb_sin_kernel(float r, float r_lo, float z) {
   float p = LB_SIN_S1 + z * (LB_SIN_S2 + z * (LB_SIN_S3 + z * LB_SIN_S4));
   return r + (r * z * p + r_lo * (1.0f - 0.5f * z));
 }
@@ -129,7 +129,7 @@ static float sin_kernel(float r, float r_lo, float z) {
 /* cos(r + r_lo) on the same interval. 1 - z/2 is rounded once into w and its rounding
  * error ((1 - w) - hz, exact by Sterbenz since w is in [0.69, 1]) is added back with the
  * small terms, so the only sizeable rounding is the final add. */
-static float cos_kernel(float r, float r_lo, float z) {
+static float lb_cos_kernel(float r, float r_lo, float z) {
   float hz = 0.5f * z;
   float w = 1.0f - hz;
   float p = LB_COS_C2 + z * (LB_COS_C3 + z * (LB_COS_C4 + z * LB_COS_C5));
@@ -137,11 +137,11 @@ static float cos_kernel(float r, float r_lo, float z) {
 }
 
 /* Shared by lb_sin, lb_cos and lb_sincos so that all three produce identical bits. */
-static void sincos_abs(float ax, float *s, float *c) {
-  trig_reduced red = trig_reduce(ax);
+static void lb_sincos_abs(float ax, float *s, float *c) {
+  trig_reduced red = lb_trig_reduce(ax);
   float z = red.r * red.r;
-  float ks = sin_kernel(red.r, red.r_lo, z);
-  float kc = cos_kernel(red.r, red.r_lo, z);
+  float ks = lb_sin_kernel(red.r, red.r_lo, z);
+  float kc = lb_cos_kernel(red.r, red.r_lo, z);
   switch (red.quadrant) {
   case 0:
     *s = ks;
@@ -164,7 +164,7 @@ static void sincos_abs(float ax, float *s, float *c) {
 
 /* Handles what the reduction cannot: NaN/Inf give NaN; huge finite values give the
  * deterministic (0, 1) since they hold no phase information. Returns false when done. */
-static bool trig_in_range(float ax, float *s, float *c) {
+static bool lb_trig_in_range(float ax, float *s, float *c) {
   if (ax < TRIG_MAX) {
     return true;
   }
@@ -179,43 +179,43 @@ static bool trig_in_range(float ax, float *s, float *c) {
 }
 
 void lb_sincos(float x, float *s, float *c) {
-  uint32_t sign = float_bits(x) & 0x80000000u;
-  float ax = bits_float(float_bits(x) & 0x7FFFFFFFu);
+  uint32_t sign = lb_float_bits(x) & 0x80000000u;
+  float ax = lb_bits_float(lb_float_bits(x) & 0x7FFFFFFFu);
   float ss, cc;
-  if (trig_in_range(ax, &ss, &cc)) {
-    sincos_abs(ax, &ss, &cc);
+  if (lb_trig_in_range(ax, &ss, &cc)) {
+    lb_sincos_abs(ax, &ss, &cc);
   }
-  *s = with_sign(ss, sign);
+  *s = lb_with_sign(ss, sign);
   *c = cc;
 }
 
 /* One of sincos_abs's results with one kernel (the quadrant picks which): the same bits,
  * half the work (slerp calls lb_sin twice per interpolated lane). */
-static float sin_or_cos_abs(float ax, bool want_cos) {
-  trig_reduced red = trig_reduce(ax);
+static float lb_sin_or_cos_abs(float ax, bool want_cos) {
+  trig_reduced red = lb_trig_reduce(ax);
   float z = red.r * red.r;
   uint32_t q = (uint32_t)red.quadrant + (want_cos ? 1u : 0u); /* cos x = sin(x + pi/2) */
-  float k = (q & 1u) ? cos_kernel(red.r, red.r_lo, z) : sin_kernel(red.r, red.r_lo, z);
+  float k = (q & 1u) ? lb_cos_kernel(red.r, red.r_lo, z) : lb_sin_kernel(red.r, red.r_lo, z);
   return (q & 2u) ? -k : k;
 }
 
 float lb_sin(float x) {
-  uint32_t sign = float_bits(x) & 0x80000000u;
-  float ax = bits_float(float_bits(x) & 0x7FFFFFFFu);
+  uint32_t sign = lb_float_bits(x) & 0x80000000u;
+  float ax = lb_bits_float(lb_float_bits(x) & 0x7FFFFFFFu);
   float ss, cc;
-  if (!trig_in_range(ax, &ss, &cc)) {
-    return with_sign(ss, sign);
+  if (!lb_trig_in_range(ax, &ss, &cc)) {
+    return lb_with_sign(ss, sign);
   }
-  return with_sign(sin_or_cos_abs(ax, false), sign);
+  return lb_with_sign(lb_sin_or_cos_abs(ax, false), sign);
 }
 
 float lb_cos(float x) {
-  float ax = bits_float(float_bits(x) & 0x7FFFFFFFu);
+  float ax = lb_bits_float(lb_float_bits(x) & 0x7FFFFFFFu);
   float ss, cc;
-  if (!trig_in_range(ax, &ss, &cc)) {
+  if (!lb_trig_in_range(ax, &ss, &cc)) {
     return cc;
   }
-  return sin_or_cos_abs(ax, true);
+  return lb_sin_or_cos_abs(ax, true);
 }
 
 /* ---- atan / atan2 --------------------------------------------------------------------- */
@@ -229,7 +229,7 @@ static const float quarter_pi_lo[5] = {0.0f, -0x1.777a5cp-26f, -0x1.777a5cp-25f,
                                        -0x1.777a5cp-24f};
 
 /* atan(u) for |u| <= tan(pi/8) (fitted to tan(pi/8) + 1e-4). */
-static float atan_kernel(float u) {
+static float lb_atan_kernel(float u) {
   const float a1 = -3.33333343e-1f;
   const float a2 = 1.99999779e-1f;
   const float a3 = -1.42841488e-1f;
@@ -243,7 +243,7 @@ static float atan_kernel(float u) {
 /* Angle of (ax, ay) with ax, ay >= 0 not both zero, folded to [0, pi] when x_neg.
  * All octant symmetries are gathered into one m*pi/4 +- atan(u), so the constant
  * (hi + lo) and the kernel meet in a single final rounding. */
-static float atan_octant(float ay, float ax, bool x_neg) {
+static float lb_atan_octant(float ay, float ax, bool x_neg) {
   bool swapped = ay > ax;
   float num = swapped ? ax : ay;
   float den = swapped ? ay : ax;
@@ -271,27 +271,27 @@ static float atan_octant(float ay, float ax, bool x_neg) {
    * the result is rounded essentially once. */
   float hi = quarter_pi_hi[m];
   float su = plus ? u : -u;
-  float sk = plus ? atan_kernel(u) : -atan_kernel(u);
+  float sk = plus ? lb_atan_kernel(u) : -lb_atan_kernel(u);
   float d = hi + su;
   float e = (hi - d) + su;
   return d + ((e + quarter_pi_lo[m]) + sk);
 }
 
 float lb_atan2(float y, float x) {
-  float ay = bits_float(float_bits(y) & 0x7FFFFFFFu);
-  float ax = bits_float(float_bits(x) & 0x7FFFFFFFu);
+  float ay = lb_bits_float(lb_float_bits(y) & 0x7FFFFFFFu);
+  float ax = lb_bits_float(lb_float_bits(x) & 0x7FFFFFFFu);
   if (ay == 0.0f && ax == 0.0f) {
     return 0.0f;
   }
   /* Comparisons, not sign bits: -0 counts as non-negative so the range is (-pi, pi]. */
-  float a = atan_octant(ay, ax, x < 0.0f);
+  float a = lb_atan_octant(ay, ax, x < 0.0f);
   return y < 0.0f ? -a : a;
 }
 
 float lb_atan(float x) {
-  uint32_t sign = float_bits(x) & 0x80000000u;
-  float ax = bits_float(float_bits(x) & 0x7FFFFFFFu);
-  return with_sign(atan_octant(ax, 1.0f, false), sign);
+  uint32_t sign = lb_float_bits(x) & 0x80000000u;
+  float ax = lb_bits_float(lb_float_bits(x) & 0x7FFFFFFFu);
+  return lb_with_sign(lb_atan_octant(ax, 1.0f, false), sign);
 }
 
 /* ---- asin / acos ---------------------------------------------------------------------- */
@@ -302,7 +302,7 @@ float lb_atan(float x) {
 #define PI_LO -0x1.777a5cp-24f
 
 /* asin(s) - s for 0 <= s <= 0.5. */
-static float asin_tail(float s) {
+static float lb_asin_tail(float s) {
   const float b1 = 1.66666657e-1f;
   const float b2 = 7.50009418e-2f;
   const float b3 = 4.45994027e-2f;
@@ -316,7 +316,7 @@ static float asin_tail(float s) {
 /* (c_hi + c_lo) - (hi + lo) with |hi| <= |c_hi| and lo, c_lo small. The big subtraction's
  * rounding error is recovered exactly (Fast2Sum), so the result is rounded essentially
  * once; otherwise acos near x = -0.5 collects three roundings at the 2.4e-7 ulp of [2, 4). */
-static float const_minus(float c_hi, float c_lo, float hi, float lo) {
+static float lb_const_minus(float c_hi, float c_lo, float hi, float lo) {
   float d = c_hi - hi;
   float e = (c_hi - d) - hi;
   return d + ((e + c_lo) - lo);
@@ -325,31 +325,31 @@ static float const_minus(float c_hi, float c_lo, float hi, float lo) {
 /* For a in (0.5, 1]: 1 - a = 2 sin^2(theta/2) gives asin(a) = pi/2 - 2 asin(s) with
  * s = sqrt((1 - a) / 2) <= 0.5. Near 1 this avoids the infinite slope of asin; 1 - a and
  * the halving are exact, so s carries only the sqrt rounding. 2 asin(s) = *hi + *lo. */
-static void two_asin_half_complement(float a, float *hi, float *lo) {
+static void lb_two_asin_half_complement(float a, float *hi, float *lo) {
   float s = sqrtf((1.0f - a) * 0.5f);
   *hi = 2.0f * s;
-  *lo = 2.0f * asin_tail(s);
+  *lo = 2.0f * lb_asin_tail(s);
 }
 
 float lb_asin(float x) {
-  uint32_t sign = float_bits(x) & 0x80000000u;
-  float a = bits_float(float_bits(x) & 0x7FFFFFFFu);
+  uint32_t sign = lb_float_bits(x) & 0x80000000u;
+  float a = lb_bits_float(lb_float_bits(x) & 0x7FFFFFFFu);
   float r;
   if (a > 1.0f) {
     a = 1.0f;
   }
   if (a <= 0.5f) {
-    r = a + asin_tail(a);
+    r = a + lb_asin_tail(a);
   } else {
     float hi, lo;
-    two_asin_half_complement(a, &hi, &lo);
-    r = const_minus(PIO2_HI, PIO2_LO, hi, lo);
+    lb_two_asin_half_complement(a, &hi, &lo);
+    r = lb_const_minus(PIO2_HI, PIO2_LO, hi, lo);
   }
-  return with_sign(r, sign);
+  return lb_with_sign(r, sign);
 }
 
 float lb_acos(float x) {
-  float a = bits_float(float_bits(x) & 0x7FFFFFFFu);
+  float a = lb_bits_float(lb_float_bits(x) & 0x7FFFFFFFu);
   float hi, lo;
   if (x > 1.0f) {
     x = 1.0f;
@@ -357,14 +357,14 @@ float lb_acos(float x) {
     x = -1.0f;
   }
   if (a <= 0.5f) {
-    return const_minus(PIO2_HI, PIO2_LO, x, asin_tail(x)); /* pi/2 - asin(x) */
+    return lb_const_minus(PIO2_HI, PIO2_LO, x, lb_asin_tail(x)); /* pi/2 - asin(x) */
   }
   if (x > 0.0f) {
-    two_asin_half_complement(x, &hi, &lo);
+    lb_two_asin_half_complement(x, &hi, &lo);
     return hi + lo;
   }
-  two_asin_half_complement(-x, &hi, &lo);
-  return const_minus(PI_HI, PI_LO, hi, lo); /* acos(x) = pi - acos(-x) */
+  lb_two_asin_half_complement(-x, &hi, &lo);
+  return lb_const_minus(PI_HI, PI_LO, hi, lo); /* acos(x) = pi - acos(-x) */
 }
 
 /* ---- exp ------------------------------------------------------------------------------ */
@@ -395,5 +395,5 @@ float lb_exp(float x) {
   float p = 1.0f + q;
   /* k is in [-126, 127], so 2^k is a normal float and the scaling is exact; the result
    * (>= exp(-87) > FLT_MIN) never goes subnormal. */
-  return p * bits_float((uint32_t)(k + 127) << 23);
+  return p * lb_bits_float((uint32_t)(k + 127) << 23);
 }

@@ -36,7 +36,7 @@ typedef struct lb_nav_agent_state {
 LB_COMPONENT_INFO(lb_nav_agent_info, "NavAgent", LB_NAV_AGENT_FIELDS);
 #undef LB_SCHEMA_STRUCT
 
-static lb_result lb_nav_agent_stage(lb_write *wr) {
+static lb_result nav_agent_stage(lb_write *wr) {
   lb_nav_agent_c *v = wr->value;
   if (!lb_navmesh_get(wr->world, v->nav_mesh)) {
     return lb_fail(wr->world, LB_ERR_INVALID_ARGUMENT,
@@ -52,7 +52,7 @@ static lb_result lb_nav_agent_stage(lb_write *wr) {
   return LB_OK;
 }
 
-static void lb_nav_agent_commit(lb_write *wr, void *state) {
+static void nav_agent_commit(lb_write *wr, void *state) {
   lb_nav_agent_state *st = state;
   const lb_nav_agent_c *cur = wr->current;
   const lb_nav_agent_c *v = wr->value;
@@ -71,7 +71,8 @@ void lb_nav_changed(lb_world *w, uint32_t type, uint32_t slot) {
 }
 
 /* The agent's Transform when the agent runs on this entity: a root, on a live mesh. */
-static lb_transform_c *agent_transform(const lb_world *w, uint32_t slot, const lb_nav_agent_c *a) {
+static lb_transform_c *nav_agent_transform(const lb_world *w, uint32_t slot,
+                                           const lb_nav_agent_c *a) {
   lb_transform_c *t = lb_component_try(w, slot, LB_TRANSFORM);
   if (!t || t->parent != LB_NULL_ENTITY || !lb_navmesh_get(w, a->nav_mesh)) {
     return NULL;
@@ -85,7 +86,7 @@ static lb_transform_c *agent_transform(const lb_world *w, uint32_t slot, const l
  * the character at the goal until stopped). */
 static bool nav_agent_owns(const lb_world *w, uint32_t slot, const lb_nav_agent_c *a) {
   return (a->drive_mode == LB_NAV_DRIVE_DESTINATION || a->drive_mode == LB_NAV_DRIVE_BOTH) &&
-         a->has_destination && !a->stopped && agent_transform(w, slot, a) != NULL;
+         a->has_destination && !a->stopped && nav_agent_transform(w, slot, a) != NULL;
 }
 
 bool lb_nav_owner(const lb_world *w, uint32_t slot, lb_input input, const char *param,
@@ -124,13 +125,13 @@ bool lb_nav_take_move(lb_world *w, uint32_t slot, const float delta[3]) {
   }
   /* NavDestination: the agent alone moves the character; the request is dropped (without a
    * controller the agent's position write would overwrite it anyway) */
-  return agent_transform(w, slot, a) != NULL;
+  return nav_agent_transform(w, slot, a) != NULL;
 }
 
 /* Sends the agent's request through the entity's mover (its CharacterController): true when a
  * module took it. A zero delta asks whether there is one. */
-static bool agent_request(lb_world *w, uint32_t slot, lb_nav_agent_state *st,
-                          const float delta[3]) {
+static bool nav_agent_request(lb_world *w, uint32_t slot, lb_nav_agent_state *st,
+                              const float delta[3]) {
   st->requesting = 1u;
   bool taken = lb_world_move_request(w, slot, delta);
   st->requesting = 0u;
@@ -149,13 +150,13 @@ bool lb_nav_agents_use(const lb_world *w, uint32_t first_mesh) {
 }
 
 /* Yaw of the rotation's +Z axis about +Y (radians, atan2(x, z)). */
-static float facing_yaw(const versor q) {
+static float nav_facing_yaw(const versor q) {
   vec3 z = {0.0f, 0.0f, 1.0f}, f;
   lb_quat_rotate(q, z, f);
   return lb_atan2(f[0], f[2]);
 }
 
-static float wrap_pi(float a) {
+static float nav_wrap_pi(float a) {
   while (a > LB_PI) {
     a -= 2.0f * LB_PI;
   }
@@ -166,7 +167,7 @@ static float wrap_pi(float a) {
 }
 
 /* The point `dist` metres along the corners from corner 0 (the last corner when shorter). */
-static void along(const float *pts, uint32_t count, float dist, float *out) {
+static void nav_along(const float *pts, uint32_t count, float dist, float *out) {
   memcpy(out, pts, 3 * sizeof(float));
   for (uint32_t k = 1; k < count; ++k) {
     const float *a = pts + 3u * (k - 1u), *b = pts + 3u * k;
@@ -186,8 +187,8 @@ static void along(const float *pts, uint32_t count, float dist, float *out) {
 
 /* The Animator float parameter named by the agent (its index; *out the Animator), or -1 (no
  * Animator, no such float). */
-static int locomotion_param(lb_world *w, uint32_t slot, const lb_nav_agent_c *a,
-                            lb_nav_agent_state *st, lb_animator_instance **out) {
+static int nav_locomotion_param(lb_world *w, uint32_t slot, const lb_nav_agent_c *a,
+                                lb_nav_agent_state *st, lb_animator_instance **out) {
   if (a->locomotion_param == 0) {
     return -1;
   }
@@ -208,7 +209,7 @@ static int locomotion_param(lb_world *w, uint32_t slot, const lb_nav_agent_c *a,
 
 /* The attenuation for Both: slower the more the agent must turn, and near the goal
  * nothing at all when it faces away (no circling round a goal behind it). */
-static float both_param(const lb_nav_agent_c *a, float remaining, float angle_deg) {
+static float nav_both_param(const lb_nav_agent_c *a, float remaining, float angle_deg) {
   float x = angle_deg / 180.0f;
   if (remaining > a->radius) {
     return a->base_locomotion_param * (1.0f - x * x * x);
@@ -222,7 +223,7 @@ static float both_param(const lb_nav_agent_c *a, float remaining, float angle_de
 }
 
 /* One agent's step: what its stages share. */
-typedef struct agent_frame {
+typedef struct nav_agent_frame {
   lb_world *w;
   uint32_t slot;
   float dt;
@@ -238,11 +239,11 @@ typedef struct agent_frame {
   lb_nav_path path;
   bool going;  /* has a destination, not stopped, not arrived */
   float angle; /* degrees still to turn toward the steering target */
-} agent_frame;
+} nav_agent_frame;
 
 /* Back onto the mesh: placed (or placed again after a Transform write) at the nearest point
  * with no velocity, then the step's start point by the drive mode. */
-static void agent_sync(agent_frame *f) {
+static void nav_agent_sync(nav_agent_frame *f) {
   lb_world *w = f->w;
   lb_nav_agent_c *a = f->a;
   lb_nav_agent_state *st = f->st;
@@ -277,14 +278,14 @@ static void agent_sync(agent_frame *f) {
     if (f->controlled) {
       float d[3] = {f->now.position[0] - f->here[0], 0.0f, f->now.position[2] - f->here[2]};
       if (d[0] != 0.0f || d[2] != 0.0f) {
-        agent_request(w, f->slot, st, d);
+        nav_agent_request(w, f->slot, st, d);
       }
     }
   }
 }
 
 /* The path from where the agent is: status, remaining distance, steering target, arrival. */
-static void agent_path(agent_frame *f) {
+static void nav_agent_path(nav_agent_frame *f) {
   lb_nav_agent_c *a = f->a;
   f->path = (lb_nav_path){.points = f->corners, .point_capacity = NAV_AGENT_CORNERS};
   f->going = a->has_destination && !a->stopped;
@@ -307,14 +308,14 @@ static void agent_path(agent_frame *f) {
 
 /* Turning toward the steering target: at turningSpeed, never past it (no Lerp/Slerp); in
  * Manual only the angle is reported. */
-static void agent_turn(agent_frame *f) {
+static void nav_agent_turn(nav_agent_frame *f) {
   lb_nav_agent_c *a = f->a;
   f->angle = 0.0f;
   if (f->going && a->drive_mode != LB_NAV_DRIVE_ROOT_MOTION) {
     float dx = a->steering_target[0] - f->now.position[0];
     float dz = a->steering_target[2] - f->now.position[2];
     if (dx * dx + dz * dz > 1e-12f) {
-      float delta = wrap_pi(lb_atan2(dx, dz) - facing_yaw(f->rot));
+      float delta = nav_wrap_pi(lb_atan2(dx, dz) - nav_facing_yaw(f->rot));
       f->angle = delta * NAV_DEG;
       float max = a->turning_speed / NAV_DEG * f->dt;
       float turn = delta > max ? max : delta < -max ? -max : delta;
@@ -333,11 +334,11 @@ static void agent_turn(agent_frame *f) {
 
 /* NavDestination: one step along the path, on the surface (or, with a controller, the step's
  * displacement as the controller's request). */
-static void agent_advance(agent_frame *f) {
+static void nav_agent_advance(nav_agent_frame *f) {
   lb_nav_agent_c *a = f->a;
   float step = a->movement_speed * f->dt;
   float target[3];
-  along(f->corners, f->path.point_count, step < f->path.length ? step : f->path.length, target);
+  nav_along(f->corners, f->path.point_count, step < f->path.length ? step : f->path.length, target);
   lb_nav_point moved;
   lb_nav_move_along_surface(f->w, a->nav_mesh, &f->now, target, &moved);
   if (f->controlled) {
@@ -347,14 +348,14 @@ static void agent_advance(agent_frame *f) {
     float dy = moved.position[1] - f->now.position[1];
     float d[3] = {moved.position[0] - f->here[0], dy < 0.0f ? dy : 0.0f,
                   moved.position[2] - f->here[2]};
-    agent_request(f->w, f->slot, f->st, d);
+    nav_agent_request(f->w, f->slot, f->st, d);
   }
   f->now = moved;
 }
 
 /* The velocity the agent wants: toward the steering target at movementSpeed, no further
  * than the path's end in this step (Unity's desiredVelocity, without avoidance). */
-static void agent_desired(agent_frame *f) {
+static void nav_agent_desired(nav_agent_frame *f) {
   lb_nav_agent_c *a = f->a;
   memset(a->desired_velocity, 0, sizeof(vec3));
   float d[3];
@@ -373,14 +374,14 @@ static void agent_desired(agent_frame *f) {
 /* The locomotion value into the Animator parameter while the agent owns it (written
  * undamped, as played: it changes smoothly); the first step it no longer does, the
  * parameter is left at rest unless the game wrote it since. */
-static void agent_write_param(agent_frame *f, float value) {
+static void nav_agent_write_param(nav_agent_frame *f, float value) {
   lb_nav_agent_state *st = f->st;
   bool owns = nav_agent_owns(f->w, f->slot, f->a);
   if (!owns && !st->owned) {
     return;
   }
   lb_animator_instance *inst = NULL;
-  int i = locomotion_param(f->w, f->slot, f->a, st, &inst);
+  int i = nav_locomotion_param(f->w, f->slot, f->a, st, &inst);
   if (i >= 0 && owns) {
     lb_animator_param_set_now(inst, (uint32_t)i, value);
     st->written = value;
@@ -392,7 +393,7 @@ static void agent_write_param(agent_frame *f, float value) {
 
 /* The velocity over the step and the locomotion value (in Manual the value the game may set
  * for desiredVelocity), written to the Animator parameter while the agent owns it. */
-static void agent_locomotion(agent_frame *f) {
+static void nav_agent_locomotion(nav_agent_frame *f) {
   lb_nav_agent_c *a = f->a;
   float value = 0.0f;
   float inv_dt = f->dt > 0.0f ? 1.0f / f->dt : 0.0f;
@@ -406,17 +407,17 @@ static void agent_locomotion(agent_frame *f) {
     speed = lb_vec3_length(a->desired_velocity);
   }
   if (a->drive_mode == LB_NAV_DRIVE_BOTH && f->going) {
-    value = both_param(a, a->remaining_distance, f->angle < 0.0f ? -f->angle : f->angle);
+    value = nav_both_param(a, a->remaining_distance, f->angle < 0.0f ? -f->angle : f->angle);
   } else if (a->movement_speed > 0.0f) {
     value = a->base_locomotion_param * speed / a->movement_speed;
   }
   a->locomotion_value = value;
-  agent_write_param(f, value);
+  nav_agent_write_param(f, value);
 }
 
 /* The agent's point and rotation kept; the Transform written (its position only when no
  * controller moves the entity; nothing in Manual). */
-static void agent_store(agent_frame *f) {
+static void nav_agent_store(nav_agent_frame *f) {
   lb_nav_agent_state *st = f->st;
   lb_transform_c *t = f->t;
   st->point = f->now;
@@ -439,11 +440,11 @@ static void agent_store(agent_frame *f) {
 
 /* One agent: sync onto the mesh -> path -> turn -> desired velocity -> advance -> locomotion
  * -> store. */
-static void agent_step(lb_world *w, uint32_t slot, float dt) {
-  agent_frame f = {.w = w, .slot = slot, .dt = dt};
+static void nav_agent_step(lb_world *w, uint32_t slot, float dt) {
+  nav_agent_frame f = {.w = w, .slot = slot, .dt = dt};
   f.a = lb_component_ptr(w, slot, LB_NAV_AGENT);
   f.st = lb_component_state(w, slot, LB_NAV_AGENT);
-  f.t = agent_transform(w, slot, f.a);
+  f.t = nav_agent_transform(w, slot, f.a);
   if (!f.t) {
     return;
   }
@@ -455,22 +456,22 @@ static void agent_step(lb_world *w, uint32_t slot, float dt) {
    * the character: the agent never writes the position, it re-syncs its mesh point from where
    * the controller left the Transform and sends its own movement as a request. */
   static const float zero[3] = {0.0f, 0.0f, 0.0f};
-  f.controlled = agent_request(w, slot, f.st, zero);
-  agent_sync(&f);
-  agent_path(&f);
-  agent_turn(&f);
-  agent_desired(&f);
+  f.controlled = nav_agent_request(w, slot, f.st, zero);
+  nav_agent_sync(&f);
+  nav_agent_path(&f);
+  nav_agent_turn(&f);
+  nav_agent_desired(&f);
   if (f.a->drive_mode == LB_NAV_DRIVE_DESTINATION && f.going) {
-    agent_advance(&f);
+    nav_agent_advance(&f);
   }
-  agent_locomotion(&f);
-  agent_store(&f);
+  nav_agent_locomotion(&f);
+  nav_agent_store(&f);
 }
 
-static void lb_system_nav_agents(lb_world *w, float dt) {
+static void nav_system_nav_agents(lb_world *w, float dt) {
   uint32_t s;
   for (lb_each it = lb_each_begin(w, LB_NAV_AGENT); lb_each_next(&it, &s);) {
-    agent_step(w, s, dt);
+    nav_agent_step(w, s, dt);
   }
 }
 
@@ -478,8 +479,8 @@ const lb_component_def lb_nav_components[LB_NAV_COMPONENT_COUNT] = {
     {.type = LB_NAV_AGENT,
      .info = &lb_nav_agent_info,
      .state_size = sizeof(lb_nav_agent_state),
-     .stage = lb_nav_agent_stage,
-     .commit = lb_nav_agent_commit}};
+     .stage = nav_agent_stage,
+     .commit = nav_agent_commit}};
 
 const lb_system_def lb_nav_systems[LB_NAV_SYSTEM_COUNT] = {
-    {LB_PHASE_MOVE, 10, "nav.agents", lb_system_nav_agents}};
+    {LB_PHASE_MOVE, 10, "nav.agents", nav_system_nav_agents}};

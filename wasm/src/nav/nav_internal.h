@@ -43,7 +43,7 @@ typedef struct lb_nav_world {
   uint32_t mesh_count, mesh_capacity;
 } lb_nav_world;
 
-static inline lb_nav_world *lb_nav_world_of(const lb_world *w) {
+static inline lb_nav_world *nav_world_of(const lb_world *w) {
   return (lb_nav_world *)lb_world_module_state(w, LB_MODULE_nav);
 }
 

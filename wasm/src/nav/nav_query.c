@@ -13,29 +13,29 @@
 
 /* ---- small vector helpers ------------------------------------------------------------------ */
 
-static const float *vert(const lb_navmesh *m, uint32_t p, uint32_t k) {
+static const float *nav_vert(const lb_navmesh *m, uint32_t p, uint32_t k) {
   return m->vertices + 3u * m->indices[m->first[p] + k];
 }
 
-static float dist3(const float *a, const float *b) {
+static float nav_dist3(const float *a, const float *b) {
   float dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
   return lb_sqrt(dx * dx + dy * dy + dz * dz);
 }
 
-static float tri_area_2d(const float *a, const float *b, const float *c) {
+static float nav_tri_area_2d(const float *a, const float *b, const float *c) {
   float abx = b[0] - a[0], abz = b[2] - a[2];
   float acx = c[0] - a[0], acz = c[2] - a[2];
   return acx * abz - abx * acz;
 }
 
-static void lerp3(const float *a, const float *b, float t, float *out) {
+static void nav_lerp3(const float *a, const float *b, float t, float *out) {
   out[0] = a[0] + (b[0] - a[0]) * t;
   out[1] = a[1] + (b[1] - a[1]) * t;
   out[2] = a[2] + (b[2] - a[2]) * t;
 }
 
 /* Squared XZ distance from p to segment a-b, and the segment parameter of the closest point. */
-static float dist_pt_seg_2d(const float *p, const float *a, const float *b, float *t_out) {
+static float nav_dist_pt_seg_2d(const float *p, const float *a, const float *b, float *t_out) {
   float abx = b[0] - a[0], abz = b[2] - a[2];
   float dx = p[0] - a[0], dz = p[2] - a[2];
   float d = abx * abx + abz * abz;
@@ -51,14 +51,14 @@ static float dist_pt_seg_2d(const float *p, const float *a, const float *b, floa
 }
 
 /* p over the polygon in XZ (edges count as inside). Convexity and winding are checked on add. */
-static bool inside_2d(const lb_navmesh *m, uint32_t p, const float *pt) {
+static bool nav_inside_2d(const lb_navmesh *m, uint32_t p, const float *pt) {
   const float *lo = m->poly_min + 2u * p, *hi = m->poly_max + 2u * p;
   if (pt[0] < lo[0] || pt[0] > hi[0] || pt[2] < lo[1] || pt[2] > hi[1]) {
     return false;
   }
   uint32_t n = m->counts[p];
   for (uint32_t k = 0; k < n; ++k) {
-    if (tri_area_2d(vert(m, p, k), vert(m, p, (k + 1) % n), pt) < 0.0f) {
+    if (nav_tri_area_2d(nav_vert(m, p, k), nav_vert(m, p, (k + 1) % n), pt) < 0.0f) {
       return false;
     }
   }
@@ -67,18 +67,18 @@ static bool inside_2d(const lb_navmesh *m, uint32_t p, const float *pt) {
 
 /* Height of the polygon at pt (XZ inside or on it): the fan triangle from vertex 0 that holds
  * pt, barycentric. */
-static float height_on(const lb_navmesh *m, uint32_t p, const float *pt) {
+static float nav_height_on(const lb_navmesh *m, uint32_t p, const float *pt) {
   uint32_t n = m->counts[p];
-  const float *a = vert(m, p, 0);
+  const float *a = nav_vert(m, p, 0);
   float best_y = a[1], best_out = NAV_FLT_MAX;
   for (uint32_t k = 1; k + 1 < n; ++k) {
-    const float *b = vert(m, p, k), *c = vert(m, p, k + 1);
-    float area = tri_area_2d(a, b, c);
+    const float *b = nav_vert(m, p, k), *c = nav_vert(m, p, k + 1);
+    float area = nav_tri_area_2d(a, b, c);
     if (!(area > 0.0f)) {
       continue;
     }
     /* barycentric weights from sub-areas; a weight below 0 means pt is outside that side */
-    float wa = tri_area_2d(b, c, pt) / area, wb = tri_area_2d(c, a, pt) / area;
+    float wa = nav_tri_area_2d(b, c, pt) / area, wb = nav_tri_area_2d(c, a, pt) / area;
     float wc = 1.0f - wa - wb;
     float out = 0.0f;
     out -= wa < 0.0f ? wa : 0.0f;
@@ -99,27 +99,27 @@ static float height_on(const lb_navmesh *m, uint32_t p, const float *pt) {
 
 /* Closest point of polygon p to pt: pt itself (at the polygon's height) when over it, else
  * the closest point of its boundary (as Detour's closestPointOnPoly / ...Boundary). */
-static void closest_on_poly(const lb_navmesh *m, uint32_t p, const float *pt, float *out) {
-  if (inside_2d(m, p, pt)) {
+static void nav_closest_on_poly(const lb_navmesh *m, uint32_t p, const float *pt, float *out) {
+  if (nav_inside_2d(m, p, pt)) {
     out[0] = pt[0];
     out[2] = pt[2];
-    out[1] = height_on(m, p, pt);
+    out[1] = nav_height_on(m, p, pt);
     return;
   }
   uint32_t n = m->counts[p];
   float best = NAV_FLT_MAX;
   for (uint32_t k = 0; k < n; ++k) {
-    const float *a = vert(m, p, k), *b = vert(m, p, (k + 1) % n);
+    const float *a = nav_vert(m, p, k), *b = nav_vert(m, p, (k + 1) % n);
     float t = 0.0f;
-    float d = dist_pt_seg_2d(pt, a, b, &t);
+    float d = nav_dist_pt_seg_2d(pt, a, b, &t);
     if (d < best) {
       best = d;
-      lerp3(a, b, t, out);
+      nav_lerp3(a, b, t, out);
     }
   }
 }
 
-static bool finite3(const float *p) {
+static bool nav_finite3(const float *p) {
   for (int c = 0; c < 3; ++c) {
     if (p[c] != p[c] || p[c] - p[c] != 0.0f) {
       return false;
@@ -129,7 +129,7 @@ static bool finite3(const float *p) {
 }
 
 /* Within LB_NAV_QUERY_MAX: squared distances stay finite. */
-static bool in_range3(const float *p) {
+static bool nav_in_range3(const float *p) {
   for (int c = 0; c < 3; ++c) {
     if (p[c] > LB_NAV_QUERY_MAX || p[c] < -LB_NAV_QUERY_MAX) {
       return false;
@@ -138,16 +138,16 @@ static bool in_range3(const float *p) {
   return true;
 }
 
-static lb_result query_args(lb_world *w, const char *fn, uint32_t mesh, const float *a,
-                            const float *b, lb_navmesh **out) {
+static lb_result nav_query_args(lb_world *w, const char *fn, uint32_t mesh, const float *a,
+                                const float *b, lb_navmesh **out) {
   *out = lb_navmesh_get(w, mesh);
   if (!*out) {
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "%s: navmesh %u does not exist", fn, mesh);
   }
-  if ((a && !finite3(a)) || (b && !finite3(b))) {
+  if ((a && !nav_finite3(a)) || (b && !nav_finite3(b))) {
     return lb_fail(w, LB_ERR_NOT_FINITE, "%s: a point is not finite", fn);
   }
-  if ((a && !in_range3(a)) || (b && !in_range3(b))) {
+  if ((a && !nav_in_range3(a)) || (b && !nav_in_range3(b))) {
     return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: a point is beyond %g m", fn,
                    (double)LB_NAV_QUERY_MAX);
   }
@@ -155,8 +155,8 @@ static lb_result query_args(lb_world *w, const char *fn, uint32_t mesh, const fl
 }
 
 /* Polygon q as a candidate for the nearest point to p (ties: lower polygon index). */
-static void nearest_try(const lb_navmesh *m, uint32_t q, const float *p, float *best,
-                        lb_nav_point *out) {
+static void nav_nearest_try(const lb_navmesh *m, uint32_t q, const float *p, float *best,
+                            lb_nav_point *out) {
   /* a polygon whose XZ box is farther than the best distance cannot be nearer */
   const float *lo = m->poly_min + 2u * q, *hi = m->poly_max + 2u * q;
   float dx = p[0] < lo[0] ? lo[0] - p[0] : p[0] > hi[0] ? p[0] - hi[0] : 0.0f;
@@ -165,7 +165,7 @@ static void nearest_try(const lb_navmesh *m, uint32_t q, const float *p, float *
     return;
   }
   float c[3];
-  closest_on_poly(m, q, p, c);
+  nav_closest_on_poly(m, q, p, c);
   float ex = c[0] - p[0], ey = c[1] - p[1], ez = c[2] - p[2];
   float d = ex * ex + ey * ey + ez * ez;
   if (d < *best || (d == *best && q < out->polygon)) {
@@ -175,7 +175,7 @@ static void nearest_try(const lb_navmesh *m, uint32_t q, const float *p, float *
   }
 }
 
-static uint32_t cell_of(float x, float origin, float cell, uint32_t n) {
+static uint32_t nav_cell_of(float x, float origin, float cell, uint32_t n) {
   float f = (x - origin) / cell;
   if (!(f > 0.0f)) {
     return 0;
@@ -186,11 +186,11 @@ static uint32_t cell_of(float x, float origin, float cell, uint32_t n) {
 /* The same answer as trying every polygon: rings of grid cells around p's (clamped) cell until
  * the ring is farther than the best distance. A cell in ring r is at least (r - 1) cells from
  * p in XZ (also when p is outside the grid: projecting onto a convex set only shortens). */
-static void nearest(const lb_navmesh *m, const float *p, lb_nav_point *out) {
+static void nav_nearest_poly(const lb_navmesh *m, const float *p, lb_nav_point *out) {
   float best = NAV_FLT_MAX;
   out->polygon = LB_NAV_NO_POLYGON;
-  int64_t cx = cell_of(p[0], m->grid_origin[0], m->grid_cell, m->grid_nx);
-  int64_t cz = cell_of(p[2], m->grid_origin[1], m->grid_cell, m->grid_nz);
+  int64_t cx = nav_cell_of(p[0], m->grid_origin[0], m->grid_cell, m->grid_nx);
+  int64_t cz = nav_cell_of(p[2], m->grid_origin[1], m->grid_cell, m->grid_nz);
   int64_t nx = m->grid_nx, nz = m->grid_nz;
   int64_t rmax = nx > nz ? nx : nz;
   for (int64_t r = 0; r <= rmax; ++r) {
@@ -211,7 +211,7 @@ static void nearest(const lb_navmesh *m, const float *p, lb_nav_point *out) {
         }
         size_t c = (size_t)z * (size_t)nx + (size_t)x;
         for (uint32_t k = m->grid_start[c]; k < m->grid_start[c + 1u]; ++k) {
-          nearest_try(m, m->grid_items[k], p, &best, out);
+          nav_nearest_try(m, m->grid_items[k], p, &best, out);
         }
       }
     }
@@ -222,7 +222,7 @@ void lb_nav_nearest_scan(const lb_navmesh *m, const float *p, lb_nav_point *out)
   float best = NAV_FLT_MAX;
   out->polygon = LB_NAV_NO_POLYGON;
   for (uint32_t q = 0; q < m->polygon_count; ++q) {
-    nearest_try(m, q, p, &best, out);
+    nav_nearest_try(m, q, p, &best, out);
   }
 }
 
@@ -234,25 +234,25 @@ lb_result lb_nav_nearest(lb_world *w, uint32_t mesh, const float p[3], lb_nav_po
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "nav_nearest: null point or out");
   }
   lb_navmesh *m;
-  lb_result r = query_args(w, "nav_nearest", mesh, p, NULL, &m);
+  lb_result r = nav_query_args(w, "nav_nearest", mesh, p, NULL, &m);
   if (r != LB_OK) {
     return r;
   }
-  nearest(m, p, out);
+  nav_nearest_poly(m, p, out);
   return LB_OK;
 }
 
 /* ---- A* ------------------------------------------------------------------------------------- */
 
 /* Heap order: lower total cost first, then lower polygon index (a fixed tie-break). */
-static bool heap_less(const lb_navmesh *m, uint32_t a, uint32_t b) {
+static bool nav_heap_less(const lb_navmesh *m, uint32_t a, uint32_t b) {
   return m->node_f[a] < m->node_f[b] || (m->node_f[a] == m->node_f[b] && a < b);
 }
 
-static void heap_up(lb_navmesh *m, uint32_t i, uint32_t node) {
+static void nav_heap_up(lb_navmesh *m, uint32_t i, uint32_t node) {
   while (i > 0) {
     uint32_t parent = (i - 1u) / 2u;
-    if (!heap_less(m, node, m->heap[parent])) {
+    if (!nav_heap_less(m, node, m->heap[parent])) {
       break;
     }
     m->heap[i] = m->heap[parent];
@@ -263,16 +263,16 @@ static void heap_up(lb_navmesh *m, uint32_t i, uint32_t node) {
   m->node_heap[node] = i;
 }
 
-static void heap_down(lb_navmesh *m, uint32_t i, uint32_t node) {
+static void nav_heap_down(lb_navmesh *m, uint32_t i, uint32_t node) {
   for (;;) {
     uint32_t child = 2u * i + 1u;
     if (child >= m->heap_count) {
       break;
     }
-    if (child + 1u < m->heap_count && heap_less(m, m->heap[child + 1u], m->heap[child])) {
+    if (child + 1u < m->heap_count && nav_heap_less(m, m->heap[child + 1u], m->heap[child])) {
       ++child;
     }
-    if (!heap_less(m, m->heap[child], node)) {
+    if (!nav_heap_less(m, m->heap[child], node)) {
       break;
     }
     m->heap[i] = m->heap[child];
@@ -283,16 +283,16 @@ static void heap_down(lb_navmesh *m, uint32_t i, uint32_t node) {
   m->node_heap[node] = i;
 }
 
-static uint32_t heap_pop(lb_navmesh *m) {
+static uint32_t nav_heap_pop(lb_navmesh *m) {
   uint32_t top = m->heap[0];
   if (--m->heap_count > 0) {
-    heap_down(m, 0, m->heap[m->heap_count]);
+    nav_heap_down(m, 0, m->heap[m->heap_count]);
   }
   return top;
 }
 
 /* A new query: every node reads as unvisited (stamps; a full clear only on wrap-around). */
-static void nodes_reset(lb_navmesh *m) {
+static void nav_nodes_reset(lb_navmesh *m) {
   if (++m->stamp == 0) {
     memset(m->node_stamp, 0, m->polygon_count * sizeof(uint32_t));
     m->stamp = 1;
@@ -300,23 +300,23 @@ static void nodes_reset(lb_navmesh *m) {
   m->heap_count = 0;
 }
 
-static bool node_seen(const lb_navmesh *m, uint32_t p) {
+static bool nav_node_seen(const lb_navmesh *m, uint32_t p) {
   return m->node_stamp[p] == m->stamp;
 }
 
-static void node_touch(lb_navmesh *m, uint32_t p) {
+static void nav_node_touch(lb_navmesh *m, uint32_t p) {
   m->node_stamp[p] = m->stamp;
   m->node_flags[p] = 0;
   m->node_parent[p] = LB_NAV_NO_POLYGON;
 }
 
 /* Polygon `from`'s edge toward `to`: its two vertices (Detour's portal left, right). */
-static bool portal(const lb_navmesh *m, uint32_t from, uint32_t to, float *left, float *right) {
+static bool nav_portal(const lb_navmesh *m, uint32_t from, uint32_t to, float *left, float *right) {
   uint32_t n = m->counts[from];
   for (uint32_t k = 0; k < n; ++k) {
     if (m->neighbours[m->first[from] + k] == (int32_t)to) {
-      memcpy(left, vert(m, from, k), 3 * sizeof(float));
-      memcpy(right, vert(m, from, (k + 1) % n), 3 * sizeof(float));
+      memcpy(left, nav_vert(m, from, k), 3 * sizeof(float));
+      memcpy(right, nav_vert(m, from, (k + 1) % n), 3 * sizeof(float));
       return true;
     }
   }
@@ -325,13 +325,13 @@ static bool portal(const lb_navmesh *m, uint32_t from, uint32_t to, float *left,
 
 /* The corridor from start_poly toward end_poly into m->corridor; returns its length and
  * whether it reaches end_poly (else it ends at the polygon whose node was nearest the goal). */
-static uint32_t find_corridor(lb_navmesh *m, uint32_t sp, const float *spos, uint32_t ep,
-                              const float *epos, bool *complete) {
-  nodes_reset(m);
-  node_touch(m, sp);
+static uint32_t nav_find_corridor(lb_navmesh *m, uint32_t sp, const float *spos, uint32_t ep,
+                                  const float *epos, bool *complete) {
+  nav_nodes_reset(m);
+  nav_node_touch(m, sp);
   memcpy(m->node_pos + 3u * sp, spos, 3 * sizeof(float));
   m->node_g[sp] = 0.0f;
-  m->node_f[sp] = dist3(spos, epos) * NAV_H_SCALE;
+  m->node_f[sp] = nav_dist3(spos, epos) * NAV_H_SCALE;
   m->node_flags[sp] = NAV_OPEN;
   m->heap_count = 1;
   m->heap[0] = sp;
@@ -339,7 +339,7 @@ static uint32_t find_corridor(lb_navmesh *m, uint32_t sp, const float *spos, uin
   uint32_t last_best = sp;
   float last_best_h = m->node_f[sp];
   while (m->heap_count > 0) {
-    uint32_t best = heap_pop(m);
+    uint32_t best = nav_heap_pop(m);
     m->node_flags[best] = NAV_CLOSED;
     if (best == ep) {
       last_best = best;
@@ -354,21 +354,21 @@ static uint32_t find_corridor(lb_navmesh *m, uint32_t sp, const float *spos, uin
       }
       uint32_t q = (uint32_t)nb;
       float *qpos = m->node_pos + 3u * q;
-      if (!node_seen(m, q)) {
-        node_touch(m, q);
+      if (!nav_node_seen(m, q)) {
+        nav_node_touch(m, q);
         /* a node sits where the path first enters its polygon: the portal's midpoint */
-        const float *a = vert(m, best, k), *b = vert(m, best, (k + 1) % n);
+        const float *a = nav_vert(m, best, k), *b = nav_vert(m, best, (k + 1) % n);
         qpos[0] = (a[0] + b[0]) * 0.5f;
         qpos[1] = (a[1] + b[1]) * 0.5f;
         qpos[2] = (a[2] + b[2]) * 0.5f;
       }
       float cost, h;
       if (q == ep) {
-        cost = m->node_g[best] + dist3(bpos, qpos) + dist3(qpos, epos);
+        cost = m->node_g[best] + nav_dist3(bpos, qpos) + nav_dist3(qpos, epos);
         h = 0.0f;
       } else {
-        cost = m->node_g[best] + dist3(bpos, qpos);
-        h = dist3(qpos, epos) * NAV_H_SCALE;
+        cost = m->node_g[best] + nav_dist3(bpos, qpos);
+        h = nav_dist3(qpos, epos) * NAV_H_SCALE;
       }
       float total = cost + h;
       if ((m->node_flags[q] & (NAV_OPEN | NAV_CLOSED)) && total >= m->node_f[q]) {
@@ -378,10 +378,10 @@ static uint32_t find_corridor(lb_navmesh *m, uint32_t sp, const float *spos, uin
       m->node_g[q] = cost;
       m->node_f[q] = total;
       if (m->node_flags[q] & NAV_OPEN) {
-        heap_up(m, m->node_heap[q], q);
+        nav_heap_up(m, m->node_heap[q], q);
       } else {
         m->node_flags[q] = NAV_OPEN;
-        heap_up(m, m->heap_count++, q);
+        nav_heap_up(m, m->heap_count++, q);
       }
       if (h < last_best_h) {
         last_best_h = h;
@@ -410,7 +410,7 @@ typedef struct nav_corners {
   float length;
 } nav_corners;
 
-static void corner_add(nav_corners *c, const float *p) {
+static void nav_corner_add(nav_corners *c, const float *p) {
   if (c->count > 0) {
     float dx = p[0] - c->last[0], dy = p[1] - c->last[1], dz = p[2] - c->last[2];
     if (dx * dx + dy * dy + dz * dz < 1e-12f) {
@@ -425,28 +425,28 @@ static void corner_add(nav_corners *c, const float *p) {
   ++c->count;
 }
 
-static bool same_2d(const float *a, const float *b) {
+static bool nav_same_2d(const float *a, const float *b) {
   float dx = b[0] - a[0], dz = b[2] - a[2];
   return dx * dx + dz * dz < (1.0f / 16384.0f) * (1.0f / 16384.0f);
 }
 
 /* Detour's findStraightPath funnel over the corridor's portals. */
-static void string_pull(const lb_navmesh *m, uint32_t count, const float *start, const float *end,
-                        nav_corners *out) {
+static void nav_string_pull(const lb_navmesh *m, uint32_t count, const float *start,
+                            const float *end, nav_corners *out) {
   float apex[3], left[3], right[3];
   memcpy(apex, start, sizeof apex);
   memcpy(left, start, sizeof left);
   memcpy(right, start, sizeof right);
   uint32_t apex_i = 0, left_i = 0, right_i = 0;
-  corner_add(out, start);
+  nav_corner_add(out, start);
   for (uint32_t i = 0; i < count; ++i) {
     float l[3], r[3];
     if (i + 1 < count) {
-      portal(m, m->corridor[i], m->corridor[i + 1], l, r);
+      nav_portal(m, m->corridor[i], m->corridor[i + 1], l, r);
       if (i == 0) {
         /* the start on the first portal: skip it (Detour's check) */
         float t = 0.0f;
-        if (dist_pt_seg_2d(apex, l, r, &t) < 0.001f * 0.001f) {
+        if (nav_dist_pt_seg_2d(apex, l, r, &t) < 0.001f * 0.001f) {
           continue;
         }
       }
@@ -455,14 +455,14 @@ static void string_pull(const lb_navmesh *m, uint32_t count, const float *start,
       memcpy(r, end, sizeof r);
     }
     /* right side: tighten, or the right crosses the left and the left becomes a corner */
-    if (tri_area_2d(apex, right, r) <= 0.0f) {
-      if (same_2d(apex, right) || tri_area_2d(apex, left, r) > 0.0f) {
+    if (nav_tri_area_2d(apex, right, r) <= 0.0f) {
+      if (nav_same_2d(apex, right) || nav_tri_area_2d(apex, left, r) > 0.0f) {
         memcpy(right, r, sizeof right);
         right_i = i;
       } else {
         memcpy(apex, left, sizeof apex);
         apex_i = left_i;
-        corner_add(out, apex);
+        nav_corner_add(out, apex);
         memcpy(left, apex, sizeof left);
         memcpy(right, apex, sizeof right);
         left_i = right_i = apex_i;
@@ -470,14 +470,14 @@ static void string_pull(const lb_navmesh *m, uint32_t count, const float *start,
         continue;
       }
     }
-    if (tri_area_2d(apex, left, l) >= 0.0f) {
-      if (same_2d(apex, left) || tri_area_2d(apex, right, l) < 0.0f) {
+    if (nav_tri_area_2d(apex, left, l) >= 0.0f) {
+      if (nav_same_2d(apex, left) || nav_tri_area_2d(apex, right, l) < 0.0f) {
         memcpy(left, l, sizeof left);
         left_i = i;
       } else {
         memcpy(apex, right, sizeof apex);
         apex_i = right_i;
-        corner_add(out, apex);
+        nav_corner_add(out, apex);
         memcpy(left, apex, sizeof left);
         memcpy(right, apex, sizeof right);
         left_i = right_i = apex_i;
@@ -486,7 +486,7 @@ static void string_pull(const lb_navmesh *m, uint32_t count, const float *start,
       }
     }
   }
-  corner_add(out, end);
+  nav_corner_add(out, end);
 }
 
 lb_result lb_nav_find_path(lb_world *w, uint32_t mesh, const float start[3], const float goal[3],
@@ -498,25 +498,25 @@ lb_result lb_nav_find_path(lb_world *w, uint32_t mesh, const float start[3], con
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "nav_find_path: null start, goal, path or points");
   }
   lb_navmesh *m;
-  lb_result r = query_args(w, "nav_find_path", mesh, start, goal, &m);
+  lb_result r = nav_query_args(w, "nav_find_path", mesh, start, goal, &m);
   if (r != LB_OK) {
     return r;
   }
-  nearest(m, start, &path->start);
+  nav_nearest_poly(m, start, &path->start);
   lb_nav_point goal_on;
-  nearest(m, goal, &goal_on);
+  nav_nearest_poly(m, goal, &goal_on);
   bool complete = false;
-  uint32_t count = find_corridor(m, path->start.polygon, path->start.position, goal_on.polygon,
-                                 goal_on.position, &complete);
+  uint32_t count = nav_find_corridor(m, path->start.polygon, path->start.position, goal_on.polygon,
+                                     goal_on.position, &complete);
   /* A partial path ends at its last polygon's point nearest the goal (Detour clamps there). */
   path->end.polygon = m->corridor[count - 1u];
   if (complete) {
     memcpy(path->end.position, goal_on.position, sizeof goal_on.position);
   } else {
-    closest_on_poly(m, path->end.polygon, goal_on.position, path->end.position);
+    nav_closest_on_poly(m, path->end.polygon, goal_on.position, path->end.position);
   }
   nav_corners c = {.path = path};
-  string_pull(m, count, path->start.position, path->end.position, &c);
+  nav_string_pull(m, count, path->start.position, path->end.position, &c);
   path->corner_count = c.count;
   path->point_count = c.count < path->point_capacity ? c.count : path->point_capacity;
   path->polygon_count = count;
@@ -527,17 +527,17 @@ lb_result lb_nav_find_path(lb_world *w, uint32_t mesh, const float start[3], con
 
 /* ---- move along the surface ---------------------------------------------------------------- */
 
-static lb_result point_arg(lb_world *w, const char *fn, const lb_navmesh *m,
-                           const lb_nav_point *from) {
+static lb_result nav_point_arg(lb_world *w, const char *fn, const lb_navmesh *m,
+                               const lb_nav_point *from) {
   if (from->polygon >= m->polygon_count) {
     return lb_fail(w, LB_ERR_OUT_OF_RANGE,
                    "%s: the start polygon %u is not on navmesh '%s' (%u polygons)", fn,
                    from->polygon, m->name, m->polygon_count);
   }
-  if (!finite3(from->position)) {
+  if (!nav_finite3(from->position)) {
     return lb_fail(w, LB_ERR_NOT_FINITE, "%s: the start point is not finite", fn);
   }
-  if (!in_range3(from->position)) {
+  if (!nav_in_range3(from->position)) {
     return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: the start point is beyond %g m", fn,
                    (double)LB_NAV_QUERY_MAX);
   }
@@ -553,9 +553,9 @@ lb_result lb_nav_move_along_surface(lb_world *w, uint32_t mesh, const lb_nav_poi
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "nav_move_along_surface: null from, to or out");
   }
   lb_navmesh *m;
-  lb_result r = query_args(w, "nav_move_along_surface", mesh, to, NULL, &m);
+  lb_result r = nav_query_args(w, "nav_move_along_surface", mesh, to, NULL, &m);
   if (r == LB_OK) {
-    r = point_arg(w, "nav_move_along_surface", m, from);
+    r = nav_point_arg(w, "nav_move_along_surface", m, from);
   }
   if (r != LB_OK) {
     return r;
@@ -567,44 +567,44 @@ lb_result lb_nav_move_along_surface(lb_world *w, uint32_t mesh, const lb_nav_poi
   uint32_t best_poly = from->polygon;
   /* only polygons touching the circle through start and end are searched */
   float mid[3] = {(s[0] + to[0]) * 0.5f, (s[1] + to[1]) * 0.5f, (s[2] + to[2]) * 0.5f};
-  float rad = dist3(s, to) * 0.5f + 0.001f;
+  float rad = nav_dist3(s, to) * 0.5f + 0.001f;
   float rad2 = rad * rad;
-  nodes_reset(m);
-  node_touch(m, from->polygon);
+  nav_nodes_reset(m);
+  nav_node_touch(m, from->polygon);
   uint32_t head = 0, tail = 0;
   m->heap[tail++] = from->polygon; /* the heap array serves as the search queue */
   while (head < tail) {
     uint32_t cur = m->heap[head++];
-    if (inside_2d(m, cur, to)) {
+    if (nav_inside_2d(m, cur, to)) {
       best_poly = cur;
       memcpy(best_pos, to, sizeof best_pos);
       break;
     }
     uint32_t n = m->counts[cur];
     for (uint32_t k = 0; k < n; ++k) {
-      const float *a = vert(m, cur, k), *b = vert(m, cur, (k + 1) % n);
+      const float *a = nav_vert(m, cur, k), *b = nav_vert(m, cur, (k + 1) % n);
       int32_t nb = m->neighbours[m->first[cur] + k];
       float t = 0.0f;
       if (nb < 0) {
-        float d = dist_pt_seg_2d(to, a, b, &t);
+        float d = nav_dist_pt_seg_2d(to, a, b, &t);
         if (d < best_d) {
           best_d = d;
-          lerp3(a, b, t, best_pos);
+          nav_lerp3(a, b, t, best_pos);
           best_poly = cur;
         }
         continue;
       }
-      if (node_seen(m, (uint32_t)nb) || dist_pt_seg_2d(mid, a, b, &t) > rad2) {
+      if (nav_node_seen(m, (uint32_t)nb) || nav_dist_pt_seg_2d(mid, a, b, &t) > rad2) {
         continue;
       }
-      node_touch(m, (uint32_t)nb);
+      nav_node_touch(m, (uint32_t)nb);
       m->heap[tail++] = (uint32_t)nb;
     }
   }
   out->polygon = best_poly;
   out->position[0] = best_pos[0];
   out->position[2] = best_pos[2];
-  out->position[1] = height_on(m, best_poly, best_pos);
+  out->position[1] = nav_height_on(m, best_poly, best_pos);
   return LB_OK;
 }
 
@@ -612,8 +612,8 @@ lb_result lb_nav_move_along_surface(lb_world *w, uint32_t mesh, const lb_nav_poi
 
 /* Detour's dtIntersectSegmentPoly2D: the segment's entry/exit parameters in a convex polygon
  * and the edges crossed there (-1: none). False when the segment misses it. */
-static bool seg_poly_2d(const lb_navmesh *m, uint32_t p, const float *p0, const float *p1,
-                        float *tmin, float *tmax, int *seg_min, int *seg_max) {
+static bool nav_seg_poly_2d(const lb_navmesh *m, uint32_t p, const float *p0, const float *p1,
+                            float *tmin, float *tmax, int *seg_min, int *seg_max) {
   const float eps = 0.000001f;
   *tmin = 0.0f;
   *tmax = 1.0f;
@@ -621,7 +621,7 @@ static bool seg_poly_2d(const lb_navmesh *m, uint32_t p, const float *p0, const 
   float dx = p1[0] - p0[0], dz = p1[2] - p0[2];
   uint32_t n = m->counts[p];
   for (uint32_t i = 0, j = n - 1u; i < n; j = i++) {
-    const float *vi = vert(m, p, i), *vj = vert(m, p, j);
+    const float *vi = nav_vert(m, p, i), *vj = nav_vert(m, p, j);
     float ex = vi[0] - vj[0], ez = vi[2] - vj[2];
     float fx = p0[0] - vj[0], fz = p0[2] - vj[2];
     float num = ez * fx - ex * fz; /* perp(edge, diff) */
@@ -661,9 +661,9 @@ lb_result lb_nav_raycast(lb_world *w, uint32_t mesh, const lb_nav_point *from, c
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "nav_raycast: null from, to or out");
   }
   lb_navmesh *m;
-  lb_result r = query_args(w, "nav_raycast", mesh, to, NULL, &m);
+  lb_result r = nav_query_args(w, "nav_raycast", mesh, to, NULL, &m);
   if (r == LB_OK) {
-    r = point_arg(w, "nav_raycast", m, from);
+    r = nav_point_arg(w, "nav_raycast", m, from);
   }
   if (r != LB_OK) {
     return r;
@@ -676,7 +676,7 @@ lb_result lb_nav_raycast(lb_world *w, uint32_t mesh, const lb_nav_point *from, c
   for (uint32_t steps = 0; steps <= m->polygon_count; ++steps) {
     float tmin, tmax;
     int smin, smax;
-    if (!seg_poly_2d(m, cur, s, to, &tmin, &tmax, &smin, &smax)) {
+    if (!nav_seg_poly_2d(m, cur, s, to, &tmin, &tmax, &smin, &smax)) {
       break; /* the start is outside its polygon: stops where it is */
     }
     t_reached = tmax > t_reached ? tmax : t_reached;
@@ -686,13 +686,13 @@ lb_result lb_nav_raycast(lb_world *w, uint32_t mesh, const lb_nav_point *from, c
       out->t = 1.0f;
       out->polygon = cur;
       memcpy(out->position, to, 3 * sizeof(float));
-      out->position[1] = height_on(m, cur, to);
+      out->position[1] = nav_height_on(m, cur, to);
       return LB_OK;
     }
     int32_t nb = m->neighbours[m->first[cur] + (uint32_t)smax];
     if (nb < 0) {
-      const float *a = vert(m, cur, (uint32_t)smax);
-      const float *b = vert(m, cur, ((uint32_t)smax + 1u) % m->counts[cur]);
+      const float *a = nav_vert(m, cur, (uint32_t)smax);
+      const float *b = nav_vert(m, cur, ((uint32_t)smax + 1u) % m->counts[cur]);
       float ex = b[0] - a[0], ez = b[2] - a[2];
       float len = lb_sqrt(ex * ex + ez * ez);
       out->hit = true;
@@ -705,7 +705,7 @@ lb_result lb_nav_raycast(lb_world *w, uint32_t mesh, const lb_nav_point *from, c
   }
   out->t = t_reached;
   out->polygon = cur;
-  lerp3(s, to, t_reached, out->position);
-  out->position[1] = height_on(m, cur, out->position);
+  nav_lerp3(s, to, t_reached, out->position);
+  out->position[1] = nav_height_on(m, cur, out->position);
   return LB_OK;
 }

@@ -6,19 +6,19 @@
 #include <string.h>
 
 /* Detour's dtTriArea2D: > 0 when a, b, c turn the way Recast winds polygons. */
-static float tri_area_2d(const float *a, const float *b, const float *c) {
+static float nav_tri_area_2d(const float *a, const float *b, const float *c) {
   float abx = b[0] - a[0], abz = b[2] - a[2];
   float acx = c[0] - a[0], acz = c[2] - a[2];
   return acx * abz - abx * acz;
 }
 
 lb_navmesh *lb_navmesh_get(const lb_world *w, uint32_t mesh) {
-  const lb_nav_world *nw = lb_nav_world_of(w);
+  const lb_nav_world *nw = nav_world_of(w);
   return mesh >= 1 && mesh <= nw->mesh_count ? nw->meshes[mesh - 1] : NULL;
 }
 
 lb_result lb_navmeshes_reserve(lb_world *w, uint32_t upto) {
-  lb_nav_world *nw = lb_nav_world_of(w);
+  lb_nav_world *nw = nav_world_of(w);
   if (upto <= nw->mesh_count) {
     return LB_OK;
   }
@@ -34,7 +34,7 @@ lb_result lb_navmeshes_reserve(lb_world *w, uint32_t upto) {
 }
 
 void lb_navmeshes_release(lb_world *w, uint32_t keep) {
-  lb_nav_world *nw = lb_nav_world_of(w);
+  lb_nav_world *nw = nav_world_of(w);
   while (nw->mesh_count > keep) {
     lb_navmesh *m = nw->meshes[--nw->mesh_count];
     if (m) { /* null: a place lb_navmeshes_reserve padded */
@@ -103,7 +103,7 @@ static lb_result nav_check_polygon(lb_world *w, const char *name, const lb_navme
                      name, p, k);
     }
     for (uint32_t j = 0; j < n; ++j) {
-      if (j != k && j != (k + 1) % n && tri_area_2d(a, b, d->vertices + 3u * ix[j]) < 0.0f) {
+      if (j != k && j != (k + 1) % n && nav_tri_area_2d(a, b, d->vertices + 3u * ix[j]) < 0.0f) {
         return lb_fail(w, LB_ERR_DEGENERATE,
                        "navmesh '%s': polygon %u is not convex or winds clockwise seen from "
                        "above (vertex %u is outside edge %u)",
@@ -111,7 +111,7 @@ static lb_result nav_check_polygon(lb_world *w, const char *name, const lb_navme
       }
     }
     if (k >= 1 && k + 1 < n) {
-      area += tri_area_2d(d->vertices + 3u * ix[0], a, b);
+      area += nav_tri_area_2d(d->vertices + 3u * ix[0], a, b);
     }
   }
   if (!(area > 0.0f)) {
@@ -213,7 +213,7 @@ static lb_result nav_check_adjacency(lb_world *w, const char *name, const lb_nav
   return LB_OK;
 }
 
-static uint32_t grid_cell_of(float x, float origin, float cell, uint32_t n) {
+static uint32_t nav_grid_cell_of(float x, float origin, float cell, uint32_t n) {
   float f = (x - origin) / cell;
   if (!(f > 0.0f)) {
     return 0;
@@ -222,7 +222,7 @@ static uint32_t grid_cell_of(float x, float origin, float cell, uint32_t n) {
 }
 
 /* The nearest-polygon grid: about one cell per polygon, square cells over the XZ bounds. */
-static bool grid_build(lb_world *w, lb_navmesh *m) {
+static bool nav_grid_build(lb_world *w, lb_navmesh *m) {
   float sx = m->bounds_max[0] - m->bounds_min[0], sz = m->bounds_max[2] - m->bounds_min[2];
   float side = sx > sz ? sx : sz;
   float cell = lb_sqrt((sx * sz) / (float)m->polygon_count);
@@ -248,10 +248,10 @@ static bool grid_build(lb_world *w, lb_navmesh *m) {
     refs = 0;
     for (uint32_t p = 0; p < m->polygon_count; ++p) {
       const float *lo = m->poly_min + 2u * p, *hi = m->poly_max + 2u * p;
-      size_t nx = grid_cell_of(hi[0], m->grid_origin[0], cell, m->grid_nx) -
-                  grid_cell_of(lo[0], m->grid_origin[0], cell, m->grid_nx) + 1u;
-      size_t nz = grid_cell_of(hi[1], m->grid_origin[1], cell, m->grid_nz) -
-                  grid_cell_of(lo[1], m->grid_origin[1], cell, m->grid_nz) + 1u;
+      size_t nx = nav_grid_cell_of(hi[0], m->grid_origin[0], cell, m->grid_nx) -
+                  nav_grid_cell_of(lo[0], m->grid_origin[0], cell, m->grid_nx) + 1u;
+      size_t nz = nav_grid_cell_of(hi[1], m->grid_origin[1], cell, m->grid_nz) -
+                  nav_grid_cell_of(lo[1], m->grid_origin[1], cell, m->grid_nz) + 1u;
       refs += nx * nz;
     }
     if (refs <= 8u * ((size_t)m->polygon_count + cells) || cells == 1u) {
@@ -268,10 +268,10 @@ static bool grid_build(lb_world *w, lb_navmesh *m) {
   for (int pass = 0; pass < 2; ++pass) {
     for (uint32_t p = 0; p < m->polygon_count; ++p) {
       const float *lo = m->poly_min + 2u * p, *hi = m->poly_max + 2u * p;
-      uint32_t x0 = grid_cell_of(lo[0], m->grid_origin[0], cell, m->grid_nx);
-      uint32_t x1 = grid_cell_of(hi[0], m->grid_origin[0], cell, m->grid_nx);
-      uint32_t z0 = grid_cell_of(lo[1], m->grid_origin[1], cell, m->grid_nz);
-      uint32_t z1 = grid_cell_of(hi[1], m->grid_origin[1], cell, m->grid_nz);
+      uint32_t x0 = nav_grid_cell_of(lo[0], m->grid_origin[0], cell, m->grid_nx);
+      uint32_t x1 = nav_grid_cell_of(hi[0], m->grid_origin[0], cell, m->grid_nx);
+      uint32_t z0 = nav_grid_cell_of(lo[1], m->grid_origin[1], cell, m->grid_nz);
+      uint32_t z1 = nav_grid_cell_of(hi[1], m->grid_origin[1], cell, m->grid_nz);
       for (uint32_t z = z0; z <= z1; ++z) {
         for (uint32_t x = x0; x <= x1; ++x) {
           size_t c = (size_t)z * m->grid_nx + x;
@@ -299,28 +299,29 @@ static bool grid_build(lb_world *w, lb_navmesh *m) {
 }
 
 /* Bytes of one part of the block, rounded to 16 so every array stays aligned. */
-static size_t part(size_t count, size_t size) {
+static size_t nav_part(size_t count, size_t size) {
   return (count * size + 15u) & ~(size_t)15u;
 }
 
 /* The block holding a mesh of P polygons, V vertices and `edges` edges: the header, the
  * def's arrays, the polygons' boxes and the path search's scratch. */
 static size_t nav_block_bytes(size_t P, size_t V, size_t edges) {
-  return part(1, sizeof(lb_navmesh)) + part(V * 3u, sizeof(float)) + part(P, 1) +
-         part(P, sizeof(uint32_t)) + part(edges, sizeof(uint32_t)) + part(edges, sizeof(int32_t)) +
-         2u * part(P * 2u, sizeof(float)) + part(P, sizeof(uint32_t)) + part(P, 1) +
-         2u * part(P, sizeof(uint32_t)) + 2u * part(P, sizeof(float)) +
-         part(P * 3u, sizeof(float)) + 2u * part(P, sizeof(uint32_t));
+  return nav_part(1, sizeof(lb_navmesh)) + nav_part(V * 3u, sizeof(float)) + nav_part(P, 1) +
+         nav_part(P, sizeof(uint32_t)) + nav_part(edges, sizeof(uint32_t)) +
+         nav_part(edges, sizeof(int32_t)) + 2u * nav_part(P * 2u, sizeof(float)) +
+         nav_part(P, sizeof(uint32_t)) + nav_part(P, 1) + 2u * nav_part(P, sizeof(uint32_t)) +
+         2u * nav_part(P, sizeof(float)) + nav_part(P * 3u, sizeof(float)) +
+         2u * nav_part(P, sizeof(uint32_t));
 }
 
 /* The mesh header at the block's start and its arrays after it, in nav_block_bytes' order. */
 static lb_navmesh *nav_place(uint8_t *block, size_t P, size_t V, size_t edges) {
   lb_navmesh *m = (lb_navmesh *)block;
-  uint8_t *at = block + part(1, sizeof(lb_navmesh));
+  uint8_t *at = block + nav_part(1, sizeof(lb_navmesh));
 #define LB_NAV_TAKE_(ptr, count, type)                                                             \
   do {                                                                                             \
     (ptr) = (type *)(void *)at;                                                                    \
-    at += part((count), sizeof(type));                                                             \
+    at += nav_part((count), sizeof(type));                                                         \
   } while (0)
   LB_NAV_TAKE_(m->vertices, V * 3u, float);
   LB_NAV_TAKE_(m->counts, P, uint8_t);
@@ -387,7 +388,7 @@ lb_result lb_world_add_navmesh(lb_world *w, const char *name, const lb_navmesh_d
   if (r != LB_OK) {
     return r;
   }
-  lb_nav_world *nw = lb_nav_world_of(w);
+  lb_nav_world *nw = nav_world_of(w);
   if (lb_array_reserve(&w->allocator, (void **)&nw->meshes, &nw->mesh_capacity, nw->mesh_count,
                        nw->mesh_count + 1u, sizeof(lb_navmesh *), 4u) != LB_OK) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_navmesh '%s': out of memory", name);
@@ -409,7 +410,7 @@ lb_result lb_world_add_navmesh(lb_world *w, const char *name, const lb_navmesh_d
   memcpy(m->indices, def->indices, edges * sizeof(uint32_t));
   memcpy(m->neighbours, def->neighbours, edges * sizeof(int32_t));
   nav_bounds(m);
-  if (!grid_build(w, m)) {
+  if (!nav_grid_build(w, m)) {
     lb_free(w, block);
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_navmesh '%s': out of memory (search grid)", name);
   }
@@ -422,7 +423,7 @@ uint32_t lb_world_navmesh_find(const lb_world *w, const char *name) {
   if (!w || !name) {
     return 0;
   }
-  const lb_nav_world *nw = lb_nav_world_of(w);
+  const lb_nav_world *nw = nav_world_of(w);
   for (uint32_t i = 0; i < nw->mesh_count; ++i) {
     if (nw->meshes[i] && strcmp(nw->meshes[i]->name, name) == 0) {
       return i + 1u;
@@ -458,7 +459,7 @@ typedef struct nav_json {
   int32_t *neighbours;
 } nav_json;
 
-static bool json_int(const cJSON *v, double lo, double hi, int64_t *out) {
+static bool nav_json_int(const cJSON *v, double lo, double hi, int64_t *out) {
   if (!cJSON_IsNumber(v)) {
     return false;
   }
@@ -511,11 +512,11 @@ static lb_result nav_json_polygons(lb_world *w, const char *name, const cJSON *p
     int k = 0;
     for (const cJSON *a = p->child, *b = q->child; a && b; a = a->next, b = b->next, ++k) {
       int64_t vi = 0, ni = 0;
-      if (!json_int(a, 0, 4294967294.0, &vi)) {
+      if (!nav_json_int(a, 0, 4294967294.0, &vi)) {
         return lb_fail(w, LB_ERR_PARSE, "navmesh '%s': polygons[%d][%d] must be a vertex index",
                        name, i, k);
       }
-      if (!json_int(b, -1, 2147483647.0, &ni)) {
+      if (!nav_json_int(b, -1, 2147483647.0, &ni)) {
         return lb_fail(w, LB_ERR_PARSE,
                        "navmesh '%s': neighbours[%d][%d] must be a polygon index or -1", name, i,
                        k);

@@ -51,7 +51,7 @@ typedef struct vault_inst {
   lb_vault_cast casts[LB_VAULT_MAX_CASTS];
 } vault_inst;
 
-static float v_dist(const float *a, const float *b) {
+static float vault_v_dist(const float *a, const float *b) {
   vec3 d = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
   return lb_vec3_length(d);
 }
@@ -159,20 +159,20 @@ static void vault_changed(lb_world *w, uint32_t type, uint32_t slot) {
 /* ---- frames ---------------------------------------------------------------------------------- */
 
 /* The obstacle's world transform now (its start transform once it is gone). */
-static void obstacle_now(const lb_world *w, const lb_vault_c *c, const vault_inst *st,
-                         lb_transform *out) {
+static void vault_obstacle_now(const lb_world *w, const lb_vault_c *c, const vault_inst *st,
+                               lb_transform *out) {
   (void)c;
   int os = st->obstacle != LB_NULL_ENTITY ? lb_slot_of(w, st->obstacle) : -1;
   *out = os >= 0 ? w->world_xf[os] : st->obstacle0;
 }
-static void to_obstacle(const lb_transform *o, const float *p, float *out) {
+static void vault_to_obstacle(const lb_transform *o, const float *p, float *out) {
   lb_transform pw, pl;
   lb_transform_identity(&pw);
   memcpy(pw.t, p, sizeof(vec3));
   lb_transform_inverse_mul(o, &pw, &pl);
   memcpy(out, pl.t, sizeof(vec3));
 }
-static void dir_to_obstacle(const lb_transform *o, const float *d, float *out) {
+static void vault_dir_to_obstacle(const lb_transform *o, const float *d, float *out) {
   versor inv = {-o->r[0], -o->r[1], -o->r[2], o->r[3]};
   lb_quat_rotate(inv, d, out);
 }
@@ -187,8 +187,8 @@ static void vault_refuse(lb_vault_c *c, lb_vault_refusal why) {
 
 /* The Animator's vault state: duration (seconds, all speeds applied) and whether its root
  * motion moves the character. False when there is no usable state. */
-static bool animator_vault(const lb_world *w, uint32_t s, const lb_vault_c *c, float *seconds,
-                           bool *root_motion) {
+static bool vault_animator_vault(const lb_world *w, uint32_t s, const lb_vault_c *c, float *seconds,
+                                 bool *root_motion) {
   const lb_animator_c *a = lb_component_try(w, s, LB_ANIMATOR);
   const lb_animator_instance *ai = lb_animator_of_slot(w, s);
   if (!a || !ai || c->anim_state == 0) {
@@ -278,7 +278,7 @@ static void vault_start(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
   st->moved = 0.0f;
   float seconds = VAULT_DEFAULT_SECONDS;
   bool root_motion = false;
-  bool clip = animator_vault(w, s, c, &seconds, &root_motion);
+  bool clip = vault_animator_vault(w, s, c, &seconds, &root_motion);
   if (c->vault_duration > 0.0f) {
     seconds = c->vault_duration;
   }
@@ -290,14 +290,14 @@ static void vault_start(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
   vault_trigger(w, s, c);
   /* the obstacle's frame */
   st->obstacle = c->obstacle;
-  obstacle_now(w, c, st, &st->obstacle0);
+  vault_obstacle_now(w, c, st, &st->obstacle0);
   int os = lb_slot_of(w, st->obstacle);
   if (os < 0) {
     lb_transform_identity(&st->obstacle0);
   }
-  dir_to_obstacle(&st->obstacle0, job->forward, st->fwd_l);
-  to_obstacle(&st->obstacle0, job->near_point, st->near_l);
-  to_obstacle(&st->obstacle0, job->top, st->top_l);
+  vault_dir_to_obstacle(&st->obstacle0, job->forward, st->fwd_l);
+  vault_to_obstacle(&st->obstacle0, job->near_point, st->near_l);
+  vault_to_obstacle(&st->obstacle0, job->top, st->top_l);
   /* shrink by heightDelta, so the capsule's bottom clears the top while the feet swing over */
   st->orig_height = cc->height;
   memcpy(st->orig_center, cc->center, sizeof(vec3));
@@ -386,7 +386,7 @@ static void vault_travel(lb_world *w, lb_vault_c *c, vault_inst *st, lb_characte
   }
   memset(cc->move, 0, sizeof cc->move);
   lb_transform o;
-  obstacle_now(w, c, st, &o);
+  vault_obstacle_now(w, c, st, &o);
   vec3 fwd;
   lb_quat_rotate(o.r, st->fwd_l, fwd);
   if (!c->root_motion && c->state != LB_VAULT_LANDING) {
@@ -519,8 +519,8 @@ static bool vault_plant(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst *st,
   for (int k = 0; k < 3; ++k) {
     target[k] = h.point[k] + fwd[k] * r;
   }
-  to_obstacle(o, target, st->plant_l);
-  dir_to_obstacle(o, h.normal, st->normal_l);
+  vault_to_obstacle(o, target, st->plant_l);
+  vault_dir_to_obstacle(o, h.normal, st->normal_l);
   st->planted = true;
   return true;
 }
@@ -547,7 +547,8 @@ static void vault_hand_weight(lb_world *w, uint32_t s, lb_vault_c *c, vault_inst
       vec3 target, shoulder;
       lb_transform_point(o, st->plant_l, target);
       lb_transform_point(root, inst->model[hand->def->upper].t, shoulder);
-      st->released = v_dist(target, shoulder) > hand->arm_length + c->body_shift + c->hand_radius;
+      st->released =
+          vault_v_dist(target, shoulder) > hand->arm_length + c->body_shift + c->hand_radius;
     }
   } else {
     /* A support hand goes back to the grip at the grip's own pace (its blendSeconds). */
@@ -677,13 +678,13 @@ static void vault_reach_one(lb_world *w, uint32_t s, float dt) {
   const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
   const lb_transform *root = &w->world_xf[s];
   if (!st->measured[side]) {
-    st->arm_length[side] = v_dist(inst->model[d->upper].t, inst->model[d->lower].t) +
-                           v_dist(inst->model[d->lower].t, inst->model[d->info.hand].t);
+    st->arm_length[side] = vault_v_dist(inst->model[d->upper].t, inst->model[d->lower].t) +
+                           vault_v_dist(inst->model[d->lower].t, inst->model[d->info.hand].t);
     st->measured[side] = true;
   }
   lb_grip_hand hand = {.def = d, .arm_length = st->arm_length[side]};
   lb_transform o;
-  obstacle_now(w, c, st, &o);
+  vault_obstacle_now(w, c, st, &o);
   bool regrip = lb_grip_hand_holding(w, s, side) == LB_GRIP_HOLDING_SUPPORT;
   vault_hand_weight(w, s, c, st, inst, &hand, &o, regrip, dt);
   if (!st->planted || c->hand_weight <= 0.0f) {

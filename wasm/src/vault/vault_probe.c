@@ -23,12 +23,12 @@ lb_vault_probe_job lb_vault_probe_default_job(void) {
   return j;
 }
 
-static bool in_range(float x, float lo, float hi) {
+static bool vault_in_range(float x, float lo, float hi) {
   return x >= lo && x <= hi;
 }
 
 /* Forward of the character flattened onto the ground: unit, or false when it faces up. */
-static bool flat_forward(const lb_transform *c, vec3 out) {
+static bool vault_flat_forward(const lb_transform *c, vec3 out) {
   const vec3 z = {0.0f, 0.0f, 1.0f};
   vec3 f;
   lb_quat_rotate(c->r, z, f);
@@ -60,22 +60,25 @@ lb_result lb_vault_probe_job_validate(const lb_vault_probe_job *job) {
   }
   vec3 f;
   bool ok = job->hand_radius > 0.0f && job->hand_radius <= 1.0f && job->max_distance > 0.0f &&
-            job->max_distance <= 100.0f && in_range((float)job->cast_down_limit, 1.0f, 64.0f) &&
-            in_range((float)job->cast_forward_limit, 1.0f, 64.0f) &&
-            in_range(job->landing_distance, 0.0f, 10.0f) &&
-            in_range(job->drop_limit, 0.0f, 100.0f) && in_range(job->capsule_radius, 0.0f, 2.0f) &&
+            job->max_distance <= 100.0f &&
+            vault_in_range((float)job->cast_down_limit, 1.0f, 64.0f) &&
+            vault_in_range((float)job->cast_forward_limit, 1.0f, 64.0f) &&
+            vault_in_range(job->landing_distance, 0.0f, 10.0f) &&
+            vault_in_range(job->drop_limit, 0.0f, 100.0f) &&
+            vault_in_range(job->capsule_radius, 0.0f, 2.0f) &&
             (job->capsule_radius == 0.0f || job->capsule_height >= 2.0f * job->capsule_radius) &&
-            job->capsule_height <= 10.0f && flat_forward(&job->character, f);
+            job->capsule_height <= 10.0f && vault_flat_forward(&job->character, f);
   for (int i = 0; i < 3; ++i) {
-    ok = ok && in_range(job->hand_origin[i], -10.0f, 10.0f) &&
-         in_range(job->character.t[i], -LB_COLLIDE_MAX_EXTENT * 0.5f, LB_COLLIDE_MAX_EXTENT * 0.5f);
+    ok = ok && vault_in_range(job->hand_origin[i], -10.0f, 10.0f) &&
+         vault_in_range(job->character.t[i], -LB_COLLIDE_MAX_EXTENT * 0.5f,
+                        LB_COLLIDE_MAX_EXTENT * 0.5f);
   }
   return ok ? LB_OK : LB_ERR_OUT_OF_RANGE;
 }
 
 /* A sphere cast (radius > 0) or a ray (radius 0), recorded for drawing. */
-static bool probe(lb_vault_probe_job *job, const vec3 origin, float radius, const vec3 dir,
-                  float length, lb_collide_hit *hit) {
+static bool vault_probe(lb_vault_probe_job *job, const vec3 origin, float radius, const vec3 dir,
+                        float length, lb_collide_hit *hit) {
   lb_result r =
       radius > 0.0f
           ? lb_world_sphere_cast(job->world, origin, radius, dir, length, &job->filter, hit)
@@ -96,7 +99,7 @@ static bool probe(lb_vault_probe_job *job, const vec3 origin, float radius, cons
  * near point's magnitude (1.1e-5 m within 1.5 m of the origin, 0.3 mm at 40 m): beyond the
  * rounding of the near point (6e-6 m at 40 m), where a ray in the face's plane would hit or
  * miss by chance, and far below the thinnest obstacle the probe takes (1 mm). */
-static float into_face(const vec3 near) {
+static float vault_into_face(const vec3 near) {
   float m = 1.0f;
   for (int i = 0; i < 3; ++i) {
     float a = near[i] < 0.0f ? -near[i] : near[i];
@@ -109,13 +112,13 @@ static float into_face(const vec3 near) {
  * near face (into_face). No top: a miss, a start inside something (nothing above it is a
  * top), or a hit below the near point (the ray passed an obstacle thinner than that, a mesh
  * sheet, onto the floor). */
-static bool find_top(lb_vault_probe_job *job, const vec3 near, const vec3 fwd, float from_y,
-                     float feet_y) {
+static bool vault_find_top(lb_vault_probe_job *job, const vec3 near, const vec3 fwd, float from_y,
+                           float feet_y) {
   const vec3 down = {0.0f, -1.0f, 0.0f};
-  float in = into_face(near);
+  float in = vault_into_face(near);
   vec3 o = {near[0] + in * fwd[0], from_y, near[2] + in * fwd[2]};
   lb_collide_hit h;
-  if (!probe(job, o, 0.0f, down, from_y - feet_y, &h) || !(h.distance > 0.0f) ||
+  if (!vault_probe(job, o, 0.0f, down, from_y - feet_y, &h) || !(h.distance > 0.0f) ||
       h.point[1] < near[1] - in) {
     return false;
   }
@@ -147,7 +150,7 @@ static void vault_height_check(lb_vault_probe_job *job, const vec3 origin, const
   const float r = job->hand_radius;
   const vec3 up = {0.0f, 1.0f, 0.0f};
   const float *feet = job->character.t;
-  if (probe(job, origin, r, fwd, job->max_distance, hit)) {
+  if (vault_probe(job, origin, r, fwd, job->max_distance, hit)) {
     job->verdict = LB_VAULT_CLASS_TOO_TALL;
     return;
   }
@@ -155,7 +158,7 @@ static void vault_height_check(lb_vault_probe_job *job, const vec3 origin, const
   for (uint32_t i = 1; i <= job->cast_down_limit && !found; ++i) {
     vec3 p;
     lb_vec3_mad(origin, up, -r * (float)i, p);
-    found = probe(job, p, r, fwd, job->max_distance, hit);
+    found = vault_probe(job, p, r, fwd, job->max_distance, hit);
   }
   if (found) {
     job->verdict = LB_VAULT_CLASS_VAULT; /* unless the depth check says otherwise */
@@ -163,7 +166,7 @@ static void vault_height_check(lb_vault_probe_job *job, const vec3 origin, const
   }
   float lr = 0.5f * r;
   vec3 ankle = {feet[0], feet[1] + lr + 0.02f, feet[2]};
-  if (probe(job, ankle, lr, fwd, job->max_distance, hit)) {
+  if (vault_probe(job, ankle, lr, fwd, job->max_distance, hit)) {
     job->verdict = LB_VAULT_CLASS_STEP_OVER;
   }
 }
@@ -180,14 +183,14 @@ static uint32_t vault_depth_check(lb_vault_probe_job *job, const vec3 origin, co
   const float r = job->hand_radius;
   const vec3 down = {0.0f, -1.0f, 0.0f};
   float reach = origin[1] - job->top[1] + r;
-  float in = into_face(job->near_point);
+  float in = vault_into_face(job->near_point);
   uint32_t miss = 0;
   for (uint32_t i = 1; i <= job->cast_forward_limit && !miss; ++i) {
     vec3 p;
     lb_vec3_mad(job->near_point, fwd, in + r * (float)(i - 1u), p);
     p[1] = origin[1];
     lb_collide_hit h;
-    if (!probe(job, p, 0.0f, down, reach, &h)) {
+    if (!vault_probe(job, p, 0.0f, down, reach, &h)) {
       miss = i;
     }
   }
@@ -209,7 +212,7 @@ static void vault_far_face(lb_vault_probe_job *job, const vec3 origin, const vec
   float span = lb_vec3_dot(
       (const float[3]){beyond[0] - job->near_point[0], 0.0f, beyond[2] - job->near_point[2]}, fwd);
   lb_collide_hit fh;
-  if (probe(job, far_from, 0.0f, back, span, &fh)) {
+  if (vault_probe(job, far_from, 0.0f, back, span, &fh)) {
     memcpy(far_point, fh.point, sizeof(vec3));
   } else {
     lb_vec3_mad(job->near_point, fwd, r * (float)miss, far_point); /* the depth rays' bound */
@@ -227,7 +230,7 @@ static void vault_far_side(lb_vault_probe_job *job, const vec3 fwd, const vec3 f
   vec3 land_from = {land_col[0], job->top[1] + 0.1f, land_col[2]};
   float land_len = land_from[1] - (feet[1] - job->drop_limit);
   lb_collide_hit lh;
-  if (!probe(job, land_from, 0.0f, down, land_len, &lh)) {
+  if (!vault_probe(job, land_from, 0.0f, down, land_len, &lh)) {
     job->refusal = LB_VAULT_NO_FLOOR;
     return;
   }
@@ -258,7 +261,7 @@ lb_result lb_vault_probe_job_run(lb_vault_probe_job *job) {
   const vec3 up = {0.0f, 1.0f, 0.0f};
   const float *feet = job->character.t;
   vec3 fwd, hand, origin;
-  flat_forward(&job->character, fwd);
+  vault_flat_forward(&job->character, fwd);
   memcpy(job->forward, fwd, sizeof(vec3));
   lb_transform_point(&job->character, job->hand_origin, hand);
   lb_vec3_mad(hand, up, r, origin);
@@ -277,7 +280,7 @@ lb_result lb_vault_probe_job_run(lb_vault_probe_job *job) {
    * without a top is refused, never measured against a floor (height 0, rays that all hit:
    * an obstacle thinner than a fixed step past the near face was once classed Mantle). */
   float from_y = origin[1] + (job->verdict == LB_VAULT_CLASS_TOO_TALL ? 4.0f * r : r);
-  bool top = find_top(job, hit.point, fwd, from_y, feet[1]);
+  bool top = vault_find_top(job, hit.point, fwd, from_y, feet[1]);
   if (job->verdict != LB_VAULT_CLASS_VAULT) {
     return LB_OK;
   }
