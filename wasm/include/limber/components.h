@@ -493,8 +493,8 @@ typedef enum lb_nav_drive_mode {
   LB_NAV_DRIVE_DESTINATION = 0,
   LB_NAV_DRIVE_ROOT_MOTION = 1,
   LB_NAV_DRIVE_BOTH = 2,
-  /* the game moves, turns and animates the character (world.controller.move, Animator parameters, root
-   * motion); the agent follows the Transform on the mesh and only reports (steeringTarget,
+  /* the game moves, turns and animates the character (world.controller.move, Animator parameters,
+   * root motion); the agent follows the Transform on the mesh and only reports (steeringTarget,
    * desiredVelocity, locomotionValue: the value the game may set) */
   LB_NAV_DRIVE_MANUAL = 3
 } lb_nav_drive_mode;
