@@ -16,6 +16,7 @@ export type { RigApi, HumanoidNaming } from './rig.js';
 export { HUMANOID_NAMINGS } from './rig.js';
 export type { AnimApi } from './animator.js';
 export type { GripApi } from './grip.js';
+export type { PlaceTwoHandedOptions, TwoHandedPlacement } from './grip-place.js';
 export type { CollideApi } from './collide.js';
 export type { ControllerApi } from './controller.js';
 export type { VaultApi, VaultCast } from './vault.js';

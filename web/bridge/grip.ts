@@ -1,6 +1,7 @@
 /** Grip functions beside the components: captured finger poses and per-hand status. */
 import { type Entity, GripHolder, GripPose, type HandSide, Rig } from './components.js';
 import { badArgument, describe, jsonArg, nameArg } from './args.js';
+import { placeTwoHanded, type PlaceTwoHandedOptions, type TwoHandedPlacement } from './grip-place.js';
 import { LimberError } from './errors.js';
 import { decodeHand, entityLabel, readReport, readTransforms, FINGER_NAMES, type FingerName, type HandStatus, type JointTransform, PACKED_HAND_BYTES, World } from './world.js';
 
@@ -280,6 +281,12 @@ export class GripApi {
   /** World transform of a GripHolder's anchor as the last step used it (mirrored when the
    * main hand is not the hand the anchors were placed for); null when nothing is held or
    * the object has no anchor for that role. */
+  /** Hangs the held two-handed prop from the holder's chest joint (`placement: 'Object'`)
+   * where both hands reach their anchors on every sampled frame of its clips (default idle,
+   * walk, run), pointing along the character's forward; writes the prop's Transform and
+   * returns it with the worst slack over the frames (grip-place.ts). */
+  readonly placeTwoHanded = (holder: Entity, options: PlaceTwoHandedOptions = {}): TwoHandedPlacement => placeTwoHanded(this.world, holder, options);
+
   readonly anchor = (holder: Entity, role: 'main' | 'support'): JointTransform | null => {
     const fn = 'grip.anchor';
     return this.world.native(({ ex, heap, w, xf, check, entity }) => {
