@@ -59,6 +59,9 @@ static void test_arguments(void) {
   LB_CHECK(run("hash assets/scenes/default.json --steps 120 --dt 0.016666668", out, sizeof out) ==
            0);
   LB_CHECK(strstr(out, "9c92446ec14f017f") != NULL);
+  /* the crowd scene (100 avoiding agents), as tests/expected-hashes.json stores it */
+  LB_CHECK(run("hash assets/scenes/crowd.json --steps 480", out, sizeof out) == 0);
+  LB_CHECK(strstr(out, "ff8d778093cec914") != NULL);
   LB_CHECK(run("hash assets/scenes/default.json --steps 0", out, sizeof out) == 0);
 }
 

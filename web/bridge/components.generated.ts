@@ -651,8 +651,35 @@ export interface NavAgentData {
   readonly locomotionValue: number;
   /** output: degrees from facing to the steering target before the turn */
   readonly turnAngle: number;
-  /** output: m/s toward the steering target at movementSpeed (slower for the last step); what a game steers by in Manual */
+  /** output: m/s toward the steering target at movementSpeed (slower for the last step), after avoidance; what a game steers by in Manual */
   readonly desiredVelocity: Vec3;
+  /**
+   * avoids other agents (ORCA, nav.h); off: it does not, and others avoid it alone
+   * @default true
+   */
+  avoidance: boolean;
+  /**
+   * metres kept clear of other agents; 0 = the CharacterController's radius, else 0.3; range [0, 10]
+   * @default 0
+   */
+  avoidanceRadius: number;
+  /**
+   * 0 = most important: of two agents the higher number takes 3/4 of the avoidance, equal numbers half each; range [0, 99]
+   * @default 50
+   */
+  avoidancePriority: number;
+  /**
+   * layer bits the agent is on, for other agents' avoidanceMask; range [0, 4294967296]
+   * @default 1
+   */
+  avoidanceLayers: number;
+  /**
+   * agents it avoids: those whose avoidanceLayers share a bit (default 0xFFFFFF); range [0, 4294967296]
+   * @default 16777215
+   */
+  avoidanceMask: number;
+  /** output: agents avoided in the last step */
+  readonly neighbours: number;
 }
 
 /** The NavAgent component: world.insert / get / update / remove / has. */

@@ -485,8 +485,23 @@ LB_COMPONENT_STRUCT(lb_env_interaction_c, LB_ENV_INTERACTION_FIELDS);
     .doc = "output: degrees from facing to the steering target before the turn")                   \
   F(vec3, desired_velocity, "desiredVelocity", LB_FIELD_VEC3, .min = -1e6f, .max = 1e6f,           \
     .flags = LB_FIELD_READONLY,                                                                    \
-    .doc = "output: m/s toward the steering target at movementSpeed (slower for the last step); "  \
-           "what a game steers by in Manual")
+    .doc = "output: m/s toward the steering target at movementSpeed (slower for the last step), "  \
+           "after avoidance; what a game steers by in Manual")                                     \
+  F(uint32_t, avoidance, "avoidance", LB_FIELD_BOOL, .def = {1}, .min = 0, .max = 1,               \
+    .doc = "avoids other agents (ORCA, nav.h); off: it does not, and others avoid it alone")       \
+  F(float, avoidance_radius, "avoidanceRadius", LB_FIELD_F32, .min = 0, .max = 10,                 \
+    .doc = "metres kept clear of other agents; 0 = the CharacterController's radius, else 0.3")    \
+  F(uint32_t, avoidance_priority, "avoidancePriority", LB_FIELD_U32, .def = {50}, .min = 0,        \
+    .max = 99,                                                                                     \
+    .doc = "0 = most important: of two agents the higher number takes 3/4 of the avoidance, "      \
+           "equal numbers half each")                                                              \
+  F(uint32_t, avoidance_layers, "avoidanceLayers", LB_FIELD_U32, .def = {1}, .min = 0,             \
+    .max = 4294967295.0f, .doc = "layer bits the agent is on, for other agents' avoidanceMask")    \
+  F(uint32_t, avoidance_mask, "avoidanceMask", LB_FIELD_U32, .def = {16777215.0f}, .min = 0,       \
+    .max = 4294967295.0f,                                                                          \
+    .doc = "agents it avoids: those whose avoidanceLayers share a bit (default 0xFFFFFF)")         \
+  F(uint32_t, neighbours, "neighbours", LB_FIELD_U32, .min = 0, .max = 4294967295.0f,              \
+    .flags = LB_FIELD_READONLY, .doc = "output: agents avoided in the last step")
 LB_COMPONENT_STRUCT(lb_nav_agent_c, LB_NAV_AGENT_FIELDS);
 
 typedef enum lb_nav_drive_mode {

@@ -151,8 +151,11 @@ static void ctl_depenetrate(ctl_ctx *cx, float *p) {
   }
 }
 
+/* Characters are not floors: another controller's capsule is never walkable (a slide meets it
+ * as a wall, a step never lands on it), so a crowd does not climb onto its own heads. */
 static bool ctl_walkable(const ctl_ctx *cx, const lb_collide_hit *h) {
-  return h->normal[1] >= cx->cos_slope && h->point[1] <= cx->ground_foot + cx->step;
+  return h->normal[1] >= cx->cos_slope && h->point[1] <= cx->ground_foot + cx->step &&
+         ctl_controller_of(cx, h->entity) < 0;
 }
 
 /* The plane a contact blocks: its normal when walkable, else its horizontal part (a wall for
@@ -258,10 +261,24 @@ static bool ctl_edge_walkable(ctl_ctx *cx, const float *p, const lb_collide_hit 
   static const float down[3] = {0.0f, -1.0f, 0.0f};
   lb_collide_hit g;
   if (lb_world_raycast(cx->w, o, down, 0.1f, &cx->filter, &g) != LB_OK ||
-      g.entity == LB_NULL_ENTITY) {
+      g.entity == LB_NULL_ENTITY || ctl_controller_of(cx, g.entity) >= 0) {
     return false;
   }
   return g.normal[1] >= cx->cos_slope;
+}
+
+/* Over another controller's capsule: across, away from its axis, by what is left of the
+ * separation budget (at most the distance that clears it), keeping the requested fall. */
+static void ctl_slide_off(ctl_ctx *cx, float *p, const lb_collide_hit *h, float fall) {
+  int32_t other = ctl_controller_of(cx, h->entity);
+  float n[3];
+  ctl_separation_dir(cx, p, h->entity, (uint32_t)other, n);
+  float push = 2.0f * cx->r < cx->sep_budget ? 2.0f * cx->r : cx->sep_budget;
+  cx->sep_budget -= push;
+  p[0] += n[0] * push;
+  p[2] += n[2] * push;
+  p[1] -= fall;
+  ctl_record(cx, h);
 }
 
 typedef struct ctl_land {
@@ -283,6 +300,12 @@ static ctl_land ctl_landing(ctl_ctx *cx, float *p, float dist, float fall, float
        * over a side normal every step) nor a fall. */
       out.held = true;
       ctl_record(cx, &h);
+      return out;
+    }
+    if (ctl_controller_of(cx, h.entity) >= 0) {
+      /* another character below: not ground; off it sideways at the separation speed */
+      ctl_slide_off(cx, p, &h, fall);
+      out.rise = p[1] - start_y;
       return out;
     }
     float ny = h.normal[1] > 0.2f ? h.normal[1] : 0.2f;

@@ -49,6 +49,11 @@ static lb_result nav_agent_stage(lb_write *wr) {
     v->has_destination = 1;
     v->stopped = 0;
   }
+  /* room in the avoidance grid for one more agent: a step never allocates */
+  if (!wr->had &&
+      lb_nav_crowd_reserve(wr->world, nav_world_of(wr->world)->crowd.agent_count + 1u) != LB_OK) {
+    return lb_fail(wr->world, LB_ERR_OUT_OF_MEMORY, "%s: out of memory", wr->where);
+  }
   return LB_OK;
 }
 
@@ -59,6 +64,16 @@ static void nav_agent_commit(lb_write *wr, void *state) {
   if (!wr->had || cur->nav_mesh != v->nav_mesh) {
     st->mesh = 0; /* placed again on the next step */
   }
+  if (!wr->had) {
+    nav_world_of(wr->world)->crowd.agent_count++;
+  }
+}
+
+static void nav_agent_remove(lb_world *w, uint32_t slot, void *value, void *state) {
+  (void)slot;
+  (void)value;
+  (void)state;
+  nav_world_of(w)->crowd.agent_count--;
 }
 
 /* Told after any component write: a written Transform places the agent again (a teleport is
@@ -239,6 +254,10 @@ typedef struct nav_agent_frame {
   lb_nav_path path;
   bool going;  /* has a destination, not stopped, not arrived */
   float angle; /* degrees still to turn toward the steering target */
+  /* avoidance changed the velocity: `avoid` (x, z, m/s) replaces the path's, and `pace` is its
+   * speed over the preferred speed (0..1, the Both mode's parameter scale) */
+  bool avoided;
+  float avoid[2], pace;
 } nav_agent_frame;
 
 /* Back onto the mesh: placed (or placed again after a Transform write) at the nearest point
@@ -314,6 +333,10 @@ static void nav_agent_turn(nav_agent_frame *f) {
   if (f->going && a->drive_mode != LB_NAV_DRIVE_ROOT_MOTION) {
     float dx = a->steering_target[0] - f->now.position[0];
     float dz = a->steering_target[2] - f->now.position[2];
+    if (f->avoided && f->avoid[0] * f->avoid[0] + f->avoid[1] * f->avoid[1] > 1e-6f) {
+      dx = f->avoid[0]; /* steer where avoidance goes (Both: root motion takes it there) */
+      dz = f->avoid[1];
+    }
     if (dx * dx + dz * dz > 1e-12f) {
       float delta = nav_wrap_pi(lb_atan2(dx, dz) - nav_facing_yaw(f->rot));
       f->angle = delta * NAV_DEG;
@@ -351,6 +374,56 @@ static void nav_agent_advance(nav_agent_frame *f) {
     nav_agent_request(f->w, f->slot, f->st, d);
   }
   f->now = moved;
+}
+
+/* NavDestination with avoidance: one step at the avoiding velocity, on the surface (its walls are
+ * the static obstacles), or as the controller's request. */
+static void nav_agent_advance_avoiding(nav_agent_frame *f) {
+  float target[3] = {f->now.position[0] + f->avoid[0] * f->dt, f->now.position[1],
+                     f->now.position[2] + f->avoid[1] * f->dt};
+  lb_nav_point moved;
+  lb_nav_move_along_surface(f->w, f->a->nav_mesh, &f->now, target, &moved);
+  if (f->controlled) {
+    float dy = moved.position[1] - f->now.position[1];
+    float d[3] = {moved.position[0] - f->here[0], dy < 0.0f ? dy : 0.0f,
+                  moved.position[2] - f->here[2]};
+    nav_agent_request(f->w, f->slot, f->st, d);
+  }
+  f->now = moved;
+}
+
+/* Whether the agent steers by avoidance this step: on, with a destination, not stopped. */
+static bool nav_agent_avoids(const nav_agent_frame *f) {
+  const lb_nav_agent_c *a = f->a;
+  return a->avoidance && a->has_destination && !a->stopped && f->dt > 0.0f;
+}
+
+/* Local avoidance (nav_avoid.c): the desired velocity against the neighbours; when it changes,
+ * desiredVelocity reports the new one and the frame steers by it. */
+static void nav_agent_avoid(nav_agent_frame *f) {
+  lb_nav_agent_c *a = f->a;
+  f->avoided = false;
+  f->pace = 1.0f;
+  a->neighbours = 0;
+  if (!nav_agent_avoids(f)) {
+    return;
+  }
+  float pref[2] = {a->desired_velocity[0], a->desired_velocity[2]};
+  a->neighbours = lb_nav_crowd_avoid(f->w, f->slot, &f->now, a->nav_mesh, pref, a->movement_speed,
+                                     f->dt, f->avoid);
+  if (f->avoid[0] == pref[0] && f->avoid[1] == pref[1]) {
+    return;
+  }
+  f->avoided = true;
+  float p2 = pref[0] * pref[0] + pref[1] * pref[1];
+  float v2 = f->avoid[0] * f->avoid[0] + f->avoid[1] * f->avoid[1];
+  f->pace = p2 > 0.0f ? lb_sqrt(v2 / p2) : 1.0f;
+  f->pace = f->pace > 1.0f ? 1.0f : f->pace;
+  a->desired_velocity[0] = f->avoid[0];
+  a->desired_velocity[2] = f->avoid[1];
+  if (p2 > 0.0f) {
+    a->desired_velocity[1] *= f->pace; /* the slope's rise at the new speed */
+  }
 }
 
 /* The velocity the agent wants: toward the steering target at movementSpeed, no further
@@ -408,6 +481,9 @@ static void nav_agent_locomotion(nav_agent_frame *f) {
   }
   if (a->drive_mode == LB_NAV_DRIVE_BOTH && f->going) {
     value = nav_both_param(a, a->remaining_distance, f->angle < 0.0f ? -f->angle : f->angle);
+    if (f->avoided) {
+      value *= f->pace; /* slower as avoidance asks: the animation, not a slide, slows it */
+    }
   } else if (a->movement_speed > 0.0f) {
     value = a->base_locomotion_param * speed / a->movement_speed;
   }
@@ -438,8 +514,8 @@ static void nav_agent_store(nav_agent_frame *f) {
   memcpy(t->rotation, f->rot, sizeof(versor));
 }
 
-/* One agent: sync onto the mesh -> path -> turn -> desired velocity -> advance -> locomotion
- * -> store. */
+/* One agent: sync onto the mesh -> path -> desired velocity -> avoidance -> turn -> advance ->
+ * locomotion -> store. */
 static void nav_agent_step(lb_world *w, uint32_t slot, float dt) {
   nav_agent_frame f = {.w = w, .slot = slot, .dt = dt};
   f.a = lb_component_ptr(w, slot, LB_NAV_AGENT);
@@ -459,9 +535,12 @@ static void nav_agent_step(lb_world *w, uint32_t slot, float dt) {
   f.controlled = nav_agent_request(w, slot, f.st, zero);
   nav_agent_sync(&f);
   nav_agent_path(&f);
-  nav_agent_turn(&f);
   nav_agent_desired(&f);
-  if (f.a->drive_mode == LB_NAV_DRIVE_DESTINATION && f.going) {
+  nav_agent_avoid(&f);
+  nav_agent_turn(&f);
+  if (f.a->drive_mode == LB_NAV_DRIVE_DESTINATION && f.avoided) {
+    nav_agent_advance_avoiding(&f);
+  } else if (f.a->drive_mode == LB_NAV_DRIVE_DESTINATION && f.going) {
     nav_agent_advance(&f);
   }
   nav_agent_locomotion(&f);
@@ -469,6 +548,7 @@ static void nav_agent_step(lb_world *w, uint32_t slot, float dt) {
 }
 
 static void nav_system_nav_agents(lb_world *w, float dt) {
+  lb_nav_crowd_build(w, dt); /* every agent as it stands before any moves: reciprocal */
   uint32_t s;
   for (lb_each it = lb_each_begin(w, LB_NAV_AGENT); lb_each_next(&it, &s);) {
     nav_agent_step(w, s, dt);
@@ -480,7 +560,8 @@ const lb_component_def lb_nav_components[LB_NAV_COMPONENT_COUNT] = {
      .info = &lb_nav_agent_info,
      .state_size = sizeof(lb_nav_agent_state),
      .stage = nav_agent_stage,
-     .commit = nav_agent_commit}};
+     .commit = nav_agent_commit,
+     .remove = nav_agent_remove}};
 
 const lb_system_def lb_nav_systems[LB_NAV_SYSTEM_COUNT] = {
     {LB_PHASE_MOVE, 10, "nav.agents", nav_system_nav_agents}};

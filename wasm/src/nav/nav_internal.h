@@ -38,9 +38,33 @@ typedef struct lb_navmesh {
   uint32_t *corridor;
 } lb_navmesh;
 
+/* One agent as the step's avoidance sees it (XZ), taken before any agent moves. */
+typedef struct lb_nav_crowd_agent {
+  uint32_t slot;
+  float pos[2], vel[2]; /* x, z: where it is and its velocity over the last step */
+  float radius;
+  uint32_t priority, layers, mask;
+  uint32_t reciprocal; /* it avoids too (avoidance on, moving by a destination) */
+  uint32_t settled;    /* it had arrived (last step): it makes way for agents still walking */
+  int32_t cell[2];
+} lb_nav_crowd_agent;
+
+/* The agents of one step in a uniform XZ grid (nav_avoid.c): agents[] in entity order, bucket
+ * b (a hash of the cell) lists its agents' indices in items[start[b] .. start[b + 1]).
+ * Grown when a NavAgent is inserted (lb_nav_crowd_reserve), never in a step. */
+typedef struct lb_nav_crowd {
+  lb_nav_crowd_agent *agents;
+  uint32_t *start, *items;
+  uint32_t count, capacity, buckets; /* buckets: a power of two >= 2 capacity */
+  uint32_t agent_count;              /* NavAgent components in the world */
+  float cell;                        /* grid cell size (the longest query range), metres */
+  float max_radius, max_speed;
+} lb_nav_crowd;
+
 typedef struct lb_nav_world {
   lb_navmesh **meshes; /* handle = index + 1 */
   uint32_t mesh_count, mesh_capacity;
+  lb_nav_crowd crowd;
 } lb_nav_world;
 
 static inline lb_nav_world *nav_world_of(const lb_world *w) {
@@ -71,6 +95,18 @@ bool lb_nav_take_move(lb_world *w, uint32_t slot, const float delta[3]);
  * locomotion parameter and the entity's movement requests. */
 bool lb_nav_owner(const lb_world *w, uint32_t slot, lb_input input, const char *param,
                   lb_input_owner *out);
+
+/* Avoidance (nav_avoid.c). Room for n agents (allocates; called from the NavAgent's stage). */
+lb_result lb_nav_crowd_reserve(lb_world *w, uint32_t n);
+/* Frees the crowd's arrays (module release). */
+void lb_nav_crowd_release(lb_world *w);
+/* The step's snapshot: every agent's position, velocity, radius and rules, and the grid. */
+void lb_nav_crowd_build(lb_world *w, float dt);
+/* The agent on `slot`'s velocity (x, z) nearest `pref` that keeps it clear of its neighbours
+ * for the time horizon (ORCA) and inside the mesh's walls near `at`, at most max_speed. Returns the
+ * number of neighbours avoided; out == pref bit for bit when no neighbour constrains it. */
+uint32_t lb_nav_crowd_avoid(const lb_world *w, uint32_t slot, const lb_nav_point *at, uint32_t mesh,
+                            const float pref[2], float max_speed, float dt, float out[2]);
 
 /* Nearest point by trying every polygon (what the grid search must equal; for tests). */
 void lb_nav_nearest_scan(const lb_navmesh *m, const float *p, lb_nav_point *out);

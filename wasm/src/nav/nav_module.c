@@ -27,6 +27,7 @@ static bool nav_asset_in_use(const lb_world *w, const void *state, const lb_asse
 static void nav_release(lb_world *w, void *state) {
   (void)state;
   lb_navmeshes_release(w, 0);
+  lb_nav_crowd_release(w);
 }
 
 const lb_module_def lb_module_nav = {
