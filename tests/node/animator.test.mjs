@@ -74,10 +74,14 @@ test('transitions: the trigger switches at the next step, the cross-fade sums to
   assert.ok(Math.abs(inVault - 55) <= 1);
 });
 
+// The shipped controller damps MoveSpeed by 0.1 s; these two tests measure the blend space and
+// the clips' root motion, so they set the speed at once (damp 0). Damping has its own test.
+const AT_ONCE = { damp: 0 };
+
 test('blend space: weights from MoveSpeed, both clips at one phase', async () => {
   const { world, hero } = await load();
   for (const [speed, expected] of [[0, [['idle', 1]]], [0.7, [['idle', 0.5], ['walk', 0.5]]], [2.45, [['walk', 0.5], ['run', 0.5]]], [3.5, [['run', 1]]]]) {
-    world.anim.setParam(hero, 'MoveSpeed', speed);
+    world.anim.setParam(hero, 'MoveSpeed', speed, AT_ONCE);
     steps(world, 5);
     const s = world.anim.status(hero);
     assert.deepEqual(s.layers.map((l) => l.clip), expected.map((e) => e[0]));
@@ -93,7 +97,7 @@ test('blend space: weights from MoveSpeed, both clips at one phase', async () =>
 test('root motion: one walk loop is the clip displacement; applyRootMotion moves the entity 1.4 m per walk second', async () => {
   const { world, hero } = await load();
   world.update(hero, Animator, (a) => { a.applyRootMotion = false; });
-  world.anim.setParam(hero, 'MoveSpeed', 1.4);
+  world.anim.setParam(hero, 'MoveSpeed', 1.4, AT_ONCE);
   let x = 0, z = 0, heading = 0;
   for (let i = 0; i < 60; i++) {
     world.step(DT);
@@ -108,14 +112,14 @@ test('root motion: one walk loop is the clip displacement; applyRootMotion moves
   assert.deepEqual(world.get(hero, Transform).position, [0, 0, 0]);
 
   const second = await load();
-  second.world.anim.setParam(second.hero, 'MoveSpeed', 1.4);
+  second.world.anim.setParam(second.hero, 'MoveSpeed', 1.4, AT_ONCE);
   steps(second.world, 60);
   const moved = horizontal(second.world.get(second.hero, Transform).position);
   console.log(`applyRootMotion: the entity walked ${moved.toFixed(6)} m in 1 s at 1.4 m/s`);
   assert.ok(Math.abs(moved - 1.4) < 1e-3);
   // Faster: the same second at run speed goes 3.5 m.
   const start = second.world.get(second.hero, Transform).position;
-  second.world.anim.setParam(second.hero, 'MoveSpeed', 3.5);
+  second.world.anim.setParam(second.hero, 'MoveSpeed', 3.5, AT_ONCE);
   steps(second.world, 60);
   const end = second.world.get(second.hero, Transform).position;
   const ran = Math.hypot(end[0] - start[0], end[2] - start[2]);
