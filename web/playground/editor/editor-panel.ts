@@ -62,6 +62,8 @@ export class EditorPanel {
       else this.ed.leavePreview();
     });
     const why = whyNoPreview(w, this.scene, this.sceneName);
+    chars.disabled = chars.options.length === 0;
+    objs.disabled = objs.options.length === 0;
     preview.disabled = why !== null;
     if (why !== null) this.showMessage(why, true);
   }

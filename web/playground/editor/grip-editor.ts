@@ -144,8 +144,10 @@ export class GripEditor {
     if (this.previewing) return;
     const picked = this.panel.picked();
     try {
-      if (picked !== null) this.startPreview(picked.holder, picked.object);
-      this.panel.showMessage('');
+      if (picked !== null) {
+        this.startPreview(picked.holder, picked.object);
+        this.panel.showMessage('');
+      }
     } catch (err) {
       this.leavePreview();
       this.panel.showMessage(`Preview failed: ${err instanceof Error ? err.message : String(err)}`);
