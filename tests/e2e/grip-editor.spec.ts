@@ -291,3 +291,67 @@ test('grip editor: a clip of the character scrubs and plays under the grip', asy
   expect(await ed(page, (e) => e.localPose())).toBe(rest);
   expect(errors).toEqual([]);
 });
+
+/** The picture's free space (viewport px): right of the HUD, left of the editor's panel. */
+const freeSpace = (page: Page) => page.evaluate(() => ({ left: document.getElementById('hud')!.getBoundingClientRect().right, right: document.getElementById('editor')!.getBoundingClientRect().left, bottom: window.innerHeight }));
+
+/** The head's top, both hands and both feet's toe ends drawn inside the free space, 8 px in
+ * from its edges; returns the character's drawn height (px) and the space's height. */
+async function expectCharacterInFrame(page: Page, when: string): Promise<{ height: number; view: number }> {
+  const box = await freeSpace(page);
+  const joints = ['HeadTop_End', 'LeftHand', 'RightHand', 'LeftToe_End', 'RightToe_End'];
+  const at = await page.evaluate((js) => js.map((j) => window.limber!.screenPosition(window.limber!.handPosition(j))), joints);
+  joints.forEach((j, i) => {
+    const [x, y] = at[i];
+    expect(x, `${when}: ${j} right of the HUD (${box.left.toFixed(0)} px)`).toBeGreaterThan(box.left + 8);
+    expect(x, `${when}: ${j} left of the editor panel (${box.right.toFixed(0)} px)`).toBeLessThan(box.right - 8);
+    expect(y, `${when}: ${j} below the top`).toBeGreaterThan(8);
+    expect(y, `${when}: ${j} above the bottom`).toBeLessThan(box.bottom - 8);
+  });
+  const ys = at.map((p) => p[1]);
+  return { height: Math.max(...ys) - Math.min(...ys), view: box.bottom };
+}
+
+test('grip editor: ?editor=1 alone opens grip-lab and previews a hold, the whole character in frame', async ({ page }) => {
+  const errors = await open(page, '?editor=1');
+  await expect(page.locator('#scene-name')).toHaveText('grip-lab.json');
+  await expect(page.locator('#ed-preview')).toBeEnabled();
+  await expect(page.locator('#ed-message')).toBeHidden();
+  const load = await expectCharacterInFrame(page, 'on load');
+  await preview(page);
+  const st = await api(page);
+  expect(st.mainDistance, 'main palm on its anchor').toBeLessThanOrEqual(5e-4);
+  expect(st.supportDistance, 'support palm on its anchor').toBeLessThanOrEqual(5e-4);
+  const held = await expectCharacterInFrame(page, 'in preview');
+  // framed, not a speck: head to toes over half the picture's height
+  expect(held.height / held.view).toBeGreaterThan(0.5);
+  console.log(`?editor=1: head to toes ${load.height.toFixed(0)} px on load, ${held.height.toFixed(0)} px of ${held.view} in preview; palms ${(st.mainDistance * 1000).toFixed(3)} / ${(st.supportDistance * 1000).toFixed(3)} mm`);
+  await page.screenshot({ path: join(SHOTS, 'editor-default.png') });
+  await page.click('#ed-preview');
+  expect((await api(page)).previewing).toBe(false);
+  expect(errors).toEqual([]);
+});
+
+test('grip editor: a scene with nothing to hold says so, the preview box is disabled and nothing throws', async ({ page }) => {
+  const errors = await open(page, '?scene=default.json&editor=1');
+  await expect(page.locator('#ed-message')).toBeVisible();
+  await expect(page.locator('#ed-message')).toContainText('default.json has no object with a GripProfile (nothing to hold)');
+  await expect(page.locator('#ed-message a')).toHaveAttribute('href', '?scene=grip-lab.json&editor=1');
+  await expect(page.locator('#ed-preview')).toBeDisabled();
+  // even when the box is forced on, entering preview does nothing and throws nothing
+  await page.evaluate(() => {
+    const box = document.getElementById('ed-preview') as HTMLInputElement;
+    box.disabled = false;
+    box.click();
+  });
+  expect((await api(page)).previewing).toBe(false);
+  await expect(page.locator('#ed-preview')).not.toBeChecked();
+  await expect(page.locator('#ed-body')).toBeHidden();
+  await expect(page.locator('#ed-message'), 'the message stays').toBeVisible();
+  expect(await page.locator('#error').textContent()).toBe('');
+  // the scene itself still runs
+  const steps = await page.evaluate(() => window.limber!.steps());
+  await expect.poll(() => page.evaluate(() => window.limber!.steps())).toBeGreaterThan(steps);
+  await page.screenshot({ path: join(SHOTS, 'nothing-to-hold.png') });
+  expect(errors).toEqual([]);
+});

@@ -5,7 +5,8 @@ import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js
 import type { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import { Animator, GripHolder, Rig, Transform, type HandSide, type Scene, type Vec3, type World } from '../bridge/browser.js';
 import { jointWorldPosition, parentFrame, type EntityMarker } from '../three/index.js';
-import type { GripDoc, GripEditor, Role } from './editor/grip-editor.js';
+import type { GripDoc, Role } from './editor/grip-doc.js';
+import type { GripEditor } from './editor/grip-editor.js';
 import type { Hud } from './hud.js';
 import type { StepLoop } from './loop.js';
 import type { DriveMode } from './nav.js';
@@ -219,7 +220,7 @@ function editorApi({ loaded, stage, gizmo }: ApiParts, ed: GripEditor): EditorAp
     status: () => ed.status(),
     document: () => ed.document(),
     handles: () => Object.fromEntries(Object.entries(ed.handlePositions()).map(([k, p]) => [k, screen(p)])),
-    bend: (f, k) => ed.bend(f as never, k),
+    bend: (f, k) => ed.hands.bend(f as never, k),
     localPose: () => JSON.stringify(loaded.world.localPose(loaded.scene.entity(ed.document()?.holder ?? ''))),
     editRole: () => ed.status().editRole,
     gizmoPosition: () => (gizmo.object ? (gizmo.object.getWorldPosition(new THREE.Vector3()).toArray() as Vec3) : null),

@@ -13,13 +13,13 @@ import type { Stage } from './stage.js';
 
 /** The HUD covers the left of the page: the width the picture moves right by (0 when the HUD
  * is too wide to matter). */
-function hudShift(): number {
+export function hudShift(): number {
   const right = el('hud').getBoundingClientRect().right + 12;
   return right < window.innerWidth * 0.45 ? right : 0;
 }
 
 /** The grip editor's panel covers the right of the page. */
-function rightPanel(editor: boolean): number {
+export function rightPanel(editor: boolean): number {
   return editor ? el('editor').getBoundingClientRect().width + 12 : 0;
 }
 

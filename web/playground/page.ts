@@ -1,7 +1,8 @@
 /** The page's settings: the fixed step, the URL parameters, DOM lookup by id.
  *
  * URL parameters (for tests and bug reports):
- *   scene=NAME.json  a scene from assets/scenes/ (default: default.json)
+ *   scene=NAME.json  a scene from assets/scenes/ (default: default.json; with editor=1,
+ *                    EDITOR_SCENE, which has a character and an object to hold)
  *   steps=N          run N fixed steps at load
  *   paused=1         then do not step with time; only edits (gizmo drag,
  *                    limber.dragTarget, the Step button) advance one step each
@@ -13,6 +14,9 @@
  */
 
 export const DT = 1 / 60;
+/** The scene `?editor=1` opens without `scene=`: the grip editor needs a character with a
+ * Rig and an object with a GripProfile, which default.json does not have. */
+export const EDITOR_SCENE = 'grip-lab.json';
 export const MAX_STEPS_PER_FRAME = 8;
 
 export interface Params {
@@ -29,15 +33,16 @@ export interface Params {
 export function readParams(): Params {
   const q = new URLSearchParams(location.search);
   const steps = q.get('steps');
+  const editor = q.get('editor') === '1';
   if (steps !== null && !/^\d+$/.test(steps)) throw new Error(`URL parameter steps=${steps} is not a whole number`);
   return {
-    scene: q.get('scene') ?? 'default.json',
+    scene: q.get('scene') ?? (editor ? EDITOR_SCENE : 'default.json'),
     steps: steps === null ? 0 : Number(steps),
     paused: q.get('paused') === '1',
     select: q.get('select'),
     skeleton: q.get('skeleton') === '1',
     layers: q.has('layers') ? new Set((q.get('layers') ?? '').split(',').filter((x) => x)) : null,
-    editor: q.get('editor') === '1',
+    editor,
     timeline: q.get('timeline') !== '0',
   };
 }

@@ -172,8 +172,17 @@ function capsuleShape(RAPIER: Rapier, a: Vec3, b: Vec3, radius: number) {
   return { mid, q: half > 0 ? yTo(unit(ab)) : IDENTITY, shape: half > 0 ? new RAPIER.Capsule(half, radius) : new RAPIER.Ball(radius) };
 }
 
-/** The query table over `world` (a Rapier World the game owns and steps). */
-export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQueryOptions = {}): RapierQueries {
+/** What every query of one table shares: the Rapier module and world, the entity a collider
+ * stands for, and the collider filter of a query's options. */
+interface QueryContext {
+  RAPIER: Rapier;
+  world: RWorld;
+  entityOf: (c: RCollider) => Entity | undefined;
+  predicate: (filter?: QueryOptions) => (c: RCollider) => boolean;
+}
+
+/** The collider -> entity and layer maps: bind()'s, unless the options give their own. */
+function colliderBindings(options: RapierQueryOptions) {
   const bound = new Map<number, { entity: Entity; layer: number }>();
   const entityOf = options.entityOf ?? ((c: RCollider) => bound.get(c.handle)?.entity);
   const layerOf = options.layerOf ?? ((c: RCollider) => bound.get(c.handle)?.layer ?? 1);
@@ -185,33 +194,101 @@ export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQuer
       return e !== undefined && e !== 0 && e !== exclude && (layerOf(c) & layers) !== 0;
     };
   };
-  const hit = (c: RCollider, distance: number, point: Vec3, normal: Vec3): CollideHit => ({ entity: entityOf(c) as Entity, distance, point, normal, triangle: null });
-  const cast = (pos: Vec3, q: Quat, shape: RAPIER_NS.Shape, dir: Vec3, maxDistance: number, filter?: QueryOptions, core?: { a: Vec3; e: Vec3; r: number }): CollideHit | null => {
-    const d = maxDistance > 0 ? unit(dir) : [0, 1, 0] as Vec3;
-    const h = world.castShape(vec(pos), rot(q), vec(d), shape, 0, maxDistance, true, undefined, undefined, undefined, undefined, predicate(filter));
-    if (!h) return null;
-    // Rapier's time of impact stops within its solver tolerance (mm): refine it with Rapier's
-    // exact contact query on the collider hit (Newton steps on the signed distance along the
-    // cast), so both backends report the same first contact.
-    const t = h.time_of_impact;
-    const point = arr(h.witness1);
-    const normal = unit(arr(h.normal1));
-    if (core) {
-      const f = refineCapsule(h.collider, core.a, core.e, core.r, d, t, maxDistance);
-      return f ? hit(h.collider, f[0], f[1], f[2]) : hit(h.collider, t, point, normal);
-    }
-    const f = refineContact(h.collider, shape, pos, q, d, t, point, normal, maxDistance);
-    return hit(h.collider, f[0], f[1], f[2]);
+  return { bound, entityOf, predicate };
+}
+
+const hitOf = (ctx: QueryContext, c: RCollider, distance: number, point: Vec3, normal: Vec3): CollideHit => ({ entity: ctx.entityOf(c) as Entity, distance, point, normal, triangle: null });
+
+/** The first contact of `shape` at pos/q moved along dir: Rapier's cast, refined. */
+function castQuery(ctx: QueryContext, pos: Vec3, q: Quat, shape: RAPIER_NS.Shape, dir: Vec3, maxDistance: number, filter?: QueryOptions, core?: { a: Vec3; e: Vec3; r: number }): CollideHit | null {
+  const d = maxDistance > 0 ? unit(dir) : [0, 1, 0] as Vec3;
+  const h = ctx.world.castShape(vec(pos), rot(q), vec(d), shape, 0, maxDistance, true, undefined, undefined, undefined, undefined, ctx.predicate(filter));
+  if (!h) return null;
+  // Rapier's time of impact stops within its solver tolerance (mm): refine it with Rapier's
+  // exact contact query on the collider hit (Newton steps on the signed distance along the
+  // cast), so both backends report the same first contact.
+  const t = h.time_of_impact;
+  const point = arr(h.witness1);
+  const normal = unit(arr(h.normal1));
+  if (core) {
+    const f = refineCapsule(h.collider, core.a, core.e, core.r, d, t, maxDistance);
+    return f ? hitOf(ctx, h.collider, f[0], f[1], f[2]) : hitOf(ctx, h.collider, t, point, normal);
+  }
+  const f = refineContact(h.collider, shape, pos, q, d, t, point, normal, maxDistance);
+  return hitOf(ctx, h.collider, f[0], f[1], f[2]);
+}
+
+/** The entities whose colliders `shape` at pos/q overlaps, in entity order. */
+function overlapQuery(ctx: QueryContext, pos: Vec3, q: Quat, shape: RAPIER_NS.Shape, filter?: QueryOptions): Entity[] {
+  const out: Entity[] = [];
+  const pred = ctx.predicate(filter);
+  ctx.world.intersectionsWithShape(vec(pos), rot(q), shape, (c) => {
+    out.push(ctx.entityOf(c) as Entity);
+    return true;
+  }, undefined, undefined, undefined, undefined, pred);
+  return sorted(out);
+}
+
+/** closestPoint and raycast: point projection and ray cast. */
+function pointQueries(ctx: QueryContext): Pick<CollisionQueries, 'closestPoint' | 'raycast'> {
+  const { RAPIER, world } = ctx;
+  return {
+    closestPoint(point, options) {
+      const p = v3(point, 'closestPoint', 'point');
+      const maxDistance = options?.maxDistance ?? 1e5;
+      const pr = projectClosest(world, p, ctx.predicate(options), ctx.entityOf);
+      if (!pr) return null;
+      const q = arr(pr.point);
+      const d: Vec3 = [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
+      const len = Math.hypot(d[0], d[1], d[2]);
+      const signed = pr.isInside ? -len : len;
+      if (signed > maxDistance) return null;
+      const n: Vec3 = len > 0 ? [d[0] / len, d[1] / len, d[2] / len] : [0, 1, 0];
+      return hitOf(ctx, pr.collider, signed, q, pr.isInside ? [-n[0], -n[1], -n[2]] : n);
+    },
+    raycast(originIn, dirIn, maxDistance, filter) {
+      const origin = v3(originIn, 'raycast', 'origin');
+      const d = unit(v3(dirIn, 'raycast', 'dir'));
+      const r = world.castRayAndGetNormal(new RAPIER.Ray(vec(origin), vec(d)), maxDistance, true, undefined, undefined, undefined, undefined, ctx.predicate(filter));
+      if (!r) return null;
+      const t = r.timeOfImpact;
+      return hitOf(ctx, r.collider, t, [origin[0] + d[0] * t, origin[1] + d[1] * t, origin[2] + d[2] * t], arr(r.normal));
+    },
   };
-  const overlap = (pos: Vec3, q: Quat, shape: RAPIER_NS.Shape, filter?: QueryOptions): Entity[] => {
-    const out: Entity[] = [];
-    const pred = predicate(filter);
-    world.intersectionsWithShape(vec(pos), rot(q), shape, (c) => {
-      out.push(entityOf(c) as Entity);
-      return true;
-    }, undefined, undefined, undefined, undefined, pred);
-    return sorted(out);
+}
+
+/** The sphere and capsule casts and the sphere, capsule and box overlaps. */
+function shapeQueries(ctx: QueryContext): Pick<CollisionQueries, 'sphereCast' | 'capsuleCast' | 'overlapSphere' | 'overlapCapsule' | 'overlapBox'> {
+  const RAPIER = ctx.RAPIER;
+  return {
+    sphereCast(center, radius, dir, maxDistance, filter) {
+      return castQuery(ctx, v3(center, 'sphereCast', 'center'), IDENTITY, new RAPIER.Ball(radius), v3(dir, 'sphereCast', 'dir'), maxDistance, filter);
+    },
+    capsuleCast(aIn, bIn, radius, dir, maxDistance, filter) {
+      const a = v3(aIn, 'capsuleCast', 'a'), b = v3(bIn, 'capsuleCast', 'b');
+      const c = capsuleShape(RAPIER, a, b, radius);
+      const e: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+      return castQuery(ctx, c.mid, c.q, c.shape, v3(dir, 'capsuleCast', 'dir'), maxDistance, filter, e[0] || e[1] || e[2] ? { a, e, r: radius } : undefined);
+    },
+    overlapSphere(center, radius, filter) {
+      return overlapQuery(ctx, v3(center, 'overlapSphere', 'center'), IDENTITY, new RAPIER.Ball(radius), filter);
+    },
+    overlapCapsule(a, b, radius, filter) {
+      const c = capsuleShape(RAPIER, v3(a, 'overlapCapsule', 'a'), v3(b, 'overlapCapsule', 'b'), radius);
+      return overlapQuery(ctx, c.mid, c.q, c.shape, filter);
+    },
+    overlapBox(center, rotation, halfExtentsIn, filter) {
+      const halfExtents = v3(halfExtentsIn, 'overlapBox', 'halfExtents');
+      return overlapQuery(ctx, v3(center, 'overlapBox', 'center'), q4(rotation, 'overlapBox', 'rotation'), new RAPIER.Cuboid(halfExtents[0], halfExtents[1], halfExtents[2]), filter);
+    },
   };
+}
+
+/** The query table over `world` (a Rapier World the game owns and steps): the bindings, the
+ * point queries and the shape queries. */
+export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQueryOptions = {}): RapierQueries {
+  const { bound, entityOf, predicate } = colliderBindings(options);
+  const ctx: QueryContext = { RAPIER, world, entityOf, predicate };
   return {
     bind(collider, entity, layer = 1) {
       bound.set(collider.handle, { entity, layer });
@@ -220,47 +297,8 @@ export function rapierQueries(RAPIER: Rapier, world: RWorld, options: RapierQuer
       bound.delete(collider.handle);
     },
     entityOf,
-    closestPoint(point, options) {
-      const p = v3(point, 'closestPoint', 'point');
-      const maxDistance = options?.maxDistance ?? 1e5;
-      const pr = projectClosest(world, p, predicate(options), entityOf);
-      if (!pr) return null;
-      const q = arr(pr.point);
-      const d: Vec3 = [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
-      const len = Math.hypot(d[0], d[1], d[2]);
-      const signed = pr.isInside ? -len : len;
-      if (signed > maxDistance) return null;
-      const n: Vec3 = len > 0 ? [d[0] / len, d[1] / len, d[2] / len] : [0, 1, 0];
-      return hit(pr.collider, signed, q, pr.isInside ? [-n[0], -n[1], -n[2]] : n);
-    },
-    raycast(originIn, dirIn, maxDistance, filter) {
-      const origin = v3(originIn, 'raycast', 'origin');
-      const d = unit(v3(dirIn, 'raycast', 'dir'));
-      const r = world.castRayAndGetNormal(new RAPIER.Ray(vec(origin), vec(d)), maxDistance, true, undefined, undefined, undefined, undefined, predicate(filter));
-      if (!r) return null;
-      const t = r.timeOfImpact;
-      return hit(r.collider, t, [origin[0] + d[0] * t, origin[1] + d[1] * t, origin[2] + d[2] * t], arr(r.normal));
-    },
-    sphereCast(center, radius, dir, maxDistance, filter) {
-      return cast(v3(center, 'sphereCast', 'center'), IDENTITY, new RAPIER.Ball(radius), v3(dir, 'sphereCast', 'dir'), maxDistance, filter);
-    },
-    capsuleCast(aIn, bIn, radius, dir, maxDistance, filter) {
-      const a = v3(aIn, 'capsuleCast', 'a'), b = v3(bIn, 'capsuleCast', 'b');
-      const c = capsuleShape(RAPIER, a, b, radius);
-      const e: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-      return cast(c.mid, c.q, c.shape, v3(dir, 'capsuleCast', 'dir'), maxDistance, filter, e[0] || e[1] || e[2] ? { a, e, r: radius } : undefined);
-    },
-    overlapSphere(center, radius, filter) {
-      return overlap(v3(center, 'overlapSphere', 'center'), IDENTITY, new RAPIER.Ball(radius), filter);
-    },
-    overlapCapsule(a, b, radius, filter) {
-      const c = capsuleShape(RAPIER, v3(a, 'overlapCapsule', 'a'), v3(b, 'overlapCapsule', 'b'), radius);
-      return overlap(c.mid, c.q, c.shape, filter);
-    },
-    overlapBox(center, rotation, halfExtentsIn, filter) {
-      const halfExtents = v3(halfExtentsIn, 'overlapBox', 'halfExtents');
-      return overlap(v3(center, 'overlapBox', 'center'), q4(rotation, 'overlapBox', 'rotation'), new RAPIER.Cuboid(halfExtents[0], halfExtents[1], halfExtents[2]), filter);
-    },
+    ...pointQueries(ctx),
+    ...shapeQueries(ctx),
   };
 }
 

@@ -5,7 +5,7 @@
 import * as THREE from 'three';
 import { FINGER_NAMES, type Entity, type FingerName, type HandSide, type Vec3 } from '../../bridge/browser.js';
 import { jointWorldPosition } from '../../three/index.js';
-import type { EditorHost } from './grip-editor.js';
+import type { EditorHost } from './editor-host.js';
 
 const COLORS: Record<FingerName, number> = { thumb: 0xff7043, index: 0xffd54f, middle: 0x7bd88f, ring: 0x4fc3f7, pinky: 0xb388ff };
 export const DEGREES_PER_PIXEL = 0.5;

@@ -2,6 +2,7 @@
  * distances, reached flags, animator values) over the last seconds of world steps. Values
  * are read after every step; the x axis is the step count (60 per second). */
 import type { ComponentInfo, Entity, World } from '../../bridge/browser.js';
+import { button } from './dom.js';
 
 const SCHEMA_F32 = 0, SCHEMA_U32 = 1, SCHEMA_BOOL = 2;
 const COLORS = ['#ffd54f', '#4fc3f7', '#7bd88f', '#ff7043', '#b388ff', '#f48fb1'];
@@ -137,12 +138,7 @@ export class PlotPanel {
       row.style.color = color;
       const last = values.length > 0 ? values[values.length - 1].v : NaN;
       row.textContent = `${key} ${Number.isFinite(last) ? last.toPrecision(4) : '—'} `;
-      const x = document.createElement('button');
-      x.type = 'button';
-      x.textContent = '×';
-      x.title = `stop plotting ${key}`;
-      x.addEventListener('click', () => this.remove(key));
-      row.append(x);
+      row.append(button('', '×', `stop plotting ${key}`, () => this.remove(key)));
       this.legend.append(row);
     }
   }
