@@ -338,7 +338,7 @@ export async function loadLevel(world: World, source: AssetSource, options: Load
   const pieces = src.json?.pieces;
   if (Array.isArray(pieces)) for (const p of pieces) if (p && typeof p.name === 'string') kinds.set(p.name, typeof p.kind === 'string' ? p.kind : '');
   const path = `${(src.stem || 'level').replace(/[^A-Za-z0-9_.-]/g, '_')}.${src.kind}`;
-  const scene = { name: `level ${name}`, level: opts.layers ? { file: path, layers: opts.layers } : path };
+  const scene = { name: `level ${name}`, entities: [], level: opts.layers ? { file: path, layers: opts.layers } : path };
   let loaded: Scene;
   try {
     loaded = world.loadScene(scene, { files: { [path]: src.bytes } });
