@@ -366,9 +366,9 @@ export interface ReplayContext {
   scene(index: number): Scene | null;
 }
 
-function sameHandle(op: InputOp, got: number, want: number): void {
+function sameHandle(got: number, want: number): void {
   if (got !== want) {
-    throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: got handle ${got} where the recording got ${want}: the world was not set up as the recorded one ('${op[0]}')`);
+    throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: got handle ${got} where the recording got ${want}: the world was not set up as the recorded one`);
   }
 }
 
@@ -394,7 +394,7 @@ function applyOp(ctx: ReplayContext, op: InputOp, onStep: (n: number) => void): 
       return;
     }
     case 'spawn':
-      return sameHandle(op, world.spawn(), op[1]);
+      return sameHandle(world.spawn(), op[1]);
     case 'despawn':
       return world.despawn(op[1]);
     case 'insert':
@@ -433,17 +433,17 @@ function applyOp(ctx: ReplayContext, op: InputOp, onStep: (n: number) => void): 
       );
     }
     case 'controller':
-      return sameHandle(op, world.anim.addController(op[1], op[3], op[2]), op[4]);
+      return sameHandle(world.anim.addController(op[1], op[3], op[2]), op[4]);
     case 'humanoid': {
       const h = world.native((c) => c.heap.scratch(4, (p) => (c.check(c.ex.lbw_add_humanoid(c.w, unNum(op[1]), op[2], p), { fn: 'replay humanoid' }), c.heap.u32[p >> 2]!)));
-      return sameHandle(op, h, op[3]);
+      return sameHandle(h, op[3]);
     }
     case 'mesh':
-      return sameHandle(op, world.collide.addMesh(op[1].map(unNum), op[2]), op[3]);
+      return sameHandle(world.collide.addMesh(op[1].map(unNum), op[2]), op[3]);
     case 'navmesh':
-      return sameHandle(op, addNavmeshArrays(world, op), op[6]);
+      return sameHandle(addNavmeshArrays(world, op), op[6]);
     case 'navmeshJson':
-      return sameHandle(op, world.nav.addMesh(op[2], op[1]), op[3]);
+      return sameHandle(world.nav.addMesh(op[2], op[1]), op[3]);
     case 'scene': {
       const files = Object.fromEntries(Object.entries(op[2]).map(([p, b]) => [p, fromBase64(String(b), `log scene file ${p}`)]));
       world.loadScene(op[1], { files });

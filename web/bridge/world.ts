@@ -509,11 +509,12 @@ export class World {
 
   /** The 64-bit bone hash as 16 hex digits (same value natively and in wasm). */
   hash(): string {
-    return this.heap.scratch(8, (p) => {
-      this.ex.lbw_hash(this.w, p);
-      const u = this.heap.u32;
-      return u[(p >> 2) + 1].toString(16).padStart(8, '0') + u[p >> 2].toString(16).padStart(8, '0');
-    });
+    // Into the component block (at least 8 bytes, kept for the world's life): no allocation
+    // per hash, so tools may hash every frame (and record()/stopRecording() allocate nothing).
+    const p = this.io;
+    this.ex.lbw_hash(this.w, p);
+    const u = this.heap.u32;
+    return u[(p >> 2) + 1].toString(16).padStart(8, '0') + u[p >> 2].toString(16).padStart(8, '0');
   }
 
   /** The entity's Rig asset, read straight from the component's bytes (no object built). */
