@@ -96,5 +96,23 @@ export async function typedApi(navJson: string): Promise<unknown[]> {
   // ... but navPathStatus() reads it
   const read: NavPathStatus = navPathStatus('complete');
 
-  return [found, kept, wrongKind, forged, position, rotation, status, agentStatus, old, read];
+  // ---- levels, props and input logs ------------------------------------------------------------
+  const level = await world.loadLevel('level.glb', { layers: { wall: 2 }, navMesh: 'bake' });
+  const levelNav: NavMeshHandle | undefined = level.navMesh;
+  const wallMeshes: readonly MeshHandle[] = level.meshes;
+  // @ts-expect-error a number is not a level source
+  await world.loadLevel(42);
+  // @ts-expect-error navMesh takes 'bake', { bake }, a navmesh or false
+  await world.loadLevel('level.glb', { navMesh: true });
+  const prop = await world.loadProp(new Uint8Array(0), { position: new Vector3(0, 1, 0), surfaces: [{ shape: 'Cylinder', radius: 0.02 }] });
+  // @ts-expect-error a surface shape is one of the GripSurface shapes
+  await world.loadProp('rifle.json', { surfaces: [{ shape: 'Torus' }] });
+  world.insert(e, Transform, { parent: prop.entity });
+  world.record();
+  const log = world.stopRecording();
+  const hash: string = world.replay(log, { onStep: (n: number) => void n });
+  // @ts-expect-error a replay takes a log, not its text
+  world.replay(JSON.stringify(log));
+
+  return [found, kept, wrongKind, forged, position, rotation, status, agentStatus, old, read, levelNav, wallMeshes, hash];
 }

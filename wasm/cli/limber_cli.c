@@ -1,5 +1,8 @@
 /* Native CLI: `limber hash SCENE --steps N [--dt S]` prints the bone hash as the
- * last line (16 hex digits); `limber run ...` prints a readable summary too. Files the
+ * last line (16 hex digits); `limber run ...` prints a readable summary too; `limber replay
+ * SCENE LOG [--every]` loads the scene into a new world, applies the input log the bridge
+ * recorded (world.record, limber/input_log.h) and prints the hash (with --every, each step's
+ * first), exit 1 when it differs from the log's "end". Files the
  * scene refers to (glTF rigs) are read relative to the scene's folder or the first folder
  * above it that has them (so repository-relative paths work from anywhere). */
 #define _POSIX_C_SOURCE 200809L /* fstat */
@@ -122,6 +125,7 @@ static lb_result load_scene(lb_world *world, const char *path, const char *json,
 
 static int usage(void) {
   fprintf(stderr, "usage: limber hash|run|poses SCENE.json [--steps N] [--dt SECONDS]\n"
+                  "       limber replay SCENE.json LOG.json [--every]\n"
                   "  poses: after every step, each named entity's joint positions in world space\n"
                   "  (float32 x y z per joint, little-endian) to stdout; scripts/pose-diff.mjs\n"
                   "  compares two such dumps\n");
@@ -183,7 +187,73 @@ static void write_poses(const lb_world *world, const lb_scene *scene) {
   }
 }
 
+static void print_step_hash(lb_world *world, uint64_t step, void *user) {
+  (void)user;
+  printf("step %llu %016llx\n", (unsigned long long)step, (unsigned long long)lb_world_hash(world));
+}
+
+/* The log's "end": { "hash": "..." }, found by text (the core parses the log itself). */
+static bool end_hash(const char *log, char out[17]) {
+  const char *end = strstr(log, "\"end\"");
+  const char *h = end ? strstr(end, "\"hash\"") : NULL;
+  const char *q = h ? strchr(h + 6, '"') : NULL;
+  if (!q || strspn(q + 1, "0123456789abcdef") != 16 || q[17] != '"') {
+    return false;
+  }
+  memcpy(out, q + 1, 16);
+  out[16] = 0;
+  return true;
+}
+
+static int replay(int argc, char **argv) {
+  if (argc < 4 || argc > 5 || (argc == 5 && strcmp(argv[4], "--every") != 0)) {
+    return usage();
+  }
+  size_t len = 0, log_len = 0;
+  const char *why = NULL;
+  char *json = read_file_why(argv[2], &len, &why);
+  char *log = json ? read_file_why(argv[3], &log_len, &why) : NULL;
+  if (!log) {
+    fprintf(stderr, "limber: cannot read %s: %s\n", json ? argv[3] : argv[2], why);
+    free(json);
+    return 1;
+  }
+  lb_world *world = NULL;
+  lb_scene *scene = NULL;
+  lb_result r = lb_world_create(NULL, &world);
+  if (r == LB_OK) {
+    r = load_scene(world, argv[2], json, len, &scene);
+  }
+  if (r == LB_OK) {
+    r = lb_input_log_replay(world, &scene, 1, log, log_len, argc == 5 ? print_step_hash : NULL,
+                            NULL);
+  }
+  char want[17];
+  int status = 0;
+  if (r != LB_OK) {
+    fprintf(stderr, "limber: %s\n", world ? lb_world_last_error(world) : lb_result_name(r));
+    status = 1;
+  } else {
+    char got[17];
+    snprintf(got, sizeof got, "%016llx", (unsigned long long)lb_world_hash(world));
+    printf("%s\n", got);
+    if (end_hash(log, want) && strcmp(want, got) != 0) {
+      fprintf(stderr, "limber: the replay's hash %s differs from the recorded session's %s\n", got,
+              want);
+      status = 1;
+    }
+  }
+  free(json);
+  free(log);
+  lb_scene_destroy(world, scene);
+  lb_world_destroy(world);
+  return status;
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "replay") == 0) {
+    return replay(argc, argv);
+  }
   if (argc < 3 || (strcmp(argv[1], "hash") != 0 && strcmp(argv[1], "run") != 0 &&
                    strcmp(argv[1], "poses") != 0)) {
     return usage();

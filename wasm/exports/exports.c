@@ -40,6 +40,9 @@ LBW_EXPORT(lbw_despawn) int lbw_despawn(lb_world *w, lb_entity e) {
 LBW_EXPORT(lbw_alive) int lbw_alive(lb_world *w, lb_entity e) {
   return lb_world_alive(w, e);
 }
+LBW_EXPORT(lbw_entity_count) uint32_t lbw_entity_count(lb_world *w) {
+  return lb_world_entity_count(w);
+}
 LBW_EXPORT(lbw_generations_unused)
 uint32_t lbw_generations_unused(lb_world *w, uint16_t *out, uint32_t cap) {
   return lb_world_generations_unused(w, out, cap);

@@ -26,6 +26,20 @@ int lbw_add_mesh(lb_world *w, const float *positions, uint32_t vertex_count,
   return lb_world_add_mesh(w, &d, out);
 }
 
+/* out: positions pointer, vertex count, indices pointer, index count (4 words). */
+LBW_EXPORT(lbw_mesh_data)
+int lbw_mesh_data(lb_world *w, uint32_t mesh, uint32_t *out) {
+  lb_mesh_def d;
+  lb_result r = lb_world_mesh_data(w, mesh, &d);
+  if (r == LB_OK) {
+    out[0] = (uint32_t)(uintptr_t)d.positions;
+    out[1] = d.vertex_count;
+    out[2] = (uint32_t)(uintptr_t)d.indices;
+    out[3] = d.index_count;
+  }
+  return r;
+}
+
 LBW_EXPORT(lbw_mesh_triangle_count)
 uint32_t lbw_mesh_triangle_count(lb_world *w, uint32_t mesh) {
   return lb_world_mesh_triangle_count(w, mesh);

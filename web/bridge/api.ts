@@ -38,3 +38,8 @@ export {
   sampleClip, setAnimatorParam, setAnimatorTrigger, setNavDestination, stopNavAgent,
 } from './deprecated.js';
 export type { InputOwner, OwnedInput } from './input.js';
+// Levels and props (world.loadLevel, world.loadProp) and input logs (world.record, world.replay).
+export { Level, Prop } from './level.js';
+export type { AssetSource, LevelData, LoadLevelOptions, LoadPropOptions, PropAnchor, PropGrip, PropSurface } from './level.js';
+export { INPUT_LOG_FORMAT, INPUT_LOG_VERSION } from './record.js';
+export type { InputLog, InputOp, LogField, LogNumber, ReplayOptions } from './record.js';

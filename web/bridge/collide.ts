@@ -201,6 +201,22 @@ export interface CollisionQueries {
 /** `world.collide`: the built-in backend (deterministic, the core's own colliders) — mesh
  * assets and the queries. It is a CollisionQueries table: pass `world.collide` wherever one
  * is expected. Its members are bound functions, so `const { raycast } = world.collide` works. */
+/** The arrays of a mesh asset (copies): positions x, y, z per vertex in the mesh's frame, and
+ * 3 indices per triangle. */
+export function meshData(world: World, mesh: HandleArg<MeshHandle>): { positions: Float32Array; indices: Uint32Array } {
+  const fn = 'collide.meshData';
+  handleArg(mesh, fn, 'mesh', 'a mesh asset handle');
+  return world.native(({ ex, heap, w }) =>
+    heap.scratch(16, (p) => {
+      if (ex.lbw_mesh_data(w, mesh, p) !== 0) throw badArgument(fn, 'mesh', `= ${mesh} is not a mesh asset of this world`);
+      const b = p >> 2;
+      const u = heap.u32;
+      const [pp, vc, ip, ic] = [u[b]!, u[b + 1]!, u[b + 2]!, u[b + 3]!];
+      return { positions: new Float32Array(ex.memory.buffer, pp, 3 * vc).slice(), indices: new Uint32Array(ex.memory.buffer, ip, ic).slice() };
+    }, fn),
+  );
+}
+
 export class CollideApi implements CollisionQueries {
   /** @internal use `world.collide` */
   constructor(private readonly world: World) {}
@@ -209,6 +225,9 @@ export class CollideApi implements CollisionQueries {
    * frame) and indices (3 per triangle). Bad meshes (NaN, an index out of range, no
    * triangles) throw; nothing is added. Returns its handle. */
   readonly addMesh = (positions: ArrayLike<number>, indices: ArrayLike<number>): MeshHandle => addMesh(this.world, positions, indices);
+  /** The arrays of a mesh asset (copies): positions (x, y, z per vertex, the mesh's frame)
+   * and indices (3 per triangle), e.g. a glTF level's meshes for drawing or baking. */
+  readonly meshData = (mesh: HandleArg<MeshHandle>): { positions: Float32Array; indices: Uint32Array } => meshData(this.world, mesh);
   /** Triangles of a mesh asset (0 for an unknown handle). */
   readonly meshTriangleCount = (mesh: HandleArg<MeshHandle>): number => meshTriangleCount(this.world, mesh);
   /** The collider surface point nearest to `point`, with the signed distance (negative

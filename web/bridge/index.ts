@@ -4,6 +4,7 @@
  * `http(s):` URL, bytes, a Response or a compiled module. */
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL, fileURLToPath } from 'node:url';
+import { setSourceReader } from './level.js';
 import { fetchWasm, instantiateLimber, type WasmFetcher } from './wasm.js';
 import { type CreateWorldOptions, World } from './world.js';
 import { LimberError } from './errors.js';
@@ -13,6 +14,19 @@ export * from './api.js';
 
 // Navmesh baking (bakeNavMesh): the optional peer packages, imported on the first bake.
 setRecastLoader(async () => ({ core: await import('@recast-navigation/core'), generators: await import('@recast-navigation/generators') }));
+
+// world.loadLevel / loadProp: paths and file: URLs from disk (relative to the working
+// directory), other URLs fetched.
+setSourceReader(
+  async (url) => (url.protocol === 'file:' ? new Uint8Array(await readFile(fileURLToPath(url))) : new Uint8Array(await (await fetchOk(url)).arrayBuffer())),
+  () => pathToFileURL(`${process.cwd()}/`).href,
+);
+
+async function fetchOk(url: URL): Promise<Response> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`status ${res.status}`);
+  return res;
+}
 
 const readNode: WasmFetcher = async (url) => {
   if (url.protocol !== 'file:') return fetchWasm(url);

@@ -17,6 +17,7 @@ export interface LimberExports {
   lbw_spawn(w: number, out: number): number;
   lbw_despawn(w: number, e: number): number;
   lbw_alive(w: number, e: number): number;
+  lbw_entity_count(w: number): number;
   lbw_generations_unused(w: number, out: number, cap: number): number;
   lbw_generations_reserve(w: number, unused: number, count: number): number;
   lbw_asset_counts(w: number, out: number, cap: number): number;
@@ -111,6 +112,7 @@ export interface LimberExports {
   lbw_controller_state_blend(w: number, c: number, i: number, out: number): number;
   lbw_add_mesh(w: number, positions: number, vertexCount: number, indices: number, indexCount: number, out: number): number;
   lbw_mesh_triangle_count(w: number, mesh: number): number;
+  lbw_mesh_data(w: number, mesh: number, out: number): number;
   lbw_closest_point(w: number, input: number, maxDistance: number, layers: number, exclude: number, out: number): number;
   lbw_raycast(w: number, input: number, maxDistance: number, layers: number, exclude: number, out: number): number;
   lbw_sphere_cast(w: number, input: number, radius: number, maxDistance: number, layers: number, exclude: number, out: number): number;

@@ -5,6 +5,8 @@ import { ControllerApi } from './controller.js';
 import { badArgument, deprecated, describe, handleArg, jsonArg, nameArg, vecArg } from './args.js';
 import { GripApi } from './grip.js';
 import { inputOwner, type InputOwner, type OwnedInput } from './input.js';
+import { type AssetSource, type Level, loadLevel, type LoadLevelOptions, loadProp, type LoadPropOptions, type Prop } from './level.js';
+import { type InputLog, Recorder, replayLog, type ReplayOptions } from './record.js';
 import { NavApi } from './nav.js';
 import { type HumanoidNaming, RigApi } from './rig.js';
 import { VaultApi, type VaultCast } from './vault.js';
@@ -212,6 +214,8 @@ export class World {
    * the core's scene. A Scene object asks here whether what it names exists. */
   private scenes = new Map<number, number>();
   private sceneSerial = 0;
+  /** While recording: the recorder whose call table `_ex` is (record.ts). */
+  private recorder: Recorder | null = null;
   /** Where component bytes cross to and from the core: one block as large as the largest
    * component, kept for the world's life (an alloc and free per get measured a third of it). */
   private readonly io: number;
@@ -319,6 +323,7 @@ export class World {
    * LB_ERR_INVALID_ARGUMENT. Destroying twice is allowed. */
   destroy(): void {
     if (this.ptr && this._ex) this._ex.lbw_world_destroy(this.ptr);
+    this.recorder = null;
     this.ptr = 0;
     this._ex = null;
     this._heap = null;
@@ -334,6 +339,11 @@ export class World {
   despawn(e: Entity): void {
     const h = this.entity(e, 'despawn');
     this.check(this.ex.lbw_despawn(this.w, h), { entity: h, fn: 'despawn' });
+  }
+
+  /** Live entities (a count over every slot ever used: for tools and tests, not per frame). */
+  get entityCount(): number {
+    return this.ex.lbw_entity_count(this.w);
   }
 
   /** False for a despawned (stale) or null handle; a LimberError for a value that is not
@@ -443,6 +453,7 @@ export class World {
    * destroyed while one loaded before it (even if destroyed since) works again. */
   restore(snapshot: WorldSnapshot): void {
     const fn = 'restore';
+    if (this.recorder) throw badArgument(fn, 'world', 'is recording: a restore cannot be recorded (world.stopRecording() first)');
     if (snapshot === null || typeof snapshot !== 'object' || !(snapshot.bytes instanceof Uint8Array) || typeof snapshot.checksum !== 'string' || !Array.isArray(snapshot.scenes)) {
       throw badArgument(fn, 'snapshot', `must be a World.snapshot(), got ${describe(snapshot)}`);
     }
@@ -486,6 +497,11 @@ export class World {
     return this.scenes.get(serial) ?? 0;
   }
 
+  /** @internal The Scene whose bridge serial is index + 1, or null when it is not loaded. */
+  sceneAt(index: number): Scene | null {
+    return this.scenes.has(index + 1) ? new Scene(this, index + 1) : null;
+  }
+
   /** @internal Forgets a scene (Scene.destroy). */
   sceneDropped(serial: number): void {
     this.scenes.delete(serial);
@@ -493,11 +509,12 @@ export class World {
 
   /** The 64-bit bone hash as 16 hex digits (same value natively and in wasm). */
   hash(): string {
-    return this.heap.scratch(8, (p) => {
-      this.ex.lbw_hash(this.w, p);
-      const u = this.heap.u32;
-      return u[(p >> 2) + 1].toString(16).padStart(8, '0') + u[p >> 2].toString(16).padStart(8, '0');
-    });
+    // Into the component block (at least 8 bytes, kept for the world's life): no allocation
+    // per hash, so tools may hash every frame (and record()/stopRecording() allocate nothing).
+    const p = this.io;
+    this.ex.lbw_hash(this.w, p);
+    const u = this.heap.u32;
+    return u[(p >> 2) + 1].toString(16).padStart(8, '0') + u[p >> 2].toString(16).padStart(8, '0');
   }
 
   /** The entity's Rig asset, read straight from the component's bytes (no object built). */
@@ -590,6 +607,85 @@ export class World {
    * `input`: 'move' or { param: name }. Table: docs/architecture.md, "Who writes what". */
   inputOwner(e: Entity, input: OwnedInput): InputOwner | null {
     return inputOwner(this, e, input);
+  }
+
+  // ---- levels and props ----------------------------------------------------------------------
+
+  /** Loads a game level: `source` is its bytes (a .glb / .gltf whose mesh nodes become collision
+   * meshes, or a Limber level .json of box pieces), a URL or path (fetched; in Node a file path
+   * or file: URL, relative to the working directory), or the parsed Limber level object. Each
+   * piece becomes a static collider entity named by the piece; walls (kind 'wall', a glTF node
+   * named wall_...) go on layers 0 and 1, the rest on layer 0, so EnvironmentInteraction,
+   * Vault and CharacterController see the level with their defaults (`options.layers` sets
+   * bits per kind). `options.navMesh`: 'bake' (Recast over the level's geometry), a navmesh,
+   * or false. All or nothing: a failed load (unreadable, broken file, bad option, failed bake)
+   * throws a LimberError naming loadLevel and the field, and leaves the world as it was. */
+  loadLevel(source: AssetSource, options: LoadLevelOptions = {}): Promise<Level> {
+    return loadLevel(this, source, options);
+  }
+
+  /** Loads a prop: a Limber prop .json (assets/props: a root with a GripProfile, anchor and
+   * GripSurface children), or a .glb / .gltf (its mesh nodes as collision meshes under a root
+   * entity, on `options.colliderLayer`, default 0: invisible to queries), from bytes, a URL or
+   * path, or the parsed object. `options`: the root's name, position and rotation, extra grip
+   * surfaces, and `grip` (GripProfile fields; anchors as places in the prop). Returns the root
+   * entity (for GripHolder.held), its surfaces and anchors. All or nothing, as loadLevel. */
+  loadProp(source: AssetSource, options: LoadPropOptions = {}): Promise<Prop> {
+    return loadProp(this, source, options);
+  }
+
+  // ---- input logs ---------------------------------------------------------------------------
+
+  /** Starts recording every change the game makes to this world between steps, and the steps:
+   * component writes (insert, update, remove; NavAgent destinations and stops are updates),
+   * spawns and despawns, Animator parameters (damped too), controller moves, vault requests,
+   * external poses, registered poses, controllers and meshes added, scenes and levels loaded
+   * and unloaded. Recording makes no allocation in the core. A restore, rig.load (a glTF rig)
+   * or freeing a scene object cannot be recorded and throw while recording. See record.ts. */
+  record(): void {
+    if (this.recorder) throw badArgument('record', 'world', 'is already recording (world.stopRecording() first)');
+    const rec = new Recorder(
+      {
+        raw: this.heap.ex,
+        heap: this.heap,
+        schema: this.schema,
+        names: this.names,
+        xf: this.xf,
+        nextSceneIndex: () => this.sceneSerial,
+        scenes: () => [...this.scenes].map(([serial, ptr]): [number, number] => [ptr, serial - 1]),
+      },
+      { steps: this.stepCount, hash: this.hash() },
+    );
+    this.recorder = rec;
+    this._ex = rec.exports;
+  }
+
+  /** True between record() and stopRecording(). */
+  get recording(): boolean {
+    return this.recorder !== null;
+  }
+
+  /** Stops recording; the log: plain JSON, versioned, with the step count and hash at its start
+   * and end (limber/input_log.h describes the ops). */
+  stopRecording(): InputLog {
+    const rec = this.recorder;
+    if (!rec) throw badArgument('stopRecording', 'world', 'is not recording (world.record() first)');
+    const log = rec.finish({ steps: this.stepCount, hash: this.hash() });
+    this.recorder = null;
+    this._ex = this.heap.ex;
+    return log;
+  }
+
+  /** Applies an input log to this world and returns the hash after it (a faithful replay ends
+   * with `log.end.hash`). The world must be where the recorded one was at record(): set up the
+   * same way (the same scenes, levels and calls, in a new world), else nothing is applied and a
+   * LimberError says so. The log is checked in full first (format, version, every op's shape:
+   * LB_ERR_PARSE naming the op); an op the world refuses (a stale entity, a handle that differs
+   * from the recording) puts the world back where it was and throws, naming the op.
+   * `options.onStep(step, world)` runs after each step. Natively: `limber replay SCENE LOG`. */
+  replay(log: InputLog, options: ReplayOptions = {}): string {
+    if (this.recorder) throw badArgument('replay', 'world', 'is recording (world.stopRecording() first)');
+    return replayLog({ world: this, schema: this.schema, scene: (i) => this.sceneAt(i) }, log, options);
   }
 
   // ---- module namespaces: what each module adds, one object per module --------------------

@@ -2,12 +2,16 @@
 /** Node CLI over the WebAssembly core:
  *   limber hash SCENE --steps N [--dt S]   last line: the bone hash (16 hex digits)
  *   limber run  SCENE --steps N [--dt S]   a readable summary, then the hash
+ *   limber replay SCENE LOG [--every]      loads the scene into a new world, replays the input
+ *                                          log (world.record) and prints the hash (with --every,
+ *                                          each step's first); exit 1 when it differs from the
+ *                                          log's end hash
  * Files the scene refers to (glTF rigs) are read relative to the scene's folder or the first
  * folder above it that has them (so repository-relative paths work from anywhere). */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { Animator, createWorld, LimberError, TwoBoneIK, type TwoBoneIKData, type World } from '../bridge/index.js';
+import { Animator, createWorld, type InputLog, LimberError, TwoBoneIK, type TwoBoneIKData, type World } from '../bridge/index.js';
 
 /** The bytes of every file a scene names, found next to it or in a folder above it. */
 async function sceneFiles(world: World, scenePath: string, text: string): Promise<Record<string, Uint8Array>> {
@@ -26,12 +30,29 @@ async function sceneFiles(world: World, scenePath: string, text: string): Promis
 }
 
 function usage(): never {
-  process.stderr.write('usage: limber hash|run SCENE.json [--steps N] [--dt SECONDS]\n');
+  process.stderr.write('usage: limber hash|run SCENE.json [--steps N] [--dt SECONDS]\n       limber replay SCENE.json LOG.json [--every]\n');
   process.exit(2);
+}
+
+async function replay(path: string, logPath: string, every: boolean): Promise<void> {
+  const world = await createWorld();
+  const text = await readFile(path, 'utf8');
+  world.loadScene(text, { files: await sceneFiles(world, path, text) });
+  const log = JSON.parse(await readFile(logPath, 'utf8')) as InputLog;
+  const hash = world.replay(log, every ? { onStep: (n, w) => console.log(`step ${n} ${w.hash()}`) } : {});
+  console.log(hash);
+  if (log.end && typeof log.end.hash === 'string' && log.end.hash !== hash) {
+    process.stderr.write(`limber: the replay's hash ${hash} differs from the recorded session's ${log.end.hash}\n`);
+    process.exitCode = 1;
+  }
 }
 
 async function main(argv: string[]): Promise<void> {
   const [cmd, path, ...rest] = argv;
+  if (cmd === 'replay') {
+    if (!path || !rest[0] || rest.length > 2 || (rest.length === 2 && rest[1] !== '--every')) usage();
+    return replay(path, rest[0], rest.length === 2);
+  }
   if ((cmd !== 'hash' && cmd !== 'run') || !path) usage();
   let steps = 60;
   let dt = 1 / 60;

@@ -116,6 +116,10 @@ lb_mesh_def lb_mesh_default_def(void); /* all zero: set positions and indices */
 lb_result lb_world_add_mesh(lb_world *world, const lb_mesh_def *def, uint32_t *out);
 /* Triangles of a mesh asset, 0 for an unknown handle. */
 uint32_t lb_world_mesh_triangle_count(const lb_world *world, uint32_t mesh);
+/* The asset's own arrays (read only, valid until the world is destroyed or restored): what
+ * a navmesh bake of a glTF level reads back. LB_ERR_INVALID_ARGUMENT for an unknown handle
+ * (the world records no message: a query). */
+lb_result lb_world_mesh_data(const lb_world *world, uint32_t mesh, lb_mesh_def *out);
 
 /* ---- queries --------------------------------------------------------------------------- */
 typedef struct lb_collide_filter {

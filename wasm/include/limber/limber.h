@@ -13,6 +13,7 @@
 #include "limber/grip_pose.h"
 #include "limber/grip_wrap.h"
 #include "limber/ik.h"
+#include "limber/input_log.h"
 #include "limber/interact.h"
 #include "limber/math.h"
 #include "limber/nav.h"

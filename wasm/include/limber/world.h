@@ -47,6 +47,8 @@ lb_result lb_world_spawn(lb_world *world, lb_entity *out);
  *   live entity replaces it. A stale handle is refused in a field that did not hold it. */
 lb_result lb_world_despawn(lb_world *world, lb_entity e);
 bool lb_world_alive(const lb_world *world, lb_entity e);
+/* Live entities (0 for a null world). A count over the slots ever used, not for every step. */
+uint32_t lb_world_entity_count(const lb_world *world);
 
 /* A host that puts back an earlier copy of the world's memory (the TypeScript bridge's
  * World.restore) puts the generations back too, so a handle issued after the copy was

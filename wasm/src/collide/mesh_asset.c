@@ -155,3 +155,16 @@ uint32_t lb_world_mesh_triangle_count(const lb_world *w, uint32_t mesh) {
   const cl_mesh *m = w ? cl_mesh_get(cl_state(w), mesh) : NULL;
   return m ? m->triangle_count : 0;
 }
+
+lb_result lb_world_mesh_data(const lb_world *w, uint32_t mesh, lb_mesh_def *out) {
+  const cl_mesh *m = w && out ? cl_mesh_get(cl_state(w), mesh) : NULL;
+  if (!m) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  *out = lb_mesh_default_def();
+  out->positions = m->positions;
+  out->vertex_count = m->vertex_count;
+  out->indices = m->indices;
+  out->index_count = 3u * m->triangle_count;
+  return LB_OK;
+}

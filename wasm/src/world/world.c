@@ -274,6 +274,14 @@ bool lb_world_alive(const lb_world *w, lb_entity e) {
   return lb_slot_of(w, e) >= 0;
 }
 
+uint32_t lb_world_entity_count(const lb_world *w) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; w && i < w->high_water; ++i) {
+    n += w->alive[i] ? 1u : 0u;
+  }
+  return n;
+}
+
 lb_result lb_world_spawn(lb_world *w, lb_entity *out) {
   if (!w || !out) {
     return LB_ERR_INVALID_ARGUMENT;
