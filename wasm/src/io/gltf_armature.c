@@ -25,17 +25,19 @@ static bool lb_all_zero(const float *v, uint32_t comps) {
 
 /* The output accessor of a channel's sampler, or false when the channel is malformed (the
  * clip import reports that). */
-static bool lb_channel_output(const cJSON *anim, const cJSON *ch, uint32_t *output, bool *cubic) {
+static bool lb_channel_output(const gltf_ctx *c, const cJSON *anim, const cJSON *ch,
+                              uint32_t *output, bool *cubic) {
   const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
   const cJSON *si = cJSON_GetObjectItemCaseSensitive(ch, "sampler");
-  if (!cJSON_IsArray(samplers) || !cJSON_IsNumber(si) || si->valuedouble < 0.0 ||
+  if (!cJSON_IsArray(samplers) || !cJSON_IsNumber(si) || !(si->valuedouble >= 0.0) ||
       si->valuedouble >= (double)cJSON_GetArraySize(samplers)) {
     return false;
   }
   const cJSON *s = cJSON_GetArrayItem(samplers, (int)si->valuedouble);
   const cJSON *out = cJSON_GetObjectItemCaseSensitive(s, "output");
   const cJSON *interp = cJSON_GetObjectItemCaseSensitive(s, "interpolation");
-  if (!cJSON_IsNumber(out) || out->valuedouble < 0.0) {
+  if (!cJSON_IsNumber(out) || !(out->valuedouble >= 0.0) ||
+      out->valuedouble >= (double)c->accessor_count) {
     return false;
   }
   *output = (uint32_t)out->valuedouble;
@@ -48,8 +50,8 @@ static bool lb_channel_output(const cJSON *anim, const cJSON *ch, uint32_t *outp
 static bool lb_keys_hold(gltf_ctx *c, uint32_t output, bool cubic, const float *rest,
                          uint32_t comps) {
   gltf_accessor a;
-  if (output >= c->accessor_count || gltf_accessor_get(c, output, "armature check", &a) != LB_OK ||
-      a.comps != comps || a.count == 0) {
+  if (gltf_accessor_get(c, output, "armature check", &a) != LB_OK || a.comps != comps ||
+      a.count == 0) {
     c->message[0] = 0;
     return false;
   }
@@ -90,7 +92,7 @@ static bool lb_anim_moves(gltf_ctx *c, const cJSON *anim, uint32_t node, const l
     if (!value) {
       continue; /* morph weights move no node */
     }
-    if (!lb_channel_output(anim, ch, &output, &cubic) ||
+    if (!lb_channel_output(c, anim, ch, &output, &cubic) ||
         !lb_keys_hold(c, output, cubic, value, value == rest->r ? 4u : 3u)) {
       return true;
     }

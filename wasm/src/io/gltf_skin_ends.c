@@ -33,7 +33,7 @@ static bool lb_ends_attribute(gltf_ctx *c, const cJSON *attrs, const char *key, 
                               float **out, uint32_t *count) {
   const cJSON *idx = cJSON_GetObjectItemCaseSensitive(attrs, key);
   gltf_accessor a;
-  if (!cJSON_IsNumber(idx) || idx->valuedouble < 0.0 ||
+  if (!cJSON_IsNumber(idx) || !(idx->valuedouble >= 0.0) ||
       idx->valuedouble >= (double)c->accessor_count ||
       gltf_accessor_get(c, (uint32_t)idx->valuedouble, key, &a) != LB_OK || a.comps != comps) {
     c->message[0] = 0;
@@ -75,7 +75,7 @@ static lb_result lb_ends_gather(gltf_ctx *c, gltf_skin_prim **list) {
     const cJSON *skin = cJSON_GetObjectItemCaseSensitive(c->nodes[i].json, "skin");
     const cJSON *mesh = cJSON_GetObjectItemCaseSensitive(c->nodes[i].json, "mesh");
     if (!cJSON_IsNumber(skin) || skin->valuedouble != (double)c->asset->skin_index ||
-        !cJSON_IsNumber(mesh) || mesh->valuedouble < 0.0 ||
+        !cJSON_IsNumber(mesh) || !(mesh->valuedouble >= 0.0) ||
         mesh->valuedouble >= (double)cJSON_GetArraySize(meshes)) {
       continue;
     }
