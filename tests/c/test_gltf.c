@@ -92,7 +92,9 @@ static float k_spine_r[12]; /* about +Y: 0, 40, 80 degrees */
 static const float k_leg_times[2] = {0.0f, 1.25f};
 static const float k_leg_s[6] = {1, 1, 1, 1.5f, 1.5f, 1.5f};
 static const float k_arm_times[2] = {0.0f, 2.5f};
-static const float k_arm_t[6] = {0, 0, 0, 1, 0, 0};
+/* The Armature channel holds its rest translation (as exporters that bake every object
+ * write): it moves nothing, so the skeleton still starts at Hips. */
+static const float k_arm_t[6] = {0, 0, 0, 0, 0, 0};
 static const float k_head_times[2] = {0.0f, 1.0f};
 static const int16_t k_head_r[8] = {0, 0, 0, 32767, 0, 0, 23170, 23170};
 static const float k_node4_times[3] = {0.0f, 0.5f, 1.0f};
@@ -109,7 +111,7 @@ enum { A_HIPS_T, A_HIPS_TV, A_SPINE_T, A_SPINE_RV, A_LEG_T, A_LEG_SV, A_ARM_T, A
  *  5 Leg (0.1, -0.05, 0), scale 1
  *  6 Mesh (skin 0), a second root
  * skin 0: joints [5, 1, 3, 2, 4] with inverse bind matrices; animations "Walk" (Hips T
- * LINEAR, Spine R LINEAR, Leg S STEP, Armature T up to 2.5 s, Mesh weights) and an unnamed
+ * LINEAR, Spine R LINEAR, Leg S STEP, Armature T at rest up to 2.5 s, Mesh weights) and an unnamed
  * one (Head R as normalised SHORT; node4 T from a sparse accessor with no bufferView). */
 static void build(fixture *f, char *json, const char *buffers) {
   memset(f, 0, sizeof *f);
@@ -347,9 +349,10 @@ static void check_rig(const lb_gltf_asset *a, const char *what) {
   LB_CHECK_NEAR(a->root_parent.s[1], 0.01f, 0);
   /* clips */
   LB_CHECK(a->clip_count == 2);
-  LB_CHECK(strcmp(a->clips[0].name, "Walk") == 0 && strcmp(a->clips[1].name, "animation1") == 0);
+  LB_CHECK(strcmp(a->clips[0].name, "Walk") == 0 && strcmp(a->clips[1].name, "animation_1") == 0);
   const lb_clip *walk = &a->clips[0].clip;
-  LB_CHECK(walk->duration == 2.5f); /* the Armature channel (outside the skeleton) counts */
+  LB_CHECK(walk->duration ==
+           2.5f); /* the Armature channel (at rest, outside the skeleton) counts */
   LB_CHECK(walk->joint_count == 5);
   LB_CHECK(walk->joints[0].translation.count == 3 && walk->joints[1].rotation.count == 3);
   LB_CHECK(walk->joints[4].scale.count == 2 && walk->joints[4].scale.interp == LB_INTERP_STEP);
@@ -484,7 +487,17 @@ static void test_world_add_and_sample(void) {
   LB_CHECK(lb_skeleton_joint_count(w, added.skeleton) == 5);
   LB_CHECK(strcmp(lb_skeleton_joint_name(w, added.skeleton, 2), "Head") == 0);
   LB_CHECK(lb_skeleton_find_joint(w, added.skeleton, "Hips/Spine/Head/node4") == 3);
-  LB_CHECK(lb_world_find_clip(w, 0, "Walk") == 1 && lb_world_find_clip(w, 1, "animation1") == 2);
+  LB_CHECK(lb_world_find_clip(w, 0, "Walk") == 1 && lb_world_find_clip(w, 1, "animation_1") == 2);
+  /* the name unnamed animations had before (deprecated) still finds the clip */
+  LB_CHECK(lb_world_find_clip(w, 1, "animation1") == 2 &&
+           lb_world_find_clip(w, 1, "animation7") == 0);
+  LB_CHECK(lb_world_find_clip(w, 1, "animation") == 0 &&
+           lb_world_find_clip(w, 1, "animation1x") == 0);
+  /* the skin order, as skeleton joints */
+  uint32_t skin_n = 0;
+  const uint16_t *skin = lb_skeleton_skin_joints(w, added.skeleton, &skin_n);
+  LB_CHECK(skin_n == 5 && skin && skin[0] == 4 && skin[1] == 0 && skin[2] == 2 && skin[3] == 1 &&
+           skin[4] == 3);
   LB_CHECK(lb_world_find_clip(w, 2, "Walk") == 0 && lb_world_find_clip(w, 0, "Run") == 0);
   LB_CHECK(lb_world_clip_skeleton(w, 2) == 1 && lb_world_clip_count(w) == 2);
   LB_CHECK(strcmp(lb_world_clip_name(w, 1), "Walk") == 0 && lb_world_clip(w, 3) == NULL);
@@ -652,9 +665,9 @@ static void test_bad_json(void) {
        "\"name\":\"A_very_long_joint_name_that_goes_on_and_on_past_sixty_three_bytes\"",
        LB_ERR_OUT_OF_RANGE, "node 5: name"},
       /* animations */
-      {"\"interpolation\":\"LINEAR\"", "\"interpolation\":\"CUBICSPLINE\"", LB_ERR_INVALID_ARGUMENT,
-       "animation 0 'Walk' channel 1 (node 2 'Spine' rotation): CUBICSPLINE interpolation is "
-       "not supported"},
+      {"\"interpolation\":\"LINEAR\"", "\"interpolation\":\"CUBICSPLINE\"", LB_ERR_PARSE,
+       "(animation 0 'Walk' channel 1 (node 2 'Spine' rotation) output): 3 elements, expected 9 "
+       "(3 keys x 3 for CUBICSPLINE)"},
       {"\"interpolation\":\"STEP\"", "\"interpolation\":\"SMOOTH\"", LB_ERR_PARSE,
        "'interpolation' is not LINEAR"},
       {"{\"sampler\":2,\"target\":{\"node\":5,\"path\":\"scale\"}}",
@@ -664,10 +677,10 @@ static void test_bad_json(void) {
       {"\"channels\":[{\"sampler\":0,\"target\":{\"node\":3",
        "\"channels\":[],\"x\":[{\"s\":0,"
        "\"target\":{\"node\":3",
-       LB_ERR_PARSE, "animation 1 'animation1': 'channels' must be a non-empty array"},
+       LB_ERR_PARSE, "animation 1 'animation_1': 'channels' must be a non-empty array"},
       {"\"count\":3,\"type\":\"VEC3\",\"sparse\"", "\"count\":3000000,\"type\":\"VEC3\",\"sparse\"",
        LB_ERR_CAPACITY,
-       "accessor 12 (animation 1 'animation1' channel 1 (node 4 translation) "
+       "accessor 12 (animation 1 'animation_1' channel 1 (node 4 translation) "
        "output): 3000000 elements without a bufferView (limit 1048576)"},
       /* buffers */
       {"base64,", "base64,*", LB_ERR_PARSE, "not base64"},
@@ -832,7 +845,8 @@ static void test_allocation_failures(void) {
          per_add, world_failures);
 }
 
-/* CUBICSPLINE: refused by default; with a tolerance, resampled within it. */
+/* CUBICSPLINE: resampled within the tolerance, by default LB_GLTF_CUBIC_TOLERANCE; each clip
+ * reports the tracks, the tolerance and the deviation measured. */
 static void test_cubic(void) {
   fixture f;
   memset(&f, 0, sizeof f);
@@ -871,13 +885,11 @@ static void test_cubic(void) {
            "\"uri\":\"data:application/octet-stream;base64,%s\"}]}",
            at, av, at, ar, f.accessors, f.views, f.bin_len, b64);
   free(b64);
-  expect_failure(text, strlen(text), NULL, LB_ERR_INVALID_ARGUMENT,
-                 "animation 0 'curve' channel 0 (node 0 'a' translation): CUBICSPLINE",
-                 "CUBICSPLINE refused");
-  const float tols[2] = {1e-3f, 1e-5f};
-  for (int ti = 0; ti < 2; ++ti) {
+  const float tols[3] = {1e-3f, 1e-5f, 0.0f}; /* 0: the default */
+  for (int ti = 0; ti < 3; ++ti) {
     lb_gltf_def d = lb_gltf_default_def();
     d.cubic_tolerance = tols[ti];
+    float tol = tols[ti] > 0.0f ? tols[ti] : LB_GLTF_CUBIC_TOLERANCE;
     lb_gltf_asset *a = NULL;
     char msg[LB_GLTF_MESSAGE_MAX];
     LB_CHECK(import(text, strlen(text), &d, &a, msg) == LB_OK);
@@ -920,13 +932,179 @@ static void test_cubic(void) {
         worst_r = fmax(worst_r, fabs(q[c] / sqrt(qn) - out.r[c]));
       }
     }
-    printf("CUBICSPLINE resampled at tolerance %.0e: %u + %u linear keys, max error "
-           "translation %.2e m, rotation %.2e\n",
-           (double)tols[ti], clip->joints[0].translation.count, clip->joints[0].rotation.count,
-           worst_t, worst_r);
-    LB_CHECK(worst_t <= 1.5 * tols[ti] + 1e-6 && worst_r <= 1.5 * tols[ti] + 1e-6);
+    const lb_clip_reduction *rep = &a->clips[0].reduction;
+    printf("CUBICSPLINE resampled at tolerance %.0e%s: %u + %u linear keys, max error "
+           "translation %.2e m, rotation %.2e (reported %u tracks, deviation %.2e)\n",
+           (double)tol, tols[ti] > 0.0f ? "" : " (default)", clip->joints[0].translation.count,
+           clip->joints[0].rotation.count, worst_t, worst_r, rep->cubic_tracks,
+           (double)rep->cubic_error);
+    LB_CHECK(worst_t <= 1.5 * tol + 1e-6 && worst_r <= 1.5 * tol + 1e-6);
+    LB_CHECK(rep->cubic_tracks == 2 && rep->cubic_tolerance == tol);
+    LB_CHECK(rep->cubic_error > 0.0f && rep->cubic_error <= tol);
     lb_gltf_free(a);
   }
+}
+
+/* An animated armature node becomes the root joint (its motion plays, as in three.js), a
+ * static node above it stays the root's placement, and the skinned mesh says where each
+ * joint's mesh ends: nodes
+ *  0 Root (0, 0, 0.5), static -> 1
+ *  1 Armature, translation animated (0, 0, 0) -> (1, 0, 0) over 1 s -> 2
+ *  2 Hips (0, 1, 0) -> 3
+ *  3 Tip (0, 0.2, 0), no end joint
+ *  4 Mesh: a box around Tip's bone from Tip to 0.15 m past it (near end shared 50/50 with
+ *    Hips), skin [Tip, Hips] (out of depth-first order). */
+static void test_armature_and_mesh_ends(void) {
+  fixture f;
+  memset(&f, 0, sizeof f);
+  const float times[2] = {0.0f, 1.0f};
+  const float arm_t[6] = {0, 0, 0, 1, 0, 0};
+  float ibm[32];
+  memset(ibm, 0, sizeof ibm);
+  const float bind_y[2] = {1.2f, 1.0f}; /* Tip, Hips in the scene at rest */
+  for (int k = 0; k < 2; ++k) {
+    ibm[16 * k] = ibm[16 * k + 5] = ibm[16 * k + 10] = ibm[16 * k + 15] = 1.0f;
+    ibm[16 * k + 13] = -bind_y[k];
+    ibm[16 * k + 14] = -0.5f;
+  }
+  float pos[24];
+  uint8_t joints[32];
+  float weights[32];
+  for (int v = 0; v < 8; ++v) {
+    bool far = v & 1;
+    pos[3 * v] = v & 2 ? 0.01f : -0.01f;
+    pos[3 * v + 1] = far ? 1.35f : 1.2f;
+    pos[3 * v + 2] = 0.5f + (v & 4 ? 0.008f : -0.008f);
+    const uint8_t jv[4] = {0, 1, 0, 0};
+    memcpy(&joints[4 * v], jv, 4);
+    const float wv[4] = {far ? 1.0f : 0.5f, far ? 0.0f : 0.5f, 0, 0};
+    memcpy(&weights[4 * v], wv, sizeof wv);
+  }
+  int at = add_floats(&f, times, 2, "SCALAR", 1);
+  int av = add_floats(&f, arm_t, 2, "VEC3", 3);
+  int ai = add_floats(&f, ibm, 2, "MAT4", 16);
+  int ap = add_floats(&f, pos, 8, "VEC3", 3);
+  int aj = add_accessor(&f, joints, sizeof joints, 5121, 8, "VEC4", false);
+  int aw = add_floats(&f, weights, 8, "VEC4", 4);
+  static char text[JSON_MAX];
+  char *b64 = malloc(BIN_MAX * 2);
+  base64(f.bin, f.bin_len, b64);
+  snprintf(
+      text, sizeof text,
+      "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,4]}],"
+      "\"nodes\":[{\"name\":\"Root\",\"translation\":[0,0,0.5],\"children\":[1]},"
+      "{\"name\":\"Armature\",\"children\":[2]},"
+      "{\"name\":\"Hips\",\"translation\":[0,1,0],\"children\":[3]},"
+      "{\"name\":\"Tip\",\"translation\":[0,0.2,0]},{\"name\":\"Mesh\",\"mesh\":0,\"skin\":0}],"
+      "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":%d,\"JOINTS_0\":%d,"
+      "\"WEIGHTS_0\":%d}}]}],"
+      "\"skins\":[{\"joints\":[3,2],\"inverseBindMatrices\":%d}],"
+      "\"animations\":[{\"samplers\":[{\"input\":%d,\"output\":%d}],"
+      "\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}}]}],"
+      "\"accessors\":[%s],\"bufferViews\":[%s],\"buffers\":[{\"byteLength\":%zu,"
+      "\"uri\":\"data:application/octet-stream;base64,%s\"}]}",
+      ap, aj, aw, ai, at, av, f.accessors, f.views, f.bin_len, b64);
+  free(b64);
+  lb_gltf_asset *a = NULL;
+  char msg[LB_GLTF_MESSAGE_MAX];
+  LB_CHECK(import(text, strlen(text), NULL, &a, msg) == LB_OK);
+  if (!a) {
+    fprintf(stderr, "%s\n", msg);
+    return;
+  }
+  const lb_skeleton_def *sk = &a->skeleton;
+  LB_CHECK(sk->joint_count == 3 && strcmp(sk->names[0], "Armature") == 0 && sk->parents[0] == -1);
+  LB_CHECK(strcmp(sk->names[2], "Tip") == 0 && sk->parents[2] == 1);
+  LB_CHECK(a->root_parent.t[2] == 0.5f && sk->rest[0].t[2] == 0.5f);
+  LB_CHECK(sk->skin_joint_count == 2 && sk->skin_joints[0] == 2 && sk->skin_joints[1] == 1);
+  LB_CHECK(strcmp(a->clips[0].name, "animation_0") == 0);
+  const lb_track *tr = &a->clips[0].clip.joints[0].translation;
+  LB_CHECK(tr->count == 2 && tr->values[3] == 1.0f && tr->values[5] == 0.5f);
+  /* mesh ends: Tip's box ends 0.15 m along its +Y; Hips holds half of the near cap, 0.2 m
+   * out; the Armature has no vertex */
+  const lb_joint_end *e = sk->mesh_ends;
+  LB_CHECK(e != NULL);
+  if (e) {
+    printf("mesh ends: Tip (%g, %g, %g) known %u, Hips (%g, %g, %g), Armature known %u\n",
+           (double)e[2].point[0], (double)e[2].point[1], (double)e[2].point[2], e[2].known,
+           (double)e[1].point[0], (double)e[1].point[1], (double)e[1].point[2], e[0].known);
+    LB_CHECK(e[2].known && fabsf(e[2].point[1] - 0.15f) < 1e-6f && fabsf(e[2].point[0]) < 1e-6f &&
+             fabsf(e[2].point[2]) < 1e-6f);
+    LB_CHECK(e[1].known && fabsf(e[1].point[1] - 0.2f) < 1e-6f && e[0].known == 0);
+  }
+  /* through the world: skin order and mesh ends stay with the skeleton */
+  lb_world_def wd = lb_world_default_def();
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(&wd, &w) == LB_OK);
+  lb_gltf_added added = {0};
+  LB_CHECK(lb_world_add_gltf_asset(w, a, &added) == LB_OK);
+  uint32_t n = 0;
+  const uint16_t *sj = lb_skeleton_skin_joints(w, added.skeleton, &n);
+  LB_CHECK(n == 2 && sj && sj[0] == 2 && sj[1] == 1);
+  lb_joint_end got;
+  LB_CHECK(lb_skeleton_joint_end(w, added.skeleton, 2, &got) == LB_OK && got.known &&
+           got.point[1] == e[2].point[1]);
+  LB_CHECK(lb_skeleton_joint_end(w, added.skeleton, 3, &got) == LB_ERR_INVALID_ARGUMENT);
+  lb_transform pose[3];
+  LB_CHECK(lb_world_sample_clip(w, added.first_clip, 1.0f, false, pose, 3) == LB_OK);
+  LB_CHECK(pose[0].t[0] == 1.0f && pose[0].t[2] == 0.5f);
+  lb_world_destroy(w);
+  lb_gltf_free(a);
+  /* without weights the mesh says nothing: no ends */
+  char *cut = strstr(text, ",\"WEIGHTS_0\"");
+  LB_CHECK(cut != NULL);
+  char *end = cut ? strchr(cut, '}') : NULL;
+  if (end) {
+    memmove(cut, end, strlen(end) + 1);
+  }
+  a = NULL;
+  lb_result r = import(text, strlen(text), NULL, &a, msg);
+  LB_CHECK(r == LB_OK && a && a->skeleton.mesh_ends == NULL);
+  lb_gltf_free(a);
+}
+
+/* A skeleton def's skin order follows the world's depth-first reordering; bad ones are
+ * refused. */
+static void test_skeleton_skin_order(void) {
+  const char *names[4] = {"Root", "A", "B", "C"};
+  const int16_t parents[4] = {-1, 0, 0, 1}; /* C under A: stored Root, A, C, B */
+  lb_transform rest[4];
+  for (int i = 0; i < 4; ++i) {
+    lb_transform_identity(&rest[i]);
+  }
+  const uint16_t skin[3] = {3, 0, 2}; /* C, Root, B in def indices */
+  lb_joint_end ends[4] = {{{0, 0, 0}, 0}, {{0, 0, 0}, 0}, {{0, 0, 0}, 0}, {{0, 0.1f, 0}, 1}};
+  lb_skeleton_def def = lb_skeleton_default_def();
+  def.joint_count = 4;
+  def.names = names;
+  def.parents = parents;
+  def.rest = rest;
+  def.skin_joints = skin;
+  def.skin_joint_count = 3;
+  def.mesh_ends = ends;
+  lb_world_def wd = lb_world_default_def();
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(&wd, &w) == LB_OK);
+  uint32_t asset = 0, n = 0;
+  LB_CHECK(lb_world_add_skeleton(w, &def, &asset) == LB_OK);
+  const uint16_t *sj = lb_skeleton_skin_joints(w, asset, &n);
+  LB_CHECK(n == 3 && sj && sj[0] == 2 && sj[1] == 0 && sj[2] == 3);
+  lb_joint_end e;
+  LB_CHECK(lb_skeleton_joint_end(w, asset, 2, &e) == LB_OK && e.known && e.point[1] == 0.1f);
+  const uint16_t twice[2] = {1, 1};
+  def.skin_joints = twice;
+  def.skin_joint_count = 2;
+  LB_CHECK(lb_world_add_skeleton(w, &def, &asset) == LB_ERR_INVALID_ARGUMENT);
+  LB_CHECK(strstr(lb_world_last_error(w), "both joint 1") != NULL);
+  const uint16_t outside[1] = {4};
+  def.skin_joints = outside;
+  def.skin_joint_count = 1;
+  LB_CHECK(lb_world_add_skeleton(w, &def, &asset) == LB_ERR_OUT_OF_RANGE);
+  def.skin_joint_count = 0;
+  ends[0].point[0] = NAN;
+  LB_CHECK(lb_world_add_skeleton(w, &def, &asset) == LB_ERR_NOT_FINITE);
+  LB_CHECK(lb_skeleton_skin_joints(w, 99, &n) == NULL && n == 0);
+  lb_world_destroy(w);
 }
 
 int main(void) {
@@ -939,5 +1117,7 @@ int main(void) {
   LB_RUN(test_bad_binary);
   LB_RUN(test_allocation_failures);
   LB_RUN(test_cubic);
+  LB_RUN(test_armature_and_mesh_ends);
+  LB_RUN(test_skeleton_skin_order);
   LB_TEST_MAIN_END();
 }

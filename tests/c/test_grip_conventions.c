@@ -758,6 +758,75 @@ static void test_status_tip_estimated(void) {
   lb_world_destroy(w);
 }
 
+/* The same VRM hand with where its skinned mesh ends on the last finger joints (an end bone
+ * as long as the one before it, not 0.8 of it): the fingers end there (tip_from_mesh), the
+ * hand size counts it, and the status tips follow the posed joints. */
+static void test_status_tip_from_mesh(void) {
+  static skel s;
+  build(&s, &g_conv[1]);
+  static lb_joint_end ends[MAXJ];
+  memset(ends, 0, sizeof ends);
+  int right_last[LB_FINGER_COUNT];
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    static const char *const last[LB_FINGER_COUNT] = {"rightThumbDistal", "rightIndexDistal",
+                                                      "rightMiddleDistal", "rightRingDistal",
+                                                      "rightLittleDistal"};
+    right_last[f] = -1;
+    for (uint32_t j = 0; j < s.n; ++j) {
+      if (strcmp(s.names[j], last[f]) == 0) {
+        right_last[f] = (int)j;
+      }
+    }
+    LB_CHECK(right_last[f] >= 0);
+    if (right_last[f] >= 0) {
+      lb_joint_end *e = &ends[right_last[f]];
+      memcpy(e->point, s.local[right_last[f]].t, sizeof e->point); /* rest rotations are identity */
+      e->known = 1;
+    }
+  }
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  lb_skeleton_def def = lb_skeleton_default_def();
+  def.joint_count = s.n;
+  def.names = s.name_ptrs;
+  def.parents = s.parents;
+  def.rest = s.local;
+  def.mesh_ends = ends;
+  uint32_t asset = 0;
+  LB_CHECK(lb_world_add_skeleton(w, &def, &asset) == LB_OK);
+  lb_entity e = lb_test_spawn_xf(w, 0, 0, 0, 0, ID);
+  lb_rig_c rig = {asset};
+  LB_CHECK(lb_world_insert(w, e, LB_RIG, &rig) == LB_OK);
+  lb_grip_pose_c gp;
+  lb_component_defaults(LB_GRIP_POSE, &gp);
+  gp.right_pose = lb_world_name(w, "pinch");
+  LB_CHECK(lb_world_insert(w, e, LB_GRIP_POSE, &gp) == LB_OK);
+  LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+  lb_grip_hand_status st;
+  LB_CHECK(lb_world_grip_hand_status(w, e, LB_HAND_RIGHT, &st) == LB_OK);
+  printf("  vrm1 with mesh ends: %s; index %.4f m\n", st.info.report, (double)st.index_length);
+  LB_CHECK(st.tip_estimated == 0x1Fu && st.tip_from_mesh == 0x1Fu);
+  LB_CHECK(
+      strstr(st.info.report, "end where the skinned mesh ends: thumb index middle ring pinky"));
+  /* the index is 0.2 of its last bone longer than with the ratio (0.085 m) */
+  const lb_transform *idx = &s.local[right_last[LB_FINGER_INDEX]];
+  float last_len = sqrtf(idx->t[0] * idx->t[0] + idx->t[1] * idx->t[1] + idx->t[2] * idx->t[2]);
+  LB_CHECK_NEAR(st.index_length, 0.085f + 0.2f * last_len, 2e-6);
+  uint32_t n = 0;
+  const lb_transform *model = lb_rig_model_pose(w, e, &n);
+  double worst = 0.0;
+  for (int f = 0; f < LB_FINGER_COUNT && model; ++f) {
+    vec3 want;
+    lb_transform_point(&model[right_last[f]], ends[right_last[f]].point, want);
+    for (int a = 0; a < 3; ++a) {
+      worst = fmax(worst, fabs((double)st.tips[f][a] - (double)want[a]));
+    }
+  }
+  printf("  status tips vs the posed last joints' mesh ends: %.2e m\n", worst);
+  LB_CHECK(worst < 1e-6);
+  lb_world_destroy(w);
+}
+
 /* ---- a Biped-named humanoid holding an object ------------------------------------- */
 
 /* The procedural humanoid's skeleton with Biped hand and finger names ("Bip01 R Hand",
@@ -950,6 +1019,7 @@ int main(void) {
   LB_RUN(test_wrap_agrees);
   LB_RUN(test_name_rules);
   LB_RUN(test_status_tip_estimated);
+  LB_RUN(test_status_tip_from_mesh);
   LB_RUN(test_biped_holds);
   LB_RUN(test_biped_scrambled_says_what_to_map);
   LB_TEST_MAIN_END();

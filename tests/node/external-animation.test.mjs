@@ -126,13 +126,21 @@ test('external animation: name mapping (prefix strip, name map, missing joints, 
   const bones = three.mesh.skeleton.bones;
   for (const b of bones) b.name = `mixamorig:${b.name}`;
 
-  // Without the prefix strip nothing matches: a clear error, not a silent no-op.
+  // Without the prefix strip no name matches, but the mesh's bones are the skin in order: they
+  // pair by skin order, and the report says so.
+  const bySkin = new ExternalAnimation(world, hero, three.mesh);
+  assert.equal(bySkin.matchedBy, 'skin');
+  assert.deepEqual(bySkin.matchCounts, { name: 0, skin: 65, parent: 0 });
+  assert.equal(bySkin.boneOf('RightHand').name, 'mixamorig:RightHand');
+  // A bone list that is not the skin (one bone short) matches nothing: a clear error, not a
+  // silent no-op.
   assert.throws(
-    () => new ExternalAnimation(world, hero, three.mesh),
-    (e) => e instanceof LimberError && e.code === 'LB_ERR_JOINT_NOT_FOUND' && /no bone matches a rig joint/.test(e.message) && /stripPrefix/.test(e.message),
+    () => new ExternalAnimation(world, hero, new Skeleton(bones.slice(1))),
+    (e) => e instanceof LimberError && e.code === 'LB_ERR_JOINT_NOT_FOUND' && /no bone matches a rig joint/.test(e.message) && /skin order does not apply: 64 bones/.test(e.message) && /stripPrefix/.test(e.message),
   );
   const full = new ExternalAnimation(world, hero, three.mesh, { stripPrefix: 'mixamorig:' });
   assert.equal(full.missingJoints.length, 0);
+  assert.equal(full.matchedBy, 'name');
 
   // A bone outside the rig (a weapon socket) and a subset of the skeleton.
   const socket = new Bone();

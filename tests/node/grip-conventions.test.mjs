@@ -42,7 +42,9 @@ function holdScene(world, asset, pose) {
   return { hero, obj, anchor };
 }
 
-/** Finger joints of the right hand in the palm (anchor) frame, scaled to an 8 cm index. */
+/** Finger joints of the right hand in the palm (anchor) frame, scaled to an 8 cm index: each
+ * finger's segment joints, then its tip (the end joint, or the estimate the status reports;
+ * `tip` is false for the ratio estimate, which only the hand's own proportions can match). */
 function fingersInPalm(world, hero) {
   const st = world.grip.status(hero).right;
   const asset = world.get(hero, Rig).asset;
@@ -50,19 +52,25 @@ function fingersInPalm(world, hero) {
   const root = world.worldTransform(hero);
   const a = world.grip.anchor(hero, 'main');
   const k = 0.08 / st.indexLength;
+  const inPalm = (m) => {
+    const w = [0, 1, 2].map((c) => root.t[c] + qrot(root.r, m.map((v, d) => v * root.s[d]))[c]);
+    return qrot(qconj(a.r), sub(w, a.t)).map((v) => v * k);
+  };
   const out = {};
   for (const f of FINGERS) {
     const names = st.fingers[f];
     if (!names) continue;
-    const tips = !st.tipEstimated.includes(f);
-    out[f] = names.map((n, i) => {
-      const m = model[world.rig.findJoint(asset, n)];
-      const w = [0, 1, 2].map((c) => root.t[c] + qrot(root.r, m.t.map((v, d) => v * root.s[d]))[c]);
-      const p = qrot(qconj(a.r), sub(w, a.t)).map((v) => v * k);
-      return { p, tip: tips && i === names.length - 1 && names.length > 3 };
-    });
+    const segments = st.tipSource[f] === 'joint' ? names.slice(0, -1) : names;
+    out[f] = segments.map((n) => ({ p: inPalm(model[world.rig.findJoint(asset, n)].t), tip: false }));
+    if (st.tipSource[f] !== 'none') out[f].push({ p: inPalm(st.tips[f]), tip: st.tipSource[f] !== 'ratio' });
   }
   return { out, st };
+}
+
+function holdStatus(world, asset) {
+  const { hero } = holdScene(world, asset, 'open');
+  world.step(1 / 60);
+  return world.grip.status(hero).right.tipSource;
 }
 
 test('grip conventions: every built-in pose puts the finger joints at the same place in the palm frame on all generated rigs (< 1 mm)', async () => {
@@ -81,6 +89,7 @@ test('grip conventions: every built-in pose puts the finger joints at the same p
     const ref = per['mannequin-mixamo'].out;
     let worst = 0;
     let where = '';
+    let tipsCompared = 0;
     for (const r of RIGS) {
       for (const f of FINGERS) {
         const mine = per[r].out[f];
@@ -90,15 +99,20 @@ test('grip conventions: every built-in pose puts the finger joints at the same p
         }
         mine.forEach((j, i) => {
           if (i >= 3 && !j.tip) return;
+          if (i >= 3) tipsCompared++;
           const d = dist(j.p, ref[f][i].p);
           if (d > worst) [worst, where] = [d, `${r} ${f} joint ${i}`];
         });
       }
     }
-    console.log(`${pose}: largest finger-joint difference across ${RIGS.length} rigs ${(worst * 1000).toFixed(4)} mm (${where || 'none'})`);
+    console.log(`${pose}: largest finger-joint and tip difference across ${RIGS.length} rigs ${(worst * 1000).toFixed(4)} mm (${where || 'none'}; ${tipsCompared} tips)`);
+    assert.equal(tipsCompared, 7 * 5 - 1, 'every tip compared: end joints and mesh estimates');
     worstAll = Math.max(worstAll, worst);
     assert.ok(worst < 1e-3, `${pose}: ${where} is ${(worst * 1000).toFixed(3)} mm from the Mixamo rig's`);
   }
+  const sources = RIGS.map((r) => `${r} ${[...new Set(Object.values(holdStatus(world, assets[r])).filter((v) => v !== 'none'))].join('/')}`);
+  console.log(`tip sources: ${sources.join(', ')}`);
+  for (const r of ['convention-vrm', 'convention-daz4']) assert.deepEqual(Object.values(holdStatus(world, assets[r])).filter((v) => v !== 'none'), r === 'convention-daz4' ? ['mesh', 'mesh', 'mesh', 'mesh'] : ['mesh', 'mesh', 'mesh', 'mesh', 'mesh']);
   // The hand size is reported in metres whatever the rig's own units (Biped: centimetres).
   const sizes = RIGS.map((r) => {
     const { hero } = holdScene(world, assets[r], 'open');
@@ -224,5 +238,99 @@ test('grip conventions: ExternalAnimation drives the Biped rig loaded by three.j
   }
   console.log(`ExternalAnimation on the Biped (no nameMap, armature node baked): max joint difference ${worst.toExponential(2)} m over 20 steps`);
   assert.ok(worst < 1e-5, `${worst} m`);
+  world.destroy();
+});
+
+/** The .glb with its JSON changed by `edit`. */
+function editGlb(glb, edit) {
+  const dv = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  const jsonLen = dv.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLen)));
+  edit(json);
+  let text = JSON.stringify(json);
+  while (text.length % 4) text += ' ';
+  const jb = new TextEncoder().encode(text);
+  const rest = glb.subarray(20 + jsonLen);
+  const out = new Uint8Array(20 + jb.length + rest.length);
+  const o = new DataView(out.buffer);
+  out.set(glb.subarray(0, 12));
+  o.setUint32(8, out.length, true);
+  o.setUint32(12, jb.length, true);
+  o.setUint32(16, 0x4e4f534a, true);
+  out.set(jb, 20);
+  out.set(rest, 20 + jb.length);
+  return out;
+}
+
+// End bones of a hand whose fingertips are not where the 0.8 ratio puts them (the generated
+// mannequins' are): each end bone as a multiple of the mannequin's.
+const END_BONES = { Thumb: 1.15, Index: 0.9, Middle: 1.1, Ring: 0.95, Pinky: 1.1 };
+
+/** One hand geometry twice, generated here (assets/generate): with end joints (Mixamo names)
+ * and VRM 1.0 style without them, both with the skinned mesh, whose last finger boxes end
+ * where the end joints are. */
+async function handPair() {
+  const bridge = await import('../../dist/web/bridge/index.js');
+  const { readRigs } = await import('../../assets/generate/skeleton.mjs');
+  const { conventionRigs } = await import('../../assets/generate/conventions.mjs');
+  const { rigGlb } = await import('../../assets/generate/rig-glb.mjs');
+  const warn = console.warn;
+  console.warn = () => {}; // the generator reads the humanoid through the 0.1 names
+  const { canon } = await readRigs(bridge, 1.8).finally(() => (console.warn = warn));
+  for (const side of ['Left', 'Right']) {
+    for (const [f, k] of Object.entries(END_BONES)) {
+      const j = canon.names.indexOf(`${side}Hand${f}4`);
+      const d = sub(canon.pos[j], canon.pos[canon.parents[j]]);
+      canon.rest[j].t = d.map((v) => v * k); // the canonical rig has no rest rotations
+      canon.pos[j] = canon.pos[canon.parents[j]].map((v, i) => v + k * d[i]);
+    }
+  }
+  const meta = { test: 'tests/node/grip-conventions.test.mjs: end bones not at the 0.8 ratio' };
+  return { withEnds: rigGlb(canon, canon, [], [], meta), withoutEnds: rigGlb(conventionRigs(canon)[0], canon, [], [], meta) };
+}
+
+test('grip conventions: a VRM-style rig without end joints ends its fingers where its skinned mesh does: thumb < 0.5 mm, every finger < 1 mm from the same hand with end joints (8 cm index), all eight poses', async () => {
+  const { withEnds, withoutEnds } = await handPair();
+  // The same file without its mesh: nothing says where the fingers end but the ratio.
+  const meshless = editGlb(withoutEnds, (json) => json.nodes.forEach((n) => delete n.mesh));
+  const world = await createWorld();
+  const ref = world.rig.load(withEnds).asset;
+  const variants = { mesh: world.rig.load(withoutEnds).asset, ratio: world.rig.load(meshless).asset };
+  const worst = { mesh: { thumb: 0, tip: 0, all: 0 }, ratio: { thumb: 0, tip: 0, all: 0 } };
+  const lines = [];
+  for (const pose of POSES) {
+    const a = holdScene(world, ref, pose).hero;
+    const b = { mesh: holdScene(world, variants.mesh, pose).hero, ratio: holdScene(world, variants.ratio, pose).hero };
+    world.step(1 / 60);
+    const want = fingersInPalm(world, a);
+    assert.ok(FINGERS.every((f) => want.st.tipSource[f] === 'joint'));
+    const line = [pose];
+    for (const v of ['mesh', 'ratio']) {
+      const got = fingersInPalm(world, b[v]);
+      assert.ok(FINGERS.every((f) => got.st.tipSource[f] === v), `${v}: ${JSON.stringify(got.st.tipSource)}`);
+      assert.ok(world.get(b[v], GripHolder).mainReached);
+      // thumb: its joints and tip; fingers: every joint and tip of the hand
+      let thumb = 0, tip = 0, all = 0;
+      for (const f of FINGERS) {
+        got.out[f].forEach((j, i) => {
+          const d = dist(j.p, want.out[f][i].p);
+          all = Math.max(all, d);
+          if (f === 'thumb') thumb = Math.max(thumb, d);
+          if (f === 'thumb' && i === got.out[f].length - 1) tip = d;
+        });
+      }
+      for (const [key, d] of [['thumb', thumb], ['tip', tip], ['all', all]]) worst[v][key] = Math.max(worst[v][key], d);
+      line.push(`${v}: thumb ${(thumb * 1000).toFixed(3)} mm (tip ${(tip * 1000).toFixed(3)}), fingers ${(all * 1000).toFixed(3)} mm`);
+    }
+    lines.push(line.join('; '));
+  }
+  console.log(`thumb and finger joints + tips against the same hand with end joints (palm frame, 8 cm index):\n  ${lines.join('\n  ')}`);
+  const mm = (w) => `thumb ${(w.thumb * 1000).toFixed(4)} mm (tip ${(w.tip * 1000).toFixed(4)}), fingers ${(w.all * 1000).toFixed(4)} mm`;
+  console.log(`worst over the eight poses: ends from the mesh ${mm(worst.mesh)}; from the 0.8 ratio ${mm(worst.ratio)}`);
+  assert.ok(worst.mesh.thumb < 5e-4, `thumb ${worst.mesh.thumb} m`);
+  assert.ok(worst.mesh.all < 1e-3, `fingers ${worst.mesh.all} m`);
+  assert.ok(worst.ratio.thumb > 5e-4, 'the ratio alone misses this hand (the test can tell)');
+  const st = world.grip.status(holdScene(world, variants.mesh, 'open').hero).right;
+  assert.match(st.report, /end where the skinned mesh ends: thumb index middle ring pinky/);
   world.destroy();
 });

@@ -164,6 +164,32 @@ LBW_EXPORT(lbw_skeleton_root_parent)
 int lbw_skeleton_root_parent(lb_world *w, uint32_t asset, lb_transform *out) {
   return lb_skeleton_root_parent(w, asset, out);
 }
+/* Joint index of skin joint i (skin order), -1 past the end. */
+LBW_EXPORT(lbw_skeleton_skin_joint)
+int lbw_skeleton_skin_joint(lb_world *w, uint32_t asset, uint32_t i) {
+  uint32_t n = 0;
+  const uint16_t *sj = lb_skeleton_skin_joints(w, asset, &n);
+  return i < n ? (int)sj[i] : -1;
+}
+LBW_EXPORT(lbw_skeleton_skin_joint_count)
+uint32_t lbw_skeleton_skin_joint_count(lb_world *w, uint32_t asset) {
+  uint32_t n = 0;
+  lb_skeleton_skin_joints(w, asset, &n);
+  return n;
+}
+/* out: x y z of where joint j's skinned mesh ends; returns 1 when known, 0 when not, -1 for a
+ * bad asset or joint. */
+LBW_EXPORT(lbw_skeleton_joint_end)
+int lbw_skeleton_joint_end(lb_world *w, uint32_t asset, uint32_t j, float *out) {
+  lb_joint_end e;
+  if (lb_skeleton_joint_end(w, asset, j, &e) != LB_OK) {
+    return -1;
+  }
+  out[0] = e.point[0];
+  out[1] = e.point[1];
+  out[2] = e.point[2];
+  return e.known ? 1 : 0;
+}
 LBW_EXPORT(lbw_find_joint) int lbw_find_joint(lb_world *w, uint32_t asset, const char *path) {
   return lb_skeleton_find_joint(w, asset, path);
 }

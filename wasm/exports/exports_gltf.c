@@ -91,7 +91,9 @@ LBW_EXPORT(lbw_clip_duration) float lbw_clip_duration(lb_world *w, uint32_t clip
   const lb_clip *c = lb_world_clip(w, clip);
   return c ? c->duration : 0.0f;
 }
-/* out[0] tracks with keys, out[1] constant tracks, out[2] metres (lb_world_clip_reduction). */
+/* out[0] tracks with keys, out[1] constant tracks, out[2] metres, out[3] CUBICSPLINE tracks
+ * resampled, out[4] their tolerance, out[5] their largest deviation
+ * (lb_world_clip_reduction). */
 LBW_EXPORT(lbw_clip_reduction) int lbw_clip_reduction(lb_world *w, uint32_t clip, float *out) {
   lb_clip_reduction r;
   if (lb_world_clip_reduction(w, clip, &r) != LB_OK || !out) {
@@ -100,6 +102,9 @@ LBW_EXPORT(lbw_clip_reduction) int lbw_clip_reduction(lb_world *w, uint32_t clip
   out[0] = (float)r.track_count;
   out[1] = (float)r.constant_tracks;
   out[2] = r.error;
+  out[3] = (float)r.cubic_tracks;
+  out[4] = r.cubic_tolerance;
+  out[5] = r.cubic_error;
   return 1;
 }
 LBW_EXPORT(lbw_clip_skeleton) uint32_t lbw_clip_skeleton(lb_world *w, uint32_t clip) {

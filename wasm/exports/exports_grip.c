@@ -77,12 +77,13 @@ int lbw_register_finger_pose(lb_world *w, const char *name, const char *json, ui
   return lb_world_register_finger_pose(w, name, json, len);
 }
 
-/* Per-hand runtime status of a character's grip, 8 x 4 bytes: driver (0 none, 1 GripPose,
+/* Per-hand runtime status of a character's grip, 26 x 4 bytes: driver (0 none, 1 GripPose,
  * 2 holder main, 3 holder support), hand joint (-1 unresolved), found code, blend
  * progress (f32 0..1), palm distance (f32 m), contacts (bit per finger), params ready,
  * index length (f32 m), palm frame known (1) or the hand joint stands in (0), ends
- * estimated (bit per finger): 10 words. LB_ERR_MISSING_COMPONENT when the entity has no
- * grip state. */
+ * estimated (bit per finger), of those from the skinned mesh (bit per finger), then the
+ * five fingertips in model space (15 f32). LB_ERR_MISSING_COMPONENT when the entity has
+ * no grip state. */
 LBW_EXPORT(lbw_grip_hand_status)
 int lbw_grip_hand_status(lb_world *w, lb_entity e, int side, uint32_t *out) {
   lb_grip_hand_status st;
@@ -100,6 +101,8 @@ int lbw_grip_hand_status(lb_world *w, lb_entity e, int side, uint32_t *out) {
   memcpy(&out[7], &st.index_length, 4);
   out[8] = st.palm_known;
   out[9] = st.tip_estimated;
+  out[10] = st.tip_from_mesh;
+  memcpy(&out[11], st.tips, sizeof st.tips); /* 15 floats: x y z per finger */
   return LB_OK;
 }
 

@@ -12,7 +12,7 @@ export { World, Scene, entityLabel, FINGER_NAMES } from './world.js';
 export type { CreateWorldOptions, FingerName, HandStatus, JointTransform, JointTransformLike, WorldSnapshot } from './world.js';
 // The module namespaces of a World (world.rig, world.anim, world.grip, world.collide,
 // world.controller, world.vault, world.nav): their classes, for typing.
-export type { RigApi, HumanoidNaming } from './rig.js';
+export type { RigApi, HumanoidNaming, SkeletonInfo } from './rig.js';
 export { HUMANOID_NAMINGS } from './rig.js';
 export type { AnimApi } from './animator.js';
 export type { GripApi } from './grip.js';
@@ -24,7 +24,7 @@ export type { NavApi } from './nav.js';
 export type { ComponentInfo, FieldInfo } from './schema.js';
 export type { WasmSource } from './wasm.js';
 export { checkWasmBytes } from './wasm.js';
-export type { FingerPose, FingerShape, GripDriver, GripPoseDef, HandGripStatus } from './grip.js';
+export type { FingerPose, FingerShape, GripDriver, GripPoseDef, HandGripStatus, TipSource } from './grip.js';
 export type { LoadRigOptions, LoadedRig, GltfJoint, GltfClip, GltfSkin, ClipReduction } from './gltf.js';
 export type { AnimatorParamType, AnimatorStatus, ControllerInfo, RootMotion } from './animator.js';
 export type { ClosestPointOptions, CollideHit, CollisionQueries, QueryOptions } from './collide.js';

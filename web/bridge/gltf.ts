@@ -1,5 +1,5 @@
 /** glTF 2.0 rigs and clips through the core's importer (limber/gltf.h). */
-import { describe, handleArg, nameArg } from './args.js';
+import { deprecated, describe, handleArg, nameArg } from './args.js';
 import { brand, type ClipHandle, type HandleArg, type RigHandle } from './components.js';
 import { LimberError } from './errors.js';
 import type { JointTransform, NativeContext, World } from './world.js';
@@ -11,8 +11,10 @@ export interface LoadRigOptions {
   skin?: number | 'auto' | 'all';
   /** Duplicate joint/clip names: 'suffix' (name_1, name_2, ...; default) or 'error'. */
   duplicateNames?: 'suffix' | 'error';
-  /** 0 (default): CUBICSPLINE channels are an error; > 0: resampled to LINEAR keys within
-   * this distance (metres, scale units or quaternion components), <= 1. */
+  /** CUBICSPLINE channels are resampled to LINEAR keys within this distance (metres, scale
+   * units or quaternion components), in [0, 1]; 0 or unset: 5e-6 (the core's
+   * LB_GLTF_CUBIC_TOLERANCE), which samples within 1e-5 of three.js's cubic interpolant.
+   * Each clip reports what it did (`reduction.cubicTracks`, `cubicTolerance`, `cubicError`). */
   cubicTolerance?: number;
   /** Clip reduction at import, metres in [0, 1]: a track whose motion moves no joint, and
    * no point `skinDistance` from a joint, by more than this becomes constant (sampled as a
@@ -31,6 +33,13 @@ export interface ClipReduction {
   constantTracks: number;
   /** Largest joint position change the reduction measured, metres (<= keyTolerance). */
   error: number;
+  /** CUBICSPLINE tracks of the file resampled to LINEAR keys (0 for other clips). */
+  cubicTracks: number;
+  /** The resampling bound used (LoadRigOptions.cubicTolerance; 0 without cubic tracks). */
+  cubicTolerance: number;
+  /** Largest deviation between the resampled keys and the file's curve measured while
+   * resampling (metres, scale units or quaternion components; <= cubicTolerance). */
+  cubicError: number;
 }
 
 export interface GltfJoint {
@@ -200,26 +209,34 @@ export function loadRig(world: World, bytes: Uint8Array, options: LoadRigOptions
 
 function clipInfo(i: NativeContext, h: number): GltfClip {
   const { ex, heap } = i;
-  const out = heap.alloc(12, 'clip');
+  const out = heap.alloc(24, 'clip');
   try {
     const ok = ex.lbw_clip_reduction(i.w, h, out) === 1;
-    const f = heap.f32.subarray(out >> 2, (out >> 2) + 3);
+    const f = heap.f32.subarray(out >> 2, (out >> 2) + 6);
     return {
       handle: brand<ClipHandle>(h),
       name: heap.cstring(ex.lbw_clip_name(i.w, h)),
       duration: ex.lbw_clip_duration(i.w, h),
-      reduction: ok ? { tracks: f[0]!, constantTracks: f[1]!, error: f[2]! } : { tracks: 0, constantTracks: 0, error: 0 },
+      reduction: ok
+        ? { tracks: f[0]!, constantTracks: f[1]!, error: f[2]!, cubicTracks: f[3]!, cubicTolerance: f[4]!, cubicError: f[5]! }
+        : { tracks: 0, constantTracks: 0, error: 0, cubicTracks: 0, cubicTolerance: 0, cubicError: 0 },
     };
   } finally {
     ex.lbw_free(out);
   }
 }
 
-/** Clip asset handle by name (first match; `skeleton` 0 = any skeleton), or 0 (none). */
+/** Clip asset handle by name (first match; `skeleton` 0 = any skeleton), or 0 (none). An
+ * unnamed glTF animation is `animation_<i>` (as three.js names it); its old name
+ * `animation<i>` still finds it, with a deprecation warning, until 0.3. */
 export function findClip(world: World, name: string, skeleton: HandleArg<RigHandle> = 0): ClipHandle {
   const i = internals(world);
   handleArg(skeleton, 'anim.findClip', 'skeleton', 'a skeleton asset handle');
-  return i.heap.withString(nameArg(name, 'anim.findClip', 'name'), 'anim.findClip', (s) => brand<ClipHandle>(i.ex.lbw_find_clip(i.w, skeleton >>> 0, s)));
+  const h = i.heap.withString(nameArg(name, 'anim.findClip', 'name'), 'anim.findClip', (s) => brand<ClipHandle>(i.ex.lbw_find_clip(i.w, skeleton >>> 0, s)));
+  if (h && /^animation\d+$/.test(name) && i.heap.cstring(i.ex.lbw_clip_name(i.w, h)) !== name) {
+    return deprecated(`the clip name '${name}'`, `'${name.replace('animation', 'animation_')}' (unnamed glTF animations are named as three.js names them)`, () => h);
+  }
+  return h;
 }
 
 /** Every clip asset of the world (in add order) that animates `skeleton` (0 = any):

@@ -1,5 +1,5 @@
 /** Grip functions beside the components: captured finger poses and per-hand status. */
-import { type Entity, GripHolder, GripPose, type HandSide, Rig } from './components.js';
+import { type Entity, GripHolder, GripPose, type HandSide, Rig, type Vec3 } from './components.js';
 import { badArgument, describe, jsonArg, nameArg } from './args.js';
 import { placeTwoHanded, type PlaceTwoHandedOptions, type TwoHandedPlacement } from './grip-place.js';
 import { LimberError } from './errors.js';
@@ -82,9 +82,29 @@ export interface HandGripStatus {
   palmKnown: boolean;
   /** fingers without an end joint whose tip was estimated */
   tipEstimated: FingerName[];
+  /** where each finger's tip comes from: its end joint, where the skinned mesh of its last
+   * bone ends ('mesh': a glTF rig whose mesh is weighted to that bone), the last bone
+   * continued at 0.8 of the one before it ('ratio'), or nothing ('none': a finger not found,
+   * or one segment without an end joint) */
+  tipSource: Record<FingerName, TipSource>;
+  /** each finger's tip in the rig's model space as of the last step (end joint, estimated
+   * end, or last joint); null for a finger not found or before the hand is resolved */
+  tips: Record<FingerName, Vec3 | null>;
 }
 
+/** Where a fingertip comes from (HandGripStatus.tipSource). */
+export type TipSource = 'joint' | 'mesh' | 'ratio' | 'none';
+
 const DRIVERS: GripDriver[] = ['none', 'pose', 'main', 'support', 'released'];
+/** Words lbw_grip_hand_status writes (exports_grip.c). */
+const STATUS_WORDS = 26;
+
+function tipSource(hand: HandStatus | null, finger: FingerName, k: number, estimated: number, fromMesh: number): TipSource {
+  if (!hand?.fingers[finger]) return 'none';
+  if ((fromMesh >> k) & 1) return 'mesh';
+  if ((estimated >> k) & 1) return 'ratio';
+  return hand.endJoints.includes(finger) ? 'joint' : 'none';
+}
 
 /** What each hand of a character found and did (hands, fingers, driver, blend, contacts). Throws
  * LB_ERR_MISSING_COMPONENT when the entity has neither GripPose nor GripHolder. */
@@ -93,15 +113,16 @@ export function gripPoseStatus(world: World, entity: Entity): { right: HandGripS
   entity = world.native(({ entity: live }) => live(entity, 'grip.status'));
   const one = (side: HandSide): HandGripStatus => {
     const st = world.native(({ ex, heap, w }) =>
-      heap.scratch(40, (p) => {
+      heap.scratch(STATUS_WORDS * 4, (p) => {
         const code = ex.lbw_grip_hand_status(w, entity >>> 0, side === 'Right' ? 0 : 1, p);
         if (code !== 0) {
           const name = heap.cstring(ex.lbw_result_name(code));
           throw new LimberError(name, `${name}: gripPoseStatus: ${entityLabel(entity)} has no GripPose or GripHolder`, { entity });
         }
-        const u = new Uint32Array(ex.memory.buffer, p, 10);
-        const f = new Float32Array(ex.memory.buffer, p, 10);
-        return { driver: DRIVERS[u[0]] ?? 'none', blend: f[3], palmDistance: f[4], contacts: u[5], indexLength: f[7], palmKnown: u[8] !== 0, tipEstimated: u[9] };
+        const u = new Uint32Array(ex.memory.buffer, p, STATUS_WORDS);
+        const f = new Float32Array(ex.memory.buffer, p, STATUS_WORDS);
+        const tips = FINGER_NAMES.map((_, k): Vec3 => [f[11 + 3 * k]!, f[12 + 3 * k]!, f[13 + 3 * k]!]);
+        return { driver: DRIVERS[u[0]] ?? 'none', blend: f[3], palmDistance: f[4], contacts: u[5], indexLength: f[7], palmKnown: u[8] !== 0, tipEstimated: u[9]!, tipFromMesh: u[10]!, tips };
       }),
     );
     // The hand the grip resolved (with its finger mapping); before the first step, by names.
@@ -145,6 +166,8 @@ export function gripPoseStatus(world: World, entity: Entity): { right: HandGripS
       indexLength: st.indexLength,
       palmKnown: st.palmKnown,
       tipEstimated: FINGER_NAMES.filter((_, k) => (st.tipEstimated >> k) & 1),
+      tipSource: Object.fromEntries(FINGER_NAMES.map((n, k) => [n, tipSource(hand, n, k, st.tipEstimated, st.tipFromMesh)])) as Record<FingerName, TipSource>,
+      tips: Object.fromEntries(FINGER_NAMES.map((n, k) => [n, st.palmKnown && hand?.fingers[n] ? st.tips[k]! : null])) as Record<FingerName, Vec3 | null>,
     };
   };
   return { right: one('Right'), left: one('Left') };

@@ -11,6 +11,19 @@ import { type JointTransform, readTransforms, type World } from './world.js';
 export const HUMANOID_NAMINGS = ['mixamo', 'unreal', 'blender', 'digits'] as const;
 export type HumanoidNaming = (typeof HUMANOID_NAMINGS)[number];
 
+/** What `world.rig.skeleton(asset)` returns. */
+export interface SkeletonInfo {
+  /** Joint names, depth-first. */
+  names: string[];
+  /** Parent joint index per joint, -1 for a root. */
+  parents: number[];
+  /** The placement already included in the root's rest pose (identity for most rigs). */
+  rootParent: JointTransform;
+  /** Joint index of each skin joint in skin order (glTF `skin.joints[i]` = three.js
+   * `skeleton.bones[i]`); empty without a skin. */
+  skinJoints: number[];
+}
+
 export class RigApi {
   /** @internal use `world.rig` */
   constructor(private readonly world: World) {}
@@ -43,11 +56,13 @@ export class RigApi {
     );
   };
 
-  /** Joint names and parents of a skeleton asset (depth-first order), and `rootParent`: the
+  /** Joint names and parents of a skeleton asset (depth-first order), `rootParent`: the
    * placement already included in the root's rest pose (a glTF armature node's axis change
-   * and unit scale; identity otherwise). An adapter posing the root bone in the file's own
-   * space composes it: root joint local = rootParent * bone local. */
-  readonly skeleton = (asset: HandleArg<RigHandle>): { names: string[]; parents: number[]; rootParent: JointTransform } => {
+   * and unit scale; identity otherwise; an adapter posing the root bone in the file's own
+   * space composes it: root joint local = rootParent * bone local), and `skinJoints`: the
+   * joint index of each skin joint in skin order (a glTF skin's `joints[i]`, which is
+   * three.js `SkinnedMesh.skeleton.bones[i]`), empty for a skeleton without a skin. */
+  readonly skeleton = (asset: HandleArg<RigHandle>): SkeletonInfo => {
     const fn = 'rig.skeleton';
     handleArg(asset, fn, 'asset', 'an asset handle');
     return this.world.native(({ ex, heap, w, xf }) => {
@@ -64,7 +79,9 @@ export class RigApi {
         names.push(heap.cstring(ex.lbw_joint_name(w, asset, j)));
         parents.push(ex.lbw_joint_parent(w, asset, j));
       }
-      return { names, parents, rootParent };
+      const skinJoints: number[] = [];
+      for (let k = 0, m = ex.lbw_skeleton_skin_joint_count(w, asset); k < m; k++) skinJoints.push(ex.lbw_skeleton_skin_joint(w, asset, k));
+      return { names, parents, rootParent, skinJoints };
     });
   };
 

@@ -48,6 +48,9 @@ export interface LimberExports {
   lbw_joint_name(w: number, asset: number, j: number): number;
   lbw_joint_parent(w: number, asset: number, j: number): number;
   lbw_skeleton_root_parent(w: number, asset: number, out: number): number;
+  lbw_skeleton_skin_joint(w: number, asset: number, i: number): number;
+  lbw_skeleton_skin_joint_count(w: number, asset: number): number;
+  lbw_skeleton_joint_end(w: number, asset: number, j: number, out: number): number;
   lbw_find_joint(w: number, asset: number, path: number): number;
   lbw_rig_model_pose(w: number, e: number): number;
   lbw_rig_local_pose(w: number, e: number): number;

@@ -46,8 +46,11 @@ export interface HandStatus {
   hand: string;
   fingers: Record<FingerName, string[] | null>;
   missing: FingerName[];
-  /** fingers without an end joint whose tip the core estimated (0.8 x the previous bone) */
+  /** fingers without an end joint whose tip the core estimated (where the skinned mesh ends,
+   * else 0.8 x the previous bone; grip.status(e).right.tipSource says which) */
   tipEstimated: FingerName[];
+  /** fingers whose last joint in `fingers` is an end joint (the tip) */
+  endJoints: FingerName[];
   report: string;
 }
 
@@ -69,6 +72,7 @@ export function decodeHand(heap: Heap, p: number, names: readonly string[], side
   const fingers = {} as Record<FingerName, string[] | null>;
   const missing: FingerName[] = [];
   const tipEstimated: FingerName[] = [];
+  const endJoints: FingerName[] = [];
   FINGER_NAMES.forEach((f, k) => {
     const o = 1 + 5 * k;
     if (!i32[o]) {
@@ -77,9 +81,10 @@ export function decodeHand(heap: Heap, p: number, names: readonly string[], side
       return;
     }
     if (i32[o] & 2) tipEstimated.push(f);
+    if (i32[o + 4] >= 0) endJoints.push(f);
     fingers[f] = [i32[o + 1], i32[o + 2], i32[o + 3], i32[o + 4]].filter((j) => j >= 0).map((j) => names[j]);
   });
-  return { side, hand: i32[0] >= 0 ? names[i32[0]] : '', fingers, missing, tipEstimated, report: heap.cstring(p + 4 * 26) };
+  return { side, hand: i32[0] >= 0 ? names[i32[0]] : '', fingers, missing, tipEstimated, endJoints, report: heap.cstring(p + 4 * 26) };
 }
 
 function destroyedWorld(): LimberError {

@@ -11,10 +11,16 @@
  * Bones are matched to rig joints by name: a bone's name, or else its name with a prefix
  * stripped (`stripPrefix`, e.g. 'mixamorig:'), equals a joint name or the name three's
  * GLTFLoader gives that joint's node (`Bip01 R Hand` → `Bip01_R_Hand`), or `nameMap` names
- * the joint. Bones that match no joint are never read or written; joints that no bone drives
- * hold the rig's rest pose and are listed in `missingJoints`. Local transforms are copied as
- * they are, so a matched bone must have the same parent joint and joint frame as in the rig
- * (world.rig.load of the same .glb gives exactly that). */
+ * the joint. Bones whose names match nothing fall back to skin order: the mesh's
+ * `skeleton.bones[i]` is the glTF skin's `joints[i]`, which the rig keeps
+ * (`world.rig.skeleton(asset).skinJoints`), so files whose joints have no names (three.js
+ * names them '') need no options. A joint above the bones that three.js keeps as a plain
+ * object (an animated armature node, which the rig makes its root joint) is driven by that
+ * object, the parent of its child joint's bone. `matchedBy` and `matchCounts` say which way
+ * each joint was matched. Bones that match no joint are never read or written; joints that no
+ * bone drives hold the rig's rest pose and are listed in `missingJoints`. Local transforms are
+ * copied as they are, so a matched bone must have the same parent joint and joint frame as in
+ * the rig (world.rig.load of the same .glb gives exactly that). */
 import * as THREE from 'three';
 import type { Entity, JointTransform, RigHandle, World } from '../bridge/api.js';
 import { entityLabel, LimberError, Rig, Transform } from '../bridge/api.js';
@@ -80,6 +86,13 @@ export class ExternalAnimation {
   readonly missingJoints: readonly string[];
   /** Bones that match no rig joint: left alone. */
   readonly unmappedBones: readonly string[];
+  /** How the bones were matched: 'name' (names, stripPrefix, nameMap), 'skin' (skin order:
+   * the mesh's `skeleton.bones[i]` drives the rig's skin joint i, for bones whose names match
+   * nothing, e.g. the unnamed joints of a glTF file) or 'mixed'. */
+  readonly matchedBy: 'name' | 'skin' | 'mixed';
+  /** Joints matched each way; `parent`: joints above the bones (an animated armature node,
+   * a node between joints) driven by the three.js object that is their bone's parent. */
+  readonly matchCounts: { readonly name: number; readonly skin: number; readonly parent: number };
 
   private readonly pose: JointTransform[];
   private readonly rootParent: THREE.Object3D | null;
@@ -111,82 +124,37 @@ export class ExternalAnimation {
       throw new LimberError(code, `${code}: ${where}: ${msg}`, { entity, component: 'Rig', ...(field ? { field } : {}) });
     };
     this.asset = world.get(entity, Rig).asset;
-    const { names, parents, rootParent } = world.rig.skeleton(this.asset);
+    const { names, parents, rootParent, skinJoints } = world.rig.skeleton(this.asset);
     this.joints = names;
 
     const bones = source ? bonesOf(source) : null;
     if (!bones) fail('LB_ERR_INVALID_ARGUMENT', 'source must be a THREE.SkinnedMesh, THREE.Skeleton or THREE.Object3D', 'source');
     if (bones!.length === 0) fail('LB_ERR_INVALID_ARGUMENT', 'source has no bones', 'source');
 
+    const lookup = nameLookup(options, bones!, fail);
     const prefixes = options.stripPrefix === undefined ? [] : typeof options.stripPrefix === 'string' ? [options.stripPrefix] : options.stripPrefix;
     if (!Array.isArray(prefixes) || prefixes.some((p) => typeof p !== 'string')) {
       fail('LB_ERR_INVALID_ARGUMENT', `field 'stripPrefix' must be a string or an array of strings, got ${String(options.stripPrefix)}`, 'stripPrefix');
     }
-    const map = options.nameMap;
-    let lookup: (bone: string) => string | null | undefined = () => undefined;
-    if (map instanceof Map) {
-      lookup = (b) => map.get(b);
-    } else if (typeof map === 'function') {
-      lookup = map;
-    } else if (map !== undefined && map !== null && typeof map === 'object' && !Array.isArray(map)) {
-      const rec = map as Readonly<Record<string, string>>;
-      lookup = (b) => (Object.prototype.hasOwnProperty.call(rec, b) ? rec[b] : undefined);
-    } else if (map !== undefined) {
-      fail('LB_ERR_INVALID_ARGUMENT', `field 'nameMap' must be an object, a Map or a function, got ${String(map)}`, 'nameMap');
-    }
-    if (map && typeof map === 'object') {
-      const boneNames = new Set(bones!.map((b) => b.name));
-      for (const key of map instanceof Map ? map.keys() : Object.keys(map)) {
-        if (!boneNames.has(key)) fail('LB_ERR_UNKNOWN_NAME', `nameMap names bone '${key}', which the skeleton does not have`, 'nameMap');
-      }
-    }
-
-    const byName = new Map(names.map((n, j) => [n, j]));
-    // three's GLTFLoader renames nodes (PropertyBinding.sanitizeNodeName: spaces to '_',
-    // '[ ] . : /' dropped), so 'Bip01 R Hand' arrives as bone 'Bip01_R_Hand': joints also
-    // match under three's name for them, unless two joints would share it.
-    const bySanitized = new Map<string, number>();
-    const clashes = new Set<string>();
-    names.forEach((n, j) => {
-      const s = THREE.PropertyBinding.sanitizeNodeName(n);
-      if (s === n) return;
-      if (bySanitized.has(s) || byName.has(s)) clashes.add(s);
-      bySanitized.set(s, j);
-    });
-    for (const s of clashes) bySanitized.delete(s);
-    const jointOf = (boneName: string): number => byName.get(boneName) ?? bySanitized.get(boneName) ?? -1;
-    const driven: (THREE.Object3D | null)[] = names.map(() => null);
-    const unmapped: string[] = [];
-    for (const bone of bones!) {
-      let joint = -1;
-      const mapped = lookup(bone.name);
-      if (mapped !== undefined && mapped !== null) {
-        if (typeof mapped !== 'string') fail('LB_ERR_INVALID_ARGUMENT', `nameMap gives ${String(mapped)} for bone '${bone.name}', not a joint name`, 'nameMap');
-        joint = world.rig.findJoint(this.asset, mapped);
-        if (joint < 0) fail('LB_ERR_JOINT_NOT_FOUND', `nameMap maps bone '${bone.name}' to '${mapped}', which is not a joint of the rig`, 'nameMap');
-      } else {
-        joint = jointOf(bone.name);
-        const p = joint < 0 ? prefixes.find((x) => x.length > 0 && bone.name.startsWith(x)) : undefined;
-        if (p) joint = jointOf(bone.name.slice(p.length));
-      }
-      if (joint < 0) {
-        unmapped.push(bone.name);
-        continue;
-      }
-      const other = driven[joint];
-      if (other && other !== bone) {
-        fail('LB_ERR_INVALID_ARGUMENT', `bones '${other.name}' and '${bone.name}' both map to joint '${names[joint]}'`, 'nameMap');
-      }
-      driven[joint] = bone;
-    }
+    const m: Matching = { driven: names.map(() => null), how: names.map(() => null), unmapped: [] };
+    matchByName(world, this.asset, names, bones!, lookup, prefixes, m, fail);
+    const skin = skinBones(source, skinJoints.length);
+    const skinNote = matchBySkin(names, skinJoints, skin, m);
+    matchByParent(parents, m);
+    const driven = m.driven;
     const missing = names.filter((_, j) => !driven[j]);
     if (missing.length === names.length) {
       const sample = bones!.slice(0, 3).map((b) => `'${b.name}'`).join(', ');
-      fail('LB_ERR_JOINT_NOT_FOUND', `no bone matches a rig joint (bones ${sample}..., joints '${names.slice(0, 3).join("', '")}'...); set stripPrefix or nameMap`, 'nameMap');
+      fail('LB_ERR_JOINT_NOT_FOUND', `no bone matches a rig joint (bones ${sample}..., joints '${names.slice(0, 3).join("', '")}'...; ${skinNote}); set stripPrefix or nameMap`, 'nameMap');
     }
     if (options.requireAllJoints && missing.length) {
       fail('LB_ERR_JOINT_NOT_FOUND', `no bone for joint${missing.length > 1 ? 's' : ''} '${missing.join("', '")}'`, 'nameMap');
     }
+    const counts = { name: 0, skin: 0, parent: 0 };
+    for (const h of m.how) if (h) counts[h]++;
+    this.matchCounts = counts;
+    this.matchedBy = counts.skin === 0 ? 'name' : counts.name === 0 ? 'skin' : 'mixed';
+    const unmapped = m.unmapped.filter((b) => !driven.includes(b)).map((b) => b.name);
 
     this.bones = driven;
     this.missingJoints = missing;
@@ -264,6 +232,132 @@ export class ExternalAnimation {
   boneOf(joint: string): THREE.Object3D | null {
     const j = this.world.rig.findJoint(this.asset, joint);
     return j >= 0 ? (this.bones[j] ?? null) : null;
+  }
+}
+
+type MatchHow = 'name' | 'skin' | 'parent';
+type Fail = (code: string, msg: string, field?: string) => never;
+
+/** Joint per rig joint index: the object driving it and how it was matched; bones no rule
+ * matched yet. */
+interface Matching {
+  driven: (THREE.Object3D | null)[];
+  how: (MatchHow | null)[];
+  unmapped: THREE.Object3D[];
+}
+
+/** The nameMap option as a function (undefined: the default rule); a record or map must name
+ * existing bones. */
+function nameLookup(options: ExternalAnimationOptions, bones: readonly THREE.Object3D[], fail: Fail): (bone: string) => string | null | undefined {
+  const map = options.nameMap;
+  let lookup: (bone: string) => string | null | undefined = () => undefined;
+  if (map instanceof Map) {
+    lookup = (b) => map.get(b);
+  } else if (typeof map === 'function') {
+    lookup = map;
+  } else if (map !== undefined && map !== null && typeof map === 'object' && !Array.isArray(map)) {
+    const rec = map as Readonly<Record<string, string>>;
+    lookup = (b) => (Object.prototype.hasOwnProperty.call(rec, b) ? rec[b] : undefined);
+  } else if (map !== undefined) {
+    fail('LB_ERR_INVALID_ARGUMENT', `field 'nameMap' must be an object, a Map or a function, got ${String(map)}`, 'nameMap');
+  }
+  if (map && typeof map === 'object') {
+    const boneNames = new Set(bones.map((b) => b.name));
+    for (const key of map instanceof Map ? map.keys() : Object.keys(map)) {
+      if (!boneNames.has(key)) fail('LB_ERR_UNKNOWN_NAME', `nameMap names bone '${key}', which the skeleton does not have`, 'nameMap');
+    }
+  }
+  return lookup;
+}
+
+/** Bones to joints by name: nameMap, the name as it is or as three's GLTFLoader sanitises
+ * joint names, then with a prefix stripped. */
+function matchByName(world: World, asset: RigHandle, names: readonly string[], bones: readonly THREE.Object3D[], lookup: (bone: string) => string | null | undefined, prefixes: readonly string[], m: Matching, fail: Fail): void {
+  const byName = new Map(names.map((n, j) => [n, j]));
+  // three's GLTFLoader renames nodes (PropertyBinding.sanitizeNodeName: spaces to '_',
+  // '[ ] . : /' dropped), so 'Bip01 R Hand' arrives as bone 'Bip01_R_Hand': joints also
+  // match under three's name for them, unless two joints would share it.
+  const bySanitized = new Map<string, number>();
+  const clashes = new Set<string>();
+  names.forEach((n, j) => {
+    const s = THREE.PropertyBinding.sanitizeNodeName(n);
+    if (s === n) return;
+    if (bySanitized.has(s) || byName.has(s)) clashes.add(s);
+    bySanitized.set(s, j);
+  });
+  for (const s of clashes) bySanitized.delete(s);
+  const jointOf = (boneName: string): number => byName.get(boneName) ?? bySanitized.get(boneName) ?? -1;
+  for (const bone of bones) {
+    let joint = -1;
+    const mapped = lookup(bone.name);
+    if (mapped !== undefined && mapped !== null) {
+      if (typeof mapped !== 'string') fail('LB_ERR_INVALID_ARGUMENT', `nameMap gives ${String(mapped)} for bone '${bone.name}', not a joint name`, 'nameMap');
+      joint = world.rig.findJoint(asset, mapped);
+      if (joint < 0) fail('LB_ERR_JOINT_NOT_FOUND', `nameMap maps bone '${bone.name}' to '${mapped}', which is not a joint of the rig`, 'nameMap');
+    } else {
+      joint = jointOf(bone.name);
+      const p = joint < 0 ? prefixes.find((x) => x.length > 0 && bone.name.startsWith(x)) : undefined;
+      if (p) joint = jointOf(bone.name.slice(p.length));
+    }
+    if (joint < 0) {
+      m.unmapped.push(bone);
+      continue;
+    }
+    const other = m.driven[joint];
+    if (other && other !== bone) {
+      fail('LB_ERR_INVALID_ARGUMENT', `bones '${other.name}' and '${bone.name}' both map to joint '${names[joint]}'`, 'nameMap');
+    }
+    m.driven[joint] = bone;
+    m.how[joint] = 'name';
+  }
+}
+
+/** The bones in skin order when the source has them: a SkinnedMesh's or Skeleton's bones, or
+ * the first SkinnedMesh below an Object3D with as many bones as the rig's skin has joints. */
+function skinBones(source: Source, count: number): readonly THREE.Object3D[] | null {
+  if (count === 0) return null;
+  if (source instanceof THREE.Skeleton) return source.bones;
+  if (source instanceof THREE.SkinnedMesh) return source.skeleton?.bones ?? null;
+  let found: THREE.Object3D[] | null = null;
+  source.traverse((o) => {
+    const sm = o as THREE.SkinnedMesh;
+    if (!found && sm.isSkinnedMesh && sm.skeleton?.bones.length === count) found = sm.skeleton.bones;
+  });
+  return found;
+}
+
+/** Skin order for what names left unmatched: bone i drives skin joint i (a glTF skin's
+ * joints[i] is three's skeleton.bones[i], names or not). Used only when the bone list is the
+ * rig's skin: as long, and every bone matched by name sits at its joint's skin index.
+ * Returns why it was not used, for the error message when nothing matched. */
+function matchBySkin(names: readonly string[], skinJoints: readonly number[], bones: readonly THREE.Object3D[] | null, m: Matching): string {
+  if (skinJoints.length === 0) return 'the rig has no skin order';
+  if (!bones || bones.length !== skinJoints.length) return `the skin order does not apply: ${bones ? bones.length : 'no'} bones in skin order, the rig's skin has ${skinJoints.length} joints`;
+  for (let i = 0; i < bones.length; i++) {
+    const j = m.driven.indexOf(bones[i]!);
+    if (j >= 0 && j !== skinJoints[i]) return `the skin order does not apply: bone ${i} '${bones[i]!.name}' matches joint '${names[j]}' by name, skin joint ${i} is '${names[skinJoints[i]!]}'`;
+  }
+  bones.forEach((bone, i) => {
+    const j = skinJoints[i]!;
+    if (m.driven[j] || m.driven.includes(bone)) return;
+    m.driven[j] = bone;
+    m.how[j] = 'skin';
+  });
+  return 'skin order applied';
+}
+
+/** A joint without a bone whose child joint has one is that bone's parent object, when the
+ * parent is no bone itself: three.js keeps nodes that are not skin joints (an animated
+ * armature node the rig made its root, a node between joints) as plain objects. */
+function matchByParent(parents: readonly number[], m: Matching): void {
+  for (let c = parents.length - 1; c >= 0; c--) {
+    const j = parents[c]!;
+    const child = m.driven[c];
+    if (j < 0 || m.driven[j] || !child?.parent) continue;
+    const p = child.parent;
+    if ((p as THREE.Bone).isBone || m.driven.includes(p)) continue;
+    m.driven[j] = p;
+    m.how[j] = 'parent';
   }
 }
 

@@ -11,7 +11,8 @@ import { applyJointTransform, type WorldView } from './pose.js';
 
 export interface RigMeshViewOptions {
   /** A glTF scene (GLTFLoader's `gltf.scene`) whose bones match the rig's joints by name (or
-   * through `stripPrefix`/`nameMap`). Default: none, a body is generated from the skeleton. */
+   * through `stripPrefix`/`nameMap`), else by the skin order of its skinned mesh (unnamed
+   * joints; see ExternalAnimation). Default: none, a body is generated from the skeleton. */
   source?: THREE.Object3D;
   /** Passed to the bone matching (see ExternalAnimation); syncRoot is always off. */
   stripPrefix?: ExternalAnimationOptions['stripPrefix'];

@@ -112,6 +112,13 @@ typedef struct lb_clip_reduction {
   uint32_t track_count;     /* tracks with keys */
   uint32_t constant_tracks; /* tracks whose keys are all equal: the file's own and the reduced */
   float error;              /* metres: the largest position change measured */
+  /* glTF import only (0 otherwise): CUBICSPLINE tracks resampled to LINEAR keys, the
+   * tolerance used (lb_gltf_def.cubic_tolerance) and the largest deviation between those keys
+   * and the file's curve measured while resampling (metres, scale units or quaternion
+   * components; <= the tolerance unless a key span hit the 1024 sub-span limit). */
+  uint32_t cubic_tracks;
+  float cubic_tolerance;
+  float cubic_error;
 } lb_clip_reduction;
 
 lb_clip_reduce_job lb_clip_reduce_default_job(void);

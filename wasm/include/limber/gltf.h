@@ -13,7 +13,12 @@
  *    (which keeps this order);
  *      with a skin: the skin's joints plus any non-joint nodes between a joint and the
  *      closest common root of all joints (so the hierarchy and rest pose stay exact; such
- *      nodes are animated like joints); the joints must lie in one node tree;
+ *      nodes are animated like joints); the joints must lie in one node tree. When an
+ *      animation moves a node above that root (an armature node with a translation,
+ *      rotation or scale channel whose keys are not all its rest value), the skeleton
+ *      starts at the topmost such node instead, so the character moves as three.js plays
+ *      the file (the armature node becomes the root joint, and root motion reads it);
+ *      channels that only hold a node's rest value do not count;
  *      without a skin: every node, roots in node-index order;
  *  - joint names from node names: an unnamed node (or name "") is "node<i>" (i = glTF node
  *    index); '/' in a name becomes '_' (it separates joint paths); names must be shorter
@@ -25,7 +30,14 @@
  *    negative determinant (mirroring) or a zero scale is refused (lb_skeleton needs
  *    scale > 0). Rest rotations must be unit length within 1e-3 (|q|^2 in [0.999, 1.001]);
  *  - the skin: per skin joint the skeleton joint index and the inverse bind matrix
- *    (column-major mat4; identity when the skin has none);
+ *    (column-major mat4; identity when the skin has none), also passed on as the
+ *    skeleton's skin order (lb_skeleton_def.skin_joints, lb_skeleton_skin_joints);
+ *  - where the skinned mesh ends per joint (lb_skeleton_def.mesh_ends, lb_joint_end): from
+ *    every mesh node bound to the chosen skin, the POSITION, JOINTS_0 and WEIGHTS_0 of its
+ *    primitives in the bind pose (each vertex taken to a joint's frame by that joint's
+ *    inverse bind matrix); a grip finger without an end joint ends there (limber/grip.h).
+ *    Optional: a primitive that cannot be read (a buffer not passed, other attribute
+ *    types) is skipped, and without vertices mesh_ends stays null;
  *  - clips: one lb_clip per glTF animation (same index), joint_count = the skeleton's, one
  *    track per animated (joint, path) for translation, rotation and scale; LINEAR and STEP
  *    keys are copied bit-exactly (times, floats). Channels that target nodes outside the
@@ -35,12 +47,13 @@
  *    stored as normalised integers (BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT) are decoded
  *    per the spec (c / 127, c / 255, c / 32767, c / 65535, signed ones clamped to -1) and
  *    normalised; float rotation keys must be unit length within 1e-3 and are kept as
- *    stored. CUBICSPLINE channels are refused (LB_ERR_INVALID_ARGUMENT naming the
- *    animation and channel) unless cubic_tolerance > 0: then each is resampled into LINEAR
- *    keys (Hermite with the file's in/out tangents, rotations normalised as three.js does)
- *    by bisecting every segment until the linear keys stay within cubic_tolerance of the
- *    curve (checked at the quarter points of every sub-span, at most 1024 sub-spans per key
- *    span).
+ *    stored. CUBICSPLINE channels are resampled into LINEAR keys (Hermite with the file's
+ *    in/out tangents, rotations normalised as three.js does) by bisecting every segment
+ *    until the linear keys stay within cubic_tolerance (default LB_GLTF_CUBIC_TOLERANCE)
+ *    of the curve (checked at the quarter points of every sub-span, at most 1024 sub-spans
+ *    per key span); each clip reports the tracks, the tolerance and the largest deviation
+ *    measured (lb_clip_reduction.cubic_*). Unnamed animations are "animation_<i>" (i = the
+ *    glTF animation index), as three.js's GLTFLoader names them.
  *
  * Validation: nothing is returned on error; the result code and a message naming the
  * thing ("accessor 7: offset + size exceeds bufferView 2") tell why:
@@ -55,9 +68,8 @@
  *  LB_ERR_OUT_OF_RANGE      key times negative or not strictly increasing, a non-unit
  *                           rotation, a scale <= 0, a name too long;
  *  LB_ERR_DEGENERATE        a zero rotation, a singular or mirroring node matrix;
- *  LB_ERR_INVALID_ARGUMENT  bad def, duplicate names with LB_GLTF_NAMES_ERROR, CUBICSPLINE
- *                           without cubic_tolerance, a channel targeting the same joint
- *                           and path twice;
+ *  LB_ERR_INVALID_ARGUMENT  bad def, duplicate names with LB_GLTF_NAMES_ERROR, a channel
+ *                           targeting the same joint and path twice;
  *  LB_ERR_UNKNOWN_NAME      an external buffer uri that was not passed in the def;
  *  LB_ERR_CAPACITY          more than LB_MAX_JOINTS skeleton joints, an accessor of more
  *                           than 2^20 elements without a bufferView, a CUBICSPLINE track
@@ -91,6 +103,9 @@ typedef enum lb_gltf_names {
 #define LB_GLTF_SKIN_AUTO (-1)  /* skin 0 if the file has skins, else every node */
 #define LB_GLTF_ALL_NODES (-2)  /* every node, even if the file has skins */
 #define LB_GLTF_MESSAGE_MAX 256 /* a message buffer of this size never truncates ours */
+/* The default CUBICSPLINE resampling tolerance: with it, sampled clips agree with three.js's
+ * GLTFCubicSplineInterpolant within 1e-5 (metres, scale units, quaternion components). */
+#define LB_GLTF_CUBIC_TOLERANCE 5e-6f
 
 typedef struct lb_gltf_def {
   const uint8_t *data;           /* .glb or .gltf bytes; need not be NUL-terminated */
@@ -99,9 +114,9 @@ typedef struct lb_gltf_def {
   uint32_t buffer_count;
   int32_t skin;          /* skin index, LB_GLTF_SKIN_AUTO (default) or LB_GLTF_ALL_NODES */
   lb_gltf_names names;   /* duplicate joint/clip names; default LB_GLTF_NAMES_SUFFIX */
-  float cubic_tolerance; /* 0 (default): refuse CUBICSPLINE; > 0: resample to LINEAR
-                            within this distance (metres, scale units, or quaternion
-                            components), finite, <= 1 */
+  float cubic_tolerance; /* CUBICSPLINE channels are resampled to LINEAR keys within this
+                            distance (metres, scale units, or quaternion components);
+                            0 (default) = LB_GLTF_CUBIC_TOLERANCE; finite, in [0, 1] */
   /* Clip reduction (lb_clip_reduce_job): tracks whose motion moves no joint, and no point
    * skin_distance from a joint, by more than key_tolerance are made constant. Metres;
    * key_tolerance in [0, 1], default 1e-4 (0 keeps every key as the file has it);
@@ -114,9 +129,10 @@ typedef struct lb_gltf_def {
 lb_gltf_def lb_gltf_default_def(void);
 
 typedef struct lb_gltf_clip {
-  char name[LB_JOINT_NAME_MAX]; /* animation name, "animation<i>" if unnamed */
+  char name[LB_JOINT_NAME_MAX]; /* animation name, "animation_<i>" if unnamed (as three.js) */
   lb_clip clip;                 /* passed lb_clip_validate; joint_count = skeleton joints */
-  lb_clip_reduction reduction;  /* what the key reduction did (def.key_tolerance) */
+  lb_clip_reduction reduction;  /* what the key reduction did (def.key_tolerance) and the
+                                   CUBICSPLINE resampling (cubic_*) */
 } lb_gltf_clip;
 
 typedef struct lb_gltf_asset {
@@ -124,7 +140,8 @@ typedef struct lb_gltf_asset {
   lb_skeleton_def skeleton;
   const int32_t *joint_nodes; /* glTF node index of each skeleton joint */
   /* World transform of the nodes above the skeleton root (identity when the root is a
-   * scene root), composed as TRS like lb_transform_mul; their animation is ignored.
+   * scene root), composed as TRS like lb_transform_mul; none of them is animated (an
+   * animated one would have become the root, see above).
    * Without a skin, identity. It is already part of the rig: the root joint's rest and
    * every clip's root keys are root_parent * the file's values, so model space is the
    * file's scene space (a Z-up centimetre armature stands Y-up in metres with an identity
@@ -191,7 +208,9 @@ lb_result lb_world_add_gltf_meshes(lb_world *world, const lb_gltf_def *def, lb_g
  * `skeleton`. Names need not be unique. */
 lb_result lb_world_add_clip(lb_world *world, const char *name, uint32_t skeleton,
                             const lb_clip *clip, uint32_t *out_clip);
-/* First clip (in add order) named `name` animating `skeleton` (0: any skeleton), or 0. */
+/* First clip (in add order) named `name` animating `skeleton` (0: any skeleton), or 0.
+ * Deprecated, until 0.3: "animation<i>", the name unnamed glTF animations had before 0.2,
+ * finds "animation_<i>" when no clip has the old name. */
 uint32_t lb_world_find_clip(const lb_world *world, uint32_t skeleton, const char *name);
 uint32_t lb_world_clip_count(const lb_world *world);
 /* Null / 0 for an invalid handle. */

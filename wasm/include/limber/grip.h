@@ -203,8 +203,14 @@ typedef struct lb_grip_hand_status {
    * supportReached stay false and the distance is the hand joint's. */
   uint32_t palm_known;
   uint32_t tip_estimated; /* bit per finger (thumb = bit 0) whose end was estimated */
-  lb_hand_info info;      /* the hand and fingers found; its report also tells the
-                             estimated ends and, when fingers are missing, the mapping */
+  uint32_t tip_from_mesh; /* of those, the bits whose end is where the skinned mesh ends
+                             (lb_joint_end); the others use the LB_HAND_TIP_ESTIMATE ratio */
+  /* Fingertips in the rig's model space as the last step left them: the end joint, else the
+   * estimated end, else the last joint (a one-segment finger); zero for a finger not found
+   * or before the hand is resolved. */
+  float tips[LB_FINGER_COUNT][3];
+  lb_hand_info info; /* the hand and fingers found; its report also tells the
+                        estimated ends and, when fingers are missing, the mapping */
 } lb_grip_hand_status;
 /* LB_ERR_STALE_ENTITY, LB_ERR_OUT_OF_RANGE (side), LB_ERR_MISSING_COMPONENT (no GripPose or
  * GripHolder on the entity). No message is recorded; the world is not changed. */

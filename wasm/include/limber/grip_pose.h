@@ -60,6 +60,7 @@
 #include "limber/base.h"
 #include "limber/grip.h"
 #include "limber/math.h"
+#include "limber/rig.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -224,6 +225,8 @@ typedef struct lb_hand_rig_finger {
   /* No end joint, 2+ segments: the estimated end (see limber/grip.h), a point in the
    * last segment joint's local frame (scaled like a local translation). */
   bool tip_estimated;
+  bool tip_from_mesh; /* the estimate is where the skinned mesh ends (lb_joint_end), not the
+                         LB_HAND_TIP_ESTIMATE ratio */
   vec3 tip_local;
   int16_t root_parent;                    /* parent of joints[0] (hand or a palm bone) */
   versor rest[LB_FINGER_MAX_SEGMENTS];    /* rest local rotations */
@@ -241,6 +244,7 @@ typedef struct lb_hand_rig {
   float index_length;     /* hand-size unit in the hand joint's units (metres at scale 1);
                              index, else middle, ring or pinky length; end bones estimated */
   uint32_t tip_estimated; /* bit per finger (thumb = bit 0): fingers[f].tip_estimated */
+  uint32_t tip_from_mesh; /* bit per finger: fingers[f].tip_from_mesh */
 } lb_hand_rig;
 
 /* From the found hand (lb_hand_find_job_run), the skeleton's parents (depth-first,
@@ -252,6 +256,14 @@ typedef struct lb_hand_rig {
  * frame, see grip.h). *out is written only on LB_OK. */
 lb_result lb_hand_rig_build(const lb_hand_info *hand, const int16_t *parents,
                             const lb_transform *rest_local, uint32_t joint_count, lb_hand_rig *out);
+/* The same with where the skinned mesh ends per joint (lb_skeleton_def.mesh_ends,
+ * joint_count entries; null = none): a finger of 2+ segments without an end joint ends at
+ * its last joint's known mesh end (tip_from_mesh) and falls back to the
+ * LB_HAND_TIP_ESTIMATE ratio where that end is not known. lb_hand_rig_build is this with
+ * null ends. */
+lb_result lb_hand_rig_build_ends(const lb_hand_info *hand, const int16_t *parents,
+                                 const lb_transform *rest_local, const lb_joint_end *ends,
+                                 uint32_t joint_count, lb_hand_rig *out);
 
 /* ---- the pose job -------------------------------------------------------------------
  * Writes the TARGET local rotations (full weight) of every found finger joint, thumb

@@ -20,6 +20,16 @@ extern "C" {
 
 typedef struct lb_world lb_world;
 
+/* Where a joint's skinned mesh ends (lb_skeleton_def.mesh_ends): a point in the joint's own
+ * local frame (in the units of a child's local translation, so it follows the joint like an
+ * end joint would). A glTF import measures it from the skinned mesh in its bind pose: the
+ * vertices weighted mostly to the joint (its weight >= 0.5), the axis from the joint through
+ * their centroid, the point on that axis as far out as the farthest of them projects. */
+typedef struct lb_joint_end {
+  float point[3];
+  uint32_t known; /* 0: no vertex is weighted mostly to the joint (point is 0) */
+} lb_joint_end;
+
 /* Input to lb_world_add_skeleton. Parents must precede children (parents[i] < i,
  * -1 for a root); the world reorders to depth-first order itself. */
 typedef struct lb_skeleton_def {
@@ -32,6 +42,15 @@ typedef struct lb_skeleton_def {
    * to be read back (lb_skeleton_root_parent) by adapters that pose the root bone in the
    * file's own space. Finite, scale > 0. */
   const lb_transform *root_parent;
+  /* Optional (NULL / 0 = none): the skin's joints in skin order, as indices into this def's
+   * joints (each at most once). Skin joint i is what a renderer's skeleton calls bone i (a
+   * glTF skin's joints[i], three.js SkinnedMesh.skeleton.bones[i]), so adapters can pair
+   * bones and joints that have no names (lb_skeleton_skin_joints). */
+  const uint16_t *skin_joints;
+  uint32_t skin_joint_count; /* 0 .. joint_count */
+  /* Optional (NULL = none): joint_count entries, where each joint's skinned mesh ends. A
+   * grip hand uses them for a finger without an end joint (limber/grip.h). Finite points. */
+  const lb_joint_end *mesh_ends;
 } lb_skeleton_def;
 
 lb_skeleton_def lb_skeleton_default_def(void);
@@ -46,6 +65,14 @@ int lb_skeleton_joint_parent(const lb_world *world, uint32_t asset, uint32_t joi
 /* The def's root_parent (identity when none was given); LB_ERR_INVALID_ARGUMENT for a null
  * argument or an unknown asset. */
 lb_result lb_skeleton_root_parent(const lb_world *world, uint32_t asset, lb_transform *out);
+/* The def's skin joints in skin order as joint indices (depth-first, as the asset stores
+ * them), *count entries; NULL and *count = 0 when the skeleton has no skin or the asset is
+ * unknown. `count` may be null. */
+const uint16_t *lb_skeleton_skin_joints(const lb_world *world, uint32_t asset, uint32_t *count);
+/* Where joint `joint`'s skinned mesh ends (lb_joint_end; known = 0 when the def gave none).
+ * LB_ERR_INVALID_ARGUMENT for a null out, an unknown asset or a joint out of range. */
+lb_result lb_skeleton_joint_end(const lb_world *world, uint32_t asset, uint32_t joint,
+                                lb_joint_end *out);
 /* Joint index for a path or bare name, or -1. */
 int lb_skeleton_find_joint(const lb_world *world, uint32_t asset, const char *path);
 

@@ -162,7 +162,7 @@ lb_result lb_world_add_clip(lb_world *w, const char *name, uint32_t skeleton, co
   return LB_OK;
 }
 
-uint32_t lb_world_find_clip(const lb_world *w, uint32_t skeleton, const char *name) {
+static uint32_t lb_find_clip_named(const lb_world *w, uint32_t skeleton, const char *name) {
   for (uint32_t i = 0; w && name && i < lb_anim_world_of(w)->clip_count; ++i) {
     if (lb_anim_world_of(w)->clips[i].skeleton &&
         (skeleton == 0 || lb_anim_world_of(w)->clips[i].skeleton == skeleton) &&
@@ -171,6 +171,23 @@ uint32_t lb_world_find_clip(const lb_world *w, uint32_t skeleton, const char *na
     }
   }
   return 0;
+}
+
+uint32_t lb_world_find_clip(const lb_world *w, uint32_t skeleton, const char *name) {
+  uint32_t h = lb_find_clip_named(w, skeleton, name);
+  if (h || !name || strncmp(name, "animation", 9) != 0) {
+    return h;
+  }
+  /* Deprecated: unnamed glTF animations were "animation<i>" before they took three.js's
+   * "animation_<i>"; a game or scene written then still finds its clip. */
+  size_t digits = strspn(name + 9, "0123456789");
+  if (digits == 0 || digits > 9 || name[9 + digits] != 0) {
+    return 0;
+  }
+  char renamed[LB_JOINT_NAME_MAX];
+  memcpy(renamed, "animation_", 10);
+  memcpy(renamed + 10, name + 9, digits + 1u);
+  return lb_find_clip_named(w, skeleton, renamed);
 }
 
 uint32_t lb_world_clip_count(const lb_world *w) {

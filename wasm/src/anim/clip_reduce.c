@@ -25,7 +25,7 @@ lb_clip_reduce_job lb_clip_reduce_default_job(void) {
 }
 
 lb_clip_reduction lb_clip_reduce_job_result(const lb_clip_reduce_job *job) {
-  lb_clip_reduction r = {job->track_count, job->constant_count, job->error};
+  lb_clip_reduction r = {job->track_count, job->constant_count, job->error, 0u, 0.0f, 0.0f};
   return r;
 }
 

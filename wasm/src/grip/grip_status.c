@@ -4,6 +4,25 @@
 #include "pose_json.h"
 #include <string.h>
 
+/* Each found finger's tip in model space: end joint, estimated end or last joint. */
+static void lb_status_tips(const lb_hand_rig *rig, const lb_transform *model,
+                           float tips[LB_FINGER_COUNT][3]) {
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    const lb_hand_rig_finger *rf = &rig->fingers[f];
+    if (!rf->found || rf->segment_count < 1) {
+      continue;
+    }
+    const lb_transform *last = &model[rf->joints[rf->segment_count - 1]];
+    if (rf->tip >= 0) {
+      memcpy(tips[f], model[rf->tip].t, sizeof tips[f]);
+    } else if (rf->tip_estimated) {
+      lb_transform_point(last, rf->tip_local, tips[f]);
+    } else {
+      memcpy(tips[f], last->t, sizeof tips[f]);
+    }
+  }
+}
+
 lb_result lb_world_grip_hand_status(const lb_world *w, lb_entity e, lb_hand_side side,
                                     lb_grip_hand_status *out) {
   int s = lb_slot_of(w, e);
@@ -44,7 +63,11 @@ lb_result lb_world_grip_hand_status(const lb_world *w, lb_entity e, lb_hand_side
     out->index_length = h->def->index_length * (scale < 0.0f ? -scale : scale);
     out->palm_known = h->def->rig.valid != 0;
     out->tip_estimated = h->def->rig.valid ? h->def->rig.tip_estimated : 0u;
+    out->tip_from_mesh = h->def->rig.valid ? h->def->rig.tip_from_mesh : 0u;
     out->info = h->def->info;
+    if (ri && h->def->rig.valid && h->def->rig.joint_count == ri->joint_count) {
+      lb_status_tips(&h->def->rig, ri->model, out->tips);
+    }
   }
   return LB_OK;
 }

@@ -74,6 +74,19 @@ typedef struct lb_hand_compact {
   vec3 tip_local[LB_FINGER_COUNT];                       /* estimated tips, last joint frame */
 } lb_hand_compact;
 
+/* The estimated tip, `d` (hand space) past the last joint, as the finger's compact tip. */
+static void lb_hand_rig_add_tip(lb_hand_compact *cp, int f, int ns, const vec3 d) {
+  const lb_transform *last = &cp->hs[cp->slot[f][ns - 1]];
+  int n = cp->n;
+  cp->hs[n] = *last;
+  for (int a = 0; a < 3; ++a) {
+    cp->hs[n].t[a] = last->t[a] + d[a];
+  }
+  cp->slot[f][ns] = n;
+  cp->info.fingers[f].tip = (int16_t)n;
+  ++cp->n;
+}
+
 /* No end joint: the last bone continues the one before it, LB_HAND_TIP_ESTIMATE as long; kept
  * in the last joint's frame so it follows that joint. */
 static void lb_hand_rig_estimate_tip(lb_hand_compact *cp, int f, int ns) {
@@ -87,21 +100,25 @@ static void lb_hand_rig_estimate_tip(lb_hand_compact *cp, int f, int ns) {
   for (int a = 0; a < 3; ++a) {
     cp->tip_local[f][a] = last->s[a] != 0.0f ? cp->tip_local[f][a] / last->s[a] : 0.0f;
   }
-  int n = cp->n;
-  cp->hs[n] = *last;
-  for (int a = 0; a < 3; ++a) {
-    cp->hs[n].t[a] = last->t[a] + d[a];
-  }
-  cp->slot[f][ns] = n;
-  cp->info.fingers[f].tip = (int16_t)n;
-  ++cp->n;
+  lb_hand_rig_add_tip(cp, f, ns, d);
+}
+
+/* No end joint, but the skinned mesh says where the last bone ends: that point, already in
+ * the last joint's frame. */
+static void lb_hand_rig_mesh_tip(lb_hand_compact *cp, int f, int ns, const float *point) {
+  const lb_transform *last = &cp->hs[cp->slot[f][ns - 1]];
+  memcpy(cp->tip_local[f], point, sizeof(vec3));
+  vec3 scaled = {last->s[0] * point[0], last->s[1] * point[1], last->s[2] * point[2]};
+  vec3 d;
+  lb_quat_rotate(last->r, scaled, d);
+  lb_hand_rig_add_tip(cp, f, ns, d);
 }
 
 /* Every found finger's joints and tip into the compact rest hand; tips it had to estimate
- * are marked in tip_estimated. */
+ * are marked in rig->tip_estimated (and tip_from_mesh when the mesh said where). */
 static lb_result lb_hand_rig_compact(const lb_hand_info *hand, const int16_t *parents,
-                                     const lb_transform *rest, uint32_t joint_count,
-                                     lb_hand_compact *cp, uint32_t *tip_estimated) {
+                                     const lb_transform *rest, const lb_joint_end *ends,
+                                     uint32_t joint_count, lb_hand_compact *cp, lb_hand_rig *rig) {
   cp->info = *hand;
   cp->info.hand = 0;
   lb_transform_identity(&cp->hs[0]);
@@ -132,8 +149,14 @@ static lb_result lb_hand_rig_compact(const lb_hand_info *hand, const int16_t *pa
       return r;
     }
     if (fi->tip < 0 && fi->segment_count >= 2) {
-      lb_hand_rig_estimate_tip(cp, f, fi->segment_count);
-      *tip_estimated |= 1u << f;
+      const lb_joint_end *end = ends ? &ends[fi->joints[fi->segment_count - 1]] : NULL;
+      if (end && end->known) {
+        lb_hand_rig_mesh_tip(cp, f, fi->segment_count, end->point);
+        rig->tip_from_mesh |= 1u << f;
+      } else {
+        lb_hand_rig_estimate_tip(cp, f, fi->segment_count);
+      }
+      rig->tip_estimated |= 1u << f;
     }
   }
   return LB_OK;
@@ -176,12 +199,14 @@ static void lb_hand_rig_thumb_bend(const lb_hand_compact *cp, int segment_count,
 static lb_result lb_hand_rig_finger_axes(const lb_hand_info *hand, const int16_t *parents,
                                          const lb_transform *rest, uint32_t joint_count,
                                          const lb_hand_compact *cp, const lb_palm_frame_job *pj,
-                                         uint32_t tip_estimated, int f, lb_hand_rig_finger *rf) {
+                                         uint32_t tip_estimated, uint32_t tip_from_mesh, int f,
+                                         lb_hand_rig_finger *rf) {
   const lb_finger_info *fi = &hand->fingers[f];
   rf->found = true;
   rf->segment_count = fi->segment_count;
   rf->tip = fi->tip;
   rf->tip_estimated = (tip_estimated >> f) & 1u;
+  rf->tip_from_mesh = (tip_from_mesh >> f) & 1u;
   if (rf->tip_estimated) {
     memcpy(rf->tip_local, cp->tip_local[f], sizeof(vec3));
   }
@@ -222,6 +247,12 @@ static lb_result lb_hand_rig_finger_axes(const lb_hand_info *hand, const int16_t
 
 lb_result lb_hand_rig_build(const lb_hand_info *hand, const int16_t *parents,
                             const lb_transform *rest, uint32_t joint_count, lb_hand_rig *out) {
+  return lb_hand_rig_build_ends(hand, parents, rest, NULL, joint_count, out);
+}
+
+lb_result lb_hand_rig_build_ends(const lb_hand_info *hand, const int16_t *parents,
+                                 const lb_transform *rest, const lb_joint_end *ends,
+                                 uint32_t joint_count, lb_hand_rig *out) {
   if (!hand || !parents || !rest || !out) {
     return LB_ERR_INVALID_ARGUMENT;
   }
@@ -239,7 +270,7 @@ lb_result lb_hand_rig_build(const lb_hand_info *hand, const int16_t *parents,
   rig.hand = hand->hand;
 
   lb_hand_compact cp;
-  lb_result r = lb_hand_rig_compact(hand, parents, rest, joint_count, &cp, &rig.tip_estimated);
+  lb_result r = lb_hand_rig_compact(hand, parents, rest, ends, joint_count, &cp, &rig);
   if (r != LB_OK) {
     return r;
   }
@@ -258,8 +289,8 @@ lb_result lb_hand_rig_build(const lb_hand_info *hand, const int16_t *parents,
     if (!hand->fingers[f].found) {
       continue;
     }
-    r = lb_hand_rig_finger_axes(hand, parents, rest, joint_count, &cp, &pj, rig.tip_estimated, f,
-                                &rig.fingers[f]);
+    r = lb_hand_rig_finger_axes(hand, parents, rest, joint_count, &cp, &pj, rig.tip_estimated,
+                                rig.tip_from_mesh, f, &rig.fingers[f]);
     if (r != LB_OK) {
       return r;
     }

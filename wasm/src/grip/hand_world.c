@@ -112,6 +112,20 @@ lb_result lb_world_find_hand(lb_world *w, uint32_t e, lb_hand_side side, const c
   return LB_OK;
 }
 
+/* "<label> thumb index ..." for the fingers in `mask` (nothing when it is empty). */
+static void lb_report_fingers(lb_world *w, lb_grip_hand_def *d, uint32_t mask, const char *label) {
+  if (!mask) {
+    return;
+  }
+  lb_report_append(w, &d->report, &d->info, label);
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    if ((mask >> f) & 1u) {
+      lb_report_append(w, &d->report, &d->info, " ");
+      lb_report_append(w, &d->report, &d->info, lb_finger_name((lb_finger)f));
+    }
+  }
+}
+
 static void lb_hand_def_build(lb_world *w, lb_grip_hand_def *d) {
   const lb_skeleton *sk = lb_skeleton_get(w, d->asset);
   d->spine = d->clavicle = d->upper = d->lower = -1;
@@ -127,18 +141,12 @@ static void lb_hand_def_build(lb_world *w, lb_grip_hand_def *d) {
     return;
   }
   int hand = d->info.hand;
-  if (lb_hand_rig_build(&d->info, sk->parents, sk->rest, sk->joint_count, &d->rig) == LB_OK) {
+  if (lb_hand_rig_build_ends(&d->info, sk->parents, sk->rest, sk->mesh_ends, sk->joint_count,
+                             &d->rig) == LB_OK) {
     d->palm_in_hand = d->rig.palm;
     d->index_length = d->rig.index_length;
-    if (d->rig.tip_estimated) {
-      lb_report_append(w, &d->report, &d->info, "; end estimated:");
-      for (int f = 0; f < LB_FINGER_COUNT; ++f) {
-        if ((d->rig.tip_estimated >> f) & 1u) {
-          lb_report_append(w, &d->report, &d->info, " ");
-          lb_report_append(w, &d->report, &d->info, lb_finger_name((lb_finger)f));
-        }
-      }
-    }
+    lb_report_fingers(w, d, d->rig.tip_estimated & ~d->rig.tip_from_mesh, "; end estimated:");
+    lb_report_fingers(w, d, d->rig.tip_from_mesh, "; end where the skinned mesh ends:");
   } else {
     /* The arm can still reach with the hand joint as the palm, but a holder does not
      * report reached (phase_grip.c). */

@@ -148,16 +148,13 @@ static lb_result lb_check_rotations(gltf_ctx *c, float *v, uint32_t keys, size_t
   return LB_OK;
 }
 
+static lb_result lb_resample_cubic(gltf_ctx *c, const char *label, const float *times,
+                                   const float *v, uint32_t keys, uint32_t comps, lb_track *track);
+
 static lb_result lb_read_track(gltf_ctx *c, const channel_info *ch, const char *label,
                                const float *times, uint32_t keys, lb_track *track) {
   uint32_t comps = ch->path == PATH_R ? 4u : 3u;
   bool cubic = ch->interp == LB_INTERP_CUBICSPLINE;
-  if (cubic && !(c->def->cubic_tolerance > 0.0f)) {
-    return gltf_fail(c, LB_ERR_INVALID_ARGUMENT,
-                     "%s: CUBICSPLINE interpolation is not supported; set cubic_tolerance > 0 "
-                     "to resample it to LINEAR",
-                     label);
-  }
   char what[224];
   lb_snprintf(what, sizeof what, "%s output", label);
   gltf_accessor a;
@@ -205,8 +202,15 @@ static lb_result lb_read_track(gltf_ctx *c, const channel_info *ch, const char *
     track->interp = (lb_interp)ch->interp;
     return LB_OK;
   }
-  float tol = c->def->cubic_tolerance;
-  uint32_t n = gltf_cubic_resample(times, v, keys, comps, tol, NULL, NULL);
+  return lb_resample_cubic(c, label, times, v, keys, comps, track);
+}
+
+/* A CUBICSPLINE track (in-tangent, value, out-tangent per key) as LINEAR keys within the
+ * def's tolerance; the clip's cubic report counts it and its measured deviation. */
+static lb_result lb_resample_cubic(gltf_ctx *c, const char *label, const float *times,
+                                   const float *v, uint32_t keys, uint32_t comps, lb_track *track) {
+  float tol = gltf_cubic_tolerance(c->def);
+  uint32_t n = gltf_cubic_resample(times, v, keys, comps, tol, NULL, NULL, NULL);
   if (n > GLTF_MAX_RESAMPLED) {
     return gltf_fail(c, LB_ERR_CAPACITY,
                      "%s: CUBICSPLINE resampling needs more than %u keys; raise cubic_tolerance",
@@ -217,7 +221,10 @@ static lb_result lb_read_track(gltf_ctx *c, const channel_info *ch, const char *
   if (!rt || !rv) {
     return gltf_fail(c, LB_ERR_OUT_OF_MEMORY, "out of memory resampling %u keys", n);
   }
-  gltf_cubic_resample(times, v, keys, comps, tol, rt, rv);
+  float error = 0.0f;
+  gltf_cubic_resample(times, v, keys, comps, tol, rt, rv, &error);
+  c->cubic_tracks += 1u;
+  c->cubic_error = error > c->cubic_error ? error : c->cubic_error;
   track->count = n;
   track->times = rt;
   track->values = rv;
@@ -225,7 +232,8 @@ static lb_result lb_read_track(gltf_ctx *c, const channel_info *ch, const char *
   return LB_OK;
 }
 
-/* The clip's name: the animation's, or animation<N> when it has none. */
+/* The clip's name: the animation's, or animation_<N> when it has none (three.js's
+ * GLTFLoader names them so, and a game looks its clips up by those names). */
 static lb_result lb_clip_name(gltf_ctx *c, uint32_t ai, const cJSON *anim, char *name) {
   const cJSON *jname = cJSON_GetObjectItemCaseSensitive(anim, "name");
   if (jname && !cJSON_IsString(jname)) {
@@ -239,7 +247,7 @@ static lb_result lb_clip_name(gltf_ctx *c, uint32_t ai, const cJSON *anim, char 
   if (jname && jname->valuestring[0]) {
     lb_snprintf(name, LB_JOINT_NAME_MAX, "%s", jname->valuestring);
   } else {
-    lb_snprintf(name, LB_JOINT_NAME_MAX, "animation%u", ai);
+    lb_snprintf(name, LB_JOINT_NAME_MAX, "animation_%u", ai);
   }
   return LB_OK;
 }
@@ -282,7 +290,8 @@ static lb_result lb_add_channel(gltf_ctx *c, const cJSON *anim, uint32_t k, cons
   return lb_read_track(c, &info, label, times, keys, track);
 }
 
-static lb_result lb_build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *clip) {
+static lb_result lb_build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *clip,
+                               lb_clip_reduction *cubic) {
   const cJSON *anim = c->animations[ai];
   lb_result r = lb_clip_name(c, ai, anim, name);
   if (r != LB_OK) {
@@ -306,12 +315,17 @@ static lb_result lb_build_clip(gltf_ctx *c, uint32_t ai, char *name, lb_clip *cl
   float duration = 0.0f;
   uint32_t k = 0;
   const cJSON *ch;
+  c->cubic_tracks = 0;
+  c->cubic_error = 0.0f;
   cJSON_ArrayForEach(ch, channels) {
     r = lb_add_channel(c, anim, k++, ch, alabel, joints, &duration);
     if (r != LB_OK) {
       return r;
     }
   }
+  cubic->cubic_tracks = c->cubic_tracks;
+  cubic->cubic_error = c->cubic_error;
+  cubic->cubic_tolerance = c->cubic_tracks ? gltf_cubic_tolerance(c->def) : 0.0f;
   clip->duration = duration > 0.0f ? duration : 1.0f;
   clip->joint_count = jc;
   clip->joints = joints;
@@ -367,7 +381,7 @@ lb_result gltf_build_clips(gltf_ctx *c) {
   }
   for (uint32_t i = 0; i < n; ++i) {
     ids[i] = (int32_t)i;
-    lb_result r = lb_build_clip(c, i, names[i], &clips[i].clip);
+    lb_result r = lb_build_clip(c, i, names[i], &clips[i].clip, &clips[i].reduction);
     if (r != LB_OK) {
       return r;
     }
@@ -392,7 +406,11 @@ lb_result gltf_build_clips(gltf_ctx *c) {
     if (rr != LB_OK) {
       return gltf_fail(c, rr, "animation %u: key reduction failed (%s)", i, lb_result_name(rr));
     }
+    lb_clip_reduction cubic = clips[i].reduction;
     clips[i].reduction = lb_clip_reduce_job_result(&reduce);
+    clips[i].reduction.cubic_tracks = cubic.cubic_tracks;
+    clips[i].reduction.cubic_error = cubic.cubic_error;
+    clips[i].reduction.cubic_tolerance = cubic.cubic_tolerance;
   }
   lb_result r = gltf_unique_names(c, names, n, "animation", ids);
   if (r != LB_OK) {

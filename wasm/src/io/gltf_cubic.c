@@ -1,8 +1,9 @@
-/* CUBICSPLINE keys resampled into LINEAR keys. The sampler has no cubic mode yet, so each key
+/* CUBICSPLINE keys resampled into LINEAR keys. The sampler has no cubic mode, so each key
  * span is bisected until lerp (slerp for rotations, as the sampling job interpolates) between
  * the new keys stays within the tolerance of the glTF Hermite curve at the quarter points of
- * every sub-span. The Hermite form and the rotation normalisation follow the glTF spec
- * (Appendix C) in the operation order three.js's GLTFCubicSplineInterpolant uses. */
+ * every sub-span (the largest deviation measured there is reported). The Hermite form and the
+ * rotation normalisation follow the glTF spec (Appendix C) in the operation order three.js's
+ * GLTFCubicSplineInterpolant uses. */
 #include "gltf_internal.h"
 
 #define CUBIC_MAX_DEPTH 10 /* at most 1024 sub-spans per key span */
@@ -13,6 +14,7 @@ typedef struct cubic_span {
   float t0, t1;
   uint32_t comps;
   float tol;
+  float worst; /* largest deviation measured on an accepted sub-span */
 } cubic_span;
 
 static void lb_hermite(const cubic_span *s, float u, float *out) {
@@ -69,22 +71,25 @@ static void lb_emit(float t, const float *v, uint32_t comps, float *times, float
 }
 
 /* Emits keys in (ua, ub]; va is the curve at ua, vb at ub. Returns the new key count. */
-static uint32_t lb_subdivide(const cubic_span *s, float ua, const float *va, float ub,
-                             const float *vb, int depth, float *times, float *values, uint32_t n) {
+static uint32_t lb_subdivide(cubic_span *s, float ua, const float *va, float ub, const float *vb,
+                             int depth, float *times, float *values, uint32_t n) {
   float td = s->t1 - s->t0;
   float ta = s->t0 + td * ua, tb = s->t0 + td * ub;
   float um = 0.5f * (ua + ub);
   float tm = s->t0 + td * um;
   bool can_split = depth < CUBIC_MAX_DEPTH && tm > ta && tm < tb;
-  bool ok = true;
-  for (int q = 1; q <= 3 && ok && can_split; ++q) {
+  float dev = 0.0f;
+  for (int q = 1; q <= 3 && dev <= s->tol; ++q) {
     float f = 0.25f * (float)q;
     float curve[4], line[4];
     lb_hermite(s, ua + (ub - ua) * f, curve);
     lb_chord(va, vb, f, s->comps, line);
-    ok = lb_deviation(curve, line, s->comps) <= s->tol;
+    float e = lb_deviation(curve, line, s->comps);
+    dev = e > dev ? e : dev;
   }
+  bool ok = dev <= s->tol;
   if (ok || !can_split) {
+    s->worst = dev > s->worst ? dev : s->worst;
     lb_emit(ub >= 1.0f ? s->t1 : tb, vb, s->comps, times, values, n);
     return n + 1u;
   }
@@ -94,8 +99,14 @@ static uint32_t lb_subdivide(const cubic_span *s, float ua, const float *va, flo
   return lb_subdivide(s, um, vm, ub, vb, depth + 1, times, values, n);
 }
 
+float gltf_cubic_tolerance(const lb_gltf_def *def) {
+  return def->cubic_tolerance > 0.0f ? def->cubic_tolerance : LB_GLTF_CUBIC_TOLERANCE;
+}
+
 uint32_t gltf_cubic_resample(const float *times, const float *values, uint32_t count,
-                             uint32_t comps, float tolerance, float *out_times, float *out_values) {
+                             uint32_t comps, float tolerance, float *out_times, float *out_values,
+                             float *out_error) {
+  float worst = 0.0f;
   size_t key = 3u * comps; /* floats per key: in-tangent, value, out-tangent */
   float v0[4];
   for (uint32_t i = 0; i < comps; ++i) {
@@ -116,13 +127,18 @@ uint32_t gltf_cubic_resample(const float *times, const float *values, uint32_t c
     s.t1 = times[k + 1u];
     s.comps = comps;
     s.tol = tolerance;
+    s.worst = 0.0f;
     float va[4], vb[4];
     lb_hermite(&s, 0.0f, va);
     lb_hermite(&s, 1.0f, vb);
     n = lb_subdivide(&s, 0.0f, va, 1.0f, vb, 0, out_times, out_values, n);
+    worst = s.worst > worst ? s.worst : worst;
     if (n > GLTF_MAX_RESAMPLED) {
       return n; /* the caller refuses it; no need to count on */
     }
+  }
+  if (out_error) {
+    *out_error = worst;
   }
   return n;
 }

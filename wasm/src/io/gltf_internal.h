@@ -78,6 +78,9 @@ typedef struct gltf_ctx {
   gltf_node *nodes;
   uint32_t node_count;
   lb_gltf_asset *asset;
+  /* the clip being built: CUBICSPLINE tracks resampled and their largest deviation */
+  uint32_t cubic_tracks;
+  float cubic_error;
 } gltf_ctx;
 
 /* Records "gltf: <message>" and returns code. */
@@ -127,8 +130,23 @@ lb_result gltf_unique_names(gltf_ctx *c, char (*names)[LB_JOINT_NAME_MAX], uint3
 
 /* gltf_cubic.c: CUBICSPLINE keys (in-tangent, value, out-tangent per key) resampled into
  * linear keys. First call with out_times null to count (it stops early once the count
- * passes GLTF_MAX_RESAMPLED); then with buffers of that size. */
+ * passes GLTF_MAX_RESAMPLED); then with buffers of that size. *out_error (optional)
+ * receives the largest deviation measured between the linear keys and the curve. */
 uint32_t gltf_cubic_resample(const float *times, const float *values, uint32_t count,
-                             uint32_t comps, float tolerance, float *out_times, float *out_values);
+                             uint32_t comps, float tolerance, float *out_times, float *out_values,
+                             float *out_error);
+/* The def's cubic_tolerance, or LB_GLTF_CUBIC_TOLERANCE when it is 0. */
+float gltf_cubic_tolerance(const lb_gltf_def *def);
+
+/* gltf_armature.c: the topmost ancestor of skeleton root `node` that an animation moves
+ * (a translation, rotation or scale channel whose keys are not all the node's rest value),
+ * or `node` when none does: the skeleton starts there, so the motion plays as in three.js. */
+int32_t gltf_animated_top(gltf_ctx *c, int32_t node);
+
+/* gltf_skin_ends.c: where the skinned mesh ends per joint (lb_joint_end), from the meshes
+ * bound to the chosen skin, into c->asset->skeleton.mesh_ends (left null when no vertex is
+ * weighted to a joint). Best effort: a primitive whose attributes cannot be read is skipped;
+ * only running out of memory fails. */
+lb_result gltf_skin_mesh_ends(gltf_ctx *c);
 
 #endif

@@ -356,7 +356,9 @@ static lb_result lb_skin_nodes(gltf_ctx *c, uint32_t skin, uint8_t *included, in
     }
     ++i;
   }
-  /* The joints plus the nodes on the paths from each joint up to their common root. */
+  /* The joints plus the nodes on the paths from each joint up to their common root, or up
+   * to the topmost node above it that an animation moves. */
+  lca = gltf_animated_top(c, lca);
   included[lca] = 1;
   uint32_t count = 1;
   for (int k = 0; k < n; ++k) {
@@ -612,5 +614,11 @@ lb_result gltf_build_skeleton(gltf_ctx *c) {
   as->joint_nodes = ja.joint_nodes;
   as->skin_index = skin;
   as->skin_joint_count = jw.skin_joint_count;
-  return skin >= 0 ? lb_bind_skin(c, skin, &jw) : LB_OK;
+  r = skin >= 0 ? lb_bind_skin(c, skin, &jw) : LB_OK;
+  if (r == LB_OK && skin >= 0) {
+    as->skeleton.skin_joints = as->skin_joints;
+    as->skeleton.skin_joint_count = as->skin_joint_count;
+    r = gltf_skin_mesh_ends(c);
+  }
+  return r;
 }

@@ -17,6 +17,9 @@ typedef struct lb_skeleton {
   uint16_t *by_depth;
   lb_transform *rest;
   lb_transform root_parent; /* lb_skeleton_def.root_parent, identity if none */
+  uint16_t *skin_joints;    /* lb_skeleton_def.skin_joints remapped to depth-first; or null */
+  uint32_t skin_joint_count;
+  lb_joint_end *mesh_ends; /* lb_skeleton_def.mesh_ends in depth-first order, or null */
 } lb_skeleton;
 
 /* The Rig component's private state: pose buffers, allocated on insert, reused every step. */

@@ -9,6 +9,38 @@ lb_skeleton_def lb_skeleton_default_def(void) {
   return d;
 }
 
+/* The optional skin order and mesh ends: indices in range and each joint at most once (a
+ * bone pairs with one joint), finite points. */
+static lb_result lb_skeleton_validate_skin(lb_world *w, const lb_skeleton_def *def) {
+  uint32_t n = def->skin_joint_count;
+  if (n > def->joint_count || (n > 0 && !def->skin_joints)) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT,
+                   "skeleton: skin_joint_count = %u needs skin_joints and at most %u entries", n,
+                   def->joint_count);
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (def->skin_joints[i] >= def->joint_count) {
+      return lb_fail(w, LB_ERR_OUT_OF_RANGE,
+                     "skeleton: skin_joints[%u] = %u is not a joint below %u", i,
+                     (unsigned)def->skin_joints[i], def->joint_count);
+    }
+    for (uint32_t k = 0; k < i; ++k) {
+      if (def->skin_joints[k] == def->skin_joints[i]) {
+        return lb_fail(w, LB_ERR_INVALID_ARGUMENT,
+                       "skeleton: skin_joints[%u] and [%u] are both joint %u", k, i,
+                       (unsigned)def->skin_joints[i]);
+      }
+    }
+  }
+  for (uint32_t j = 0; def->mesh_ends && j < def->joint_count; ++j) {
+    const float *q = def->mesh_ends[j].point;
+    if (!lb_is_finite(q[0]) || !lb_is_finite(q[1]) || !lb_is_finite(q[2])) {
+      return lb_fail(w, LB_ERR_NOT_FINITE, "skeleton: mesh_ends[%u] is not finite", j);
+    }
+  }
+  return LB_OK;
+}
+
 static lb_result lb_skeleton_validate(lb_world *w, const lb_skeleton_def *def) {
   if (def->joint_count == 0 || def->joint_count > LB_MAX_JOINTS) {
     return lb_fail(w, LB_ERR_OUT_OF_RANGE, "skeleton: joint_count = %u is outside [1, %u]",
@@ -55,6 +87,10 @@ static lb_result lb_skeleton_validate(lb_world *w, const lb_skeleton_def *def) {
       return lb_fail(w, LB_ERR_OUT_OF_RANGE, "skeleton: joint '%s' rest rotation is zero", n);
     }
   }
+  lb_result r = lb_skeleton_validate_skin(w, def);
+  if (r != LB_OK) {
+    return r;
+  }
   const lb_transform *p = def->root_parent;
   if (p &&
       (!lb_transform_valid(p) || !(p->s[0] > 0.0f) || !(p->s[1] > 0.0f) || !(p->s[2] > 0.0f))) {
@@ -76,6 +112,16 @@ static uint32_t lb_dfs(const lb_skeleton_def *def, int16_t parent, uint32_t *ord
   return n;
 }
 
+static void lb_skeleton_free_arrays(lb_world *w, lb_skeleton *s) {
+  lb_free(w, s->names);
+  lb_free(w, s->parents);
+  lb_free(w, s->subtree_end);
+  lb_free(w, s->by_depth);
+  lb_free(w, s->rest);
+  lb_free(w, s->skin_joints);
+  lb_free(w, s->mesh_ends);
+}
+
 lb_result lb_world_add_skeleton(lb_world *w, const lb_skeleton_def *def, uint32_t *out_asset) {
   if (!w || !def || !out_asset) {
     return w ? lb_fail(w, LB_ERR_INVALID_ARGUMENT, "skeleton: null argument")
@@ -93,6 +139,7 @@ lb_result lb_world_add_skeleton(lb_world *w, const lb_skeleton_def *def, uint32_
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "skeleton: out of memory");
   }
   lb_skeleton s;
+  memset(&s, 0, sizeof s);
   s.joint_count = n;
   if (def->root_parent) {
     s.root_parent = *def->root_parent;
@@ -104,14 +151,15 @@ lb_result lb_world_add_skeleton(lb_world *w, const lb_skeleton_def *def, uint32_
   s.subtree_end = lb_alloc_array(w, n, sizeof(uint16_t));
   s.by_depth = lb_alloc_array(w, n, sizeof(uint16_t));
   s.rest = lb_alloc_array(w, n, sizeof(lb_transform));
+  s.skin_joint_count = def->skin_joint_count;
+  s.skin_joints =
+      s.skin_joint_count ? lb_alloc_array(w, s.skin_joint_count, sizeof(uint16_t)) : NULL;
+  s.mesh_ends = def->mesh_ends ? lb_alloc_array(w, n, sizeof(lb_joint_end)) : NULL;
   uint32_t *order = lb_alloc_array(w, n, sizeof(uint32_t));
   int32_t *remap = lb_alloc_array(w, n, sizeof(int32_t));
-  if (!s.names || !s.parents || !s.subtree_end || !s.by_depth || !s.rest || !order || !remap) {
-    lb_free(w, s.names);
-    lb_free(w, s.parents);
-    lb_free(w, s.subtree_end);
-    lb_free(w, s.by_depth);
-    lb_free(w, s.rest);
+  if (!s.names || !s.parents || !s.subtree_end || !s.by_depth || !s.rest || !order || !remap ||
+      (s.skin_joint_count && !s.skin_joints) || (def->mesh_ends && !s.mesh_ends)) {
+    lb_skeleton_free_arrays(w, &s);
     lb_free(w, order);
     lb_free(w, remap);
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "skeleton: out of memory");
@@ -126,6 +174,13 @@ lb_result lb_world_add_skeleton(lb_world *w, const lb_skeleton_def *def, uint32_
     s.parents[k] = def->parents[src] < 0 ? -1 : (int16_t)remap[def->parents[src]];
     s.rest[k] = def->rest[src];
     lb_quat_normalize(s.rest[k].r);
+    if (s.mesh_ends) {
+      s.mesh_ends[k] = def->mesh_ends[src];
+      s.mesh_ends[k].known = s.mesh_ends[k].known ? 1u : 0u;
+    }
+  }
+  for (uint32_t i = 0; i < s.skin_joint_count; ++i) {
+    s.skin_joints[i] = (uint16_t)remap[def->skin_joints[i]];
   }
   /* Descendants follow their ancestor, so walking backwards finalises a joint's
    * subtree end before it is pushed up to the parent. */
@@ -187,12 +242,7 @@ lb_result lb_skeletons_reserve(lb_world *w, lb_rig_world *rw, uint32_t upto) {
 
 void lb_skeletons_release(lb_world *w, lb_rig_world *rw, uint32_t keep) {
   while (rw->skeleton_count > keep) {
-    lb_skeleton *s = &rw->skeletons[--rw->skeleton_count];
-    lb_free(w, s->names);
-    lb_free(w, s->parents);
-    lb_free(w, s->subtree_end);
-    lb_free(w, s->by_depth);
-    lb_free(w, s->rest);
+    lb_skeleton_free_arrays(w, &rw->skeletons[--rw->skeleton_count]);
   }
   if (keep == 0) {
     lb_free(w, rw->skeletons);
@@ -247,6 +297,28 @@ lb_result lb_skeleton_root_parent(const lb_world *w, uint32_t asset, lb_transfor
     return LB_ERR_INVALID_ARGUMENT;
   }
   *out = s->root_parent;
+  return LB_OK;
+}
+
+const uint16_t *lb_skeleton_skin_joints(const lb_world *w, uint32_t asset, uint32_t *count) {
+  const lb_skeleton *s = lb_skeleton_get(w, asset);
+  uint32_t n = s ? s->skin_joint_count : 0u;
+  if (count) {
+    *count = n;
+  }
+  return n ? s->skin_joints : NULL;
+}
+
+lb_result lb_skeleton_joint_end(const lb_world *w, uint32_t asset, uint32_t joint,
+                                lb_joint_end *out) {
+  const lb_skeleton *s = lb_skeleton_get(w, asset);
+  if (!s || !out || joint >= s->joint_count) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  memset(out, 0, sizeof *out);
+  if (s->mesh_ends) {
+    *out = s->mesh_ends[joint];
+  }
   return LB_OK;
 }
 
