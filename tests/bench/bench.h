@@ -63,6 +63,10 @@ extern const lb_bench lb_bench_world_crowd_1000;
 extern const lb_bench lb_bench_nav_path;
 extern const lb_bench lb_bench_nav_agents_100;
 extern const lb_bench lb_bench_nav_agents_1000;
+extern const lb_bench lb_bench_nav_crowd_100; /* nav.crowd.<N>[.off] */
+extern const lb_bench lb_bench_nav_crowd_1000;
+extern const lb_bench lb_bench_nav_crowd_100_off;
+extern const lb_bench lb_bench_nav_crowd_1000_off;
 /* bench_scale.c: world.scale.<object|hand>.<N> */
 extern const lb_bench lb_bench_world_scale_object_10;
 extern const lb_bench lb_bench_world_scale_object_100;

@@ -208,3 +208,159 @@ const lb_bench lb_bench_nav_agents_1000 = {.name = "nav.agents.1000",
                                            .run = lb_nav_agents_run,
                                            .teardown = lb_nav_agents_teardown,
                                            .iter_multiple = 1000};
+
+/* ---- nav.crowd.<N>[.off] ------------------------------------------------------------------- */
+
+/* Benches "nav.crowd.<N>" and "nav.crowd.<N>.off": N NavAgents (NavDestination, no rig, 0.3 m
+ * avoidance radius, 1.4 m/s) on the nav field crossing it both ways at the same density for
+ * N = 100 and 1000 (build/bench/nav-crowd-<N>.txt, tests/bench/nav_field.mjs), with avoidance
+ * on (the default) and off. One operation is one agent's share of the Move phase (path query,
+ * turn, avoidance, walk, clamp); every 30 steps the agents that have arrived are sent back to
+ * where they came from (a read and, for those, a write of the NavAgent), so the crowd keeps
+ * crossing. tests/bench/detour_crowd.mjs runs Detour Crowd on the same mesh and agents. */
+typedef struct lb_nav_crowd_bench {
+  lb_world *world;
+  uint32_t n, steps;
+  lb_entity *agents;
+  float (*ends)[6]; /* start x y z, goal x y z */
+  uint8_t *back;    /* heading for the start */
+} lb_nav_crowd_bench;
+
+static void lb_nav_crowd_teardown(void *state) {
+  lb_nav_crowd_bench *s = state;
+  if (s) {
+    lb_world_destroy(s->world);
+    free(s->agents);
+    free(s->ends);
+    free(s->back);
+    free(s);
+  }
+}
+
+static uint32_t lb_nav_crowd_read(lb_nav_crowd_bench *s) {
+  char path[64];
+  snprintf(path, sizeof path, "build/bench/nav-crowd-%u.txt", s->n);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "limber_bench: cannot read %s (tests/bench/run.mjs writes it)\n", path);
+    return 0;
+  }
+  uint32_t k = 0;
+  while (k < s->n) {
+    float *e = s->ends[k];
+    if (fscanf(f, "%f %f %f %f %f %f", &e[0], &e[1], &e[2], &e[3], &e[4], &e[5]) != 6) {
+      break;
+    }
+    ++k;
+  }
+  fclose(f);
+  return k;
+}
+
+static lb_result lb_nav_crowd_spawn(lb_nav_crowd_bench *s, uint32_t mesh, bool avoid) {
+  lb_result r = LB_OK;
+  for (uint32_t i = 0; r == LB_OK && i < s->n; ++i) {
+    r = lb_world_spawn(s->world, &s->agents[i]);
+    lb_transform_c t;
+    lb_component_defaults(LB_TRANSFORM, &t);
+    memcpy(t.position, s->ends[i], sizeof t.position);
+    if (r == LB_OK) {
+      r = lb_world_insert(s->world, s->agents[i], LB_TRANSFORM, &t);
+    }
+    lb_nav_agent_c a;
+    lb_component_defaults(LB_NAV_AGENT, &a);
+    a.nav_mesh = mesh;
+    memcpy(a.destination, s->ends[i] + 3, sizeof a.destination);
+    a.has_destination = 1;
+    a.stopping_distance = 0.1f;
+    a.avoidance_radius = 0.3f;
+    a.avoidance = avoid ? 1u : 0u;
+    if (r == LB_OK) {
+      r = lb_world_insert(s->world, s->agents[i], LB_NAV_AGENT, &a);
+    }
+  }
+  return r;
+}
+
+static void *lb_nav_crowd_setup(uint32_t n, bool avoid) {
+  lb_nav_crowd_bench *s = calloc(1, sizeof *s);
+  if (!s || lb_world_create(NULL, &s->world) != LB_OK) {
+    free(s);
+    return NULL;
+  }
+  s->n = n;
+  s->agents = calloc(n, sizeof *s->agents);
+  s->ends = calloc(n, sizeof *s->ends);
+  s->back = calloc(n, 1);
+  size_t size = 0;
+  char *json = lb_nav_read("build/bench/nav-field.navmesh.json", &size);
+  uint32_t mesh = 0;
+  lb_result r = json && s->agents && s->ends && s->back
+                    ? lb_world_add_navmesh_json(s->world, "field", json, size, &mesh)
+                    : LB_ERR_INVALID_ARGUMENT;
+  free(json);
+  if (r == LB_OK && lb_nav_crowd_read(s) != n) {
+    r = LB_ERR_INVALID_ARGUMENT;
+  }
+  if (r == LB_OK) {
+    r = lb_nav_crowd_spawn(s, mesh, avoid);
+  }
+  if (r != LB_OK) {
+    fprintf(stderr, "limber_bench: nav crowd %u: %s\n", n, lb_world_last_error(s->world));
+    lb_nav_crowd_teardown(s);
+    return NULL;
+  }
+  return s;
+}
+
+/* Agents that have arrived head back the way they came. */
+static void lb_nav_crowd_turn(lb_nav_crowd_bench *s, lb_bench_stats *st) {
+  for (uint32_t i = 0; i < s->n; ++i) {
+    lb_nav_agent_c a;
+    if (lb_world_get(s->world, s->agents[i], LB_NAV_AGENT, &a) != LB_OK) {
+      st->failures++;
+      continue;
+    }
+    if (a.arrived) {
+      s->back[i] ^= 1u;
+      memcpy(a.destination, s->ends[i] + (s->back[i] ? 0 : 3), sizeof a.destination);
+      st->failures += lb_world_set(s->world, s->agents[i], LB_NAV_AGENT, &a) != LB_OK;
+    }
+  }
+}
+
+static void lb_nav_crowd_run(void *state, uint32_t iters, lb_bench_stats *st) {
+  lb_nav_crowd_bench *s = state;
+  uint32_t steps = iters / s->n; /* iters is a multiple of n (iter_multiple) */
+  for (uint32_t k = 0; k < steps; ++k) {
+    lb_world_run_phase(s->world, LB_PHASE_MOVE, 1.0f / 60.0f);
+    if (++s->steps % 30u == 0) {
+      lb_nav_crowd_turn(s, st);
+    }
+  }
+  st->ops += (uint64_t)steps * s->n;
+}
+
+#define LB_NAV_CROWD_BENCH(n, avoid, suffix, steps, words)                                         \
+  static void *lb_nav_crowd_setup_##n##suffix(void) {                                              \
+    return lb_nav_crowd_setup(n, avoid);                                                           \
+  }                                                                                                \
+  const lb_bench lb_bench_nav_crowd_##n##suffix = {                                                \
+      .name = "nav.crowd." #n words,                                                               \
+      .unit = "us",                                                                                \
+      .what = "per agent per step, " #n " NavAgents crossing the nav field both ways"              \
+              " (path + turn + avoidance + walk + clamp), avoidance " #avoid,                      \
+      .default_iters = (n) * (steps),                                                              \
+      .setup = lb_nav_crowd_setup_##n##suffix,                                                     \
+      .run = lb_nav_crowd_run,                                                                     \
+      .teardown = lb_nav_crowd_teardown,                                                           \
+      .iter_multiple = (n)};
+
+#define on true
+#define off false
+LB_NAV_CROWD_BENCH(100, on, , 120, "")
+LB_NAV_CROWD_BENCH(1000, on, , 30, "")
+LB_NAV_CROWD_BENCH(100, off, _off, 120, ".off")
+LB_NAV_CROWD_BENCH(1000, off, _off, 30, ".off")
+#undef on
+#undef off

@@ -19,7 +19,8 @@
 // (THREE_SCRIPTS below: three_ik.mjs, three_anim.mjs; rapier_collide.mjs for the collide.corridor.*
 // and controller.move benches: target rapier = Rapier's own queries and character controller,
 // limber-rapier = limber/rapier's adapter; DETOUR_SCRIPTS: detour_nav.mjs, Detour's computePath
-// for nav.path, whose mesh and pairs nav_field.mjs writes before any target runs). The emcc
+// for nav.path, whose mesh and pairs nav_field.mjs writes before any target runs;
+// detour_crowd.mjs, Detour Crowd's update for nav.crowd.*, on the same field and agents). The emcc
 // builds read files
 // (assets/rigs/*.glb) from the working directory, the repo root, through -sNODERAWFS.
 //
@@ -48,6 +49,12 @@
 //         (WASM_COUNT_FLAGS), which repeats within 0.3 %. Prints a table, or with --json
 //         {"bench","target","unit":"instr","min":X,...}.
 //
+// nav.crowd.<N> (tests/bench/bench_nav.c): N = 100, 1000 NavAgents crossing the nav field both
+// ways at the same density, microseconds per agent per step of the Move phase, with avoidance
+// (the default) and, as nav.crowd.<N>.off, without; Detour Crowd (detour_crowd.mjs: with obstacle
+// avoidance and separation, and without) is the baseline. --bench nav.crowd runs the four; the
+// table adds, per target, avoidance on / off and the cost per agent at 1000 over 100 (mins).
+//
 // Nothing is asserted about speed: numbers are printed; the exit status is non-zero
 // only when a target could not be built or run.
 import { spawnSync } from 'node:child_process';
@@ -55,7 +62,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { prepareNavField } from './nav_field.mjs';
+import { prepareNavCrowd, prepareNavField } from './nav_field.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BENCH_DIR = path.join(ROOT, 'tests', 'bench');
@@ -70,6 +77,8 @@ const SCALE_SIZES = [10, 100, 1000, 10000]; // world.scale.<placement>.<N>, N = 
 // compare against. Add a bench here (and in tests/bench/bench_main.c or a
 // baseline script) to get it into the table, the JSON and the CSV.
 const COLLIDE_QUERIES = ['closest', 'sphere_cast', 'ray'];
+const NAV_CROWD_SIZES = [100, 1000];
+const NAV_CROWD_BENCHES = NAV_CROWD_SIZES.flatMap((n) => [`nav.crowd.${n}`, `nav.crowd.${n}.off`]);
 const COLLIDE_SCENES = ['100', '1000', 'mesh'];
 const BENCHES = [
   { name: 'ik.two_bone', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
@@ -120,6 +129,9 @@ const BENCHES = [
   // nav.agents.<N>: one NavAgent's share of the Move phase with N agents on the nav arena.
   { name: 'nav.agents.100', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'nav.agents.1000', targets: ['native', 'wasm-simd', 'wasm'] },
+  // nav.crowd.<N>[.off]: N NavAgents crossing the nav field both ways, avoidance on / off; Detour
+  // Crowd on the same mesh and agents is the baseline (nav_field.mjs writes the agents first).
+  ...NAV_CROWD_BENCHES.map((name) => ({ name, targets: ['native', 'wasm-simd', 'wasm', 'detour'], baseline: 'detour', prepare: prepareNavCrowd })),
   // bridge.*: the TypeScript World's per-call cost over the core (bridge.mjs).
   ...['bridge.get.transform', 'bridge.get.character_controller', 'bridge.update.transform', 'bridge.step.empty', 'bridge.local_pose', 'bridge.model_matrices'].map((name) => ({ name, targets: ['ts'] })),
   // world.scale.<placement>.<N>: per-character cost of a step with N characters. Opt-in
@@ -133,7 +145,7 @@ const BENCHES = [
 // scripts run in separate processes.
 const THREE_SCRIPTS = { 'anim.character': 'three_anim.mjs', 'anim.character_unreal': 'three_anim.mjs' };
 // Detour (@recast-navigation/core) baseline per bench.
-const DETOUR_SCRIPTS = { 'nav.path': 'detour_nav.mjs' };
+const DETOUR_SCRIPTS = { 'nav.path': 'detour_nav.mjs', ...Object.fromEntries(NAV_CROWD_BENCHES.map((b) => [b, 'detour_crowd.mjs'])) };
 
 const NODE_RUN = [process.execPath, '--no-experimental-fetch'];
 const TARGETS = {
@@ -566,6 +578,38 @@ function printScaleRatios(rows) {
   for (const c of out) console.log(line(c));
 }
 
+// nav.crowd: per target, what avoidance adds (on / off) and how the cost per agent grows from
+// 100 to 1000 agents at the same density (mins of this run).
+function printNavCrowdRatios(rows) {
+  const min = new Map(rows.map((r) => [`${r.bench}|${r.target}`, r.min]));
+  const out = [];
+  for (const target of Object.keys(TARGETS)) {
+    const m = (b) => min.get(`${b}|${target}`);
+    if (m('nav.crowd.100') === undefined && m('nav.crowd.1000') === undefined) continue;
+    const ratio = (a, b) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(2)}x`);
+    const cell = (x) => (x === undefined ? '-' : fmt(x));
+    out.push([
+      target,
+      cell(m('nav.crowd.100')),
+      cell(m('nav.crowd.100.off')),
+      ratio(m('nav.crowd.100'), m('nav.crowd.100.off')),
+      cell(m('nav.crowd.1000')),
+      cell(m('nav.crowd.1000.off')),
+      ratio(m('nav.crowd.1000'), m('nav.crowd.1000.off')),
+      ratio(m('nav.crowd.1000'), m('nav.crowd.100')),
+    ]);
+  }
+  if (!out.length) return;
+  const header = ['target', '100 on (us)', '100 off', 'on/off', '1000 on', '1000 off', 'on/off', '1000/100 on'];
+  const widths = header.map((h, i) => Math.max(h.length, ...out.map((c) => c[i].length)));
+  const line = (cells) => cells.map((c, i) => (i < 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  console.log('');
+  console.log('nav.crowd: microseconds per agent-step (min), avoidance on / off, and 1000 / 100 agents');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const c of out) console.log(line(c));
+}
+
 // Stage benches and the bench whose operation they split (same data, same run).
 const STAGE_OF = {
   'anim.stage.sample_blend': 'anim.character',
@@ -679,6 +723,7 @@ function printTable(rows, o) {
   printScaleRatios(rows);
   printWasmSizes();
   printCollideRatios(rows);
+  printNavCrowdRatios(rows);
   printStageShares(rows);
   const seen = new Set();
   console.log('');

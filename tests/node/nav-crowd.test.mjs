@@ -120,3 +120,36 @@ test('crowd: 100 agents cross the nav arena both ways; no pair 5 cm deep, all ar
   assert.ok(ours.above <= 0.05, `y at most 5 cm above the navmesh (${ours.above})`);
   assert.ok(ours.offMesh <= 0.01, `off the mesh by at most 1 cm (${ours.offMesh})`);
 });
+
+test('world.nav.avoidance: the neighbours an agent avoided and its path velocity; refuses what is not an agent', async () => {
+  const world = await createWorld();
+  const mesh = world.nav.addMesh({ format: 'limber-navmesh', version: 1,
+    vertices: [[-5, 0, -5], [-5, 0, 5], [5, 0, 5], [5, 0, -5]], polygons: [[0, 1, 2, 3]], neighbours: [[-1, -1, -1, -1]] });
+  const a = world.spawn(), b = world.spawn(), lone = world.spawn();
+  world.insert(a, Transform, { position: [-3, 0, 0] });
+  world.insert(b, Transform, { position: [3, 0, 0] });
+  world.insert(lone, Transform, { position: [0, 0, 4.5] });
+  world.insert(a, NavAgent, { navMesh: mesh, destination: [3, 0, 0], hasDestination: true });
+  world.insert(b, NavAgent, { navMesh: mesh, destination: [-3, 0, 0], hasDestination: true });
+  world.insert(lone, NavAgent, { navMesh: mesh });
+  assert.deepEqual(world.nav.avoidance(a), { neighbours: [], preferredVelocity: [0, 0, 0] }, 'before the first step');
+  let seen = null;
+  for (let i = 0; i < 120 && !seen; i++) {
+    world.step(1 / 60);
+    const av = world.nav.avoidance(a);
+    const agent = world.get(a, NavAgent);
+    if (agent.desiredVelocity[0] !== av.preferredVelocity[0]) seen = { av, agent, step: i + 1 };
+  }
+  assert.ok(seen, 'avoidance turned a within 2 s of b');
+  console.log(`step ${seen.step}: a avoided ${JSON.stringify(seen.av.neighbours)} (b = ${b}, lone = ${lone}); path velocity ${seen.av.preferredVelocity.map((v) => v.toFixed(3)).join(' ')}, desired ${seen.agent.desiredVelocity.map((v) => v.toFixed(3)).join(' ')}`);
+  assert.ok(seen.av.neighbours.includes(b));
+  assert.equal(seen.av.neighbours.length, seen.agent.neighbours);
+  assert.ok(Math.abs(Math.hypot(...seen.av.preferredVelocity) - 1.4) < 1e-5, 'the path velocity is movementSpeed toward the goal');
+  assert.ok(seen.av.preferredVelocity[0] > 1.39);
+  const hash = world.hash();
+  const plain = world.spawn();
+  assert.throws(() => world.nav.avoidance(plain), (e) => e.code === 'LB_ERR_MISSING_COMPONENT' && /has no NavAgent/.test(e.message));
+  world.despawn(plain);
+  assert.throws(() => world.nav.avoidance(plain), (e) => e.code === 'LB_ERR_STALE_ENTITY');
+  assert.equal(world.hash(), hash, 'the refused calls changed nothing');
+});

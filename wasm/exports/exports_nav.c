@@ -110,3 +110,16 @@ int lbw_nav_raycast(lb_world *w, uint32_t mesh, const uint32_t *from, const floa
   out[8] = h.polygon;
   return r;
 }
+
+/* out: neighbour count (u32), the neighbours' entities (LB_NAV_AVOID_NEIGHBOURS u32), the path's
+ * velocity before avoidance (3 f32): 14 words. */
+LBW_EXPORT(lbw_nav_avoidance)
+int lbw_nav_avoidance(lb_world *w, lb_entity e, uint32_t *out) {
+  lb_nav_agent_avoidance a;
+  memset(&a, 0, sizeof a);
+  lb_result r = lb_world_nav_avoidance(w, e, &a);
+  out[0] = a.neighbour_count;
+  memcpy(&out[1], a.neighbours, sizeof a.neighbours);
+  memcpy(&out[1 + LB_NAV_AVOID_NEIGHBOURS], a.preferred_velocity, 3 * sizeof(float));
+  return r;
+}

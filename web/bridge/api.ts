@@ -30,7 +30,7 @@ export type { AnimatorParamType, AnimatorStatus, ControllerInfo, RootMotion } fr
 export type { ClosestPointOptions, CollideHit, CollisionQueries, QueryOptions } from './collide.js';
 // Navmesh tools that need no world.
 export { bakeDetourNavMesh, bakeNavMeshData, levelTriangles, navBakeSettings, navPathStatus, useRecast } from './nav.js';
-export type { DetourBake, DetourNavMesh, NavBakeSettings, NavHit, NavLevel, NavMeshData, NavMeshInfo, NavPath, NavPathStatus, NavPoint, NavPointLike } from './nav.js';
+export type { DetourBake, DetourNavMesh, NavAvoidance, NavBakeSettings, NavHit, NavLevel, NavMeshData, NavMeshInfo, NavPath, NavPathStatus, NavPoint, NavPointLike } from './nav.js';
 // Deprecated (0.1's free functions taking the world first): warn once, then forward.
 export {
   addController, addNavMesh, animatorParam, animatorStatus, bakeNavMesh, builtinQueries, captureFingerPose, controllerInfo, findClip, findNavMesh, gripPoseByJoint,

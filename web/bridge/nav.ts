@@ -105,6 +105,19 @@ export interface NavHit {
   polygon: number;
 }
 
+/** What avoidance did for a NavAgent in the last step (world.nav.avoidance). */
+export interface NavAvoidance {
+  /** The agents it avoided, nearest first (as many as its `neighbours` output; a neighbour
+   * despawned since is a stale handle). */
+  neighbours: Entity[];
+  /** The velocity its path asked for before avoidance, m/s (its `desiredVelocity` is the one
+   * after); 0 when it is not heading anywhere. */
+  preferredVelocity: Vec3;
+}
+
+/** Most neighbours an agent avoids (LB_NAV_AVOID_NEIGHBOURS, limber/nav.h). */
+export const NAV_AVOID_NEIGHBOURS = 10;
+
 export interface NavMeshInfo {
   vertexCount: number;
   polygonCount: number;
@@ -586,6 +599,22 @@ export function stopNavAgent(world: World, entity: Entity): void {
   });
 }
 
+/** What avoidance did for the NavAgent on `entity` in the last step. */
+export function navAvoidance(world: World, entity: Entity): NavAvoidance {
+  const fn = 'nav.avoidance';
+  return world.native(({ ex, heap, w, check, entity: live }) => {
+    const h = live(entity, fn);
+    return heap.scratch(4 * (4 + NAV_AVOID_NEIGHBOURS), (p) => {
+      check(ex.lbw_nav_avoidance(w, h, p), { entity: h, fn });
+      const at = p >> 2;
+      const count = heap.u32[at]!;
+      const neighbours = Array.from(heap.u32.subarray(at + 1, at + 1 + count)) as Entity[];
+      const v = at + 1 + NAV_AVOID_NEIGHBOURS;
+      return { neighbours, preferredVelocity: [heap.f32[v]!, heap.f32[v + 1]!, heap.f32[v + 2]!] };
+    }, fn);
+  });
+}
+
 export class NavApi {
   /** @internal use `world.nav` */
   constructor(private readonly world: World) {}
@@ -615,4 +644,8 @@ export class NavApi {
   readonly setDestination = (entity: Entity, destination: Vec3Like): void => setNavDestination(this.world, entity, destination);
   /** Holds the agent still where it is (its destination is kept; setDestination resumes). */
   readonly stop = (entity: Entity): void => stopNavAgent(this.world, entity);
+  /** What avoidance did for the agent in the last step: the neighbours it avoided and its path's
+   * velocity before avoidance (the playground's crowd layer draws both). Throws
+   * LB_ERR_MISSING_COMPONENT without a NavAgent, LB_ERR_STALE_ENTITY for a dead handle. */
+  readonly avoidance = (entity: Entity): NavAvoidance => navAvoidance(this.world, entity);
 }

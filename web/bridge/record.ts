@@ -296,7 +296,7 @@ export const EXPORT_ROLES: Readonly<Record<string, 'recorded' | 'refused' | 'que
       'lbw_gltf_inverse_bind', 'lbw_clip_count', 'lbw_clip_name', 'lbw_clip_duration', 'lbw_clip_reduction', 'lbw_clip_skeleton', 'lbw_find_clip', 'lbw_clip_sample', 'lbw_skeleton_rest',
       'lbw_skeleton_skin_joint', 'lbw_skeleton_skin_joint_count', 'lbw_skeleton_joint_end',
       'lbw_find_hand', 'lbw_find_hand_report', 'lbw_capture_finger_pose', 'lbw_grip_hand_status', 'lbw_grip_anchor', 'lbw_grip_hand_info', 'lbw_grip_hand_report', 'lbw_grip_pose_json',
-      'lbw_navmesh_find', 'lbw_navmesh_info', 'lbw_nav_nearest', 'lbw_nav_find_path', 'lbw_nav_move_along_surface', 'lbw_nav_raycast', 'lbw_vault_casts',
+      'lbw_navmesh_find', 'lbw_navmesh_info', 'lbw_nav_avoidance', 'lbw_nav_nearest', 'lbw_nav_find_path', 'lbw_nav_move_along_surface', 'lbw_nav_raycast', 'lbw_vault_casts',
     ].map((k) => [k, 'query' as const]),
   ),
 });

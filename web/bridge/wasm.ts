@@ -126,6 +126,7 @@ export interface LimberExports {
   lbw_navmesh_find(w: number, name: number): number;
   lbw_navmesh_info(w: number, mesh: number, out: number): number;
   lbw_nav_nearest(w: number, mesh: number, p: number, out: number): number;
+  lbw_nav_avoidance(w: number, e: number, out: number): number;
   lbw_nav_find_path(w: number, mesh: number, start: number, goal: number, points: number, capacity: number, out: number): number;
   lbw_nav_move_along_surface(w: number, mesh: number, from: number, to: number, out: number): number;
   lbw_nav_raycast(w: number, mesh: number, from: number, to: number, out: number): number;

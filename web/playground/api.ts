@@ -91,6 +91,8 @@ export interface NavApi {
   agent(name?: string): { driveMode: DriveMode; destination: Vec3; hasDestination: boolean; stopped: boolean; arrived: boolean; pathStatus: string; remainingDistance: number; locomotionValue: number; turnAngle: number; steeringTarget: Vec3; nextPosition: Vec3; position: Vec3; path: Vec3[] };
   /** The nearest point of the agent's navmesh to p. */
   meshPoint(p: Vec3, name?: string): Vec3;
+  /** The crowd layer: whether it is shown, the neighbour links and velocity arrows it drew last. */
+  crowd(): { visible: boolean; links: number; preferredArrows: number; actualArrows: number };
 }
 
 /** What the grip editor exposes to tests (state only; actions go through the page's UI). */
@@ -137,6 +139,13 @@ function screenPosition(stage: Stage, p: Vec3): [number, number] {
   const v = new THREE.Vector3(...p).project(stage.camera);
   const rect = stage.renderer.domElement.getBoundingClientRect();
   return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
+}
+
+/** What the crowd layer drew last (scenes with NavAgents have one). */
+function crowdStats(sv: SceneViews): ReturnType<NavApi['crowd']> {
+  const c = sv.crowd;
+  const arrows = c?.arrowCount ?? { preferred: 0, actual: 0 };
+  return { visible: sv.layers.visible('crowd'), links: c?.linkCount ?? 0, preferredArrows: arrows.preferred, actualArrows: arrows.actual };
 }
 
 /** Sets window.limber. */
@@ -207,7 +216,7 @@ export function installApi(parts: ApiParts): void {
     layers: { ids: () => sv.layers.ids(), visible: (id) => sv.layers.visible(id), show: (id, on) => sv.layers.show(id, on) },
     plot: { keys: () => hud.plot.keys(), add: (k) => hud.plot.add(k), plotted: () => hud.plot.plotted(), values: (k) => hud.plot.values(k) },
     editor: editor === null ? null : editorApi(parts, editor),
-    nav: sv.nav === null ? null : sv.nav.api(),
+    nav: sv.nav === null ? null : { ...sv.nav.api(), crowd: () => crowdStats(sv) },
   };
 }
 

@@ -4,7 +4,8 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
-import { Rig, type Entity, type World } from '../bridge/browser.js';
+import { NavAgent, Rig, type Entity, type World } from '../bridge/browser.js';
+import { CROWD_AGENTS } from './crowd.js';
 import { jointWorldPosition } from '../three/index.js';
 import { el } from './page.js';
 import type { Loaded } from './scene-load.js';
@@ -30,13 +31,27 @@ export function applyViewOffset(camera: THREE.PerspectiveCamera, editor: boolean
   camera.updateProjectionMatrix();
 }
 
-/** What to frame and the direction to look from (before the first character's turn): a grip
- * frames the hands and the held object; a walker gets a standing-height box around it, seen
- * more from the side; otherwise the characters and their targets. */
-function framingBox({ world, animated, holders }: Loaded, { interactor, gripView, bodies, markers }: SceneViews): { box: THREE.Box3; dir: THREE.Vector3 } {
+/** A crowd (more than CROWD_AGENTS NavAgents): its agents, seen from the front and above. */
+export function crowdAgents({ world, entities }: Loaded): Entity[] {
+  const agents = entities.filter((e) => world.has(e, NavAgent));
+  return agents.length > CROWD_AGENTS ? agents : [];
+}
+
+/** What to frame and the direction to look from (before the first character's turn): a crowd
+ * frames all its agents from above; a grip frames the hands and the held object; a walker gets a
+ * standing-height box around it, seen more from the side; otherwise the characters and their
+ * targets. */
+function framingBox(loaded: Loaded, { interactor, gripView, bodies, markers }: SceneViews): { box: THREE.Box3; dir: THREE.Vector3 } {
+  const { world, animated, holders } = loaded;
   const hasJoint = (e: Entity, name: string) => world.has(e, Rig) && world.rig.findJoint(world.get(e, Rig).asset, name) >= 0;
   const box = new THREE.Box3();
   const dir = new THREE.Vector3(0.5, 0.22, 1);
+  const crowd = crowdAgents(loaded);
+  if (crowd.length > 0) {
+    for (const e of crowd) box.expandByPoint(new THREE.Vector3(...world.worldTransform(e).t));
+    box.expandByVector(new THREE.Vector3(0.5, 1, 0.5));
+    return { box, dir: dir.set(0, 1.4, 1) };
+  }
   if (animated.length > 0) {
     box.setFromCenterAndSize(new THREE.Vector3(...world.worldTransform(animated[0]).t).add(new THREE.Vector3(0, 0.9, 0)), new THREE.Vector3(1, 1.95, 1));
     dir.set(1, 0.3, 0.7);
@@ -71,7 +86,7 @@ export function frameCamera(loaded: Loaded, sv: SceneViews, stage: Stage, editor
   let dir = framing.dir;
   const sphere = box.getBoundingSphere(new THREE.Sphere());
   dir.normalize();
-  if (rigs.length > 0) {
+  if (rigs.length > 0 && crowdAgents(loaded).length === 0) {
     const r = world.worldTransform(rigs[0]).r;
     dir = dir.applyQuaternion(new THREE.Quaternion(r[0], r[1], r[2], r[3]));
   }
@@ -115,8 +130,8 @@ export function createControls(stage: Stage, target: THREE.Vector3): { gizmo: Tr
   return { gizmo, orbit };
 }
 
-/** The camera follows the first animated character: it and the orbit target move by the
- * character's displacement since the last update. */
+/** The camera follows the first animated character (not in a crowd, framed whole): it and the
+ * orbit target move by the character's displacement since the last update. */
 export class CameraFollow {
   private followed: THREE.Vector3 | null;
 

@@ -25,7 +25,7 @@ import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js
 import type { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import { GripHolder, type Entity } from '../bridge/browser.js';
 import { jointWorldPosition } from '../three/index.js';
-import { CameraFollow, createControls, frameCamera, watchResize } from './camera.js';
+import { CameraFollow, createControls, crowdAgents, frameCamera, watchResize } from './camera.js';
 import { installApi } from './api.js';
 import { GripEditor } from './editor/grip-editor.js';
 import { Hud, HudTables } from './hud.js';
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
 
   let editor: GripEditor | null = null;
   const hud = new Hud(loaded, params, sv, tables, { paused: () => loop.paused, previewing: () => editor?.previewing === true });
-  const follow = new CameraFollow(world, hud.animator.hero, stage.camera, orbit);
+  const follow = new CameraFollow(world, crowdAgents(loaded).length > 0 ? null : hud.animator.hero, stage.camera, orbit);
   const refresh = (): void => {
     selection.releaseDropped();
     for (const v of sv.views) v.update();

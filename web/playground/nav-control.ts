@@ -66,7 +66,7 @@ export class NavControl {
     }
   }
 
-  api(): NavApi {
+  api(): Omit<NavApi, 'crowd'> {
     const { world, scene, label } = this.loaded;
     const agentOf = (name?: string): Entity => {
       const e = name !== undefined ? scene.entity(name) : this.selected;

@@ -6,6 +6,7 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { CharacterController, Collider, EnvironmentInteraction, GripProfile, NavAgent, Rig, Transform, TwoBoneIK, Vault, type Entity, type World } from '../bridge/browser.js';
 import { EntityMarker, GripView, RigMeshView, SkeletonView, type WorldView } from '../three/index.js';
 import { ColliderWireView, ControllerView } from './colliders-view.js';
+import { CROWD_AGENTS, CrowdView } from './crowd.js';
 import { ContactsView } from './editor/contacts-view.js';
 import { DebugLayers } from './editor/layers.js';
 import { ColliderView, InteractionPanel, InteractionView } from './interaction.js';
@@ -33,6 +34,8 @@ export interface SceneViews {
   interaction: { view: InteractionView; panel: InteractionPanel } | null;
   vault: { view: VaultView; panel: VaultPanel } | null;
   nav: NavControl | null;
+  /** The crowd layer's view (scenes with NavAgents). */
+  crowd: CrowdView | null;
   layers: DebugLayers;
 }
 
@@ -141,6 +144,8 @@ export async function buildSceneViews(loaded: Loaded, stage: Stage, params: Para
   const navView = navAgents.length > 0 ? new NavView(world, sceneNavMeshes(world, loaded.text, loaded.files), navAgents) : null;
   if (navView) three.add(navView.object);
   const nav = navView ? new NavControl(loaded, navView, navAgents, changed, stage.invalidate) : null;
+  const crowd = navAgents.length > 0 ? new CrowdView(world, navAgents) : null;
+  if (crowd) three.add(crowd.object);
   // Debug layers (editor/layers.ts): each module's view registers one; #layers has the toggles.
   const ikLayer = new THREE.Group();
   ikLayer.name = 'layer:ik';
@@ -155,7 +160,8 @@ export async function buildSceneViews(loaded: Loaded, stage: Stage, params: Para
   layers.register({ id: 'contacts', label: 'finger contacts', object: contactsView.object, update: () => contactsView.update(), on: params.editor });
   registerColliderLayers(world, entities, three, layers);
   if (navView) layers.register({ id: 'nav', label: 'navmesh, paths and steering targets', object: navView.object, update: () => navView.update() });
-  return { views, bodies, markers, drawn, gripView, palmsView, interactor, interaction, vault, nav, layers };
+  if (crowd) layers.register({ id: 'crowd', label: 'crowd: neighbour links, path (violet) vs actual (green) velocity', object: crowd.object, update: () => crowd.update(), on: navAgents.length > CROWD_AGENTS });
+  return { views, bodies, markers, drawn, gripView, palmsView, interactor, interaction, vault, nav, crowd, layers };
 }
 
 /** The collide and controller modules' layers, in scenes that have colliders or controllers. */

@@ -192,6 +192,21 @@ typedef struct lb_nav_hit {
 lb_result lb_nav_raycast(lb_world *world, uint32_t mesh, const lb_nav_point *from,
                          const float to[3], lb_nav_hit *out);
 
+/* What avoidance did for one NavAgent in the last step (for debug drawing: the playground's
+ * crowd layer). Kept per agent, read between steps. */
+typedef struct lb_nav_agent_avoidance {
+  uint32_t neighbour_count;                      /* agents avoided (as the `neighbours` output) */
+  lb_entity neighbours[LB_NAV_AVOID_NEIGHBOURS]; /* those agents, nearest first (a neighbour
+                                                    despawned since is a stale handle) */
+  float preferred_velocity[3]; /* the path's velocity before avoidance (m/s; 0 when not going);
+                                  desiredVelocity is the one after */
+} lb_nav_agent_avoidance;
+
+/* The avoidance of the NavAgent on `e` in the last step (all zero before its first step or
+ * with avoidance off). LB_ERR_STALE_ENTITY for a dead handle, LB_ERR_MISSING_COMPONENT
+ * without a NavAgent (naming the entity); nothing changes. */
+lb_result lb_world_nav_avoidance(lb_world *world, lb_entity e, lb_nav_agent_avoidance *out);
+
 #ifdef __cplusplus
 }
 #endif

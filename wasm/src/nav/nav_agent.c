@@ -30,6 +30,10 @@ typedef struct lb_nav_agent_state {
    * longer owns it, it leaves it at rest (0) unless the game has written it since */
   uint32_t owned;
   float written;
+  /* what avoidance did in the last step, for lb_world_nav_avoidance (debug drawing) */
+  float preferred[3]; /* the path's velocity before avoidance */
+  uint32_t near_count;
+  lb_entity near[LB_NAV_AVOID_NEIGHBOURS];
 } lb_nav_agent_state;
 
 #define LB_SCHEMA_STRUCT lb_nav_agent_c
@@ -398,19 +402,38 @@ static bool nav_agent_avoids(const nav_agent_frame *f) {
   return a->avoidance && a->has_destination && !a->stopped && f->dt > 0.0f;
 }
 
-/* Local avoidance (nav_avoid.c): the desired velocity against the neighbours; when it changes,
- * desiredVelocity reports the new one and the frame steers by it. */
+/* What avoidance saw, kept for lb_world_nav_avoidance: the neighbours as entities (a neighbour
+ * despawned since reads as a stale handle). */
+static void nav_agent_keep_avoid(nav_agent_frame *f, const lb_nav_avoid *io) {
+  lb_nav_agent_state *st = f->st;
+  st->near_count = io->count;
+  for (uint32_t k = 0; k < io->count; ++k) {
+    st->near[k] = lb_entity_of_slot(f->w, io->near[k]);
+  }
+}
+
+/* Local avoidance (nav_avoid.c): the desired velocity against the neighbours;
+ * when it changes, desiredVelocity reports the new one and the frame steers by it. */
 static void nav_agent_avoid(nav_agent_frame *f) {
   lb_nav_agent_c *a = f->a;
   f->avoided = false;
   f->pace = 1.0f;
   a->neighbours = 0;
+  memcpy(f->st->preferred, a->desired_velocity, sizeof(vec3));
+  f->st->near_count = 0;
   if (!nav_agent_avoids(f)) {
     return;
   }
-  float pref[2] = {a->desired_velocity[0], a->desired_velocity[2]};
-  a->neighbours = lb_nav_crowd_avoid(f->w, f->slot, &f->now, a->nav_mesh, pref, a->movement_speed,
-                                     f->dt, f->avoid);
+  lb_nav_avoid io = {.slot = f->slot,
+                     .pref = {a->desired_velocity[0], a->desired_velocity[2]},
+                     .max_speed = a->movement_speed,
+                     .dt = f->dt};
+  lb_nav_crowd_avoid(f->w, &io);
+  a->neighbours = io.count;
+  nav_agent_keep_avoid(f, &io);
+  f->avoid[0] = io.vel[0];
+  f->avoid[1] = io.vel[1];
+  const float *pref = io.pref;
   if (f->avoid[0] == pref[0] && f->avoid[1] == pref[1]) {
     return;
   }
@@ -548,11 +571,32 @@ static void nav_agent_step(lb_world *w, uint32_t slot, float dt) {
 }
 
 static void nav_system_nav_agents(lb_world *w, float dt) {
-  lb_nav_crowd_build(w, dt); /* every agent as it stands before any moves: reciprocal */
+  lb_nav_crowd_build(w); /* every agent as it stands before any moves: reciprocal */
   uint32_t s;
   for (lb_each it = lb_each_begin(w, LB_NAV_AGENT); lb_each_next(&it, &s);) {
     nav_agent_step(w, s, dt);
   }
+}
+
+lb_result lb_world_nav_avoidance(lb_world *w, lb_entity e, lb_nav_agent_avoidance *out) {
+  if (!w || !out) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  int s = lb_slot_checked(w, e, "nav_avoidance");
+  if (s < 0) {
+    return LB_ERR_STALE_ENTITY;
+  }
+  char lbl[48];
+  if (!lb_slot_has(w, (uint32_t)s, LB_NAV_AGENT)) {
+    return lb_fail(w, LB_ERR_MISSING_COMPONENT, "nav_avoidance: %s has no NavAgent",
+                   lb_entity_label(e, lbl, sizeof lbl));
+  }
+  const lb_nav_agent_state *st = lb_component_state(w, (uint32_t)s, LB_NAV_AGENT);
+  memset(out, 0, sizeof *out);
+  out->neighbour_count = st->near_count;
+  memcpy(out->neighbours, st->near, st->near_count * sizeof(lb_entity));
+  memcpy(out->preferred_velocity, st->preferred, sizeof out->preferred_velocity);
+  return LB_OK;
 }
 
 const lb_component_def lb_nav_components[LB_NAV_COMPONENT_COUNT] = {

@@ -101,12 +101,23 @@ lb_result lb_nav_crowd_reserve(lb_world *w, uint32_t n);
 /* Frees the crowd's arrays (module release). */
 void lb_nav_crowd_release(lb_world *w);
 /* The step's snapshot: every agent's position, velocity, radius and rules, and the grid. */
-void lb_nav_crowd_build(lb_world *w, float dt);
-/* The agent on `slot`'s velocity (x, z) nearest `pref` that keeps it clear of its neighbours
- * for the time horizon (ORCA) and inside the mesh's walls near `at`, at most max_speed. Returns the
- * number of neighbours avoided; out == pref bit for bit when no neighbour constrains it. */
-uint32_t lb_nav_crowd_avoid(const lb_world *w, uint32_t slot, const lb_nav_point *at, uint32_t mesh,
-                            const float pref[2], float max_speed, float dt, float out[2]);
+void lb_nav_crowd_build(lb_world *w);
+
+/* One agent's avoidance in a step: what lb_nav_crowd_avoid reads (the agent's entity slot, the
+ * path's velocity x, z, its speed and the step) and writes (the velocity and the neighbours). */
+typedef struct lb_nav_avoid {
+  uint32_t slot;
+  float pref[2], max_speed, dt;
+  float vel[2];                           /* out: x, z, m/s */
+  uint32_t count;                         /* out: neighbours avoided */
+  uint32_t near[LB_NAV_AVOID_NEIGHBOURS]; /* out: their entity slots, nearest first */
+} lb_nav_avoid;
+
+/* The velocity nearest `pref` that keeps the agent clear of its neighbours for the time horizon
+ * (ORCA), at most max_speed; vel == pref bit for bit when no neighbour constrains it. The
+ * navmesh's walls are not lines of the program: the surface clamp (lb_nav_move_along_surface)
+ * keeps the agent on the mesh (docs/navigation.md, Avoidance, measures both). */
+void lb_nav_crowd_avoid(const lb_world *w, lb_nav_avoid *io);
 
 /* Nearest point by trying every polygon (what the grid search must equal; for tests). */
 void lb_nav_nearest_scan(const lb_navmesh *m, const float *p, lb_nav_point *out);
