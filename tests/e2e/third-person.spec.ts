@@ -55,6 +55,7 @@ declare global {
       playerBox(): Box;
       project(p: Vec3): [number, number];
       camera(): { yaw: number; pitch: number; distance: number; applied: number };
+      crowd(): { name: string; fromStart: number; legs: number; carries: boolean }[];
     };
   }
 }
@@ -281,6 +282,16 @@ test('third-person game from the packed tarball: corridor touch, vault, rifle in
   console.log(`navigation: arrived at step ${arrived!.step}, ${(miss * 1000).toFixed(0)} mm from the clicked point (tolerance ${(ARRIVAL_TOLERANCE * 1000).toFixed(0)} mm)`);
   expect(miss, 'arrival to the clicked point (m)').toBeLessThanOrEqual(ARRIVAL_TOLERANCE);
   expect(log.at(-1)!.owner.moveSpeed, 'the keys drive again after arriving').toBeNull();
+
+  // The crowd: 30 NPCs, a third carrying props, all walking their routes between points.
+  const crowd = await page.evaluate(() => window.__game!.crowd());
+  const legs = crowd.reduce((sum, n) => sum + n.legs, 0);
+  const least = Math.min(...crowd.map((n) => n.fromStart));
+  console.log(`crowd: ${crowd.length} NPCs, ${crowd.filter((n) => n.carries).length} carrying, ${legs} route legs finished in ${log.length} steps, each at least ${least.toFixed(2)} m from its start`);
+  expect(crowd.length).toBe(30);
+  expect(crowd.filter((n) => n.carries).length).toBe(10);
+  expect(least, 'every NPC walked away from its start (m)').toBeGreaterThan(1);
+  expect(legs, 'route legs finished by the crowd').toBeGreaterThanOrEqual(15);
   expect(errors).toEqual([]);
 });
 

@@ -164,7 +164,7 @@ export async function createGame(world, read) {
     const npc = e(`npc${i}`);
     const route = [routes[i % routes.length], routes[(i * 7 + 3) % routes.length], routes[(i * 5 + 1) % routes.length]];
     world.insert(npc, NavAgent, { navMesh: mesh, driveMode: 'NavDestination', baseOffset: -0.1, baseLocomotionParam: WALK, movementSpeed: 1.1 + 0.05 * (i % 7), stoppingDistance: 0.3, turningSpeed: 360, destination: route[0], hasDestination: true });
-    return { entity: npc, route, leg: 0, name: `npc${i}` };
+    return { entity: npc, route, leg: 0, legs: 0, name: `npc${i}`, start: starts[i] };
   });
 
   // Settle everything on the floor, hang the rifle where both hands reach on idle, walk and
@@ -307,8 +307,19 @@ export class Game {
       const a = world.get(n.entity, NavAgent);
       if (!a.arrived) continue;
       n.leg = (n.leg + 1) % n.route.length;
+      n.legs++;
       world.nav.setDestination(n.entity, n.route[n.leg]);
     }
+  }
+
+  /** The crowd now: each NPC's distance from where it started, the route legs it finished,
+   * whether it carries a prop. */
+  crowdStatus() {
+    const { world } = this;
+    return this.npcs.map((n) => {
+      const p = world.get(n.entity, Transform).position;
+      return { name: n.name, fromStart: Math.hypot(p[0] - n.start[0], p[2] - n.start[2]), legs: n.legs, carries: world.has(n.entity, GripHolder) };
+    });
   }
 
   /** What the HUD and the tests read. */

@@ -48,7 +48,7 @@ export class Hud {
   }
 
   /** @param {() => void} toggleNav */
-  bind(game, cam, toggleNav) {
+  bind(toggleNav) {
     this.splash.remove();
     this.navButton.addEventListener('click', () => toggleNav());
   }

@@ -130,7 +130,7 @@ async function main() {
   const cam = new FollowCamera(view.camera, world, { yaw: game.cameraYaw });
   const input = bindInput(view.renderer.domElement, cam, view, game);
   addEventListener('resize', () => view.resize());
-  hud.bind(game, cam, () => (input.navToggle = true));
+  hud.bind(() => (input.navToggle = true));
 
   const step = () => {
     game.cameraYaw = cam.yaw;
@@ -170,6 +170,7 @@ async function main() {
       return log;
     },
     status: () => game.status(),
+    crowd: () => game.crowdStatus(),
     palms: () => palms(game),
     playerBox: () => playerBox(game, view.camera),
     /** Pixels of a world point on the canvas. */
