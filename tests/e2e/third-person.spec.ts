@@ -70,6 +70,7 @@ interface Cue {
   up?: string[];
   press?: string[];
   drag?: [number, number];
+  wheel?: number;
   click?: Vec3;
   shot?: string;
 }
@@ -90,7 +91,7 @@ const SCRIPT: Cue[] = [
   { step: 611, click: NAV_GOAL },
   { step: 650, down: ['KeyD'] }, // keys while the NavAgent drives: ignored
   { step: 700, up: ['KeyD'], shot: 'navigating' },
-  { step: 839, drag: [-380, 0] }, // arrived: orbit round to the player's front right, to see the rifle in both hands
+  { step: 839, drag: [-380, 0], wheel: -240 }, // arrived: orbit round to the player's front right and zoom in, to see the rifle in both hands
   { step: 840, shot: 'arrived' },
 ];
 
@@ -183,10 +184,11 @@ async function shot(page: Page, name: string): Promise<Box> {
 }
 
 /** Plays the script; returns every step's record. */
-async function play(page: Page): Promise<{ log: StepRecord[]; boxes: Record<string, Box>; turns: Record<number, number> }> {
+async function play(page: Page): Promise<{ log: StepRecord[]; boxes: Record<string, Box>; turns: Record<number, number>; zooms: Record<number, number> }> {
   const log: StepRecord[] = [];
   const boxes: Record<string, Box> = {};
   const turns: Record<number, number> = {};
+  const zooms: Record<number, number> = {};
   for (const cue of SCRIPT) {
     const n = cue.step - log.length;
     expect(n, `cue at step ${cue.step}`).toBeGreaterThanOrEqual(0);
@@ -204,6 +206,13 @@ async function play(page: Page): Promise<{ log: StepRecord[]; boxes: Record<stri
       await page.mouse.up();
       turns[cue.step] = (await page.evaluate(() => window.__game!.camera())).yaw - before;
     }
+    if (cue.wheel) {
+      const before = (await page.evaluate(() => window.__game!.camera())).distance;
+      await page.mouse.move(640, 400);
+      await page.mouse.wheel(0, cue.wheel);
+      await expect.poll(async () => (await page.evaluate(() => window.__game!.camera())).distance, 'the wheel zooms').not.toBe(before);
+      zooms[cue.step] = (await page.evaluate(() => window.__game!.camera())).distance / before;
+    }
     if (cue.click) {
       const [x, y] = await page.evaluate((p) => window.__game!.project(p), cue.click);
       expect(x > 0 && x < 1280 && y > 0 && y < 720, `the click target ${cue.click} on screen at ${x}, ${y}`).toBe(true);
@@ -211,7 +220,7 @@ async function play(page: Page): Promise<{ log: StepRecord[]; boxes: Record<stri
     }
     if (cue.shot) boxes[cue.shot] = await shot(page, cue.shot);
   }
-  return { log, boxes, turns };
+  return { log, boxes, turns, zooms };
 }
 
 /** The distinct values of `pick` in order (runs collapsed). */
@@ -223,9 +232,10 @@ test('third-person game from the packed tarball: corridor touch, vault, rifle in
   const errors = collectErrors(page);
   const url = await preview();
   await openGame(page, `${url}?test=1`, errors);
-  const { log, turns } = await play(page);
+  const { log, turns, zooms } = await play(page);
   expect(log.length).toBe(SCRIPT.at(-1)!.step);
   expect(turns[294], 'the drag at the corner turned the camera a quarter turn left (rad)').toBeCloseTo(Math.PI / 2, 2);
+  expect(zooms[839], 'the wheel brought the camera in (distance ratio)').toBeLessThan(0.8);
 
   // Corridor: the left hand on the left wall while walking.
   const corridor = log.slice(0, 150);
