@@ -78,12 +78,13 @@ static const char LOG[] =
 static uint64_t g_hashes[20];
 static int g_steps;
 
-static void on_step(lb_world *w, uint64_t step, void *user) {
+static bool on_step(lb_world *w, uint64_t step, void *user) {
   (void)user;
   if (step >= 1 && step <= 20) {
     g_hashes[step - 1] = lb_world_hash(w);
   }
   g_steps++;
+  return true;
 }
 
 static void test_same_hash_every_step(void) {
@@ -151,8 +152,30 @@ static void test_malformed_logs(void) {
                    "the world is at step 0") == LB_ERR_INVALID_ARGUMENT);
 }
 
+/* A step budget: the callback stops a log that asks for 4e9 steps after its 30th. */
+static bool stop_at_30(lb_world *w, uint64_t step, void *user) {
+  (void)w;
+  *(uint64_t *)user = step;
+  return step < 30;
+}
+
+static void test_step_callback_stops_replay(void) {
+  static const char log[] = HEAD "[\"step\",0.0166,4000000000]]}";
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  uint64_t last = 0;
+  LB_CHECK(lb_input_log_replay(w, NULL, 0, log, sizeof log - 1, stop_at_30, &last) ==
+           LB_ERR_CAPACITY);
+  LB_CHECK(last == 30);
+  LB_CHECK(lb_world_step_count(w) == 30);
+  LB_CHECK(strstr(lb_world_last_error(w),
+                  "ops[0] ('step'): stopped by the step callback after step 30"));
+  lb_world_destroy(w);
+}
+
 int main(void) {
   LB_RUN(test_same_hash_every_step);
+  LB_RUN(test_step_callback_stops_replay);
   LB_RUN(test_malformed_logs);
   printf("%d passed, %d failed\n", lb_tests_passed, lb_tests_failed);
   return lb_tests_failed ? 1 : 0;

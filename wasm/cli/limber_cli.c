@@ -187,9 +187,10 @@ static void write_poses(const lb_world *world, const lb_scene *scene) {
   }
 }
 
-static void print_step_hash(lb_world *world, uint64_t step, void *user) {
+static bool print_step_hash(lb_world *world, uint64_t step, void *user) {
   (void)user;
   printf("step %llu %016llx\n", (unsigned long long)step, (unsigned long long)lb_world_hash(world));
+  return true;
 }
 
 /* The log's "end": { "hash": "..." }, found by text (the core parses the log itself). */

@@ -39,8 +39,9 @@
 /* Scenes a log may hold: the caller's plus those its "scene" ops load. */
 #define LB_INPUT_LOG_SCENES_MAX 256
 
-/* Told after each world step of the replay; `step` counts them from 1. */
-typedef void (*lb_input_log_step_fn)(lb_world *world, uint64_t step, void *user);
+/* Told after each world step of the replay; `step` counts them from 1. Returns true to go on,
+ * false to stop the replay there (a step budget: one op may ask for up to 2^32 - 1 steps). */
+typedef bool (*lb_input_log_step_fn)(lb_world *world, uint64_t step, void *user);
 
 /* Applies the log to `world`, which must be where the recorded world was when recording
  * started: the same step count and hash (the log's "start"), reached by the same setup, e.g.
@@ -50,8 +51,8 @@ typedef void (*lb_input_log_step_fn)(lb_world *world, uint64_t step, void *user)
  * end (lb_scene_destroy: their entities stay). Errors: LB_ERR_PARSE for a malformed log (wrong
  * format or version, an unknown op, an argument of the wrong type), LB_ERR_INVALID_ARGUMENT for a
  * world that is not at the log's start or an op that got another handle than the recorded one, else
- * the failing call's code; the message starts "input log: ops[N] ('op'): " and the ops before N
- * stay applied. */
+ * LB_ERR_CAPACITY when `on_step` returned false, else the failing call's code; the message
+ * starts "input log: ops[N] ('op'): " and the ops (and steps) before N stay applied. */
 lb_result lb_input_log_replay(lb_world *world, lb_scene **scenes, uint32_t scene_count,
                               const char *json, size_t len, lb_input_log_step_fn on_step,
                               void *user);

@@ -156,8 +156,11 @@ static lb_result lb_il_steps(lb_il *c, lb_scene *scene, int first) {
   }
   for (uint32_t i = 0; r == LB_OK && i < count; ++i) {
     r = lb_il_call(c, scene ? lb_scene_step(c->w, scene, dt) : lb_world_step(c->w, dt));
-    if (r == LB_OK && c->on_step) {
-      c->on_step(c->w, ++c->steps, c->user);
+    c->steps += r == LB_OK;
+    if (r == LB_OK && c->on_step && !c->on_step(c->w, c->steps, c->user)) {
+      r = lb_fail(c->w, LB_ERR_CAPACITY,
+                  "input log: ops[%u] ('%s'): stopped by the step callback after step %llu",
+                  c->index, c->name, (unsigned long long)c->steps);
     }
   }
   return r;
