@@ -171,17 +171,28 @@ export class Recorder {
     throw new LimberError('LB_ERR_INVALID_ARGUMENT', `LB_ERR_INVALID_ARGUMENT: record: ${what} cannot be recorded (an input log holds game inputs and JSON assets); do it before world.record() or after world.stopRecording()`);
   }
 
+  /** Notes an op when the core took the call (result 0). */
+  private readonly noted = (r: number, op: () => InputOp): number => {
+    if (r === 0) this.ops.push(op());
+    return r;
+  };
+
+  /** A copy of the table of core calls (the instance's exports object is frozen) whose
+   * world-changing calls note their arguments as ops after the core took them. */
   private wrap(): LimberExports {
+    const ex = { ...this.ctx.raw } as LimberExports;
+    this.wrapEntities(ex);
+    this.wrapInputs(ex);
+    this.wrapAssets(ex);
+    this.wrapScenes(ex);
+    return ex;
+  }
+
+  /** Steps, spawns, despawns and component writes (the changed fields). */
+  private wrapEntities(ex: LimberExports): void {
     const { raw, heap, schema } = this.ctx;
-    // A copy of the table (the instance's exports object is frozen), mutating calls replaced.
-    const ex = { ...raw } as LimberExports;
-    const ops = this.ops;
     const u32 = (p: number) => heap.u32[p >> 2]!;
-    const name = (p: number) => heap.cstring(p);
-    const ok = (r: number, op: () => InputOp): number => {
-      if (r === 0) ops.push(op());
-      return r;
-    };
+    const ok = this.noted;
     ex.lbw_step = (w, dt) => {
       const r = raw.lbw_step(w, dt);
       if (r === 0) this.step(-1, dt);
@@ -210,6 +221,13 @@ export class Recorder {
       return ok(raw.lbw_set(w, e, t, d), () => ['set', e >>> 0, info.name, before ? this.diff(info, next, before) : this.diff(info, next, info.defaults)]);
     };
     ex.lbw_remove = (w, e, t) => ok(raw.lbw_remove(w, e, t), () => ['remove', e >>> 0, schema[t]?.name ?? String(t)]);
+  }
+
+  /** Animator parameters, moves, vault requests and animation poses. */
+  private wrapInputs(ex: LimberExports): void {
+    const { raw, heap } = this.ctx;
+    const name = (p: number) => heap.cstring(p);
+    const ok = this.noted;
     ex.lbw_set_animator_param = (w, e, n, kind, value) =>
       ok(raw.lbw_set_animator_param(w, e, n, kind, value), () => (kind === 0 ? ['float', e >>> 0, name(n), num(Math.fround(value))] : [kind === 1 ? 'bool' : 'trigger', e >>> 0, name(n), value !== 0]));
     ex.lbw_set_animator_float_damped = (w, e, n, value, damp) =>
@@ -225,6 +243,14 @@ export class Recorder {
       for (let j = 0; j < n; j++) flat.push(...this.floats(p + j * size + t, 3), ...this.floats(p + j * size + r, 4), ...this.floats(p + j * size + s, 3));
       return ok(raw.lbw_rig_set_animation_pose(w, e, p, n), () => ['pose', e >>> 0, flat]);
     };
+  }
+
+  /** Poses, controllers, humanoids, meshes and navmeshes added. */
+  private wrapAssets(ex: LimberExports): void {
+    const { raw, heap } = this.ctx;
+    const u32 = (p: number) => heap.u32[p >> 2]!;
+    const name = (p: number) => heap.cstring(p);
+    const ok = this.noted;
     ex.lbw_register_finger_pose = (w, n, j, len) => ok(raw.lbw_register_finger_pose(w, n, j, len), () => ['fingerPose', name(n), this.text(j, len)]);
     ex.lbw_register_grip_pose = (w, n, j, len) => ok(raw.lbw_register_grip_pose(w, n, j, len), () => ['gripPose', name(n), this.text(j, len)]);
     ex.lbw_add_controller_json = (w, sk, n, j, len, out) =>
@@ -240,6 +266,14 @@ export class Recorder {
         return ['navmesh', name(n), this.floats(verts, 3 * vc), c, Array.from(new Uint32Array(buf, idx, k)), Array.from(new Int32Array(buf, nei, k)), u32(out)];
       });
     ex.lbw_add_navmesh_json = (w, n, j, len, out) => ok(raw.lbw_add_navmesh_json(w, n, j, len, out), () => ['navmeshJson', name(n), this.text(j, len), u32(out)]);
+  }
+
+  /** Scene loads (with their files) and unloads; calls a log cannot hold are refused. */
+  private wrapScenes(ex: LimberExports): void {
+    const { raw, heap } = this.ctx;
+    const ops = this.ops;
+    const u32 = (p: number) => heap.u32[p >> 2]!;
+    const name = (p: number) => heap.cstring(p);
     ex.lbw_scene_load = (w, j, len) => this.sceneLoaded(raw.lbw_scene_load(w, j, len), this.text(j, len), {});
     ex.lbw_scene_load_files = (w, j, len, files, count) => {
       const table: Record<string, string> = {};
@@ -261,7 +295,6 @@ export class Recorder {
     ex.lbw_gltf_add_asset = () => this.refuse('rig.load (a glTF file)');
     ex.lbw_generations_reserve = () => this.refuse('restore');
     ex.lbw_asset_counts_reserve = () => this.refuse('restore');
-    return ex;
   }
 
   private sceneLoaded(ptr: number, text: string, files: Record<string, string>): number {

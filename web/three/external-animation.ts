@@ -124,37 +124,12 @@ export class ExternalAnimation {
       throw new LimberError(code, `${code}: ${where}: ${msg}`, { entity, component: 'Rig', ...(field ? { field } : {}) });
     };
     this.asset = world.get(entity, Rig).asset;
-    const { names, parents, rootParent, skinJoints } = world.rig.skeleton(this.asset);
+    const { names, parents, rootParent } = world.rig.skeleton(this.asset);
     this.joints = names;
 
-    const bones = source ? bonesOf(source) : null;
-    if (!bones) fail('LB_ERR_INVALID_ARGUMENT', 'source must be a THREE.SkinnedMesh, THREE.Skeleton or THREE.Object3D', 'source');
-    if (bones!.length === 0) fail('LB_ERR_INVALID_ARGUMENT', 'source has no bones', 'source');
-
-    const lookup = nameLookup(options, bones!, fail);
-    const prefixes = options.stripPrefix === undefined ? [] : typeof options.stripPrefix === 'string' ? [options.stripPrefix] : options.stripPrefix;
-    if (!Array.isArray(prefixes) || prefixes.some((p) => typeof p !== 'string')) {
-      fail('LB_ERR_INVALID_ARGUMENT', `field 'stripPrefix' must be a string or an array of strings, got ${String(options.stripPrefix)}`, 'stripPrefix');
-    }
-    const m: Matching = { driven: names.map(() => null), how: names.map(() => null), unmapped: [] };
-    matchByName(world, this.asset, names, bones!, lookup, prefixes, m, fail);
-    const skin = skinBones(source, skinJoints.length);
-    const skinNote = matchBySkin(names, skinJoints, skin, m);
-    matchByParent(parents, m);
-    const driven = m.driven;
-    const missing = names.filter((_, j) => !driven[j]);
-    if (missing.length === names.length) {
-      const sample = bones!.slice(0, 3).map((b) => `'${b.name}'`).join(', ');
-      fail('LB_ERR_JOINT_NOT_FOUND', `no bone matches a rig joint (bones ${sample}..., joints '${names.slice(0, 3).join("', '")}'...; ${skinNote}); set stripPrefix or nameMap`, 'nameMap');
-    }
-    if (options.requireAllJoints && missing.length) {
-      fail('LB_ERR_JOINT_NOT_FOUND', `no bone for joint${missing.length > 1 ? 's' : ''} '${missing.join("', '")}'`, 'nameMap');
-    }
-    const counts = { name: 0, skin: 0, parent: 0 };
-    for (const h of m.how) if (h) counts[h]++;
+    const { driven, missing, unmapped, counts } = matchBones(world, this.asset, source, options, fail);
     this.matchCounts = counts;
     this.matchedBy = counts.skin === 0 ? 'name' : counts.name === 0 ? 'skin' : 'mixed';
-    const unmapped = m.unmapped.filter((b) => !driven.includes(b)).map((b) => b.name);
 
     this.bones = driven;
     this.missingJoints = missing;
@@ -244,6 +219,40 @@ interface Matching {
   driven: (THREE.Object3D | null)[];
   how: (MatchHow | null)[];
   unmapped: THREE.Object3D[];
+}
+
+/** Pairs each rig joint with the object that drives it: by name (stripPrefix, nameMap), then
+ * by skin order where names match nothing, then armature objects by place. Fails naming the
+ * entity when nothing matches (or a joint is missing under requireAllJoints). */
+function matchBones(world: World, asset: RigHandle, source: Source, options: ExternalAnimationOptions, fail: Fail): { driven: (THREE.Object3D | null)[]; missing: string[]; unmapped: string[]; counts: Record<MatchHow, number> } {
+  const { names, parents, skinJoints } = world.rig.skeleton(asset);
+  const bones = source ? bonesOf(source) : null;
+  if (!bones) fail('LB_ERR_INVALID_ARGUMENT', 'source must be a THREE.SkinnedMesh, THREE.Skeleton or THREE.Object3D', 'source');
+  if (bones!.length === 0) fail('LB_ERR_INVALID_ARGUMENT', 'source has no bones', 'source');
+
+  const lookup = nameLookup(options, bones!, fail);
+  const prefixes = options.stripPrefix === undefined ? [] : typeof options.stripPrefix === 'string' ? [options.stripPrefix] : options.stripPrefix;
+  if (!Array.isArray(prefixes) || prefixes.some((p) => typeof p !== 'string')) {
+    fail('LB_ERR_INVALID_ARGUMENT', `field 'stripPrefix' must be a string or an array of strings, got ${String(options.stripPrefix)}`, 'stripPrefix');
+  }
+  const m: Matching = { driven: names.map(() => null), how: names.map(() => null), unmapped: [] };
+  matchByName(world, asset, names, bones!, lookup, prefixes, m, fail);
+  const skin = skinBones(source, skinJoints.length);
+  const skinNote = matchBySkin(names, skinJoints, skin, m);
+  matchByParent(parents, m);
+  const driven = m.driven;
+  const missing = names.filter((_, j) => !driven[j]);
+  if (missing.length === names.length) {
+    const sample = bones!.slice(0, 3).map((b) => `'${b.name}'`).join(', ');
+    fail('LB_ERR_JOINT_NOT_FOUND', `no bone matches a rig joint (bones ${sample}..., joints '${names.slice(0, 3).join("', '")}'...; ${skinNote}); set stripPrefix or nameMap`, 'nameMap');
+  }
+  if (options.requireAllJoints && missing.length) {
+    fail('LB_ERR_JOINT_NOT_FOUND', `no bone for joint${missing.length > 1 ? 's' : ''} '${missing.join("', '")}'`, 'nameMap');
+  }
+  const counts = { name: 0, skin: 0, parent: 0 };
+  for (const h of m.how) if (h) counts[h]++;
+  const unmapped = m.unmapped.filter((b) => !driven.includes(b)).map((b) => b.name);
+  return { driven, missing, unmapped, counts };
 }
 
 /** The nameMap option as a function (undefined: the default rule); a record or map must name
