@@ -17,6 +17,10 @@ typedef struct lb_bench_stats {
   uint64_t ops;
   uint64_t failures; /* operations whose call returned an error */
   uint64_t work;     /* optional count of inner work units (see lb_bench.work), summed */
+  /* Optional: microseconds the bench timed itself, summed (a stage bench times one phase of
+   * each operation with the same clock); when a run adds to it, the sample is this per
+   * operation instead of the whole batch's time. */
+  double timed_us;
 } lb_bench_stats;
 
 typedef struct lb_bench {
@@ -37,6 +41,10 @@ typedef struct lb_bench {
   int opt_in;
 } lb_bench;
 
+/* The harness's clock (CLOCK_MONOTONIC, microseconds), for a bench that times a part of its
+ * operation (lb_bench_stats.timed_us). */
+double lb_bench_now_us(void);
+
 /* Registered benchmarks (bench_ik.c, bench_grip.c). */
 extern const lb_bench lb_bench_ik_two_bone;
 extern const lb_bench lb_bench_world_step_ik;
@@ -56,6 +64,16 @@ extern const lb_bench lb_bench_anim_stage_sample_blend;
 /* assets/rigs/<file> read whole (malloc'd), from the working directory or the repo root;
  * null if it cannot be read (bench_anim.c). */
 uint8_t *lb_bench_read_rig(const char *file, size_t *size);
+/* Any repository file by its path from the root (assets/levels/...), the same way. */
+uint8_t *lb_bench_read_asset(const char *rel, size_t *size);
+/* bench_player.c: world.player and its per-phase split world.player.stage.<phase> */
+extern const lb_bench lb_bench_world_player;
+extern const lb_bench lb_bench_world_player_stage_animate;
+extern const lb_bench lb_bench_world_player_stage_move;
+extern const lb_bench lb_bench_world_player_stage_model;
+extern const lb_bench lb_bench_world_player_stage_reach;
+extern const lb_bench lb_bench_world_player_stage_grip;
+extern const lb_bench lb_bench_world_player_stage_output;
 /* bench_crowd.c: world.crowd.<N> */
 extern const lb_bench lb_bench_world_crowd_100;
 extern const lb_bench lb_bench_world_crowd_1000;

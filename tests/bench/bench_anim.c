@@ -91,22 +91,27 @@ static uint8_t *lb_read_file(const char *path, size_t *size) {
   return data;
 }
 
-/* assets/rigs/<file> from the working directory, else from the repo root that __FILE__
- * (…/tests/bench/bench_anim.c) names. */
-uint8_t *lb_bench_read_rig(const char *file, size_t *size) {
-  char path[1024];
-  snprintf(path, sizeof path, "assets/rigs/%s", file);
-  uint8_t *data = lb_read_file(path, size);
+/* A repository file (path relative to its root) from the working directory, else from the repo
+ * root that __FILE__ (…/tests/bench/bench_anim.c) names. */
+uint8_t *lb_bench_read_asset(const char *rel, size_t *size) {
+  uint8_t *data = lb_read_file(rel, size);
   const char *self = __FILE__;
   const char *tail = strstr(self, "tests/bench/bench_anim.c");
   if (!data && tail) {
-    snprintf(path, sizeof path, "%.*sassets/rigs/%s", (int)(tail - self), self, file);
-    data = lb_read_file(path, size);
+    char path[2048];
+    int n = snprintf(path, sizeof path, "%.*s%s", (int)(tail - self), self, rel);
+    data = n > 0 && (size_t)n < sizeof path ? lb_read_file(path, size) : NULL;
   }
   if (!data) {
-    fprintf(stderr, "limber_bench: cannot read assets/rigs/%s (run from the repo root)\n", file);
+    fprintf(stderr, "limber_bench: cannot read %s (run from the repo root)\n", rel);
   }
   return data;
+}
+
+uint8_t *lb_bench_read_rig(const char *file, size_t *size) {
+  char path[256];
+  snprintf(path, sizeof path, "assets/rigs/%s", file);
+  return lb_bench_read_asset(path, size);
 }
 
 static void lb_anim_teardown(void *p) {

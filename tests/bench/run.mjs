@@ -27,6 +27,12 @@
 // --bench NAME selects one bench, or a family by its dotted prefix: --bench world.scale
 // runs world.scale.object.{10,100,1000,10000} and world.scale.hand.{...}.
 //
+// world.player (tests/bench/bench_player.c): one player character with every system at once
+// (Animator with a damped MoveSpeed, CharacterController, a two-handed rifle, EnvironmentInteraction,
+// Vault probing every step, a NavAgent whose legs alternate Both and Manual) on the nav arena;
+// microseconds per lb_world_step, the game's rules between steps untimed. world.player.stage.<phase>
+// runs the same step phase by phase and times one phase: the table's stage split adds up to it.
+//
 // world.scale (tests/bench/bench_scale.c): the grip-lab hold (a character holding a
 // rifle, GripHolder placement Object or Hand) repeated N = 10, 100, 1000, 10000 times
 // in one world built through the scene API; the sample is microseconds per character
@@ -80,6 +86,7 @@ const COLLIDE_QUERIES = ['closest', 'sphere_cast', 'ray'];
 const NAV_CROWD_SIZES = [100, 1000];
 const NAV_CROWD_BENCHES = NAV_CROWD_SIZES.flatMap((n) => [`nav.crowd.${n}`, `nav.crowd.${n}.off`]);
 const COLLIDE_SCENES = ['100', '1000', 'mesh'];
+const PLAYER_PHASES = ['animate', 'move', 'model', 'reach', 'grip', 'output'];
 const BENCHES = [
   { name: 'ik.two_bone', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
   { name: 'world.step_ik', targets: ['native', 'wasm-simd', 'wasm'] },
@@ -101,6 +108,11 @@ const BENCHES = [
   // Animated characters in one world: the whole step per character (bench_crowd.c).
   { name: 'world.crowd.100', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'world.crowd.1000', targets: ['native', 'wasm-simd', 'wasm'] },
+  // One player with every system (bench_player.c): the step a third-person game pays for its
+  // player, and the step phase by phase (each stage times its phase itself, so their
+  // instruction counts would be the whole step's: --instructions leaves them out).
+  { name: 'world.player', targets: ['native', 'wasm-simd', 'wasm'] },
+  ...PLAYER_PHASES.map((p) => ({ name: `world.player.stage.${p}`, targets: ['native', 'wasm-simd', 'wasm'], selfTimed: true })),
   // collide.<query>.<scene>: built-in collision queries (tests/bench/bench_collide.c); the
   // .brute twin (every collider / triangle tested) is the in-run baseline: the table adds
   // brute / tree per target.
@@ -508,6 +520,10 @@ function countInstructions(benches, o) {
   }
   const rows = [];
   for (const b of benches) {
+    if (b.selfTimed) {
+      console.error(`bench: ${b.name} times one part of its operation itself; its instructions would be the whole operation's: not counted`);
+      continue;
+    }
     for (const t of usable.filter((x) => b.targets.includes(x))) {
       try {
         // Two batch sizes: whatever the setup, teardown and compilation cost cancels in the
@@ -620,6 +636,7 @@ const STAGE_OF = {
   'grip.stage.wrap': 'grip.hand',
   'grip.stage.arms': 'grip.character',
   'grip.stage.fingers': 'grip.character',
+  ...Object.fromEntries(PLAYER_PHASES.map((p) => [`world.player.stage.${p}`, 'world.player'])),
 };
 
 // Each stage's min over its whole bench's min, per target: where the time goes. The separate

@@ -340,10 +340,91 @@ static void test_wall_despawned(void) {
   lb_world_destroy(w);
 }
 
+/* A corridor 1.0 m wide whose right wall (face at x -0.48) is 4 cm nearer than its left (+0.52), a
+ * humanoid facing +Z between them holding the grip lab's rifle in the right hand, the support hand
+ * let go (supportWeight `support`). */
+static lb_scene *load_rifle_corridor(lb_world *w, float support) {
+  char json[4096];
+  snprintf(json, sizeof json,
+           "{\"assets\": {\"rigs\": {\"m\": {\"builtin\": \"humanoid\", \"height\": 1.8}}},"
+           " \"entities\": ["
+           "{\"name\": \"hero\", \"components\": {\"Transform\": {}, \"Rig\": {\"asset\": \"m\"},"
+           " \"GripPose\": {}, \"GripHolder\": {\"held\": \"rifle\", \"mainHand\": \"Right\","
+           " \"placement\": \"Object\", \"supportWeight\": %g},"
+           " \"EnvironmentInteraction\": {\"handOffset\": 0.015}}},"
+           "{\"name\": \"rifle\", \"components\": {\"Transform\": {\"position\": [-0.05, 1.25, "
+           "0.22]}, \"GripProfile\": {\"mainAnchor\": \"gripAnchor\", \"supportAnchor\": "
+           "\"foregripAnchor\", \"mainPose\": \"pistol\", \"supportPose\": \"support\", "
+           "\"hand\": \"Right\", \"mirror\": \"X\"}}},"
+           "{\"name\": \"gripAnchor\", \"components\": {\"Transform\": {\"parent\": \"rifle\", "
+           "\"position\": [-0.03, -0.075, -0.04], \"rotation\": [0.223607, 0.223607, -0.67082, "
+           "0.67082]}}},"
+           "{\"name\": \"foregripAnchor\", \"components\": {\"Transform\": {\"parent\": "
+           "\"rifle\", \"position\": [0, -0.055, 0.16], \"rotation\": [0, -0.707107, 0, "
+           "0.707107]}}},"
+           "{\"name\": \"wall_right\", \"components\": {\"Transform\": {\"position\": [-0.58, "
+           "1.25, 0]}, \"Collider\": {\"shape\": \"Box\", \"size\": [0.2, 2.5, 6], \"layer\": "
+           "3}}},"
+           "{\"name\": \"wall_left\", \"components\": {\"Transform\": {\"position\": [0.62, 1.25, "
+           "0]}, \"Collider\": {\"shape\": \"Box\", \"size\": [0.2, 2.5, 6], \"layer\": 3}}}]}",
+           (double)support);
+  lb_scene *sc = NULL;
+  lb_result r = lb_scene_load(w, json, strlen(json), &sc);
+  if (r != LB_OK) {
+    fprintf(stderr, "rifle corridor: %s\n", lb_world_last_error(w));
+  }
+  LB_CHECK(r == LB_OK);
+  return sc;
+}
+
+/* The nearer wall is on the rifle hand's side: that hand holds, so the other, free hand takes
+ * the wall on its own side (before, no hand touched at all); with both hands on the rifle no
+ * hand touches. */
+static void test_rifle_corridor(void) {
+  for (int both = 0; both < 2; ++both) {
+    lb_world *w = NULL;
+    LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+    lb_scene *sc = load_rifle_corridor(w, both ? 1.0f : 0.0f);
+    if (!sc) {
+      lb_world_destroy(w);
+      continue;
+    }
+    lb_entity hero = lb_scene_entity(sc, "hero");
+    lb_env_interaction_c ei;
+    int touch = 0, right = 0;
+    float palm = 0.0f;
+    for (int i = 0; i < 120; ++i) {
+      LB_CHECK(lb_scene_step(w, sc, DT) == LB_OK);
+      LB_CHECK(lb_world_get(w, hero, LB_ENV_INTERACTION, &ei) == LB_OK);
+      right += ei.side == 1;
+      if (ei.state == 3) {
+        touch++;
+        float d = ei.palm_distance < 0.0f ? -ei.palm_distance : ei.palm_distance;
+        palm = d > palm ? d : palm;
+      }
+    }
+    bool on_left = ei.wall == lb_scene_entity(sc, "wall_left");
+    printf("  rifle in the right hand, right wall 4 cm nearer, %s: %d of 120 steps in Touch "
+           "(side %s, %s), palm to wall <= %.4f m, %d steps on the right side\n",
+           both ? "both hands on the rifle" : "support hand let go", touch, side_names[ei.side],
+           on_left ? "the left wall" : "not the left wall", (double)palm, right);
+    LB_CHECK(right == 0);
+    if (both) {
+      LB_CHECK(touch == 0 && ei.state == 0);
+    } else {
+      LB_CHECK(touch > 30 && ei.side == 2 && on_left);
+      LB_CHECK(palm <= 0.02f);
+    }
+    lb_scene_destroy(w, sc);
+    lb_world_destroy(w);
+  }
+}
+
 int main(void) {
   LB_RUN(test_corridor_walk);
   LB_RUN(test_no_allocation_and_hash);
   LB_RUN(test_bad_input);
   LB_RUN(test_wall_despawned);
+  LB_RUN(test_rifle_corridor);
   LB_TEST_MAIN_END();
 }

@@ -344,9 +344,144 @@ static void test_owner(void) {
   lb_world_destroy(w);
 }
 
+/* Two 2 x 2 m quads of one mesh, z 0..2 and 3..5 (x -1..1), with nothing between: the hole a
+ * Recast bake leaves under a crate. */
+static uint32_t add_gap_mesh(lb_world *w) {
+  static const float v[] = {-1, 0, 0, -1, 0, 2, 1, 0, 2, 1, 0, 0,
+                            -1, 0, 3, -1, 0, 5, 1, 0, 5, 1, 0, 3};
+  static const uint8_t counts[] = {4, 4};
+  static const uint32_t idx[] = {0, 1, 2, 3, 4, 5, 6, 7};
+  static const int32_t nei[] = {-1, -1, -1, -1, -1, -1, -1, -1};
+  lb_navmesh_def def = {.vertices = v,
+                        .vertex_count = 8,
+                        .counts = counts,
+                        .indices = idx,
+                        .neighbours = nei,
+                        .polygon_count = 2};
+  uint32_t mesh = 0;
+  LB_CHECK(lb_world_add_navmesh(w, "gap", &def, &mesh) == LB_OK);
+  return mesh;
+}
+
+/* A character with a CharacterController and a NavAgent in `mode` at z, on a floor over both
+ * quads. */
+static lb_entity gap_hero(lb_world *w, uint32_t mesh, lb_nav_drive_mode mode, float z) {
+  cl_test_box(w, 0.0f, -0.05f, 2.5f, 4.0f, 0.1f, 8.0f, NULL);
+  lb_entity e = LB_NULL_ENTITY;
+  LB_CHECK(lb_world_spawn(w, &e) == LB_OK);
+  lb_transform_c t;
+  lb_character_controller_c c;
+  lb_nav_agent_c a;
+  lb_component_defaults(LB_TRANSFORM, &t);
+  lb_component_defaults(LB_CHARACTER_CONTROLLER, &c);
+  lb_component_defaults(LB_NAV_AGENT, &a);
+  t.position[2] = z;
+  a.nav_mesh = mesh;
+  a.drive_mode = (uint32_t)mode;
+  a.movement_speed = 1.4f;
+  a.stopping_distance = 0.05f;
+  LB_CHECK(lb_world_insert(w, e, LB_TRANSFORM, &t) == LB_OK);
+  LB_CHECK(lb_world_insert(w, e, LB_CHARACTER_CONTROLLER, &c) == LB_OK);
+  LB_CHECK(lb_world_insert(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+  return e;
+}
+
+static float gap_z(lb_world *w, lb_entity e, float *agent_z) {
+  lb_transform_c t;
+  lb_nav_agent_c a;
+  LB_CHECK(lb_world_get(w, e, LB_TRANSFORM, &t) == LB_OK);
+  LB_CHECK(lb_world_get(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  *agent_z = a.next_position[2];
+  return t.position[2];
+}
+
+/* Manual: the game walks the body over the gap (0.05 m a step). Once the body's nearest mesh
+ * point is on the far quad (more than the agent's radius from where the walk along the surface
+ * stopped, the near edge) the agent is placed there; a destination given then walks the body on
+ * (Unity's NavMeshAgent.Warp, without the game writing the Transform). */
+static void test_gap_manual(void) {
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  uint32_t mesh = add_gap_mesh(w);
+  lb_entity e = gap_hero(w, mesh, LB_NAV_DRIVE_MANUAL, 0.5f);
+  const float step[3] = {0.0f, 0.0f, 0.05f};
+  float agent = 0.0f, body = 0.0f, worst_past = 0.0f;
+  for (int i = 0; i < 60; ++i) {
+    LB_CHECK(lb_world_controller_move(w, e, step) == LB_OK);
+    LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+    body = gap_z(w, e, &agent);
+    /* on the far quad, past its edge: the agent is on the body */
+    float lag = body > 3.0f ? fabsf(agent - body) : 0.0f;
+    worst_past = lag > worst_past ? lag : worst_past;
+  }
+  /* the agent syncs before the controller's move of the same step: one step behind */
+  LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+  body = gap_z(w, e, &agent);
+  printf("  gap, Manual: body walked to z %.3f, the agent's point at z %.3f (on the far quad "
+         "past its edge: within %.4f m of the body, one step behind)\n",
+         (double)body, (double)agent, (double)worst_past);
+  LB_CHECK_NEAR(body, 3.5f, 0.01f);
+  LB_CHECK_NEAR(agent, body, 1e-4f);
+  LB_CHECK(worst_past <= 0.05f + 1e-4f);
+  lb_nav_agent_c a;
+  LB_CHECK(lb_world_get(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  a.drive_mode = LB_NAV_DRIVE_DESTINATION;
+  a.destination[2] = 4.5f;
+  LB_CHECK(lb_world_set(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  float lowest = body;
+  for (int i = 0; i < 120 && !a.arrived; ++i) {
+    LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+    float z = gap_z(w, e, &agent);
+    lowest = z < lowest ? z : lowest;
+    LB_CHECK(lb_world_get(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  }
+  body = gap_z(w, e, &agent);
+  printf("  gap, Manual -> NavDestination z 4.5: arrived %u at z %.3f, path %s, never back "
+         "behind z %.4f (the body was at %.4f)\n",
+         a.arrived, (double)body, a.path_status == 1 ? "Complete" : "not complete", (double)lowest,
+         3.5);
+  LB_CHECK(a.arrived == 1 && a.path_status == 1);
+  LB_CHECK(lowest >= 3.5f - 0.01f);
+  LB_CHECK_NEAR(body, 4.5f, 0.06f);
+  lb_world_destroy(w);
+}
+
+/* RootMotion: the agent clamps the body onto the mesh; a body that lands on the far quad in one
+ * move (a vault's travel) is not pulled back over the gap: the agent joins it there. A body that
+ * only steps off the edge is still clamped back (the gap is less than the radius away). */
+static void test_gap_root_motion(void) {
+  lb_world *w = NULL;
+  LB_CHECK(lb_world_create(NULL, &w) == LB_OK);
+  uint32_t mesh = add_gap_mesh(w);
+  lb_entity e = gap_hero(w, mesh, LB_NAV_DRIVE_ROOT_MOTION, 1.9f);
+  float agent = 0.0f;
+  const float off_edge[3] = {0.0f, 0.0f, 0.2f};
+  LB_CHECK(lb_world_controller_move(w, e, off_edge) == LB_OK);
+  for (int i = 0; i < 3; ++i) {
+    LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+  }
+  float clamped = gap_z(w, e, &agent);
+  const float over[3] = {0.0f, 0.0f, 1.5f};
+  LB_CHECK(lb_world_controller_move(w, e, over) == LB_OK);
+  for (int i = 0; i < 3; ++i) {
+    LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+  }
+  float body = gap_z(w, e, &agent);
+  printf("  gap, RootMotion: 0.2 m off the edge clamped back to z %.3f; 1.5 m over the gap: "
+         "body at z %.3f, the agent's point at z %.3f\n",
+         (double)clamped, (double)body, (double)agent);
+  LB_CHECK_NEAR(clamped, 2.0f, 1e-3f);
+  LB_CHECK_NEAR(body, 3.5f, 1e-3f);
+  LB_CHECK_NEAR(agent, body, 1e-4f);
+  lb_world_destroy(w);
+}
+
 int main(void) {
   LB_RUN(test_agent_through_controller);
   LB_RUN(test_both_through_controller);
   LB_RUN(test_owner);
+  LB_RUN(test_gap_manual);
+  LB_RUN(test_gap_root_motion);
   LB_TEST_MAIN_END();
 }

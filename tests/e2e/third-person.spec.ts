@@ -13,12 +13,19 @@
  * are ignored (world.inputOwner says NavAgent). A screenshot per phase is attached, and the
  * player's projected joints (head top to toes) are inside the frame in each.
  *
+ * The page records its world's input log from the empty world on (?test=1 calls world.record()
+ * before the game's setup, so the log holds the navmesh the page baked with Recast, the scene
+ * with its files, and every input and step). The log is attached as an artifact and replayed on
+ * a new, empty world in Node (world.replay, the installed package) and natively
+ * (build/native/limber replay LOG --every): both give the browser's hash after every step.
+ *
  * A second test opens the game where `npm start` serves it (/game/ on the playground's
  * server) and follows its link to the playground and the playground's link back. */
 import { expect, test, type Page } from '@playwright/test';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 // @ts-expect-error plain JS helper shared with the Node package tests
 import { installApp, root } from '../package/pack.mjs';
 // @ts-expect-error plain JS module of the example: the files the game fetches
@@ -56,8 +63,23 @@ declare global {
       project(p: Vec3): [number, number];
       camera(): { yaw: number; pitch: number; distance: number; applied: number };
       crowd(): { name: string; fromStart: number; legs: number; carries: boolean }[];
+      stopRecording(): InputLog;
+      hash(): string;
     };
   }
+}
+
+/** What the spec reads of an input log (web/bridge/record.ts InputLog). */
+interface InputLog {
+  format: string;
+  start: { steps: number; hash: string };
+  end: { steps: number; hash: string };
+  ops: [string, ...unknown[]][];
+}
+/** The installed package's world, as far as the replay needs it. */
+interface ReplayWorld {
+  replay(log: InputLog, options: { onStep(step: number, world: ReplayWorld): void }): string;
+  hash(): string;
 }
 
 /** One cue of the recorded input: at `step` (steps run so far), keys go down or up or are
@@ -302,8 +324,45 @@ test('third-person game from the packed tarball: corridor touch, vault, rifle in
   expect(crowd.filter((n) => n.carries).length).toBe(10);
   expect(least, 'every NPC walked away from its start (m)').toBeGreaterThan(1);
   expect(legs, 'route legs finished by the crowd').toBeGreaterThanOrEqual(15);
+  await replaySession(page);
   expect(errors).toEqual([]);
 });
+
+/** The session's input log: an artifact, then replayed on a new, empty world in Node (the
+ * installed package) and natively, each step's hash against the other's and the last against the
+ * browser's. */
+async function replaySession(page: Page): Promise<void> {
+  const browserHash = await page.evaluate(() => window.__game!.hash());
+  const log = await page.evaluate(() => window.__game!.stopRecording());
+  const kinds = log.ops.reduce<Record<string, number>>((m, op) => ({ ...m, [op[0]]: (m[op[0]] ?? 0) + 1 }), {});
+  const logPath = test.info().outputPath('third-person.input-log.json');
+  writeFileSync(logPath, JSON.stringify(log));
+  await test.info().attach('third-person.input-log.json', { path: logPath, contentType: 'application/json' });
+  const bytes = readFileSync(logPath).length;
+  console.log(`input log: ${log.ops.length} ops (${Object.entries(kinds).map(([k, n]) => `${k} ${n}`).join(', ')}), ${(bytes / 1024).toFixed(0)} KB, ${log.end.steps} steps, browser hash ${browserHash}`);
+  expect(log.start, 'recorded from the empty world').toEqual({ steps: 0, hash: 'cbf29ce484222325' });
+  expect(log.end.hash, "the log's end is the browser's hash").toBe(browserHash);
+  expect(kinds['navmesh'], 'the baked navmesh is an op of the log').toBe(1);
+  expect(kinds['scene'], 'the scene (level, rig file, player, NPCs) is an op of the log').toBe(1);
+
+  const limber = (await import(pathToFileURL(join(app.dir, 'node_modules/limber/dist/web/bridge/index.js')).href)) as { createWorld(): Promise<ReplayWorld> };
+  const fresh = await limber.createWorld();
+  const nodeSteps: string[] = [];
+  const nodeHash = fresh.replay(JSON.parse(readFileSync(logPath, 'utf8')) as InputLog, { onStep: (_n, w) => nodeSteps.push(w.hash()) });
+
+  const native = join(root, 'build/native/limber');
+  expect(existsSync(native), `${native} (node scripts/build.mjs native)`).toBe(true);
+  const lines = execFileSync(native, ['replay', logPath, '--every'], { encoding: 'utf8', maxBuffer: 64 << 20 }).trim().split('\n');
+  const nativeHash = lines.at(-1);
+  const nativeSteps = lines.slice(0, -1).map((l) => l.split(' ')[2]);
+  const firstDiff = nodeSteps.findIndex((h, i) => nativeSteps[i] !== h);
+  console.log(`replay: Node ${nodeHash}, native ${nativeHash} after ${nodeSteps.length} steps (browser ${browserHash}); per-step hashes ${firstDiff < 0 ? 'all equal' : `differ from step ${firstDiff + 1}`}`);
+  expect(nodeSteps.length, 'steps replayed').toBe(log.end.steps);
+  expect(nativeSteps.length, 'steps replayed natively').toBe(log.end.steps);
+  expect(firstDiff, 'first step whose Node and native hashes differ (-1: none)').toBe(-1);
+  expect(nodeHash, 'Node replay = browser').toBe(browserHash);
+  expect(nativeHash, 'native replay = browser').toBe(browserHash);
+}
 
 test('npm start serves the game at /game/, one click from the playground and back', async ({ page }) => {
   test.setTimeout(120_000);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { Collider, createWorld, EnvironmentInteraction, LimberError, Transform } from '../../dist/web/bridge/index.js';
+import { Collider, createWorld, EnvironmentInteraction, GripHolder, LimberError, Transform } from '../../dist/web/bridge/index.js';
 
 const SCENE = 'assets/scenes/corridor.json';
 const DT = 1 / 60;
@@ -109,4 +109,57 @@ test('a level given by its path alone: walls on layers 0 and 1, the floor on 0; 
   const listed = await load();
   for (let i = 0; i < 180; i++) listed.scene.step(DT);
   assert.equal(world.hash(), listed.world.hash());
+});
+
+test('a rifle in the right hand and the right wall nearer: the free left hand takes the left wall (both hands on the rifle: none)', async () => {
+  const run = async (supportWeight) => {
+    const world = await createWorld();
+    const loco = JSON.parse(readFileSync('assets/scenes/locomotion.json', 'utf8'));
+    delete loco.timeline;
+    loco.entities[0].components.EnvironmentInteraction = { handOffset: 0.015 };
+    const files = Object.fromEntries(world.sceneFiles(loco).map((p) => [p, readFileSync(p)]));
+    const scene = world.loadScene(loco, { files });
+    const hero = scene.entity('hero');
+    // a corridor 1.0 m wide along +Z; facing +Z the right side is -X, its wall 4 cm nearer
+    const level = await world.loadLevel({
+      name: 'narrow',
+      pieces: [
+        { name: 'wall_right', kind: 'wall', shape: 'box', center: [-0.58, 1.25, 5], size: [0.2, 2.5, 12] },
+        { name: 'wall_left', kind: 'wall', shape: 'box', center: [0.62, 1.25, 5], size: [0.2, 2.5, 12] },
+      ],
+    });
+    const rifle = await world.loadProp('assets/props/rifle.json', { position: [0.2, 1.2, 0.3] });
+    world.insert(hero, GripHolder, { held: rifle.entity, mainHand: 'Right', blendSeconds: 0.25 });
+    scene.step(DT);
+    world.grip.placeTwoHanded(hero);
+    world.update(hero, GripHolder, () => ({ supportWeight }));
+    world.anim.setParam(hero, 'MoveSpeed', 1.4);
+    let touch = 0;
+    let right = 0;
+    let palm = 0;
+    let main = 0;
+    for (let i = 0; i < 240; i++) {
+      scene.step(DT);
+      const ei = world.get(hero, EnvironmentInteraction);
+      if (ei.side === 'Right') right++;
+      if (ei.state === 'Touch') {
+        touch++;
+        palm = Math.max(palm, Math.abs(ei.palmDistance));
+        assert.equal(ei.side, 'Left');
+        assert.equal(ei.wall, level.entity('wall_left'));
+      }
+      if (i >= 30) main = Math.max(main, world.get(hero, GripHolder).mainDistance);
+    }
+    const z = world.get(hero, Transform).position[2];
+    world.destroy();
+    return { touch, right, palm, main, z };
+  };
+  const free = await run(0);
+  const both = await run(1);
+  console.log(`# right wall 4 cm nearer, rifle in the right hand, walking to z ${free.z.toFixed(2)}: support hand let go -> ${free.touch} of 240 steps in Touch on the left wall (palm <= ${(free.palm * 1000).toFixed(1)} mm from it, handOffset 15 mm; main palm <= ${(free.main * 1000).toFixed(2)} mm on the rifle); both hands on the rifle -> ${both.touch}; steps on the right side: ${free.right + both.right}`);
+  assert.ok(free.touch > 60, `touch steps ${free.touch}`);
+  assert.ok(free.palm <= 0.02, `palm ${free.palm}`);
+  assert.ok(free.main <= 0.005, `main palm ${free.main}`);
+  assert.equal(both.touch, 0);
+  assert.equal(free.right + both.right, 0, 'the rifle hand never touches');
 });

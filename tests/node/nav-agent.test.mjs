@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { CharacterController, createWorld, NavAgent, Transform } from '../../dist/web/bridge/index.js';
+import { CharacterController, createWorld, NavAgent, Transform, Vault } from '../../dist/web/bridge/index.js';
+import { crateCourse, vaultTheCrate } from './crate-course.mjs';
 
 const SCENE = 'assets/scenes/nav-arena.json';
 const text = readFileSync(SCENE, 'utf8');
@@ -202,5 +203,36 @@ test('NavAgent with a CharacterController (guard): the agent moves it through th
   assert.ok(lag <= 0.05);
   assert.ok(maxY < 1.1);
   assert.ok(maxReq <= 1.4 * DT + 1e-5, `the request ${maxReq} is the agent's step alone`);
+  world.destroy();
+});
+
+test('a Manual agent follows its body over a vaulted crate (a hole in the Recast bake) and a destination then leads on, not back', async () => {
+  const world = await createWorld();
+  const { level, hero } = await crateCourse(world);
+  const steps = vaultTheCrate(world, hero);
+  world.step(DT);
+  const landed = world.get(hero, Transform).position;
+  const a = world.get(hero, NavAgent);
+  const lag = distXZ(a.nextPosition, landed);
+  assert.equal(world.get(hero, Vault).vaults, 1, 'vaulted the crate');
+  assert.ok(landed[2] > 4.2, `past the crate: z ${landed[2]}`);
+  // the bake left the crate out: from the near side the far side cannot be reached
+  assert.equal(world.nav.findPath(level.navMesh, [0, 0, 2], [0, 0, 7]).status, 'Partial');
+  world.update(hero, NavAgent, () => ({ driveMode: 'NavDestination' }));
+  world.nav.setDestination(hero, [0, 0, 7]);
+  let back = 0;
+  let arrived = -1;
+  for (let i = 0; i < 300 && arrived < 0; i++) {
+    world.step(DT);
+    back = Math.max(back, landed[2] - world.get(hero, Transform).position[2]);
+    if (world.get(hero, NavAgent).arrived) arrived = i;
+  }
+  const end = world.get(hero, Transform).position;
+  const b = world.get(hero, NavAgent);
+  console.log(`crate vaulted in ${steps} steps, landed at z ${landed[2].toFixed(3)}; the Manual agent's point ${lag.toFixed(4)} m from the body (radius ${a.radius}); then to z 7: path ${b.pathStatus}, arrived after ${arrived + 1} steps at z ${end[2].toFixed(3)}, never back toward the crate by more than ${back.toFixed(4)} m`);
+  assert.ok(lag <= 1.4 * DT, `the agent's point is on the body (within a step): ${lag}`);
+  assert.equal(b.pathStatus, 'Complete');
+  assert.ok(arrived >= 0 && Math.abs(end[2] - 7) <= b.stoppingDistance + 0.03);
+  assert.ok(back <= 1e-3, `pulled back ${back} m`);
   world.destroy();
 });

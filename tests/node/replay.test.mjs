@@ -4,7 +4,8 @@
 // stopped, an entity spawned, written and despawned), recorded and replayed headless in Node
 // and natively with the same hash at every step; loads during a recording; tampered logs
 // refused with a clear error and the world unchanged; recording makes no allocation in the
-// core (the core sees the same allocations with and without it).
+// core (the core sees the same allocations with and without it); a log recorded from a new world
+// carries its own setup (a level, its Recast bake) and replays with no scene file.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { test } from 'node:test';
 import { createWorld, LimberError, NavAgent, Transform, Vault, World } from '../../dist/web/bridge/index.js';
 import { EXPORT_ROLES } from '../../dist/web/bridge/record.js';
 import { instantiateLimber } from '../../dist/web/bridge/wasm.js';
+import { crateCourse, vaultTheCrate } from './crate-course.mjs';
 
 const DT = 1 / 60;
 const abs = (p) => resolve(p);
@@ -147,6 +149,31 @@ test('loads during a recording (a level with its navmesh, a prop, a scene unload
   writeFileSync(logPath, text);
   assert.equal(cli(['replay', scenePath, logPath]).at(-1), log.end.hash);
   console.log(`# with loads: ${log.ops.length} ops, ${text.length} bytes (the level and prop files inside); hash ${log.end.hash} in Node and natively`);
+});
+
+test('a log recorded from a new world carries its setup (level, Recast bake, spawns): replayed on an empty world in Node and by both CLIs with no scene', async () => {
+  const world = await createWorld();
+  world.record();
+  const { hero } = await crateCourse(world);
+  vaultTheCrate(world, hero);
+  world.update(hero, NavAgent, () => ({ driveMode: 'NavDestination' }));
+  world.nav.setDestination(hero, [0, 0, 7]);
+  for (let i = 0; i < 60; i++) world.step(DT);
+  const log = world.stopRecording();
+  const text = JSON.stringify(log);
+  const kinds = [...new Set(log.ops.map((o) => o[0]))];
+  assert.ok(kinds.includes('scene') && kinds.includes('navmesh'), `the level and its bake are ops: ${kinds.join(', ')}`);
+  const again = await createWorld();
+  assert.deepEqual(log.start, { steps: 0, hash: again.hash() }, 'recorded from a new world');
+  const replayed = [];
+  assert.equal(again.replay(JSON.parse(text), { onStep: (n, w) => replayed.push(w.hash()) }), log.end.hash);
+  const logPath = join(dir, 'from-empty.log.json');
+  writeFileSync(logPath, text);
+  const lines = cli(['replay', logPath, '--every']);
+  assert.deepEqual(lines.slice(0, -1), replayed.map((h, i) => `step ${i + 1} ${h}`));
+  assert.equal(lines.at(-1), log.end.hash);
+  assert.equal(execFileSync(process.execPath, ['dist/web/cli/limber.js', 'replay', logPath], { encoding: 'utf8' }).trim(), log.end.hash);
+  console.log(`# from an empty world: ${log.ops.length} ops (${kinds.join(', ')}), ${text.length} bytes, ${log.end.steps} steps; ${log.end.hash} in Node, natively and by the TypeScript CLI, no scene file`);
 });
 
 test('tampered logs: a bad op, a bad entity, another handle, the wrong version or start give a clear error and leave the world as it was', async () => {

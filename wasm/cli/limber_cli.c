@@ -1,8 +1,9 @@
 /* Native CLI: `limber hash SCENE --steps N [--dt S]` prints the bone hash as the
  * last line (16 hex digits); `limber run ...` prints a readable summary too; `limber replay
- * SCENE LOG [--every]` loads the scene into a new world, applies the input log the bridge
- * recorded (world.record, limber/input_log.h) and prints the hash (with --every, each step's
- * first), exit 1 when it differs from the log's "end". Files the
+ * [SCENE] LOG [--every]` loads the scene into a new world (without SCENE: a new, empty world,
+ * for a log that carries its own setup), applies the input log the bridge recorded
+ * (world.record, limber/input_log.h) and prints the hash (with --every, each step's first),
+ * exit 1 when it differs from the log's "end". Files the
  * scene refers to (glTF rigs) are read relative to the scene's folder or the first folder
  * above it that has them (so repository-relative paths work from anywhere). */
 #define _POSIX_C_SOURCE 200809L /* fstat */
@@ -125,7 +126,7 @@ static lb_result load_scene(lb_world *world, const char *path, const char *json,
 
 static int usage(void) {
   fprintf(stderr, "usage: limber hash|run|poses SCENE.json [--steps N] [--dt SECONDS]\n"
-                  "       limber replay SCENE.json LOG.json [--every]\n"
+                  "       limber replay [SCENE.json] LOG.json [--every]\n"
                   "  poses: after every step, each named entity's joint positions in world space\n"
                   "  (float32 x y z per joint, little-endian) to stdout; scripts/pose-diff.mjs\n"
                   "  compares two such dumps\n");
@@ -206,28 +207,36 @@ static bool end_hash(const char *log, char out[17]) {
   return true;
 }
 
+/* `replay [SCENE] LOG [--every]`: without SCENE the log starts from a new, empty world (one
+ * recorded from world.record() on a new world carries its whole setup: scenes, levels, props
+ * and navmeshes are ops of the log). */
 static int replay(int argc, char **argv) {
-  if (argc < 4 || argc > 5 || (argc == 5 && strcmp(argv[4], "--every") != 0)) {
+  bool every = argc >= 4 && strcmp(argv[argc - 1], "--every") == 0;
+  int files = argc - 2 - (every ? 1 : 0);
+  if (files < 1 || files > 2) {
     return usage();
   }
+  const char *scene_path = files == 2 ? argv[2] : NULL;
+  const char *log_path = argv[files == 2 ? 3 : 2];
   size_t len = 0, log_len = 0;
   const char *why = NULL;
-  char *json = read_file_why(argv[2], &len, &why);
-  char *log = json ? read_file_why(argv[3], &log_len, &why) : NULL;
+  char *json = scene_path ? read_file_why(scene_path, &len, &why) : NULL;
+  char *log = json || !scene_path ? read_file_why(log_path, &log_len, &why) : NULL;
   if (!log) {
-    fprintf(stderr, "limber: cannot read %s: %s\n", json ? argv[3] : argv[2], why);
+    fprintf(stderr, "limber: cannot read %s: %s\n", json || !scene_path ? log_path : scene_path,
+            why);
     free(json);
     return 1;
   }
   lb_world *world = NULL;
   lb_scene *scene = NULL;
   lb_result r = lb_world_create(NULL, &world);
-  if (r == LB_OK) {
-    r = load_scene(world, argv[2], json, len, &scene);
+  if (r == LB_OK && scene_path) {
+    r = load_scene(world, scene_path, json, len, &scene);
   }
   if (r == LB_OK) {
-    r = lb_input_log_replay(world, &scene, 1, log, log_len, argc == 5 ? print_step_hash : NULL,
-                            NULL);
+    r = lb_input_log_replay(world, scene ? &scene : NULL, scene ? 1u : 0u, log, log_len,
+                            every ? print_step_hash : NULL, NULL);
   }
   char want[17];
   int status = 0;
@@ -246,7 +255,9 @@ static int replay(int argc, char **argv) {
   }
   free(json);
   free(log);
-  lb_scene_destroy(world, scene);
+  if (scene) {
+    lb_scene_destroy(world, scene);
+  }
   lb_world_destroy(world);
   return status;
 }

@@ -616,7 +616,7 @@ export interface NavAgentData {
    */
   stoppingDistance: number;
   /**
-   * metres; the Both mode's near-goal attenuation starts within it; range [0.01, 10]
+   * metres; the Both mode's near-goal attenuation starts within it; a body whose nearest mesh point is farther from the agent's (a gap crossed) places it there; range [0.01, 10]
    * @default 0.35
    */
   radius: number;

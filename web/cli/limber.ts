@@ -2,10 +2,11 @@
 /** Node CLI over the WebAssembly core:
  *   limber hash SCENE --steps N [--dt S]   last line: the bone hash (16 hex digits)
  *   limber run  SCENE --steps N [--dt S]   a readable summary, then the hash
- *   limber replay SCENE LOG [--every]      loads the scene into a new world, replays the input
- *                                          log (world.record) and prints the hash (with --every,
- *                                          each step's first); exit 1 when it differs from the
- *                                          log's end hash
+ *   limber replay [SCENE] LOG [--every]    loads the scene into a new world (without SCENE: a
+ *                                          new, empty world, for a log that carries its own setup),
+ *                                          replays the input log (world.record) and prints the hash
+ *                                          (with --every, each step's first); exit 1 when it
+ *                                          differs from the log's end hash
  * Files the scene refers to (glTF rigs) are read relative to the scene's folder or the first
  * folder above it that has them (so repository-relative paths work from anywhere). */
 import { existsSync } from 'node:fs';
@@ -30,14 +31,16 @@ async function sceneFiles(world: World, scenePath: string, text: string): Promis
 }
 
 function usage(): never {
-  process.stderr.write('usage: limber hash|run SCENE.json [--steps N] [--dt SECONDS]\n       limber replay SCENE.json LOG.json [--every]\n');
+  process.stderr.write('usage: limber hash|run SCENE.json [--steps N] [--dt SECONDS]\n       limber replay [SCENE.json] LOG.json [--every]\n');
   process.exit(2);
 }
 
-async function replay(path: string, logPath: string, every: boolean): Promise<void> {
+async function replay(path: string | null, logPath: string, every: boolean): Promise<void> {
   const world = await createWorld();
-  const text = await readFile(path, 'utf8');
-  world.loadScene(text, { files: await sceneFiles(world, path, text) });
+  if (path !== null) {
+    const text = await readFile(path, 'utf8');
+    world.loadScene(text, { files: await sceneFiles(world, path, text) });
+  }
   const log = JSON.parse(await readFile(logPath, 'utf8')) as InputLog;
   const hash = world.replay(log, every ? { onStep: (n, w) => console.log(`step ${n} ${w.hash()}`) } : {});
   console.log(hash);
@@ -50,8 +53,11 @@ async function replay(path: string, logPath: string, every: boolean): Promise<vo
 async function main(argv: string[]): Promise<void> {
   const [cmd, path, ...rest] = argv;
   if (cmd === 'replay') {
-    if (!path || !rest[0] || rest.length > 2 || (rest.length === 2 && rest[1] !== '--every')) usage();
-    return replay(path, rest[0], rest.length === 2);
+    const args = [path, ...rest].filter((a): a is string => a !== undefined);
+    const every = args.length > 1 && args.at(-1) === '--every';
+    const files = every ? args.slice(0, -1) : args;
+    if (files.length < 1 || files.length > 2) usage();
+    return replay(files.length === 2 ? files[0]! : null, files.at(-1)!, every);
   }
   if ((cmd !== 'hash' && cmd !== 'run') || !path) usage();
   let steps = 60;

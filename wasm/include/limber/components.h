@@ -457,7 +457,8 @@ LB_COMPONENT_STRUCT(lb_env_interaction_c, LB_ENV_INTERACTION_FIELDS);
   F(float, stopping_distance, "stoppingDistance", LB_FIELD_F32, .def = {0.05f}, .min = 0,          \
     .max = 100, .doc = "metres from the goal counted as arrived")                                  \
   F(float, radius, "radius", LB_FIELD_F32, .def = {0.35f}, .min = 0.01f, .max = 10,                \
-    .doc = "metres; the Both mode's near-goal attenuation starts within it")                       \
+    .doc = "metres; the Both mode's near-goal attenuation starts within it; a body whose "         \
+           "nearest mesh point is farther from the agent's (a gap crossed) places it there")       \
   F(float, base_offset, "baseOffset", LB_FIELD_F32, .min = -10, .max = 10,                         \
     .doc = "metres from the mesh surface to the Transform (Recast meshes sit a cell above the "    \
            "floor)")                                                                               \

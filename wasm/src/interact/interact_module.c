@@ -359,33 +359,87 @@ static void lb_interact_candidates(lb_interact_step *p) {
   }
 }
 
-/* Search engages the nearer free arm on a wall within reach; the other states release the
- * wall when it leaves the box or reach, the hand gets busy or the component is disabled. */
+/* Whether arm `side` may take wall `slot`: a free hand (wall touch never takes one a grip holds)
+ * whose target on the wall is within engage reach; *q, *n, *t the wall point, its normal and
+ * the hand's target. */
+static bool lb_interact_arm_fits(const lb_interact_step *p, int side, int slot, float *q, float *n,
+                                 float *t) {
+  const lb_env_interaction_c *c = p->c;
+  return slot >= 0 && !lb_hand_busy(p->w, p->s, side) &&
+         lb_wall_target(p->w, (uint32_t)slot, p->probe, p->shoulders[side], c->hand_offset, q, n,
+                        t) &&
+         lb_v3_dist(t, p->shoulders[side]) <= c->engage_reach * p->st->arm_length[side];
+}
+
+/* The candidate wall whose point (nearest the probe) is nearest this side's shoulder, or -1. */
+static int lb_interact_wall_for(const lb_interact_step *p, int side) {
+  int best_slot = -1;
+  float best = 3.0e38f;
+  for (uint32_t i = 0; i < p->count; ++i) {
+    int fs = lb_slot_of(p->w, p->found[i]);
+    vec3 q, n;
+    float d;
+    if (fs < 0 || !lb_wall_closest(p->w, (uint32_t)fs, p->probe, q, n, &d)) {
+      continue;
+    }
+    d = lb_v3_dist(q, p->shoulders[side]);
+    if (d < best) {
+      best = d;
+      best_slot = fs;
+    }
+  }
+  return best_slot;
+}
+
+/* Search's arm: the shoulder nearer the closest wall point on that wall; when that hand holds
+ * something or that wall is out of its reach, the other hand on the wall nearest its own
+ * shoulder (a rifle in the right hand and the right wall of a corridor a little nearer: the left
+ * hand takes the left wall). -1 when neither fits; the chosen wall's point and normal replace
+ * the step's. */
+static int lb_interact_choose_arm(lb_interact_step *p, float *target) {
+  int nearer =
+      lb_v3_dist(p->point, p->shoulders[1]) < lb_v3_dist(p->point, p->shoulders[0]) ? 1 : 0;
+  vec3 q, n;
+  if (lb_interact_arm_fits(p, nearer, p->wall_slot, q, n, target)) {
+    return nearer;
+  }
+  int other = 1 - nearer;
+  int slot = lb_interact_wall_for(p, other);
+  if (!lb_interact_arm_fits(p, other, slot, q, n, target)) {
+    return -1;
+  }
+  p->wall_slot = slot;
+  memcpy(p->point, q, sizeof q);
+  memcpy(p->normal, n, sizeof n);
+  memcpy(p->c->closest, q, sizeof q);
+  memcpy(p->c->normal, n, sizeof n);
+  return other;
+}
+
+/* Search engages a free arm on a wall within reach (lb_interact_choose_arm); the other states
+ * release the wall when it leaves the box or reach, the hand gets busy or the component is
+ * disabled. */
 static void lb_interact_transitions(lb_interact_step *p) {
   lb_world *w = p->w;
   lb_env_interaction_c *c = p->c;
   lb_interact_inst *st = p->st;
   if (c->state == LB_INTERACT_SEARCH) {
-    if (p->have_point && c->enabled && st->switch_wait >= c->min_switch_seconds) {
-      int nearer =
-          lb_v3_dist(p->point, p->shoulders[1]) < lb_v3_dist(p->point, p->shoulders[0]) ? 1 : 0;
-      vec3 q, n, t;
-      if (!lb_hand_busy(w, p->s, nearer) &&
-          lb_wall_target(w, (uint32_t)p->wall_slot, p->probe, p->shoulders[nearer], c->hand_offset,
-                         q, n, t) &&
-          lb_v3_dist(t, p->shoulders[nearer]) <= c->engage_reach * st->arm_length[nearer]) {
-        p->arm = nearer;
-        c->side = nearer ? LB_INTERACT_SIDE_LEFT : LB_INTERACT_SIDE_RIGHT;
-        c->wall = lb_entity_of_slot(w, (uint32_t)p->wall_slot);
-        memcpy(p->ideal, t, sizeof t);
-        lb_enter(c, st, LB_INTERACT_APPROACH);
-        /* The target starts at the palm as animated: the hand leaves from where it is. */
-        lb_transform palm_m;
-        lb_grip_hand hh = {.def = st->def[p->arm]};
-        lb_grip_palm_model(&hh, p->inst, &palm_m);
-        lb_transform_point(p->root, palm_m.t, c->target);
-        st->target_valid = true;
-      }
+    vec3 t;
+    int arm = p->have_point && c->enabled && st->switch_wait >= c->min_switch_seconds
+                  ? lb_interact_choose_arm(p, t)
+                  : -1;
+    if (arm >= 0) {
+      p->arm = arm;
+      c->side = arm ? LB_INTERACT_SIDE_LEFT : LB_INTERACT_SIDE_RIGHT;
+      c->wall = lb_entity_of_slot(w, (uint32_t)p->wall_slot);
+      memcpy(p->ideal, t, sizeof t);
+      lb_enter(c, st, LB_INTERACT_APPROACH);
+      /* The target starts at the palm as animated: the hand leaves from where it is. */
+      lb_transform palm_m;
+      lb_grip_hand hh = {.def = st->def[p->arm]};
+      lb_grip_palm_model(&hh, p->inst, &palm_m);
+      lb_transform_point(p->root, palm_m.t, c->target);
+      st->target_valid = true;
     }
   } else if (c->state != LB_INTERACT_RESET) {
     int arm = p->arm;

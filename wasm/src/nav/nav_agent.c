@@ -264,8 +264,36 @@ typedef struct nav_agent_frame {
   float avoid[2], pace;
 } nav_agent_frame;
 
+/* The body left the agent's point behind: it crossed a gap in the mesh (a vault over a crate,
+ * which Recast carves out, is a hole in it) or something moved it where the walk along the
+ * surface cannot follow, which stops at the gap's edge. When the body's nearest mesh point is
+ * more than the agent's radius from where that walk stopped, the agent is placed there instead,
+ * with no velocity over the step (Unity's NavMeshAgent.Warp, done by the agent itself). Walking
+ * keeps the walked point on the body, or, against a wall, off it by the bake's agent radius less
+ * the capsule's (a Recast mesh stops that far from walls), so only a real gap gets this far; the
+ * horizontal test first keeps the nearest-point query out of ordinary steps. */
+static void nav_agent_catch_up(nav_agent_frame *f) {
+  float r = f->a->radius;
+  float dx = f->now.position[0] - f->here[0], dz = f->now.position[2] - f->here[2];
+  if (dx * dx + dz * dz <= r * r) {
+    return;
+  }
+  lb_nav_point near;
+  if (lb_nav_nearest(f->w, f->a->nav_mesh, f->here, &near) != LB_OK ||
+      near.polygon == LB_NAV_NO_POLYGON) {
+    return;
+  }
+  float d[3];
+  lb_vec3_sub(near.position, f->now.position, d);
+  if (lb_vec3_dot(d, d) > r * r) {
+    f->prev = near;
+    f->now = near;
+  }
+}
+
 /* Back onto the mesh: placed (or placed again after a Transform write) at the nearest point
- * with no velocity, then the step's start point by the drive mode. */
+ * with no velocity, then the step's start point by the drive mode; an agent whose body crossed
+ * a gap in the mesh catches up with it (nav_agent_catch_up). */
 static void nav_agent_sync(nav_agent_frame *f) {
   lb_world *w = f->w;
   lb_nav_agent_c *a = f->a;
@@ -286,11 +314,13 @@ static void nav_agent_sync(nav_agent_frame *f) {
      * the previous point toward where the controller left it */
     memcpy(f->rot, st->rotation, sizeof(versor));
     lb_nav_move_along_surface(w, a->nav_mesh, &f->prev, f->here, &f->now);
+    nav_agent_catch_up(f);
     f->prev = f->now;
   } else if (a->drive_mode == LB_NAV_DRIVE_MANUAL) {
     /* the game moved it: the agent follows the Transform along the surface, writes nothing */
     memcpy(f->rot, f->t->rotation, sizeof(versor));
     lb_nav_move_along_surface(w, a->nav_mesh, &f->prev, f->here, &f->now);
+    nav_agent_catch_up(f);
   } else {
     /* root motion moved the Transform: keep it on the mesh (nextPosition, as a NavMeshAgent's).
      * With a controller root motion reaches the controller (this step's is pending there) and the
@@ -298,6 +328,7 @@ static void nav_agent_sync(nav_agent_frame *f) {
      * controller kept it on the mesh) instead of written. */
     memcpy(f->rot, f->t->rotation, sizeof(versor));
     lb_nav_move_along_surface(w, a->nav_mesh, &f->prev, f->here, &f->now);
+    nav_agent_catch_up(f);
     if (f->controlled) {
       float d[3] = {f->now.position[0] - f->here[0], 0.0f, f->now.position[2] - f->here[2]};
       if (d[0] != 0.0f || d[2] != 0.0f) {

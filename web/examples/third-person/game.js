@@ -215,15 +215,10 @@ export class Game {
     this.keys(input);
     this.wallHand();
     this.crowd();
-    const vaulting = world.get(player, Vault).state !== 'Idle';
     world.step(DT);
     this.steps++;
     const v = world.get(player, Vault);
     if (v.refusal !== 'None') this.vaultRefusal = v.refusal;
-    // Landed: the body crossed the crate, which is a hole in the navmesh, so the Manual agent's
-    // point (moved along the surface after the body) is still on the near side. Writing the
-    // Transform places the agent again where the body is (Unity's NavMeshAgent.Warp).
-    if (vaulting && v.state === 'Idle') this.warpAgent();
     const agent = world.get(player, NavAgent);
     if (this.navTarget && agent.hasDestination && agent.arrived) {
       // Arrived: the agent lets go, so the keys drive again.
@@ -231,10 +226,6 @@ export class Game {
       world.update(player, NavAgent, () => ({ driveMode: 'Manual' }));
       this.arrivedAt = world.get(player, Transform).position;
     }
-  }
-
-  warpAgent() {
-    this.world.update(this.player, Transform, (t) => ({ position: t.position }));
   }
 
   /** N toggles click-to-navigate; a click sends the player's NavAgent there. */
@@ -252,7 +243,6 @@ export class Game {
       if (near && world.get(player, Vault).state === 'Idle') {
         this.navTarget = near.position;
         this.arrivedAt = null;
-        this.warpAgent();
         world.update(player, NavAgent, () => ({ driveMode: 'NavDestination' }));
         world.nav.setDestination(player, near.position);
       }

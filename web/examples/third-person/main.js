@@ -4,7 +4,8 @@
 // The simulation runs at a fixed 60 Hz (an accumulator over real time, at most 4 steps a
 // frame). With ?test=1 nothing steps by itself: window.__game.advance(n) runs n steps with the
 // keys and mouse as they are, then draws one frame, so a recorded input script plays the same
-// way on any machine (tests/e2e/third-person.spec.ts).
+// way on any machine (tests/e2e/third-person.spec.ts), and the world records its input log
+// from the start (world.record), which the spec replays in Node and natively.
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import * as recastCore from '@recast-navigation/core';
@@ -123,6 +124,10 @@ async function main() {
   const hud = new Hud(document.body);
   hud.loading('loading the world…');
   const world = await createWorld(); // finds limber.wasm by itself
+  // In test mode the whole session is an input log from the empty world on: the navmesh the
+  // page bakes, the scene with its files, every input and step (window.__game.stopRecording),
+  // so Node and the native CLI can replay it to the same hash.
+  if (TEST) world.record();
   const game = await createGame(world, read);
   hud.loading('loading the mannequin…');
   const gltf = await new GLTFLoader().parseAsync((await read(MANNEQUIN)).buffer, '');
@@ -170,6 +175,9 @@ async function main() {
       return log;
     },
     status: () => game.status(),
+    /** Test mode: the input log since the world was made (world.stopRecording). */
+    stopRecording: () => world.stopRecording(),
+    hash: () => world.hash(),
     crowd: () => game.crowdStatus(),
     palms: () => palms(game),
     playerBox: () => playerBox(game, view.camera),
