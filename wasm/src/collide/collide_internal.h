@@ -175,6 +175,9 @@ static inline void cl_core_at(const cl_query *q, float t, float s, float *x) {
  * the core's nearest point (query_core.c: closed form but for cylinders). s_out: its
  * parameter. */
 float cl_core_prim_distance(const cl_proxy *p, const cl_query *q, float t, float *s_out);
+/* The same, and that nearest core point's closest point on the primitive and normal. */
+float cl_core_prim_closest(const cl_proxy *p, const cl_query *q, float t, float *s_out,
+                           float *point, float *normal);
 float cl_core_triangle_distance(const cl_query *q, float t, const float *a, const float *b,
                                 const float *c, float *s_out);
 /* The unmoved query (t = 0) within its radius of the primitive / the triangle (touching

@@ -243,15 +243,13 @@ float cl_cast_triangle(const cl_query *q, const float *a, const float *b, const 
 
 /* ---- contacts ----------------------------------------------------------------------------- */
 void cl_contact_prim(const cl_proxy *p, const cl_query *q, float t, float *point, float *normal) {
-  float s, x[3];
+  float s;
   if (q->r == 0.0f && !q->segment && t > 0.0f) {
     cl_core_at(q, t, 0.0f, point);
     cl_prim_normal_at(p, point, normal);
     return;
   }
-  cl_core_prim_distance(p, q, t, &s);
-  cl_core_at(q, t, s, x);
-  cl_prim_closest(p, x, point, normal);
+  cl_core_prim_closest(p, q, t, &s, point, normal);
 }
 
 void cl_contact_triangle(const cl_query *q, float t, const float *a, const float *b, const float *c,

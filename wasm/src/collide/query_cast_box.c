@@ -141,7 +141,7 @@ static bool cl_box_cast_init(const cl_proxy *p, const cl_query *q, cl_box_cast *
     bc->d[k] = lb_vec3_dot(q->d, ax);
     float move = bc->d[k] * q->maxd, lo = cl_minf(bc->a[k], bc->b[k]);
     float hi = cl_maxf(bc->a[k], bc->b[k]);
-    bc->grow[k] = q->r + (q->r + cl_absf(lo) + cl_absf(hi) + q->maxd) * 1e-5f + 1e-5f;
+    bc->grow[k] = q->r + (q->r + cl_maxf(-lo, hi) + q->maxd) * 1e-5f + 1e-5f;
     bc->lo[k] = lo + cl_minf(move, 0.0f) - bc->grow[k];
     bc->hi[k] = hi + cl_maxf(move, 0.0f) + bc->grow[k];
     miss = miss || bc->lo[k] > bc->h[k] || bc->hi[k] < -bc->h[k];
@@ -182,6 +182,19 @@ static float cl_local_edge(const cl_box_cast *bc, const float *o, int k, int c) 
   return cl_ray_capsule(o, bc->d, c0, c1, bc->r);
 }
 
+/* The edge along axis k through corner c crosses the bounds the end sphere at o sweeps (its
+ * coordinates on the other two axes lie within them). */
+static bool cl_edge_in_reach(const cl_box_cast *bc, const float *o, int k, int c) {
+  for (int j = 0; j < 3; ++j) {
+    float x = (c >> j) & 1 ? bc->h[j] : -bc->h[j], move = bc->d[j] * bc->maxd;
+    if (j != k && (x < o[j] + cl_minf(move, 0.0f) - bc->grow[j] ||
+                   x > o[j] + cl_maxf(move, 0.0f) + bc->grow[j])) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /* An end sphere at o against the rounded box. Entering the grown box through an edge region
  * meets that edge's rounding, through a corner region one of the corner's three edges';
  * from a start inside the grown box (outside the rounded one) any edge may come first. */
@@ -207,7 +220,9 @@ static float cl_end_sphere(const cl_box_cast *bc, const float *o) {
   for (int k = 0; k < 3; ++k) {
     for (int c = 0; c < 4; ++c) { /* the four edges along axis k */
       int lo_bit = c & ((1 << k) - 1), corner = lo_bit | ((c >> k) << (k + 1));
-      best = cl_take(best, cl_local_edge(bc, o, k, corner));
+      if (cl_edge_in_reach(bc, o, k, corner)) {
+        best = cl_take(best, cl_local_edge(bc, o, k, corner));
+      }
     }
   }
   return best;

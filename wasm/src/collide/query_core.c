@@ -197,21 +197,29 @@ static bool cl_rbox_of(const cl_proxy *p, const cl_query *q, float t, cl_rbox *b
   return sh->type != LB_SHAPE_CYLINDER;
 }
 
-float cl_core_prim_distance(const cl_proxy *p, const cl_query *q, float t, float *s_out) {
-  float x[3], cq[3], n[3], s, d2, grow;
-  if (!q->segment) {
-    cl_core_at(q, t, 0.0f, x);
-    *s_out = 0.0f;
-    return cl_prim_closest(p, x, cq, n);
-  }
+float cl_core_prim_closest(const cl_proxy *p, const cl_query *q, float t, float *s_out,
+                           float *point, float *normal) {
+  float x[3], s = 0.0f, d2, grow;
   cl_rbox b;
-  if (cl_rbox_of(p, q, t, &b, &grow) && cl_rbox_nearest(&b, &s, &d2)) {
-    cl_core_at(q, t, s, x);
-    *s_out = s;
-    return cl_prim_closest(p, x, cq, n);
+  if (q->segment && !(cl_rbox_of(p, q, t, &b, &grow) && cl_rbox_nearest(&b, &s, &d2))) {
+    cl_seg_ctx c = {q, t, p, NULL, NULL, NULL};
+    cl_segment_min(cl_seg_prim, &c, &s);
   }
-  cl_seg_ctx c = {q, t, p, NULL, NULL, NULL};
-  return cl_segment_min(cl_seg_prim, &c, s_out);
+  cl_core_at(q, t, s, x);
+  *s_out = s;
+  return cl_prim_closest(p, x, point, normal);
+}
+
+float cl_core_prim_distance(const cl_proxy *p, const cl_query *q, float t, float *s_out) {
+  float x[3], point[3], normal[3], s = 0.0f, d2, grow;
+  cl_rbox b;
+  if (q->segment && !(cl_rbox_of(p, q, t, &b, &grow) && cl_rbox_nearest(&b, &s, &d2))) {
+    cl_seg_ctx c = {q, t, p, NULL, NULL, NULL};
+    return cl_segment_min(cl_seg_prim, &c, s_out); /* the search's own last distance */
+  }
+  cl_core_at(q, t, s, x);
+  *s_out = s;
+  return cl_prim_closest(p, x, point, normal);
 }
 
 bool cl_core_prim_touches(const cl_proxy *p, const cl_query *q) {
