@@ -139,6 +139,9 @@ lb_result cl_meshes_reserve(lb_world *w, cl_world *cw, uint32_t upto);
 /* Signed distance from p to a primitive proxy, closest surface point q and normal n (unit,
  * out of the shape toward p). */
 float cl_prim_closest(const cl_proxy *p, const float *x, float *q, float *n);
+/* cl_prim_closest's distance, and its normal dotted with e (the same bits), without the
+ * closest point when x is inside a box. */
+float cl_prim_slope(const cl_proxy *p, const float *x, const float *e, float *slope);
 /* Surface normal of a primitive at a point on (or very near) its surface. */
 void cl_prim_normal_at(const cl_proxy *p, const float *x, float *n);
 /* Triangle corners (world) of a mesh proxy's triangle. */

@@ -61,11 +61,9 @@ typedef struct cl_seg_ctx {
 
 static float cl_seg_prim(const void *ctx, float s, float *slope) {
   const cl_seg_ctx *c = ctx;
-  float x[3], q[3], n[3];
+  float x[3];
   cl_core_at(c->q, c->t, s, x);
-  float d = cl_prim_closest(c->p, x, q, n);
-  *slope = lb_vec3_dot(n, c->q->e);
-  return d;
+  return cl_prim_slope(c->p, x, c->q->e, slope);
 }
 
 /* The slope times the distance: the same sign, and linear in s within one region of the
