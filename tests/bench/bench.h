@@ -120,6 +120,10 @@ extern const lb_bench lb_bench_collide_ray;
 extern const lb_bench lb_bench_collide_sphere;
 extern const lb_bench lb_bench_collide_capsule;
 extern const lb_bench lb_bench_controller_move;
+extern const lb_bench lb_bench_controller_stage_casts;
+extern const lb_bench lb_bench_controller_stage_slide;
+extern const lb_bench lb_bench_controller_stage_step;
+extern const lb_bench lb_bench_controller_stage_snap;
 /* bench_interact.c: interact.character.<N colliders> */
 extern const lb_bench lb_bench_interact_character_100;
 extern const lb_bench lb_bench_interact_character_1000;

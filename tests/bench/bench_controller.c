@@ -10,7 +10,14 @@
  * controller.move: one operation = one world step (1/60 s) of one CharacterController
  *   (radius 0.3, height 1.8) asked to move 1.4 m/s along a heading that turns 1 degree a step
  *   and leans into the walls; back to the start every 600 steps. The "error" is the height
- *   of the foot above the floor. */
+ *   of the foot above the floor.
+ * controller.stage.<casts|slide|step|snap>: where controller.move's time goes. The 600 moves
+ *   of one lap are traced once (controller_internal.h: ctl_trace); one operation = one traced
+ *   move's part again, from where the move started it: casts = every query the move made,
+ *   alone; slide = the foot-level collide-and-slide; step = the step up, across and down (only
+ *   on the moves that tried one: the figure is per move); snap = the landing on the ground.
+ *   slide, step and snap include their own casts. The "error" is the number of queries. */
+#include "../../wasm/src/controller/controller_internal.h"
 #include "bench.h"
 #include "cJSON.h"
 #include "limber/limber.h"
@@ -27,11 +34,14 @@ typedef struct lb_cq_query {
   float maxd, radius, half;
 } lb_cq_query;
 
+#define LB_CQ_LAP 600u /* moves before the hero goes back to the start */
+
 typedef struct lb_cq_state {
   lb_world *w;
   lb_entity hero;
   lb_cq_query q[LB_CQ_COUNT];
   uint32_t next, steps;
+  ctl_trace *traces; /* the stage benches: one lap of moves */
 } lb_cq_state;
 
 /* xorshift32 as tests/bench/rapier_collide.mjs runs it */
@@ -147,6 +157,7 @@ static void *lb_cq_setup(void) {
 static void lb_cq_teardown(void *state) {
   lb_cq_state *s = state;
   lb_world_destroy(s->w);
+  free(s->traces);
   free(s);
 }
 
@@ -195,7 +206,7 @@ static void lb_cq_run_capsule(void *s, uint32_t n, lb_bench_stats *st) {
 static void lb_cq_run_move(void *state, uint32_t iters, lb_bench_stats *st) {
   lb_cq_state *s = state;
   for (uint32_t i = 0; i < iters; ++i) {
-    if (s->steps % 600u == 0u) {
+    if (s->steps % LB_CQ_LAP == 0u) {
       lb_cq_place_hero(s);
     }
     float a = (float)(s->steps % 360u) * 0.017453292f;
@@ -211,6 +222,73 @@ static void lb_cq_run_move(void *state, uint32_t iters, lb_bench_stats *st) {
     st->error_max = t.t[1] > st->error_max ? t.t[1] : st->error_max;
     st->ops++;
   }
+}
+
+/* ---- the stage split ----------------------------------------------------------------------- */
+static void *lb_cq_setup_stages(void) {
+  lb_cq_state *s = lb_cq_setup();
+  if (!s) {
+    return NULL;
+  }
+  s->traces = calloc(LB_CQ_LAP, sizeof *s->traces);
+  if (!s->traces) {
+    lb_cq_teardown(s);
+    return NULL;
+  }
+  ctl_world *cw = ctl_world_of(s->w);
+  lb_bench_stats st;
+  memset(&st, 0, sizeof st);
+  for (uint32_t i = 0; i < LB_CQ_LAP; ++i) {
+    cw->trace = &s->traces[i];
+    lb_cq_run_move(s, 1, &st);
+  }
+  cw->trace = NULL;
+  s->next = 0;
+  return st.failures ? (lb_cq_teardown(s), NULL) : s;
+}
+
+static void lb_cq_replay_casts(lb_cq_state *s, const ctl_trace *tr, lb_bench_stats *st) {
+  lb_collide_filter f = lb_collide_default_filter();
+  lb_character_controller_c cc;
+  lb_world_get(s->w, s->hero, LB_CHARACTER_CONTROLLER, &cc);
+  f.layers = cc.layers;
+  f.exclude = s->hero;
+  for (uint32_t k = 0; k < tr->queries; ++k) {
+    const ctl_query *q = &tr->q[k];
+    lb_collide_hit h;
+    lb_result r = q->r > 0.0f
+                      ? lb_world_capsule_cast(s->w, q->a, q->b, q->r, q->dir, q->dist, &f, &h)
+                      : lb_world_raycast(s->w, q->a, q->dir, q->dist, &f, &h);
+    st->failures += r != LB_OK;
+  }
+}
+
+static void lb_cq_run_stage(void *state, uint32_t iters, lb_bench_stats *st, int stage) {
+  lb_cq_state *s = state;
+  int32_t slot = lb_slot_of(s->w, s->hero);
+  for (uint32_t i = 0; i < iters; ++i) {
+    const ctl_trace *tr = &s->traces[s->next++ % LB_CQ_LAP];
+    if (stage < 0) {
+      lb_cq_replay_casts(s, tr, st);
+    } else {
+      ctl_stage_run(s->w, (uint32_t)slot, tr, (ctl_stage_id)stage);
+    }
+    st->error_sum += (double)tr->queries;
+    st->ops++;
+  }
+}
+
+static void lb_cq_run_casts(void *s, uint32_t n, lb_bench_stats *st) {
+  lb_cq_run_stage(s, n, st, -1);
+}
+static void lb_cq_run_slide(void *s, uint32_t n, lb_bench_stats *st) {
+  lb_cq_run_stage(s, n, st, CTL_STAGE_SLIDE);
+}
+static void lb_cq_run_step(void *s, uint32_t n, lb_bench_stats *st) {
+  lb_cq_run_stage(s, n, st, CTL_STAGE_STEP);
+}
+static void lb_cq_run_snap(void *s, uint32_t n, lb_bench_stats *st) {
+  lb_cq_run_stage(s, n, st, CTL_STAGE_SNAP);
 }
 
 const lb_bench lb_bench_collide_closest = {"collide.corridor.closest_point",
@@ -250,3 +328,33 @@ const lb_bench lb_bench_controller_move = {
     lb_cq_setup,
     lb_cq_run_move,
     lb_cq_teardown};
+const lb_bench lb_bench_controller_stage_casts = {
+    "controller.stage.casts",
+    "us",
+    "controller.move's queries alone (one traced move's)",
+    20000,
+    lb_cq_setup_stages,
+    lb_cq_run_casts,
+    lb_cq_teardown};
+const lb_bench lb_bench_controller_stage_slide = {"controller.stage.slide",
+                                                  "us",
+                                                  "controller.move's foot-level collide-and-slide",
+                                                  20000,
+                                                  lb_cq_setup_stages,
+                                                  lb_cq_run_slide,
+                                                  lb_cq_teardown};
+const lb_bench lb_bench_controller_stage_step = {
+    "controller.stage.step",
+    "us",
+    "controller.move's step up, across and down, per move",
+    20000,
+    lb_cq_setup_stages,
+    lb_cq_run_step,
+    lb_cq_teardown};
+const lb_bench lb_bench_controller_stage_snap = {"controller.stage.snap",
+                                                 "us",
+                                                 "controller.move's landing on the ground (snap)",
+                                                 20000,
+                                                 lb_cq_setup_stages,
+                                                 lb_cq_run_snap,
+                                                 lb_cq_teardown};

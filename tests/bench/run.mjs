@@ -128,6 +128,9 @@ const BENCHES = [
     baseline: 'rapier',
   })),
   { name: 'controller.move', targets: ['native', 'wasm-simd', 'wasm', 'rapier', 'limber-rapier'], baseline: 'rapier' },
+  // Where controller.move's time goes, on the same moves (bench_controller.c traces one lap):
+  // its queries alone, and the slide, step and snap stages (each with its own queries).
+  ...['casts', 'slide', 'step', 'snap'].map((st) => ({ name: `controller.stage.${st}`, targets: ['native', 'wasm-simd', 'wasm'] })),
   // interact.character.<N>: one character's EnvironmentInteraction (queries + arm IK) among N colliders.
   { name: 'interact.character.100', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'interact.character.1000', targets: ['native', 'wasm-simd', 'wasm'] },

@@ -122,7 +122,7 @@ test('bad arguments: clear errors naming the argument, the world unchanged', asy
 // The world and queries of test_query_hash in tests/c/test_collide_world.c, made with the
 // same generator (float operations repeated with Math.fround in the same order): the
 // answers hash to the same 64 bits as natively.
-const QUERY_HASH = '9313b0554ea72c64';
+const QUERY_HASH = 'aaefdf94086596d1';
 
 function generator(seed) {
   let s = seed >>> 0;

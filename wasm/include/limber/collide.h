@@ -42,7 +42,10 @@
  *     depenetration normal. A ray starting exactly on a mesh triangle hits it at 0.
  *   - grazing: a cast that touches a surface tangentially (clearance exactly 0 at one point)
  *     hits there; one whose clearance stays above 0 misses. Contacts are exact up to float
- *     rounding (the tests measure 6e-6 m at 40 m from the origin), except sphere and capsule
+ *     rounding (the tests measure 6e-6 m at 40 m from the origin; capsule casts within 5e-6 m
+ *     of a double-precision reference near the origin), solved in closed form per primitive
+ *     (no iteration; a capsule: its end spheres, its core against edges and corners), except
+ *     sphere and capsule
  *     casts against cylinders, solved iteratively (conservative advancement): they report the
  *     first distance where the clearance is below 1e-6 m, and a grazing approach whose
  *     clearance stays between 0 and LB_COLLIDE_TOLERANCE hits at its closest approach.

@@ -32,6 +32,28 @@ float cl_prim_closest(const cl_proxy *p, const float *x, float *q, float *n) {
   return d;
 }
 
+float cl_prim_slope(const cl_proxy *p, const float *x, const float *e, float *slope) {
+  float l[3], q[3], n[3];
+  const float *h = p->shape.half_extents;
+  if (p->shape.type == LB_SHAPE_BOX) {
+    cl_to_local(p, x, l);
+    float ex[3] = {cl_absf(l[0]) - h[0], cl_absf(l[1]) - h[1], cl_absf(l[2]) - h[2]};
+    if (!(ex[0] > 0.0f || ex[1] > 0.0f || ex[2] > 0.0f)) {
+      /* Inside: the nearest face's normal, +-axis k (geom's choice, ties to the lower
+       * axis): cl_prim_closest's world normal is exactly that axis, so its dot is this one. */
+      int k = ex[1] > ex[0] ? 1 : 0;
+      k = ex[2] > ex[k] ? 2 : k;
+      const float *m = p->m + 3 * k;
+      float sg = l[k] < 0.0f ? -1.0f : 1.0f, w[3] = {m[0] * sg, m[1] * sg, m[2] * sg};
+      *slope = lb_vec3_dot(w, e);
+      return ex[k];
+    }
+  }
+  float d = cl_prim_closest(p, x, q, n);
+  *slope = lb_vec3_dot(n, e);
+  return d;
+}
+
 void cl_prim_normal_at(const cl_proxy *p, const float *x, float *n) {
   float l[3], ln[3] = {0.0f, 0.0f, 0.0f};
   cl_to_local(p, x, l);

@@ -139,6 +139,9 @@ lb_result cl_meshes_reserve(lb_world *w, cl_world *cw, uint32_t upto);
 /* Signed distance from p to a primitive proxy, closest surface point q and normal n (unit,
  * out of the shape toward p). */
 float cl_prim_closest(const cl_proxy *p, const float *x, float *q, float *n);
+/* cl_prim_closest's distance, and its normal dotted with e (the same bits), without the
+ * closest point when x is inside a box. */
+float cl_prim_slope(const cl_proxy *p, const float *x, const float *e, float *slope);
 /* Surface normal of a primitive at a point on (or very near) its surface. */
 void cl_prim_normal_at(const cl_proxy *p, const float *x, float *n);
 /* Triangle corners (world) of a mesh proxy's triangle. */
@@ -164,14 +167,40 @@ typedef struct cl_query {
   float maxd;
 } cl_query;
 
-/* Signed distance from the query core (moved by t along d) to a primitive minus nothing:
- * the closest core point is searched when the core is a segment. s_out: its parameter. */
+/* The query core's point at parameter s (0 = a, 1 = b) moved by t along d. */
+static inline void cl_core_at(const cl_query *q, float t, float s, float *x) {
+  for (int i = 0; i < 3; ++i) {
+    x[i] = q->a[i] + q->e[i] * s + q->d[i] * t;
+  }
+}
+
+/* Signed distance from the query core (moved by t along d) to a primitive / a triangle, at
+ * the core's nearest point (query_core.c: closed form but for cylinders). s_out: its
+ * parameter. */
 float cl_core_prim_distance(const cl_proxy *p, const cl_query *q, float t, float *s_out);
+/* The same, and that nearest core point's closest point on the primitive and normal. */
+float cl_core_prim_closest(const cl_proxy *p, const cl_query *q, float t, float *s_out,
+                           float *point, float *normal);
 float cl_core_triangle_distance(const cl_query *q, float t, const float *a, const float *b,
                                 const float *c, float *s_out);
+/* The unmoved query (t = 0) within its radius of the primitive / the triangle (touching
+ * included). */
+bool cl_core_prim_touches(const cl_proxy *p, const cl_query *q);
+bool cl_core_triangle_touches(const cl_query *q, const float *a, const float *b, const float *c);
+/* A core x(s) = l + s f, 0 <= s <= 1, in the frame of a box of half extents h (a sphere's or
+ * capsule's core: h 0 but along its axis): the parameter of its point nearest the box and
+ * the squared distance there; false when that distance is 0 (the core enters the box). */
+typedef struct cl_rbox {
+  float l[3], f[3], h[3];
+} cl_rbox;
+bool cl_rbox_nearest(const cl_rbox *b, float *s_out, float *dist2);
 
 /* First contact of the query cast with a primitive / a triangle: t in [0, maxd], or -1. */
 float cl_cast_prim(const cl_proxy *p, const cl_query *q);
+/* A sphere (or point, r = 0) from o along d, and the query's capsule, against a box proxy
+ * (query_cast_box.c): t, or -1; the start is outside (cl_cast_prim checks it first). */
+float cl_sphere_cast_box(const cl_proxy *p, const float *o, const float *d, float r, float maxd);
+float cl_capsule_cast_box(const cl_proxy *p, const cl_query *q);
 float cl_cast_triangle(const cl_query *q, const float *a, const float *b, const float *c);
 /* Hit point and normal for a contact at t found by a cast (t = 0 and overlapping: the
  * depenetration point and normal). */
@@ -182,12 +211,18 @@ void cl_contact_triangle(const cl_query *q, float t, const float *a, const float
 /* Ray primitives used by the casts (d unit; -1 on a miss). */
 float cl_ray_sphere(const float *o, const float *d, const float *c, float r);
 float cl_ray_capsule(const float *o, const float *d, const float *a, const float *b, float r);
+/* The side of the cylinder around a to a + ab (no caps), radius r. */
+float cl_ray_cylinder_side(const float *o, const float *d, const float *a, const float *ab,
+                           float r);
 /* The side of an infinite cylinder of radius r, in its cross-section: mp, dp are the start
  * offset and direction with their axial parts removed (dp not unit). */
 float cl_ray_circle(const float *mp, const float *dp, float r);
 /* False when the query's swept shape stays farther than `radius` from `center` (a cheap
  * rejection before the exact tests). */
 bool cl_cast_may_touch(const cl_query *q, const float *center, float radius);
+/* The face part alone: the polygon's plane offset by r, where the polygon lies under it. */
+float cl_ray_polygon_face(const float *o, const float *d, const float *corner, const float *e1,
+                          const float *e2, bool triangle, float r);
 /* Ray against the set {corner + u e1 + v e2 (+ triangle: u + v <= 1)} grown by r > 0. */
 float cl_ray_rounded_polygon(const float *o, const float *d, const float *corner, const float *e1,
                              const float *e2, bool triangle, float r);

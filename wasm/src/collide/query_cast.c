@@ -1,115 +1,18 @@
 /* Casts of a ray, sphere or capsule against one collider, and the contact they report.
- * Spheres, capsules, boxes and triangles are exact Minkowski-sum ray tests (query_ray.c):
- * a capsule against a box or triangle touches first with an end sphere or with its core
- * against an edge (a face contact of a parallel core also touches the face's edges), so
- * end-sphere casts plus segment-against-edge casts cover every first contact. Cylinders
- * (a sphere or capsule against their rims has no closed form without a quartic) are solved
- * by conservative advancement on the exact signed distance, which is convex along the cast:
- * steps never pass the first contact, and a grazing approach falls back to a golden-section
- * search for the closest approach plus bisection. */
+ * Spheres, capsules, boxes and triangles are exact Minkowski-sum ray tests in closed form
+ * (query_ray.c; boxes: query_cast_box.c). A capsule touches a triangle first with an end
+ * sphere, with its core's inside against an edge's inside, or with its core's inside against a
+ * corner (a face contact of a parallel core also touches with an end sphere), so those three
+ * kinds of piece, each cast once, cover every first contact. The contact's core point is in
+ * closed form too (query_core.c). Cylinders (a sphere or capsule against their rims has no
+ * closed form without a quartic) are solved by conservative advancement on the exact signed
+ * distance, which is convex along the cast: steps never pass the first contact, and a grazing
+ * approach falls back to a golden-section search for the closest approach plus bisection. */
 #include "collide_internal.h"
 
 #define CL_GOLDEN 0.381966011f   /* 2 - golden ratio */
 #define CL_SEGMENT_ITERATIONS 40 /* bisection and golden-section steps */
 #define CL_ADVANCE_STEPS 48
-
-static float cl_core_point_prim(const cl_proxy *p, const float *x) {
-  float q[3], n[3];
-  return cl_prim_closest(p, x, q, n);
-}
-
-/* Minimum over s in [0, 1] of the convex distance along the core: bisection on the sign of
- * its derivative, the normal at the closest point dotted with the core direction. The
- * derivative locates the minimum to rounding level, where a search on values alone would stop
- * at the square root of it (the distance is flat there). */
-typedef float (*cl_fn)(const void *ctx, float s, float *slope);
-static float cl_segment_min(cl_fn f, const void *ctx, float *s_out) {
-  float g0, g1;
-  float f0 = f(ctx, 0.0f, &g0);
-  if (g0 >= 0.0f) {
-    *s_out = 0.0f; /* also a parallel contact: it reports the core's start */
-    return f0;
-  }
-  float f1 = f(ctx, 1.0f, &g1);
-  if (g1 <= 0.0f) {
-    *s_out = 1.0f;
-    return f1;
-  }
-  float lo = 0.0f, hi = 1.0f, mid = 0.5f, fm = f0 < f1 ? f0 : f1;
-  for (int i = 0; i < CL_SEGMENT_ITERATIONS; ++i) {
-    mid = 0.5f * lo + 0.5f * hi;
-    if (mid <= lo || mid >= hi) {
-      break;
-    }
-    float gm;
-    fm = f(ctx, mid, &gm);
-    if (gm == 0.0f) {
-      break;
-    }
-    if (gm < 0.0f) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
-  }
-  *s_out = mid;
-  return fm;
-}
-
-typedef struct cl_seg_ctx {
-  const cl_query *q;
-  float t;
-  const cl_proxy *p;
-  const float *ta, *tb, *tc;
-} cl_seg_ctx;
-
-static void cl_core_at(const cl_query *q, float t, float s, float *x) {
-  for (int i = 0; i < 3; ++i) {
-    x[i] = q->a[i] + q->e[i] * s + q->d[i] * t;
-  }
-}
-
-static float cl_seg_prim(const void *ctx, float s, float *slope) {
-  const cl_seg_ctx *c = ctx;
-  float x[3], q[3], n[3];
-  cl_core_at(c->q, c->t, s, x);
-  float d = cl_prim_closest(c->p, x, q, n);
-  *slope = lb_vec3_dot(n, c->q->e);
-  return d;
-}
-
-static float cl_seg_tri(const void *ctx, float s, float *slope) {
-  const cl_seg_ctx *c = ctx;
-  float x[3], q[3], v[3];
-  cl_core_at(c->q, c->t, s, x);
-  float d = cl_triangle_closest(x, c->ta, c->tb, c->tc, q);
-  lb_vec3_sub(x, q, v);
-  *slope = d > 0.0f ? lb_vec3_dot(v, c->q->e) / d : 0.0f; /* 0: the core crosses the triangle */
-  return d;
-}
-
-float cl_core_prim_distance(const cl_proxy *p, const cl_query *q, float t, float *s_out) {
-  if (!q->segment) {
-    float x[3];
-    cl_core_at(q, t, 0.0f, x);
-    *s_out = 0.0f;
-    return cl_core_point_prim(p, x);
-  }
-  cl_seg_ctx c = {q, t, p, NULL, NULL, NULL};
-  return cl_segment_min(cl_seg_prim, &c, s_out);
-}
-
-float cl_core_triangle_distance(const cl_query *q, float t, const float *a, const float *b,
-                                const float *tc, float *s_out) {
-  if (!q->segment) {
-    float x[3], cq[3];
-    cl_core_at(q, t, 0.0f, x);
-    *s_out = 0.0f;
-    return cl_triangle_closest(x, a, b, tc, cq);
-  }
-  cl_seg_ctx c = {q, t, NULL, a, b, tc};
-  return cl_segment_min(cl_seg_tri, &c, s_out);
-}
 
 /* ---- iterative solve (cylinders) ---------------------------------------------------------- */
 static float cl_gap(const cl_proxy *p, const cl_query *q, float t) {
@@ -171,91 +74,8 @@ static float cl_cast_iterative(const cl_proxy *p, const cl_query *q) {
   return hi;
 }
 
-/* ---- boxes ----------------------------------------------------------------------------------- */
-static void cl_box_corner(const cl_proxy *p, int sx, int sy, int sz, float *out) {
-  const float *h = p->shape.half_extents;
-  float l[3] = {sx ? h[0] : -h[0], sy ? h[1] : -h[1], sz ? h[2] : -h[2]};
-  for (int i = 0; i < 3; ++i) {
-    out[i] = p->shape.center[i] + p->m[i] * l[0] + p->m[3 + i] * l[1] + p->m[6 + i] * l[2];
-  }
-}
-
-/* The 12 edges as corner index pairs (bit k of a corner index = + side on axis k). */
-static const uint8_t cl_box_edges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
-                                            {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
-
-static void cl_box_corners(const cl_proxy *p, float corners[8][3]) {
-  for (int c = 0; c < 8; ++c) {
-    cl_box_corner(p, c & 1, (c >> 1) & 1, (c >> 2) & 1, corners[c]);
-  }
-}
-
 static float cl_take(float best, float t) {
   return t >= 0.0f && (best < 0.0f || t < best) ? t : best;
-}
-
-/* Sphere (or point, r = 0) from o along d against a box grown by r. */
-static float cl_sphere_cast_box(const cl_proxy *p, const float *o, const float *d, float r,
-                                float maxd) {
-  float w[3], lo[3], ld[3];
-  lb_vec3_sub(o, p->shape.center, w);
-  for (int k = 0; k < 3; ++k) {
-    lo[k] = lb_vec3_dot(w, p->m + 3 * k);
-    ld[k] = lb_vec3_dot(d, p->m + 3 * k);
-  }
-  const float *h = p->shape.half_extents;
-  /* Slabs of the box grown by r on every axis: a miss there misses the rounded box. */
-  float t0 = 0.0f, t1 = maxd;
-  int enter_axis = -1;
-  for (int k = 0; k < 3; ++k) {
-    float e = h[k] + r;
-    if (ld[k] == 0.0f) {
-      if (lo[k] < -e || lo[k] > e) {
-        return -1.0f;
-      }
-      continue;
-    }
-    float inv = 1.0f / ld[k];
-    float a = (-e - lo[k]) * inv, b = (e - lo[k]) * inv;
-    if (a > b) {
-      float t = a;
-      a = b;
-      b = t;
-    }
-    if (a > t0) {
-      t0 = a;
-      enter_axis = k;
-    }
-    t1 = cl_minf(t1, b);
-    if (t0 > t1) {
-      return -1.0f;
-    }
-  }
-  if (r == 0.0f) {
-    return t0; /* a point against the box itself */
-  }
-  /* Entering through a face region of the grown box (the other two coordinates within the
-   * box) is the contact; otherwise (or from a start inside the grown box's corner and edge
-   * regions) the first contact is with an edge's rounding. */
-  if (enter_axis >= 0) {
-    int outside = 0;
-    for (int k = 0; k < 3; ++k) {
-      float x = lo[k] + ld[k] * t0;
-      if (k != enter_axis && (x < -h[k] || x > h[k])) {
-        outside++;
-      }
-    }
-    if (outside == 0) {
-      return t0;
-    }
-  }
-  float corners[8][3], best = -1.0f;
-  cl_box_corners(p, corners);
-  for (int e = 0; e < 12; ++e) {
-    best = cl_take(
-        best, cl_ray_capsule(o, d, corners[cl_box_edges[e][0]], corners[cl_box_edges[e][1]], r));
-  }
-  return best;
 }
 
 /* The segment-against-segment cast: the query's core a-b moved along d against segment
@@ -267,6 +87,28 @@ static float cl_segment_cast(const cl_query *q, const float *p0, const float *p1
   lb_vec3_sub(p1, p0, e1);
   lb_vec3_scale(q->e, -1.0f, e2);
   return cl_ray_rounded_polygon(zero, q->d, corner, e1, e2, false, rho);
+}
+
+/* The core's inside against the triangle's edges (the face of each edge's and the core's
+ * Minkowski difference, a parallelogram) and corners (each corner's ray against the core's
+ * cylinder): the rest of each edge-core pair is an end sphere's contact, cast already. */
+static float cl_core_triangle_edges(const cl_query *q, const float *a, const float *b,
+                                    const float *c, float t) {
+  static const float zero[3] = {0.0f, 0.0f, 0.0f};
+  const float *v[3] = {a, b, c};
+  float back[3], corner[3], edge[3];
+  lb_vec3_scale(q->e, -1.0f, back);
+  for (int i = 0; i < 3; ++i) {
+    const float *p0 = v[i == 2 ? 1 : 0], *p1 = v[i == 0 ? 1 : 2]; /* ab, ac, bc */
+    lb_vec3_sub(p0, q->a, corner);
+    lb_vec3_sub(p1, p0, edge);
+    t = cl_take(t, cl_ray_polygon_face(zero, q->d, corner, edge, back, false, q->r));
+  }
+  for (int i = 0; i < 3; ++i) {
+    lb_vec3_sub(v[i], q->a, corner);
+    t = cl_take(t, cl_ray_cylinder_side(zero, q->d, corner, back, q->r));
+  }
+  return t;
 }
 
 /* ---- per collider ---------------------------------------------------------------------------- */
@@ -283,11 +125,13 @@ bool cl_cast_may_touch(const cl_query *q, const float *center, float radius) {
 }
 
 float cl_cast_prim(const cl_proxy *p, const cl_query *q) {
-  float s;
   if (!cl_cast_may_touch(q, p->bc, p->br)) {
     return -1.0f;
   }
-  if (cl_core_prim_distance(p, q, 0.0f, &s) <= q->r) {
+  if (q->segment && p->shape.type == LB_SHAPE_BOX) {
+    return cl_capsule_cast_box(p, q); /* its own start check, in the box's frame */
+  }
+  if (cl_core_prim_touches(p, q)) {
     return 0.0f; /* inside-start (touching included) */
   }
   if (q->maxd == 0.0f) {
@@ -312,15 +156,6 @@ float cl_cast_prim(const cl_proxy *p, const cl_query *q) {
   }
   case LB_SHAPE_BOX:
     t = cl_sphere_cast_box(p, q->a, q->d, q->r, q->maxd);
-    if (q->segment) {
-      t = cl_take(t, cl_sphere_cast_box(p, q->b, q->d, q->r, q->maxd));
-      float corners[8][3];
-      cl_box_corners(p, corners);
-      for (int e = 0; e < 12; ++e) {
-        t = cl_take(
-            t, cl_segment_cast(q, corners[cl_box_edges[e][0]], corners[cl_box_edges[e][1]], q->r));
-      }
-    }
     break;
   default: /* cylinder */
     if (q->r == 0.0f) {
@@ -354,7 +189,7 @@ float cl_cast_prim(const cl_proxy *p, const cl_query *q) {
 }
 
 float cl_cast_triangle(const cl_query *q, const float *a, const float *b, const float *c) {
-  float s, cen[3], off[3];
+  float cen[3], off[3];
   for (int i = 0; i < 3; ++i) {
     cen[i] = (a[i] + b[i] + c[i]) * (1.0f / 3.0f);
   }
@@ -367,7 +202,7 @@ float cl_cast_triangle(const cl_query *q, const float *a, const float *b, const 
   if (!cl_cast_may_touch(q, cen, cl_sqrt(r2))) {
     return -1.0f;
   }
-  if (cl_core_triangle_distance(q, 0.0f, a, b, c, &s) <= q->r) {
+  if (cl_core_triangle_touches(q, a, b, c)) {
     return 0.0f;
   }
   if (q->maxd == 0.0f) {
@@ -400,9 +235,7 @@ float cl_cast_triangle(const cl_query *q, const float *a, const float *b, const 
     t = cl_ray_rounded_polygon(q->a, q->d, a, ab, ac, true, q->r);
     if (q->segment) {
       t = cl_take(t, cl_ray_rounded_polygon(q->b, q->d, a, ab, ac, true, q->r));
-      t = cl_take(t, cl_segment_cast(q, a, b, q->r));
-      t = cl_take(t, cl_segment_cast(q, a, c, q->r));
-      t = cl_take(t, cl_segment_cast(q, b, c, q->r));
+      t = cl_core_triangle_edges(q, a, b, c, t);
     }
   }
   return t <= q->maxd ? t : -1.0f;
@@ -410,15 +243,13 @@ float cl_cast_triangle(const cl_query *q, const float *a, const float *b, const 
 
 /* ---- contacts ----------------------------------------------------------------------------- */
 void cl_contact_prim(const cl_proxy *p, const cl_query *q, float t, float *point, float *normal) {
-  float s, x[3];
+  float s;
   if (q->r == 0.0f && !q->segment && t > 0.0f) {
     cl_core_at(q, t, 0.0f, point);
     cl_prim_normal_at(p, point, normal);
     return;
   }
-  cl_core_prim_distance(p, q, t, &s);
-  cl_core_at(q, t, s, x);
-  cl_prim_closest(p, x, point, normal);
+  cl_core_prim_closest(p, q, t, &s, point, normal);
 }
 
 void cl_contact_triangle(const cl_query *q, float t, const float *a, const float *b, const float *c,

@@ -22,8 +22,7 @@ static bool cl_ov_triangle(const cl_overlap *o, const float *a, const float *b, 
   if (o->kind == CL_OV_BOX) {
     return cl_box_overlaps_triangle(o->c, o->ax, o->h, a, b, c);
   }
-  float s;
-  return cl_core_triangle_distance(&o->q, 0.0f, a, b, c, &s) <= o->q.r;
+  return cl_core_triangle_touches(&o->q, a, b, c);
 }
 
 static bool cl_ov_mesh(const cl_proxy *p, const cl_mesh *m, const cl_overlap *o) {
@@ -82,8 +81,7 @@ static bool cl_ov_collider(const cl_world *cw, const cl_proxy *p, const cl_overl
   if (o->kind == CL_OV_BOX) {
     return cl_box_overlaps_prim(o->c, o->ax, o->h, p);
   }
-  float s;
-  return cl_core_prim_distance(p, &o->q, 0.0f, &s) <= o->q.r;
+  return cl_core_prim_touches(p, &o->q);
 }
 
 static void cl_sort_u32(uint32_t *v, uint32_t n) {

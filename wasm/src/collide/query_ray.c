@@ -45,6 +45,28 @@ float cl_ray_circle(const float *mp, const float *dp, float r) {
   return (ml - r) * (ml + r) / (-qb + cl_sqrt(qa * h2));
 }
 
+float cl_ray_cylinder_side(const float *o, const float *d, const float *a, const float *ab,
+                           float r) {
+  float m[3], mp[3], dp[3];
+  float l2 = lb_vec3_dot(ab, ab);
+  lb_vec3_sub(o, a, m);
+  float md = lb_vec3_dot(m, ab), nd = lb_vec3_dot(d, ab);
+  lb_vec3_mad(m, ab, -md / l2, mp);
+  lb_vec3_mad(d, ab, -nd / l2, dp);
+  float t = cl_ray_circle(mp, dp, r);
+  if (t >= 0.0f) {
+    float s = (md + t * nd) / l2;
+    if (s >= 0.0f && s <= 1.0f) {
+      return t;
+    }
+  }
+  return -1.0f;
+}
+
+static float cl_take(float best, float t) {
+  return t >= 0.0f && (best < 0.0f || t < best) ? t : best;
+}
+
 float cl_ray_capsule(const float *o, const float *d, const float *a, const float *b, float r) {
   float ab[3], m[3];
   lb_vec3_sub(b, a, ab);
@@ -53,69 +75,52 @@ float cl_ray_capsule(const float *o, const float *d, const float *a, const float
     return cl_ray_sphere(o, d, a, r);
   }
   lb_vec3_sub(o, a, m);
-  float md = lb_vec3_dot(m, ab), nd = lb_vec3_dot(d, ab);
-  float s0 = cl_clampf(md / l2, 0.0f, 1.0f);
+  float s0 = cl_clampf(lb_vec3_dot(m, ab) / l2, 0.0f, 1.0f);
   float c0[3], w0[3];
   lb_vec3_mad(a, ab, s0, c0);
   lb_vec3_sub(o, c0, w0);
   if (lb_vec3_dot(w0, w0) <= r * r) {
     return 0.0f;
   }
-  float best = -1.0f;
-  float mp[3], dp[3];
-  lb_vec3_mad(m, ab, -md / l2, mp);
-  lb_vec3_mad(d, ab, -nd / l2, dp);
-  float t = cl_ray_circle(mp, dp, r);
-  if (t >= 0.0f) {
-    float s = (md + t * nd) / l2;
-    if (s >= 0.0f && s <= 1.0f) {
-      best = t;
-    }
-  }
-  float ta = cl_ray_sphere(o, d, a, r), tb = cl_ray_sphere(o, d, b, r);
-  if (ta >= 0.0f && (best < 0.0f || ta < best)) {
-    best = ta;
-  }
-  if (tb >= 0.0f && (best < 0.0f || tb < best)) {
-    best = tb;
-  }
-  return best;
+  float best = cl_ray_cylinder_side(o, d, a, ab, r);
+  best = cl_take(best, cl_ray_sphere(o, d, a, r));
+  return cl_take(best, cl_ray_sphere(o, d, b, r));
 }
 
-static float cl_take(float best, float t) {
-  return t >= 0.0f && (best < 0.0f || t < best) ? t : best;
-}
-
-float cl_ray_rounded_polygon(const float *o, const float *d, const float *corner, const float *e1,
-                             const float *e2, bool triangle, float r) {
-  float best = -1.0f;
+float cl_ray_polygon_face(const float *o, const float *d, const float *corner, const float *e1,
+                          const float *e2, bool triangle, float r) {
   float n[3];
   lb_vec3_cross(e1, e2, n);
   float nn2 = lb_vec3_dot(n, n);
   float scale2 = lb_vec3_dot(e1, e1) * lb_vec3_dot(e2, e2);
-  if (nn2 > scale2 * 1e-12f && nn2 > 0.0f) {
-    float nn = cl_sqrt(nn2);
-    float un[3];
-    lb_vec3_scale(n, 1.0f / nn, un);
-    float w[3];
-    lb_vec3_sub(o, corner, w);
-    float h = lb_vec3_dot(w, un), dn = lb_vec3_dot(d, un);
-    /* Only from outside the slab |h| <= r, moving toward it, can the face come first. */
-    if ((h > r && dn < 0.0f) || (h < -r && dn > 0.0f)) {
-      float side = h > 0.0f ? r : -r;
-      float t = (side - h) / dn;
-      float x[3], c1[3], c2[3];
-      lb_vec3_mad(w, d, t, x);
-      lb_vec3_cross(x, e2, c1);
-      lb_vec3_cross(e1, x, c2);
-      float u = lb_vec3_dot(c1, un) / nn, v = lb_vec3_dot(c2, un) / nn;
-      bool in = triangle ? (u >= 0.0f && v >= 0.0f && u + v <= 1.0f)
-                         : (u >= 0.0f && v >= 0.0f && u <= 1.0f && v <= 1.0f);
-      if (in) {
-        best = t;
-      }
-    }
+  if (!(nn2 > scale2 * 1e-12f && nn2 > 0.0f)) {
+    return -1.0f;
   }
+  float nn = cl_sqrt(nn2);
+  float un[3];
+  lb_vec3_scale(n, 1.0f / nn, un);
+  float w[3];
+  lb_vec3_sub(o, corner, w);
+  float h = lb_vec3_dot(w, un), dn = lb_vec3_dot(d, un);
+  /* Only from outside the slab |h| <= r, moving toward it, can the face come first. */
+  if (!((h > r && dn < 0.0f) || (h < -r && dn > 0.0f))) {
+    return -1.0f;
+  }
+  float side = h > 0.0f ? r : -r;
+  float t = (side - h) / dn;
+  float x[3], c1[3], c2[3];
+  lb_vec3_mad(w, d, t, x);
+  lb_vec3_cross(x, e2, c1);
+  lb_vec3_cross(e1, x, c2);
+  float u = lb_vec3_dot(c1, un) / nn, v = lb_vec3_dot(c2, un) / nn;
+  bool in = triangle ? (u >= 0.0f && v >= 0.0f && u + v <= 1.0f)
+                     : (u >= 0.0f && v >= 0.0f && u <= 1.0f && v <= 1.0f);
+  return in ? t : -1.0f;
+}
+
+float cl_ray_rounded_polygon(const float *o, const float *d, const float *corner, const float *e1,
+                             const float *e2, bool triangle, float r) {
+  float best = cl_ray_polygon_face(o, d, corner, e1, e2, triangle, r);
   float p1[3], p2[3], p3[3];
   lb_vec3_add(corner, e1, p1);
   lb_vec3_add(corner, e2, p2);

@@ -128,11 +128,12 @@ lb_result lb_world_controller_move(lb_world *w, lb_entity e, const vec3 delta) {
                      lb_entity_label(e, lbl, sizeof lbl), k);
     }
   }
-  char where[64];
-  lb_snprintf(where, sizeof where, "controller_move: %s", lb_entity_label(e, lbl, sizeof lbl));
-  lb_result busy = lb_world_input_check(w, (uint32_t)s, LB_INPUT_MOVE, NULL, where, CTL_MOVE_INPUT);
-  if (busy != LB_OK) {
-    return busy;
+  lb_input_owner owner;
+  if (lb_world_input_owned(w, (uint32_t)s, LB_INPUT_MOVE, NULL, &owner)) {
+    /* the refusal's text only when there is one: a call per character per step */
+    char where[64];
+    lb_snprintf(where, sizeof where, "controller_move: %s", lb_entity_label(e, lbl, sizeof lbl));
+    return lb_world_input_check(w, (uint32_t)s, LB_INPUT_MOVE, NULL, where, CTL_MOVE_INPUT);
   }
   memcpy(c->move, sum, sizeof sum);
   return LB_OK;
@@ -152,6 +153,7 @@ static const lb_system_def ctl_systems[] = {
 
 const lb_module_def lb_module_controller = {
     .name = "controller",
+    .state_size = sizeof(ctl_world),
     .components = ctl_components,
     .component_count = 1,
     .systems = ctl_systems,

@@ -38,6 +38,7 @@ typedef struct ctl_ctx {
   uint32_t hit_count; /* contacts this attempt */
   float normals[LB_CONTROLLER_HITS][3];
   lb_entity entities[LB_CONTROLLER_HITS];
+  ctl_trace *trace; /* benches only: where the move's queries and stage starts go */
 } ctl_ctx;
 
 static float ctl_v_sqrt(float x) {
@@ -52,9 +53,23 @@ static void ctl_core_of(const ctl_ctx *cx, const float *p, float *a, float *b) {
   b[1] += cx->half;
 }
 
+static void ctl_trace_query(ctl_ctx *cx, const float *a, const float *b, float r, const float *dir,
+                            float dist) {
+  ctl_trace *tr = cx->trace;
+  if (tr && tr->queries < CTL_TRACE_QUERIES) {
+    ctl_query *q = &tr->q[tr->queries++];
+    memcpy(q->a, a, sizeof q->a);
+    memcpy(q->b, b, sizeof q->b);
+    memcpy(q->dir, dir, sizeof q->dir);
+    q->r = r;
+    q->dist = dist;
+  }
+}
+
 static bool ctl_cast(ctl_ctx *cx, const float *p, const float *dir, float dist, lb_collide_hit *h) {
   float a[3], b[3];
   ctl_core_of(cx, p, a, b);
+  ctl_trace_query(cx, a, b, cx->r, dir, dist);
   if (lb_world_capsule_cast(cx->w, a, b, cx->r, dir, dist, &cx->filter, h) != LB_OK) {
     h->entity = LB_NULL_ENTITY; /* inputs beyond the query limits: nothing is hit */
   }
@@ -260,6 +275,7 @@ static bool ctl_edge_walkable(ctl_ctx *cx, const float *p, const lb_collide_hit 
   float o[3] = {h->point[0] - dx / l * inset, h->point[1] + 0.05f, h->point[2] - dz / l * inset};
   static const float down[3] = {0.0f, -1.0f, 0.0f};
   lb_collide_hit g;
+  ctl_trace_query(cx, o, o, 0.0f, down, 0.1f);
   if (lb_world_raycast(cx->w, o, down, 0.1f, &cx->filter, &g) != LB_OK ||
       g.entity == LB_NULL_ENTITY || ctl_controller_of(cx, g.entity) >= 0) {
     return false;
@@ -339,6 +355,7 @@ static void ctl_ctx_init(ctl_ctx *cx, lb_world *w, uint32_t slot,
   cx->step = cc->step_offset;
   cx->snap = cc->snap_distance;
   cx->cos_slope = lb_cos(cc->slope_limit * 0.017453292519943295f);
+  cx->trace = ctl_world_of(w)->trace;
 }
 
 /* 1. Size: the requested one when it has room (a cast of the requested capsule finds nothing),
@@ -421,8 +438,16 @@ static bool ctl_walk(ctl_ctx *cx, const lb_character_controller_c *cc, float *p,
   float fall = -vy;
   cx->blocked = false;
   ctl_slide(cx, p, horiz);
+  if (cx->trace) {
+    memcpy(cx->trace->snap_from, p, sizeof cx->trace->snap_from);
+    cx->trace->walked = true;
+  }
   ctl_land l = ctl_landing(cx, p, fall + cx->snap, fall, before[1]);
   if (cx->blocked && cx->step > 0.0f) {
+    if (cx->trace) {
+      memcpy(cx->trace->step_from, p, sizeof cx->trace->step_from);
+      cx->trace->stepped = true;
+    }
     ctl_try_step(cx, p, before, horiz, fall, &l);
   }
   return l.held ? cc->grounded != 0u : l.hit && l.walkable;
@@ -463,10 +488,45 @@ void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
   ctl_ctx_init(&cx, w, slot, cc, dt);
   float p[3] = {t->position[0], t->position[1], t->position[2]};
   const float start[3] = {p[0], p[1], p[2]};
+  if (cx.trace) {
+    memset(cx.trace, 0, sizeof *cx.trace);
+    memcpy(cx.trace->delta, delta, sizeof cx.trace->delta);
+    cx.trace->dt = dt;
+  }
   ctl_apply_size(&cx, cc, st, p);
   /* 2. out of anything that moved onto the capsule */
   ctl_depenetrate(&cx, p);
   cx.hit_count = 0;
+  if (cx.trace) {
+    memcpy(cx.trace->walk_from, p, sizeof cx.trace->walk_from);
+  }
   bool grounded = ctl_walk(&cx, cc, p, delta);
   ctl_write_outputs(&cx, cc, st, t, p, start, dt, grounded);
+}
+
+/* The walk's stages again from a traced move's starts, on a context as the move made it (its
+ * size applied as it is now, no trace). */
+void ctl_stage_run(lb_world *w, uint32_t slot, const ctl_trace *tr, ctl_stage_id stage) {
+  if (!tr->walked || (stage == CTL_STAGE_STEP && !tr->stepped)) {
+    return;
+  }
+  const lb_character_controller_c *cc = lb_component_ptr(w, slot, LB_CHARACTER_CONTROLLER);
+  ctl_state st = *ctl_state_of(w, slot);
+  ctl_ctx cx;
+  ctl_ctx_init(&cx, w, slot, cc, tr->dt);
+  cx.trace = NULL;
+  ctl_apply_size(&cx, cc, &st, tr->walk_from);
+  cx.ground_foot = tr->walk_from[1] + cx.foot;
+  float horiz[3] = {tr->delta[0], 0.0f, tr->delta[2]}, fall = -tr->delta[1], p[3];
+  if (stage == CTL_STAGE_SLIDE) {
+    memcpy(p, tr->walk_from, sizeof p);
+    ctl_slide(&cx, p, horiz);
+  } else if (stage == CTL_STAGE_SNAP) {
+    memcpy(p, tr->snap_from, sizeof p);
+    ctl_landing(&cx, p, fall + cx.snap, fall, tr->walk_from[1]);
+  } else {
+    ctl_land l = {false, false, false, false, 0.0f};
+    memcpy(p, tr->step_from, sizeof p);
+    ctl_try_step(&cx, p, tr->walk_from, horiz, fall, &l);
+  }
 }
