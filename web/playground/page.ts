@@ -13,7 +13,12 @@
  */
 
 export const DT = 1 / 60;
-export const MAX_STEPS_PER_FRAME = 8;
+/** A frame's elapsed time counts for at most this much simulated time (seconds): a tab back
+ * from the background does not replay what it missed. */
+export const MAX_FRAME_SECONDS = 1;
+/** Wall-clock time a frame may always spend stepping, ms; a slow frame may spend half its
+ * elapsed time (loop.ts). */
+export const STEP_BUDGET_MS = 25;
 
 export interface Params {
   scene: string;
