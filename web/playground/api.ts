@@ -241,19 +241,21 @@ export function installApi(parts: ApiParts): void {
 function framing({ loaded, stage, subject }: ApiParts): FramingReport {
   const camera = stage.camera;
   camera.updateMatrixWorld();
-  const bodies = subject.bodies().map(({ rig, box }) => {
+  const rect = stage.renderer.domElement.getBoundingClientRect();
+  const focal = rect.height / 2 / Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2);
+  const bodies = subject.bodies().map(({ rig, spheres }) => {
     let l = Infinity, t = Infinity, r = -Infinity, b = -Infinity;
     let behind = false;
-    const v = new THREE.Vector3();
-    for (let i = 0; i < 8; i++) {
-      v.set(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z);
-      const view = v.clone().applyMatrix4(camera.matrixWorldInverse);
-      if (view.z > -camera.near) behind = true;
-      const [x, y] = screenPosition(stage, v.toArray() as Vec3);
-      l = Math.min(l, x);
-      r = Math.max(r, x);
-      t = Math.min(t, y);
-      b = Math.max(b, y);
+    for (const s of spheres) {
+      const depth = -s.center.clone().applyMatrix4(camera.matrixWorldInverse).z;
+      if (depth < camera.near + s.radius) behind = true;
+      const [x, y] = screenPosition(stage, s.center.toArray() as Vec3);
+      // a sphere's outline: its radius seen at its depth (a little wider off-axis; the checks keep a margin)
+      const k = (s.radius * focal) / Math.max(depth, 1e-6);
+      l = Math.min(l, x - k);
+      r = Math.max(r, x + k);
+      t = Math.min(t, y - k);
+      b = Math.max(b, y + k);
     }
     return { rig: loaded.label(rig), rect: [l, t, r, b] as [number, number, number, number], behind };
   });

@@ -50,29 +50,31 @@ function halfTangents(camera: THREE.PerspectiveCamera, editor: boolean): [number
   return [(tv * Math.max(r.right - r.left, 1)) / window.innerHeight, tv];
 }
 
-/** The distance from `center` along `dir` (unit, towards the camera) at which every corner of
- * `box` is inside the free view, filling at most FILL of it. */
-export function fitDistance(box: THREE.Box3, center: THREE.Vector3, dir: THREE.Vector3, tans: [number, number]): number {
+/** The distance from `center` along `dir` (unit, towards the camera) at which every one of
+ * `spheres` is inside the free view, filling at most FILL of it. */
+export function fitDistance(spheres: readonly THREE.Sphere[], center: THREE.Vector3, dir: THREE.Vector3, tans: [number, number]): number {
   const f = dir.clone().negate();
   const r = new THREE.Vector3().crossVectors(f, new THREE.Vector3(0, 1, 0));
   if (r.lengthSq() < 1e-8) r.set(1, 0, 0);
   r.normalize();
   const u = new THREE.Vector3().crossVectors(r, f);
+  // a sphere of radius k seen at an angle: its edge is k / cos(half-angle) off its centre's ray
+  const kx = Math.hypot(1, tans[0] * FILL), ky = Math.hypot(1, tans[1] * FILL);
   let dist = 0.3;
   const q = new THREE.Vector3();
-  for (let i = 0; i < 8; i++) {
-    q.set(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z).sub(center);
+  for (const s of spheres) {
+    q.copy(s.center).sub(center);
     const z = q.dot(f);
-    dist = Math.max(dist, Math.abs(q.dot(r)) / (tans[0] * FILL) - z, Math.abs(q.dot(u)) / (tans[1] * FILL) - z);
+    dist = Math.max(dist, (Math.abs(q.dot(r)) + s.radius * kx) / (tans[0] * FILL) - z, (Math.abs(q.dot(u)) + s.radius * ky) / (tans[1] * FILL) - z);
   }
   return dist;
 }
 
-/** The preferred view of a subject: from the front-left of a walker, from above the front of a
- * group, from the front-right of a holder (the main hand's side, both hands and the face in
- * view), turned with the lead character. */
+/** The preferred view of a subject: from the front-left of a walker, the front of a posed
+ * character, above the front of a group, the front-right of a holder (the main hand's side,
+ * both hands and the face in view), turned with the lead character. */
 function preferredDirection(world: World, subject: Subject): THREE.Vector3 {
-  const dir = subject.kind === 'group' ? new THREE.Vector3(0.35, 1.15, 1) : subject.kind === 'hands' ? new THREE.Vector3(-0.75, 0.4, 1) : new THREE.Vector3(1, 0.3, 0.7);
+  const dir = subject.kind === 'group' ? new THREE.Vector3(0.35, 1.15, 1) : subject.kind === 'hands' ? new THREE.Vector3(-0.75, 0.4, 1) : subject.lead === null ? new THREE.Vector3(0.5, 0.22, 1) : new THREE.Vector3(1, 0.3, 0.7);
   const lead = subject.lead ?? subject.rigs[0];
   if (lead !== undefined && subject.kind !== 'group') {
     const r = world.worldTransform(lead).r;
@@ -117,14 +119,14 @@ export function occlusion(world: World, cam: THREE.Vector3, points: readonly THR
 
 /** The direction to frame the subject from: the first candidate that sees it whole, else the
  * least hidden (the preferred one in a scene without colliders). */
-function chooseDirection(loaded: Loaded, subject: Subject, box: THREE.Box3, center: THREE.Vector3, tans: [number, number]): THREE.Vector3 {
+function chooseDirection(loaded: Loaded, subject: Subject, spheres: readonly THREE.Sphere[], center: THREE.Vector3, tans: [number, number]): THREE.Vector3 {
   const { world, entities } = loaded;
   const preferred = preferredDirection(world, subject);
   if (!entities.some((e: Entity) => world.has(e, Collider))) return preferred;
   const points = subject.points();
   let best = preferred, bestScore = Infinity;
   for (const dir of candidates(preferred)) {
-    const cam = center.clone().addScaledVector(dir, fitDistance(box, center, dir, tans));
+    const cam = center.clone().addScaledVector(dir, fitDistance(spheres, center, dir, tans));
     const score = occlusion(world, cam, points);
     if (score < bestScore) {
       best = dir;
@@ -141,12 +143,13 @@ function chooseDirection(loaded: Loaded, subject: Subject, box: THREE.Box3, cent
 export function frameCamera(loaded: Loaded, subject: Subject, stage: Stage, editor: boolean): THREE.Vector3 {
   const camera = stage.camera;
   applyViewOffset(camera, editor);
+  const spheres = subject.spheres();
   const box = subject.box();
   const center = box.getCenter(new THREE.Vector3());
   const tans = halfTangents(camera, editor);
-  const dir = chooseDirection(loaded, subject, box, center, tans);
+  const dir = chooseDirection(loaded, subject, spheres, center, tans);
   // The editor works on the hands: closer in.
-  const dist = fitDistance(box, center, dir, tans) * (editor && subject.kind === 'hands' ? 0.75 : 1);
+  const dist = fitDistance(spheres, center, dir, tans) * (editor && subject.kind === 'hands' ? 0.75 : 1);
   camera.position.copy(center).addScaledVector(dir, dist);
   camera.lookAt(center);
   camera.near = Math.max(dist / 100, 0.005);
@@ -234,13 +237,13 @@ export class CameraFollow {
   /** Backs the camera off along its line of sight until the subject's box fits, or eases it
    * back towards the framed distance. */
   private keepInView(): void {
-    const box = this.subject.box();
+    const spheres = this.subject.spheres();
     const target = this.orbit.target;
     const offset = this.camera.position.clone().sub(target);
     const dist = offset.length();
     if (dist < 1e-6) return;
     const dir = offset.divideScalar(dist);
-    const need = fitDistance(box, target, dir, halfTangents(this.camera, this.editor));
+    const need = fitDistance(spheres, target, dir, halfTangents(this.camera, this.editor));
     const want = Math.max(need, this.home);
     const next = need > dist ? need : dist + (want - dist) * 0.15;
     this.camera.position.copy(target).addScaledVector(dir, next);

@@ -198,8 +198,8 @@ export function helpFor({ world, holders }: Loaded, sv: SceneViews, animator: An
   if (holders.length > 0) help.push('Switch hand: the hold mirrors onto the other hand.');
   const slider = animator.sliderParameter;
   if (slider !== null) help.push(`The ${slider} slider sets the blend parameter (your value then wins over the timeline).`);
-  if (animator.triggers.length > 0) help.push(`${animator.triggers.join(', ')}: fire${animator.triggers.length === 1 ? 's' : ''} the Animator trigger.`);
-  if (sv.vault) help.push('Vault: requests a vault over what is ahead; the reason shows when refused.');
+  if (animator.triggers.length > 0) help.push(`Trigger button${animator.triggers.length === 1 ? '' : 's'} (${animator.triggers.join(', ')}): fire${animator.triggers.length === 1 ? 's' : ''} the Animator trigger, no checks.`);
+  if (sv.vault) help.push('Vault button: requests a vault over what is ahead; the reason shows when refused.');
   if (sv.nav) help.push('Click the floor to send the selected nav agent there.');
   help.push('Drag to orbit, wheel to zoom, right-drag to pan.');
   return help;

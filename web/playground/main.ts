@@ -21,10 +21,10 @@
  * lights, floor), scene-views.ts (views and debug layers), hud.ts, camera.ts, selection.ts
  * (the gizmo and clicks), loop.ts (stepping), api.ts (window.limber) and the grip editor.
  */
-import type * as THREE from 'three';
+import { Vector3 } from 'three';
 import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
-import { GripHolder, GripProfile, type Entity } from '../bridge/browser.js';
+import { GripHolder, GripProfile, type Entity, type Vec3 } from '../bridge/browser.js';
 import { jointWorldPosition } from '../three/index.js';
 import { CameraFollow, createControls, frameCamera, watchResize } from './camera.js';
 import { installApi } from './api.js';
@@ -89,16 +89,30 @@ function createEditor(p: { params: Params; loaded: Loaded; stage: Stage; sv: Sce
   });
 }
 
-/** Frames the subject as of the first step: at step 0 a rig stands in its rest pose (a T-pose,
- * a held prop not placed yet), so a scene opened without ?steps= is stepped once to frame it,
- * then put back exactly as it was (world.snapshot/restore: same hash, same step count). */
-function frameAfterFirstStep(loaded: Loaded, subject: Subject, stage: Stage, editor: boolean): THREE.Vector3 {
+/** Steps until the subject's pose has settled: one (step 0 is the rig's rest pose, a T-pose
+ * with a held prop not placed yet), or to the end of the slowest grip blend. */
+function settleSteps({ world, holders }: Loaded): number {
+  const blend = Math.max(0, ...holders.map((e) => world.get(e, GripHolder).blendSeconds));
+  return Math.min(1 + Math.ceil(blend / DT), 120);
+}
+
+/** Frames the subject as it will stand once settled (settleSteps): a scene opened before that
+ * is stepped on to frame it, then put back exactly as it was (world.snapshot/restore: same
+ * hash, same step count), the camera moved back with the lead character. */
+function frameSettled(loaded: Loaded, subject: Subject, stage: Stage, editor: boolean): Vector3 {
   const { world, scene } = loaded;
-  if (world.stepCount > 0) return frameCamera(loaded, subject, stage, editor);
+  const settle = settleSteps(loaded);
+  if (world.stepCount >= settle) return frameCamera(loaded, subject, stage, editor);
+  const where = (): Vec3 => (subject.lead !== null ? world.worldTransform(subject.lead).t : [0, 0, 0]);
   const before = world.snapshot();
-  scene.step(DT);
+  const from = where();
+  while (world.stepCount < settle) scene.step(DT);
+  const to = where();
   try {
-    return frameCamera(loaded, subject, stage, editor);
+    const target = frameCamera(loaded, subject, stage, editor);
+    const back = new Vector3(from[0] - to[0], from[1] - to[1], from[2] - to[2]);
+    stage.camera.position.add(back);
+    return target.add(back);
   } finally {
     world.restore(before);
   }
@@ -120,7 +134,7 @@ async function main(): Promise<void> {
   const hud = new Hud(loaded, params, sv, tables, { paused: () => loop.paused, previewing: () => editor?.previewing === true, rate: () => loop.rate() });
   // After the HUD is filled in: its width places the picture.
   const subject = new Subject(loaded, sv);
-  const target = frameAfterFirstStep(loaded, subject, stage, params.editor);
+  const target = frameSettled(loaded, subject, stage, params.editor);
   const { gizmo, orbit } = createControls(stage, target);
   const follow = new CameraFollow(world, subject, stage.camera, orbit, params.editor);
   let seen = subject.points();

@@ -5,9 +5,11 @@
  *   steps=N          run N fixed steps at load
  *   paused=1         then do not step with time; only edits (gizmo drag,
  *                    limber.dragTarget, the Step button) advance one step each
- *   select=NAME      the entity the gizmo starts on (default: the first IK target)
+ *   select=NAME      the entity the gizmo starts on (default: the first IK target; none on a
+ *                    held object outside the editor)
  *   skeleton=1       start with the skeleton overlay on (the #show-skeleton checkbox)
- *   layers=a,b       debug layers shown (ids: skeleton, ik, palms, surfaces, contacts)
+ *   layers=a,b       exactly these debug layers shown (ids: skeleton, ik, palms, surfaces,
+ *                    contacts, colliders, controllers, vault, nav; each where the scene has it)
  *   editor=1         the grip editor panel (editor/grip-editor.ts)
  *   timeline=0       load the scene without its timeline (vault.ts: requests come from the page)
  */

@@ -23,19 +23,11 @@ const FLESH = 0.11;
 const CLOSE_FLESH = 0.07;
 
 const _m = new THREE.Matrix4();
-const _v = new THREE.Vector3();
 
 /** World positions of a rig's joints as of the last step. */
 export function jointPositions(world: World, e: Entity): THREE.Vector3[] {
   applyJointTransform(world.worldTransform(e), _m);
   return world.modelPose(e).map((x) => new THREE.Vector3(x.t[0], x.t[1], x.t[2]).applyMatrix4(_m));
-}
-
-/** A character's body, head to feet: its joints grown by the flesh around them. */
-export function bodyBox(world: World, e: Entity, out = new THREE.Box3()): THREE.Box3 {
-  out.makeEmpty();
-  for (const p of jointPositions(world, e)) out.expandByPoint(p);
-  return out.expandByScalar(FLESH);
 }
 
 /** Up to `n` entries spread evenly over a list (a crowd is checked by a sample). */
@@ -73,35 +65,38 @@ export class Subject {
     }
   }
 
-  /** The box the picture must hold now. */
-  box(out = new THREE.Box3()): THREE.Box3 {
-    out.makeEmpty();
-    const world = this.world;
-    if (this.kind === 'hands') {
-      for (const e of this.rigs) this.closeBox(e, out);
-      return out;
-    }
-    for (const e of this.rigs) out.union(bodyBox(world, e, new THREE.Box3()));
-    if (this.kind === 'body' && this.lead === null) for (const e of this.sv.markers.keys()) out.expandByPoint(_v.set(...world.worldTransform(e).t));
-    if (out.isEmpty()) out.setFromCenterAndSize(new THREE.Vector3(0, 1, 0), new THREE.Vector3(2, 2, 2));
+  /** What the picture must hold now: spheres around the joints (the flesh) and the held
+   * prop's corners. */
+  spheres(): THREE.Sphere[] {
+    const out: THREE.Sphere[] = [];
+    for (const e of this.rigs) out.push(...this.rigSpheres(e));
+    if (this.kind === 'body' && this.lead === null) for (const e of this.sv.markers.keys()) out.push(new THREE.Sphere(new THREE.Vector3(...this.world.worldTransform(e).t), 0.04));
+    if (out.length === 0) out.push(new THREE.Sphere(new THREE.Vector3(0, 1, 0), 1));
     return out;
   }
 
-  /** A holder's head, hands and held prop. */
-  private closeBox(e: Entity, out: THREE.Box3): THREE.Box3 {
+  /** The box around spheres(). */
+  box(out = new THREE.Box3()): THREE.Box3 {
+    out.makeEmpty();
+    for (const s of this.spheres()) out.union(s.getBoundingBox(new THREE.Box3()));
+    return out;
+  }
+
+  /** One character's part of the subject: its body (every joint with the flesh around it),
+   * or in a close shot its head, neck and hands (fingers included) and the held prop. */
+  rigSpheres(e: Entity): THREE.Sphere[] {
     const world = this.world;
-    const { names } = world.rig.skeleton(world.get(e, Rig).asset);
     const pos = jointPositions(world, e);
-    const part = new THREE.Box3();
+    if (this.kind !== 'hands') return pos.map((p) => new THREE.Sphere(p, FLESH));
+    const { names } = world.rig.skeleton(world.get(e, Rig).asset);
+    const out: THREE.Sphere[] = [];
     names.forEach((n, j) => {
-      if (/Head|Hand|Neck/.test(n)) part.expandByPoint(pos[j]!);
+      if (/Head|Hand|Neck/.test(n)) out.push(new THREE.Sphere(pos[j]!, CLOSE_FLESH));
     });
-    out.union(part.expandByScalar(CLOSE_FLESH));
     const held = world.has(e, GripHolder) ? world.get(e, GripHolder).held : 0;
     for (const s of this.surfaces) {
-      if (!world.alive(s) || (s !== held && world.get(s, Transform).parent !== held)) continue;
-      const r = world.has(s, GripSurface) ? surfaceReach(world, s) : 0;
-      out.union(new THREE.Box3().setFromCenterAndSize(_v.set(...world.worldTransform(s).t), new THREE.Vector3(r, r, r).multiplyScalar(2)));
+      if (!world.alive(s) || !world.has(s, GripSurface) || (s !== held && world.get(s, Transform).parent !== held)) continue;
+      for (const c of surfaceCorners(world, s)) out.push(new THREE.Sphere(c, 0.005));
     }
     return out;
   }
@@ -131,15 +126,26 @@ export class Subject {
     return out;
   }
 
-  /** Per character: its body box (head to feet), for the framing checks. */
-  bodies(): { rig: Entity; box: THREE.Box3 }[] {
-    return this.rigs.map((rig) => ({ rig, box: this.kind === 'hands' ? this.closeBox(rig, new THREE.Box3()) : bodyBox(this.world, rig) }));
+  /** Per character: its spheres (head to feet; head, hands and prop in a close shot), for the
+   * framing checks. */
+  bodies(): { rig: Entity; spheres: THREE.Sphere[] }[] {
+    return this.rigs.map((rig) => ({ rig, spheres: this.rigSpheres(rig) }));
   }
 }
 
-/** Half the largest extent of a grip surface (its shape's size), metres. */
-function surfaceReach(world: World, e: Entity): number {
+/** The eight corners (world) of a grip surface's shape's box: a box's own, a cylinder's or
+ * capsule's radius across its axis and half its height along it, a sphere's radius. */
+function surfaceCorners(world: World, e: Entity): THREE.Vector3[] {
   const s = world.get(e, GripSurface);
-  const half = Math.max(s.size[0], s.size[1], s.size[2]) / 2;
-  return Math.max(half, s.radius, s.height / 2) + Math.hypot(...s.center);
+  const half = new THREE.Vector3();
+  if (s.shape === 'Box') half.set(s.size[0] / 2, s.size[1] / 2, s.size[2] / 2);
+  else if (s.shape === 'Sphere') half.setScalar(s.radius);
+  else {
+    half.setScalar(s.radius);
+    half.setComponent({ X: 0, Y: 1, Z: 2 }[s.direction], s.height / 2);
+  }
+  const m = applyJointTransform(world.worldTransform(e), new THREE.Matrix4());
+  const out: THREE.Vector3[] = [];
+  for (let i = 0; i < 8; i++) out.push(new THREE.Vector3(i & 1 ? half.x : -half.x, i & 2 ? half.y : -half.y, i & 4 ? half.z : -half.z).add(new THREE.Vector3(...s.center)).applyMatrix4(m));
+  return out;
 }
