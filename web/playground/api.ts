@@ -199,6 +199,8 @@ export function installApi(parts: ApiParts): void {
     grip(name) {
       const e = scene.entity(name);
       const h = world.get(e, GripHolder);
+      // the palms layer may be off (it updates only while shown): bring it to this step
+      sv.palmsView.update();
       const palm = (role: 'main' | 'support'): Vec3 | null => {
         const g = sv.palmsView.palm(e, role);
         return g ? (new THREE.Vector3().setFromMatrixPosition(g.matrix).toArray() as Vec3) : null;

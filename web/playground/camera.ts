@@ -10,9 +10,11 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
-import { Collider, type Entity, type World } from '../bridge/browser.js';
+import { Collider, Rig, type Entity, type World } from '../bridge/browser.js';
+import { jointWorldPosition } from '../three/index.js';
 import { el } from './page.js';
 import type { Loaded } from './scene-load.js';
+import type { SceneViews } from './scene-views.js';
 import type { Stage } from './stage.js';
 import type { Subject } from './subject.js';
 
@@ -148,8 +150,7 @@ export function frameCamera(loaded: Loaded, subject: Subject, stage: Stage, edit
   const center = box.getCenter(new THREE.Vector3());
   const tans = halfTangents(camera, editor);
   const dir = chooseDirection(loaded, subject, spheres, center, tans);
-  // The editor works on the hands: closer in.
-  const dist = fitDistance(spheres, center, dir, tans) * (editor && subject.kind === 'hands' ? 0.75 : 1);
+  const dist = fitDistance(spheres, center, dir, tans);
   camera.position.copy(center).addScaledVector(dir, dist);
   camera.lookAt(center);
   camera.near = Math.max(dist / 100, 0.005);
@@ -159,6 +160,65 @@ export function frameCamera(loaded: Loaded, subject: Subject, stage: Stage, edit
   camera.far = Math.max(dist * 50, dist * 8 * 3, 100);
   applyViewOffset(camera, editor);
   return center;
+}
+
+/** The grip editor's framing (?editor=1), as the editor was built on: a grip frames the hands
+ * and the held object from the main hand's side, close in; a walker a standing-height box seen
+ * more from the side; otherwise the characters and their targets. */
+function framingBox({ world, animated, holders }: Loaded, { interactor, gripView, bodies, markers }: SceneViews): { box: THREE.Box3; dir: THREE.Vector3 } {
+  const hasJoint = (e: Entity, name: string) => world.has(e, Rig) && world.rig.findJoint(world.get(e, Rig).asset, name) >= 0;
+  const box = new THREE.Box3();
+  const dir = new THREE.Vector3(0.5, 0.22, 1);
+  if (animated.length > 0) {
+    box.setFromCenterAndSize(new THREE.Vector3(...world.worldTransform(animated[0]).t).add(new THREE.Vector3(0, 0.9, 0)), new THREE.Vector3(1, 1.95, 1));
+    dir.set(1, 0.3, 0.7);
+    if (interactor !== undefined) {
+      // Between walls: from behind and above, so the walls do not hide the character.
+      box.setFromCenterAndSize(new THREE.Vector3(...world.worldTransform(interactor).t).add(new THREE.Vector3(0, 1.0, 0)), new THREE.Vector3(1.6, 2.2, 1.6));
+      dir.set(-0.35, 1.25, -1);
+    }
+  } else if (holders.length > 0) {
+    gripView.object.updateMatrixWorld(true);
+    box.setFromObject(gripView.object);
+    for (const e of holders) {
+      for (const side of ['LeftHand', 'RightHand']) if (hasJoint(e, side)) box.expandByPoint(jointWorldPosition(world, e, side));
+    }
+    box.expandByScalar(0.1);
+    dir.set(-1, 0.35, 0.6); // from the main (right) hand's side: the prop in profile
+  } else {
+    for (const b of bodies) box.union(b.bounds(0.05));
+    for (const m of markers.values()) box.expandByPoint(m.object.position);
+  }
+  if (box.isEmpty()) box.setFromCenterAndSize(new THREE.Vector3(0, 1, 0), new THREE.Vector3(2, 2, 2));
+  return { box, dir };
+}
+
+/** Places the camera for the grip editor (see framingBox), turned with the first character.
+ * Returns the orbit target. */
+export function frameForEditor(loaded: Loaded, sv: SceneViews, stage: Stage): THREE.Vector3 {
+  const { world, rigs, holders } = loaded;
+  const camera = stage.camera;
+  const framing = framingBox(loaded, sv);
+  const box = framing.box;
+  let dir = framing.dir;
+  const sphere = box.getBoundingSphere(new THREE.Sphere());
+  dir.normalize();
+  if (rigs.length > 0) {
+    const r = world.worldTransform(rigs[0]).r;
+    dir = dir.applyQuaternion(new THREE.Quaternion(r[0], r[1], r[2], r[3]));
+  }
+  const free = Math.max(window.innerWidth - hudShift() - rightPanel(true), 1) / window.innerHeight;
+  const fov = THREE.MathUtils.degToRad(camera.fov);
+  const hfov = 2 * Math.atan(Math.tan(fov / 2) * free);
+  // The editor works on the hands: closer in.
+  const dist = (Math.max(sphere.radius, 0.25) / Math.sin(Math.min(fov, hfov) / 2)) * (holders.length > 0 ? 0.62 : 0.84);
+  camera.position.copy(sphere.center).addScaledVector(dir, dist);
+  camera.lookAt(sphere.center);
+  camera.near = dist / 100;
+  stage.floor.setRange(Math.max(6, dist * 2.5), Math.max(24, dist * 8));
+  camera.far = Math.max(dist * 50, dist * 8 * 3, 100);
+  applyViewOffset(camera, true);
+  return sphere.center.clone();
 }
 
 /** A resized window: the view offset, the renderer's size, a redraw. */

@@ -26,7 +26,7 @@ import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js
 import type { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import { GripHolder, GripProfile, type Entity, type Vec3 } from '../bridge/browser.js';
 import { jointWorldPosition } from '../three/index.js';
-import { CameraFollow, createControls, frameCamera, watchResize } from './camera.js';
+import { CameraFollow, createControls, frameCamera, frameForEditor, watchResize } from './camera.js';
 import { installApi } from './api.js';
 import { GripEditor } from './editor/grip-editor.js';
 import { Hud, HudTables } from './hud.js';
@@ -134,7 +134,8 @@ async function main(): Promise<void> {
   const hud = new Hud(loaded, params, sv, tables, { paused: () => loop.paused, previewing: () => editor?.previewing === true, rate: () => loop.rate() });
   // After the HUD is filled in: its width places the picture.
   const subject = new Subject(loaded, sv);
-  const target = frameSettled(loaded, subject, stage, params.editor);
+  // the grip editor keeps its own framing (the hands, close in, as of load)
+  const target = params.editor ? frameForEditor(loaded, sv, stage) : frameSettled(loaded, subject, stage, false);
   const { gizmo, orbit } = createControls(stage, target);
   const follow = new CameraFollow(world, subject, stage.camera, orbit, params.editor);
   let seen = subject.points();
