@@ -270,7 +270,7 @@ export class Hud {
     this.sv.vault?.panel.refresh();
   }
 
-  /** Steps per second (60 when the simulation keeps up), frames per second and draw time, and
+  /** Steps per second (60 when the simulation keeps up), frames per second and frame time, and
    * the "simulation behind" flag when time was dropped. */
   private showRate(r: LoopRate | null): void {
     const rate = el('rate');
@@ -280,7 +280,7 @@ export class Hud {
       behind.hidden = true;
       return;
     }
-    rate.textContent = `${r.stepsPerSecond.toFixed(0)} steps/s · ${r.framesPerSecond.toFixed(r.framesPerSecond < 10 ? 1 : 0)} fps · draw ${r.drawMs.toFixed(0)} ms`;
+    rate.textContent = `${r.stepsPerSecond.toFixed(0)} steps/s · ${r.framesPerSecond.toFixed(r.framesPerSecond < 10 ? 1 : 0)} fps (${(1000 / r.framesPerSecond).toFixed(0)} ms a frame)`;
     behind.hidden = r.behind < 0.02;
     behind.textContent = `simulation behind: ${(100 * (1 - r.behind)).toFixed(0)} % of real time`;
   }
