@@ -178,7 +178,7 @@ function surfaceDistance(world, e, p) {
 // whole foregrip (the fingers could only climb its side), and the half-curled `support` pose ran
 // out of curl first. The scenes now hold the foregrip as a foregrip: the anchor 3 cm toward the
 // wrist (the foregrip across the palm near the finger bases), the receiver ending before the
-// foregrip (barrel and stock beyond), and the `handle` pose, which the wrap stops on the surface.
+// foregrip (a barrel beyond), and the `handle` pose, which the wrap stops on the surface.
 test('grip-lab and grip-clips: every finger of the support hand wraps the foregrip (tip within 9 mm of the cylinder, contact reported), both hands', async () => {
   const { readFileSync } = await import('node:fs');
   for (const file of ['grip-lab', 'grip-clips']) {
