@@ -93,7 +93,11 @@ function createMarkers({ world, entities, nameOf }: Loaded): Map<Entity, EntityM
   }
   for (const e of entities) {
     if (!world.has(e, GripProfile) || !isMarkable(e) || markers.has(e)) continue;
-    markers.set(e, new EntityMarker(world, e, { color: 0x26c6da, radius: 0.025, label: nameOf.get(e) }));
+    const marker = new EntityMarker(world, e, { color: 0x26c6da, radius: 0.02, label: nameOf.get(e) });
+    // a held object's origin is usually inside it: drawn over it, so there is something to click
+    marker.object.material.depthTest = false;
+    marker.object.renderOrder = 6;
+    markers.set(e, marker);
   }
   return markers;
 }
