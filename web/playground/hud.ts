@@ -197,7 +197,8 @@ export function helpFor({ world, holders }: Loaded, sv: SceneViews, animator: An
   if (sv.markers.size > 0) help.push(ik ? 'Click a sphere (orange target, violet hint, teal held object), then drag the gizmo to move it.' : 'Click the held object\'s teal sphere, then drag the gizmo to move it.');
   if (holders.length > 0) help.push('Switch hand: the hold mirrors onto the other hand.');
   const slider = animator.sliderParameter;
-  if (slider !== null) help.push(`The ${slider} slider sets the blend parameter (your value then wins over the timeline).`);
+  const agent = animator.hero !== null && world.has(animator.hero, NavAgent);
+  if (slider !== null) help.push(`The ${slider} slider sets the blend parameter (your value then wins over the timeline${agent ? '; greyed while the nav agent sets it' : ''}).`);
   if (animator.triggers.length > 0) help.push(`Trigger button${animator.triggers.length === 1 ? '' : 's'} (${animator.triggers.join(', ')}): fire${animator.triggers.length === 1 ? 's' : ''} the Animator trigger, no checks.`);
   if (sv.vault) help.push('Vault button: requests a vault over what is ahead; the reason shows when refused.');
   if (sv.nav) help.push('Click the floor to send the selected nav agent there.');
