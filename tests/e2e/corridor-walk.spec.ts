@@ -45,6 +45,8 @@ test('corridor-walk: the colliders and controllers debug layers draw every colli
   });
   expect(drawn).toEqual({ visible: true, count: primitives });
   // The capsule is drawn at the hero's position + the controller's applied centre (0.9 m up).
+  expect(await page.evaluate(() => (window.limber as unknown as LayerApi).layers.visible('controllers')), 'controllers start hidden').toBe(false);
+  await page.evaluate(() => (window.limber as unknown as LayerApi).layers.show('controllers', true));
   const capsule = await page.evaluate(() => {
     const scene = window.limber!.three.scene as { getObjectByName(n: string): { visible: boolean; children: { position: { x: number; y: number; z: number } }[] } | undefined };
     const layer = scene.getObjectByName('layer:controllers');

@@ -44,7 +44,8 @@ test('grip lab: palms sit on the anchors; switching the main hand mirrors them t
 });
 
 test('grip lab: the rifle (solid surfaces), main palm (yellow) and support palm (blue) are drawn', async ({ page }) => {
-  const errors = await open(page, '?scene=grip-lab.json&steps=60&paused=1');
+  // the palms are a debug layer, off in the showcase view: turned on here
+  const errors = await open(page, '?scene=grip-lab.json&steps=60&paused=1&layers=palms');
   await page.waitForTimeout(200);
   const png = decodePng(await page.screenshot());
   const count = (pred: (r: number, g: number, b: number) => boolean): number => {

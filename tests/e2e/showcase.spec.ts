@@ -3,11 +3,18 @@
  * share of the frame (mask render of the body meshes: a stick figure covers well under 1 %),
  * and the floor under their feet: the lowest foot joint within a few centimetres of y = 0 and
  * the floor plane covering the pixels just below it. The locomotion scene is checked after
- * 30 s of running at full speed (over 100 m from the start). */
+ * 30 s of running at full speed (over 100 m from the start).
+ *
+ * Then every scene in the picker, opened as a newcomer would: its subject (head to feet; head,
+ * hands and held prop in a grip scene; every agent of a group) inside the free part of the view
+ * at load and after 3 s of play, the camera outside every collider, the HUD fitting 1280 x 720
+ * without scrolling, help naming only controls the scene has, no page error; screenshots
+ * <scene>-load.png and <scene>-play.png. */
 import { expect, test, type Page } from '@playwright/test';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ShowcaseReport } from '../../web/playground/api.js';
-import { decodePng, open } from './helpers.js';
+import { cliHash, decodePng, open, root } from './helpers.js';
 
 /** What window.limber.showcase() returns (the playground's own type). */
 type Report = ShowcaseReport;
@@ -65,10 +72,112 @@ for (const s of SCENES) {
       let bg = 0;
       for (let x = 0; x < img.width; x++) {
         const p = (y * img.width + x) * img.channels;
-        if (img.pixels[p] === 0x1b && img.pixels[p + 1] === 0x1e && img.pixels[p + 2] === 0x23) bg++;
+        // the page background (stage.ts BACKGROUND)
+        if (img.pixels[p] === 0x5b && img.pixels[p + 1] === 0x65 && img.pixels[p + 2] === 0x73) bg++;
       }
       expect(bg / img.width, 'background pixels on the bottom row').toBeLessThan(0.05);
     }
     expect(errors).toEqual([]);
   });
 }
+
+/** What window.limber.framing() returns (web/playground/api.ts FramingReport). */
+interface Framing {
+  kind: string;
+  viewport: { width: number; height: number };
+  free: { left: number; right: number; top: number; bottom: number };
+  bodies: { rig: string; rect: [number, number, number, number]; behind: boolean }[];
+  cameraInside: boolean;
+  hidden: number;
+  hud: { height: number; scrollHeight: number; clientHeight: number; right: number };
+}
+const framing = (page: Page) => page.evaluate(() => (window.limber as unknown as { framing(): Framing }).framing());
+
+/** Pixels every subject box keeps from the edges of the free view. */
+const MARGIN = 4;
+
+/** The subject is inside the free part of the view (beside the HUD), in front of the camera;
+ * the camera is not inside a collider; the HUD fits the page without scrolling. */
+function expectFramed(f: Framing, when: string): void {
+  expect(f.bodies.length, `${when}: subject characters`).toBeGreaterThan(0);
+  for (const b of f.bodies) {
+    const [l, t, r, bottom] = b.rect;
+    const at = `${when}: ${b.rig} (${f.kind}) at [${b.rect.map((v) => v.toFixed(0)).join(', ')}] in [${f.free.left.toFixed(0)}, 0, ${f.free.right}, ${f.viewport.height}]`;
+    expect(b.behind, `${at}: in front of the camera`).toBe(false);
+    expect(l, `${at}: left edge`).toBeGreaterThanOrEqual(f.free.left + MARGIN);
+    expect(r, `${at}: right edge`).toBeLessThanOrEqual(f.free.right - MARGIN);
+    expect(t, `${at}: top (head)`).toBeGreaterThanOrEqual(MARGIN);
+    expect(bottom, `${at}: bottom (feet, or hands in a close shot)`).toBeLessThanOrEqual(f.viewport.height - MARGIN);
+  }
+  expect(f.cameraInside, `${when}: camera inside a collider`).toBe(false);
+  expect(f.hud.height, `${when}: HUD height`).toBeLessThanOrEqual(f.viewport.height);
+  expect(f.hud.scrollHeight, `${when}: HUD content fits without scrolling`).toBeLessThanOrEqual(f.hud.clientHeight + 1);
+}
+
+/** Each help line names a control the page shows: [what the line says, the control]. */
+const HELP_CONTROLS: [RegExp, string][] = [
+  [/slider/, '#speed'],
+  [/Switch hand/, '#switch-hand'],
+  [/^Vault button/, '#vault-button'],
+  [/^Trigger button/, '#triggers button'],
+  [/nav agent/, '#nav-agent'],
+  [/sphere/, '#view canvas'],
+];
+
+const PICKER = readdirSync(join(root, 'assets/scenes')).filter((f) => f.endsWith('.json')).sort();
+
+for (const file of PICKER) {
+  test(`framing: ${file} opens with its subject in frame and keeps it there; the HUD fits and names only controls it has`, async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    const errors = await open(page, `?scene=${file}`);
+    expect(await page.locator('#scene-select option').allTextContents(), 'the picker offers every scene file').toEqual(PICKER);
+    const name = file.replace(/\.json$/, '');
+    const shot = async (tag: string): Promise<void> => {
+      const png = await page.screenshot();
+      writeFileSync(testInfo.outputPath(`${name}-${tag}.png`), png);
+      await testInfo.attach(`${name}-${tag}.png`, { body: png, contentType: 'image/png' });
+    };
+    const f0 = await framing(page);
+    console.log(`${file}: ${f0.kind}, ${f0.bodies.length} subject(s), first at [${f0.bodies[0]?.rect.map((v) => v.toFixed(0)).join(', ')}], HUD ${f0.hud.height.toFixed(0)} px, ${f0.hidden} subject points behind a collider (drawn see-through)`);
+    expectFramed(f0, 'at load');
+    await shot('load');
+    // Let it play (the simulation keeps real time whatever the frame rate).
+    const steps0 = await page.evaluate(() => window.limber!.steps());
+    await page.waitForTimeout(3000);
+    const f1 = await framing(page);
+    const steps1 = await page.evaluate(() => window.limber!.steps());
+    expect(steps1 - steps0, 'steps run in 3 s of play').toBeGreaterThan(60);
+    expectFramed(f1, `after ${steps1} steps`);
+    await shot('play');
+    // Help names existing controls only; the slider's line only where there is a slider.
+    const help = await page.locator('#help div').allTextContents();
+    for (const line of help) {
+      for (const [says, control] of HELP_CONTROLS) {
+        if (says.test(line)) await expect(page.locator(control).first(), `help "${line}" names ${control}`).toBeVisible();
+      }
+    }
+    if (!(await page.locator('#speed-row').isVisible())) expect(help.join(' ')).not.toMatch(/slider/);
+    // One Vault button: a Vault component's trigger has no Animator trigger button of its own.
+    if (await page.locator('#vault-button').count()) expect(await page.locator('#trigger-Vault').count()).toBe(0);
+    // Grip layers only where something is held.
+    const ids = await page.evaluate(() => (window.limber as unknown as { layers: { ids(): string[] } }).layers.ids());
+    const holds = await page.locator('#grip').isVisible();
+    expect(ids.includes('palms'), `grip layers listed (${ids.join(', ')})`).toBe(holds);
+    expect(errors).toEqual([]);
+  });
+}
+
+test('framing on the settled pose leaves the world as loaded: steps 0, the CLIs\' hash for 0 steps', async ({ page }) => {
+  const errors = await open(page, '?scene=grip-lab.json&paused=1');
+  expect(await page.evaluate(() => window.limber!.steps())).toBe(0);
+  const hash = await page.evaluate(() => window.limber!.hash());
+  expect(cliHash(join(root, 'build/native/limber'), ['hash', 'assets/scenes/grip-lab.json', '--steps', '0'])).toBe(hash);
+  // framed on the held pose (the grip's 0.25 s blend done), not the rest pose (a T-pose):
+  // once there, head, hands and rifle fill a close shot
+  await page.evaluate(() => (window.limber as unknown as { advance(n: number): void }).advance(16));
+  const f = await framing(page);
+  expectFramed(f, 'once the grip has blended in');
+  const [, t, , b] = f.bodies[0]!.rect;
+  expect(b - t, 'close shot: head to hands and rifle, px tall').toBeGreaterThan(0.4 * f.viewport.height);
+  expect(errors).toEqual([]);
+});

@@ -7,6 +7,7 @@ import {
   GripPlacement,
   GripProfile,
   GripPose,
+  GripSurface,
   LimberError,
   Rig,
   Transform,
@@ -145,6 +146,68 @@ test('every generated prop can be held: main palm on its anchor, fingers wrap it
     const status = world.grip.status(hero).right;
     assert.ok(h.mainDistance < 5e-4, `${name}: main palm ${h.mainDistance} m from its anchor`);
     assert.ok(status.contacts.length >= 3, `${name}: fingers touching ${status.contacts.join(', ')}`);
+    world.destroy();
+  }
+});
+
+/** Distance (metres) from a world point to a GripSurface's shape (Cylinder or Box; the scenes
+ * below use no other), negative inside. */
+function surfaceDistance(world, e, p) {
+  const xf = world.worldTransform(e);
+  const s = world.get(e, GripSurface);
+  const [x, y, z, w] = xf.r;
+  // the point in the surface's frame: inverse rotation of (p - t), minus the shape's centre
+  const v = [p[0] - xf.t[0], p[1] - xf.t[1], p[2] - xf.t[2]];
+  const t = [2 * (-y * v[2] + z * v[1]), 2 * (-z * v[0] + x * v[2]), 2 * (-x * v[1] + y * v[0])];
+  const l = [v[0] + w * t[0] - y * t[2] + z * t[1] - s.center[0], v[1] + w * t[1] - z * t[0] + x * t[2] - s.center[1], v[2] + w * t[2] - x * t[1] + y * t[0] - s.center[2]];
+  if (s.shape === 'Box') {
+    const q = l.map((c, i) => Math.abs(c) - s.size[i] / 2);
+    const out = Math.hypot(...q.map((c) => Math.max(c, 0)));
+    return out > 0 ? out : Math.max(...q);
+  }
+  assert.equal(s.shape, 'Cylinder', 'surfaceDistance knows cylinders and boxes');
+  const axis = { X: 0, Y: 1, Z: 2 }[s.direction];
+  const radial = Math.hypot(...l.filter((_, i) => i !== axis)) - s.radius;
+  const along = Math.abs(l[axis]) - s.height / 2;
+  return along > 0 ? Math.hypot(Math.max(radial, 0), along) : radial;
+}
+
+// Issue 34: in close-up the support hand's fingers pointed up beside the receiver, 21-33 mm off
+// the rifle (tips of index, middle and ring; only the thumb touched): the palm centre sat right
+// under the foregrip's axis, so the knuckles were 5 cm past it, the receiver box ran over the
+// whole foregrip (the fingers could only climb its side), and the half-curled `support` pose ran
+// out of curl first. The scenes now hold the foregrip as a foregrip: the anchor 3 cm toward the
+// wrist (the foregrip across the palm near the finger bases), the receiver ending before the
+// foregrip (a barrel beyond), and the `handle` pose, which the wrap stops on the surface.
+test('grip-lab and grip-clips: every finger of the support hand wraps the foregrip (tip within 9 mm of the cylinder, contact reported), both hands', async () => {
+  const { readFileSync } = await import('node:fs');
+  for (const file of ['grip-lab', 'grip-clips']) {
+    const text = readFileSync(new URL(`../../assets/scenes/${file}.json`, import.meta.url), 'utf8');
+    const world = await createWorld();
+    const files = {};
+    for (const p of world.sceneFiles(text)) files[p] = new Uint8Array(readFileSync(new URL(`../../${p}`, import.meta.url)));
+    const scene = world.loadScene(text, { files });
+    const hero = scene.entity('hero');
+    const foregrip = scene.entity('foregrip');
+    assert.equal(world.get(foregrip, GripSurface).shape, 'Cylinder');
+    const asset = world.get(hero, Rig).asset;
+    // step 60: right hand main; step 200 (grip-lab's timeline: left hand main from 150)
+    for (const [steps, support] of [[60, 'left'], [200, file === 'grip-lab' ? 'right' : 'left']]) {
+      while (world.stepCount < steps) scene.step(1 / 60);
+      const status = world.grip.status(hero)[support];
+      assert.equal(status.driver, 'support', `${file}@${steps}: the ${support} hand supports`);
+      const model = world.modelPose(hero);
+      const root = world.worldTransform(hero);
+      assert.deepEqual(root.r, [0, 0, 0, 1], 'the hero is not turned: model space = world space + translation');
+      for (const finger of ['thumb', 'index', 'middle', 'ring', 'pinky']) {
+        const names = status.fingers[finger];
+        const m = model[world.rig.findJoint(asset, names[names.length - 1])].t;
+        const d = surfaceDistance(world, foregrip, [m[0] + root.t[0], m[1] + root.t[1], m[2] + root.t[2]]);
+        // the wrap stops a bone 8 % of the index length (6.8 mm here) from a surface
+        assert.ok(d > -0.002 && d < 0.009, `${file}@${steps}: ${support} ${finger} tip ${(d * 1000).toFixed(1)} mm from the foregrip (0-9 mm)`);
+        assert.ok(status.contacts.includes(finger), `${file}@${steps}: ${support} ${finger} touches (${status.contacts.join(', ')})`);
+      }
+    }
     world.destroy();
   }
 });

@@ -8,13 +8,15 @@ import { jointWorldPosition, parentFrame, type EntityMarker } from '../three/ind
 import type { GripDoc, Role } from './editor/grip-doc.js';
 import type { GripEditor } from './editor/grip-editor.js';
 import type { Hud } from './hud.js';
-import type { StepLoop } from './loop.js';
+import { freeRect, occlusion } from './camera.js';
+import type { LoopRate, StepLoop } from './loop.js';
 import type { DriveMode } from './nav.js';
 import type { Loaded } from './scene-load.js';
 import type { SceneViews } from './scene-views.js';
 import type { Selection } from './selection.js';
 import { showcase } from './showcase.js';
 import type { Stage } from './stage.js';
+import type { Subject } from './subject.js';
 
 /** Share of the frame covered by what a test looks at, from mask renders (see showcase()). */
 export interface ShowcaseReport {
@@ -30,6 +32,24 @@ export interface ShowcaseReport {
    * joint's viewport position, and whether the floor plane covers the pixels 4, 12 and 30 px
    * below it (false also when off-frame). */
   feet: { rig: string; joint: string; y: number; screen: [number, number]; floorBelow: boolean[] }[];
+}
+
+/** Where the scene's subject is on the screen (limber.framing()): viewport pixels. */
+export interface FramingReport {
+  kind: Subject['kind'];
+  viewport: { width: number; height: number };
+  /** The part of the view the HUD and the editor's panel leave free. */
+  free: { left: number; right: number; top: number; bottom: number };
+  /** Per subject character: its box (head to feet; head, hands and the held prop in a close
+   * shot) projected, [left, top, right, bottom]; `behind` when part of it is behind the camera. */
+  bodies: { rig: string; rect: [number, number, number, number]; behind: boolean }[];
+  /** The camera is inside a collider (overlap of a 2 cm sphere). */
+  cameraInside: boolean;
+  /** Subject points (head, hips, feet or hands) a collider hides from the camera (walls in
+   * the way are drawn see-through, so this is informative). */
+  hidden: number;
+  /** The HUD's rect and whether its content fits without scrolling. */
+  hud: { height: number; scrollHeight: number; clientHeight: number; right: number };
 }
 
 /** What the page exposes as window.limber (used by the Playwright tests). */
@@ -71,6 +91,10 @@ export interface PlaygroundApi {
   /** The first Vault character: its outputs, feet position, the states seen and every
    * request's outcome ("Class:Refusal") since load; null without one. */
   vault(): { state: string; obstacleClass: string; refusal: string; vaults: number; refusals: number; position: Vec3; states: string[]; outcomes: string[] } | null;
+  /** Where the scene's subject is in the picture, and whether the HUD fits the page. */
+  framing(): FramingReport;
+  /** The step loop's pace: steps and frames per second over the last second of playing. */
+  rate(): LoopRate;
   /** Debug layers: ids, shown or not, show/hide. */
   layers: { ids(): string[]; visible(id: string): boolean; show(id: string, on: boolean): void };
   /** The plot panel: plottable keys ("entity.Component.field"), add one, read its samples. */
@@ -131,6 +155,7 @@ export interface ApiParts {
   loop: StepLoop;
   hud: Hud;
   editor: GripEditor | null;
+  subject: Subject;
   switchHand(): void;
 }
 
@@ -184,6 +209,8 @@ export function installApi(parts: ApiParts): void {
     grip(name) {
       const e = scene.entity(name);
       const h = world.get(e, GripHolder);
+      // the palms layer may be off (it updates only while shown): bring it to this step
+      sv.palmsView.update();
       const palm = (role: 'main' | 'support'): Vec3 | null => {
         const g = sv.palmsView.palm(e, role);
         return g ? (new THREE.Vector3().setFromMatrixPosition(g.matrix).toArray() as Vec3) : null;
@@ -213,10 +240,48 @@ export function installApi(parts: ApiParts): void {
       const d = view.data();
       return { state: d.state, side: d.side, rightWeight: d.rightWeight, leftWeight: d.leftWeight, rise: d.rise, palmDistance: d.palmDistance, plants: d.plants, target: d.target, closestPoint: d.closestPoint, states: [...panel.states] };
     },
+    framing: () => framing(parts),
+    rate: () => loop.rate(),
     layers: { ids: () => sv.layers.ids(), visible: (id) => sv.layers.visible(id), show: (id, on) => sv.layers.show(id, on) },
     plot: { keys: () => hud.plot.keys(), add: (k) => hud.plot.add(k), plotted: () => hud.plot.plotted(), values: (k) => hud.plot.values(k) },
     editor: editor === null ? null : editorApi(parts, editor),
     nav: sv.nav === null ? null : { ...sv.nav.api(), crowd: () => crowdStats(sv) },
+  };
+}
+
+/** limber.framing(): the subject's boxes projected, the camera's place, the HUD's size. */
+function framing({ loaded, stage, subject }: ApiParts): FramingReport {
+  const camera = stage.camera;
+  camera.updateMatrixWorld();
+  const rect = stage.renderer.domElement.getBoundingClientRect();
+  const focal = rect.height / 2 / Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2);
+  const bodies = subject.bodies().map(({ rig, spheres }) => {
+    let l = Infinity, t = Infinity, r = -Infinity, b = -Infinity;
+    let behind = false;
+    for (const s of spheres) {
+      const depth = -s.center.clone().applyMatrix4(camera.matrixWorldInverse).z;
+      if (depth < camera.near + s.radius) behind = true;
+      const [x, y] = screenPosition(stage, s.center.toArray() as Vec3);
+      // a sphere's outline: its radius seen at its depth (a little wider off-axis; the checks keep a margin)
+      const k = (s.radius * focal) / Math.max(depth, 1e-6);
+      l = Math.min(l, x - k);
+      r = Math.max(r, x + k);
+      t = Math.min(t, y - k);
+      b = Math.max(b, y + k);
+    }
+    return { rig: loaded.label(rig), rect: [l, t, r, b] as [number, number, number, number], behind };
+  });
+  const cam = camera.position.toArray() as Vec3;
+  const hud = document.getElementById('hud') as HTMLElement;
+  const hudRect = hud.getBoundingClientRect();
+  return {
+    kind: subject.kind,
+    viewport: { width: window.innerWidth, height: window.innerHeight },
+    free: freeRect(document.getElementById('editor')?.hidden === false),
+    bodies,
+    cameraInside: loaded.world.collide.overlapSphere(cam, 0.02).length > 0,
+    hidden: occlusion(loaded.world, camera.position, subject.points()) % 1000,
+    hud: { height: hudRect.height, scrollHeight: hud.scrollHeight, clientHeight: hud.clientHeight, right: hudRect.right },
   };
 }
 

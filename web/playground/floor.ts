@@ -73,9 +73,9 @@ export class Floor {
       vertexShader,
       fragmentShader,
       uniforms: {
-        uFloor: { value: new THREE.Color(0x2a2f37) },
-        uMinor: { value: new THREE.Color(0x353c46) },
-        uMajor: { value: new THREE.Color(0x4d5663) },
+        uFloor: { value: new THREE.Color(0x7a838f) },
+        uMinor: { value: new THREE.Color(0x6e7784) },
+        uMajor: { value: new THREE.Color(0x5d6673) },
         uBackground: { value: new THREE.Color(options.background) },
         uCell: { value: options.cell ?? 0.5 },
         uMajorCell: { value: options.majorCell ?? 2.5 },

@@ -15,14 +15,31 @@ import type { WorldView } from '../three/index.js';
 export type DebugLayer = 'level' | 'box' | 'closest' | 'target' | 'labels';
 export const DEBUG_LAYERS: readonly DebugLayer[] = ['level', 'box', 'closest', 'target', 'labels'];
 
-/** Solid boxes for the world's box colliders (shape Box; others are not drawn). */
+/** Solid boxes for the world's box colliders (shape Box; others are not drawn): walls warm with
+ * dark edges (so they never read as the floor), other layers grey; both cast and receive the
+ * key light's shadows. A wall between the camera and the subject is drawn see-through
+ * (fadeBetween), so a walk between walls is never hidden behind one. */
 export class ColliderView implements WorldView {
   readonly object = new THREE.Group();
-  private readonly items: { e: Entity; mesh: THREE.Mesh }[] = [];
+  private readonly items: { e: Entity; mesh: THREE.Mesh; box: THREE.Box3 }[] = [];
+  private readonly solid: THREE.MeshStandardMaterial[];
+  private readonly faded: THREE.MeshStandardMaterial[];
+  private readonly inverse = new THREE.Matrix4();
+  private readonly ray = new THREE.Ray();
+  private readonly hit = new THREE.Vector3();
   constructor(private readonly world: World, entities: readonly Entity[], wallLayers = 2) {
     this.object.name = 'colliders';
-    const wall = new THREE.MeshStandardMaterial({ color: 0xc7bca8, roughness: 0.85 });
-    const other = new THREE.MeshStandardMaterial({ color: 0x7d8288, roughness: 0.95 });
+    const wall = new THREE.MeshStandardMaterial({ color: 0xd2c3a6, roughness: 0.85 });
+    const other = new THREE.MeshStandardMaterial({ color: 0x8e959e, roughness: 0.95 });
+    this.solid = [wall, other];
+    this.faded = this.solid.map((m) => {
+      const f = m.clone();
+      f.transparent = true;
+      f.opacity = 0.18;
+      f.depthWrite = false;
+      return f;
+    });
+    const edges = new THREE.LineBasicMaterial({ color: 0x3a332a, transparent: true, opacity: 0.55 });
     for (const e of entities) {
       if (!world.has(e, Collider)) continue;
       const c = world.get(e, Collider);
@@ -30,12 +47,18 @@ export class ColliderView implements WorldView {
       // A floor slab whose top is the playground's floor plane (y = 0) is left to that plane.
       const xf = world.worldTransform(e);
       if ((c.layer & wallLayers) === 0 && Math.abs(xf.t[1] + c.center[1] + c.size[1] / 2) < 1e-3) continue;
-      const mesh = new THREE.Mesh(new THREE.BoxGeometry(c.size[0], c.size[1], c.size[2]), (c.layer & wallLayers) !== 0 ? wall : other);
+      const geometry = new THREE.BoxGeometry(c.size[0], c.size[1], c.size[2]);
+      // walls and obstacles (a wall layer, or raised above the floor) warm; slabs, curbs and ramps grey
+      const isWall = (c.layer & wallLayers) !== 0 || c.size[1] >= 0.25;
+      const mesh = new THREE.Mesh(geometry, isWall ? wall : other);
+      mesh.castShadow = mesh.receiveShadow = true;
       mesh.position.set(c.center[0], c.center[1], c.center[2]);
+      const outline = new THREE.LineSegments(new THREE.EdgesGeometry(geometry), edges);
+      mesh.add(outline);
       const holder = new THREE.Group();
       holder.add(mesh);
       this.object.add(holder);
-      this.items.push({ e, mesh });
+      this.items.push({ e, mesh, box: new THREE.Box3(new THREE.Vector3(-c.size[0] / 2, -c.size[1] / 2, -c.size[2] / 2), new THREE.Vector3(c.size[0] / 2, c.size[1] / 2, c.size[2] / 2)) });
     }
   }
   update(): void {
@@ -46,6 +69,33 @@ export class ColliderView implements WorldView {
       holder.quaternion.set(...xf.r);
       holder.scale.set(...xf.s);
     }
+  }
+  /** Boxes that stand between `eye` and any of `points` are drawn see-through, the others
+   * solid. Returns how many are see-through. */
+  fadeBetween(eye: THREE.Vector3, points: readonly THREE.Vector3[]): number {
+    this.object.updateMatrixWorld(true);
+    let n = 0;
+    for (const { mesh, box } of this.items) {
+      this.inverse.copy(mesh.matrixWorld).invert();
+      const local = eye.clone().applyMatrix4(this.inverse);
+      let between = false;
+      for (const p of points) {
+        const to = p.clone().applyMatrix4(this.inverse);
+        const len = to.distanceTo(local);
+        this.ray.set(local, to.sub(local).normalize());
+        const at = this.ray.intersectBox(box, this.hit);
+        if (at !== null && at.distanceTo(local) < len) {
+          between = true;
+          break;
+        }
+      }
+      const k = this.solid.indexOf(mesh.material as THREE.MeshStandardMaterial);
+      const kind = k >= 0 ? k : this.faded.indexOf(mesh.material as THREE.MeshStandardMaterial);
+      mesh.material = between ? this.faded[kind]! : this.solid[kind]!;
+      mesh.castShadow = !between;
+      if (between) n++;
+    }
+    return n;
   }
   dispose(): void {
     for (const { mesh } of this.items) mesh.geometry.dispose();
@@ -150,14 +200,16 @@ export class InteractionPanel {
       lab.style.marginRight = '8px';
       const box = document.createElement('input');
       box.type = 'checkbox';
-      box.checked = true;
+      // the detection box and the text labels are debugging detail: off until asked for
+      box.checked = layer !== 'box' && layer !== 'labels';
       box.id = `debug-${layer}`;
       box.addEventListener('change', () => this.show(layer, box.checked));
       lab.append(box, ` ${layer}`);
       toggles.append(lab);
+      if (!box.checked && layer !== 'level') view.layers[layer].visible = false;
     }
     this.canvas.width = 260;
-    this.canvas.height = 70;
+    this.canvas.height = 54;
     this.canvas.id = 'interaction-plot';
     this.canvas.style.display = 'block';
     this.canvas.style.marginTop = '4px';
@@ -171,12 +223,16 @@ export class InteractionPanel {
     }
     this.onChange();
   }
-  /** After a step: record the weights, redraw. */
+  /** After a step: record the weights (drawn by refresh(), once a frame however many steps it ran). */
   record(): void {
     const d = this.view.data();
     this.history.push({ r: d.rightWeight, l: d.leftWeight, rise: d.rise });
     if (this.history.length > this.seconds * this.rate) this.history.shift();
     if (this.states[this.states.length - 1] !== d.state) this.states.push(d.state);
+  }
+  /** Shows the last step: the state line and the plot. */
+  refresh(): void {
+    const d = this.view.data();
     this.stateEl.textContent = `${d.state} · ${d.side} · R ${d.rightWeight.toFixed(2)} L ${d.leftWeight.toFixed(2)} · palm ${(d.palmDistance * 100).toFixed(1)} cm`;
     this.draw();
   }

@@ -21,11 +21,12 @@
  * lights, floor), scene-views.ts (views and debug layers), hud.ts, camera.ts, selection.ts
  * (the gizmo and clicks), loop.ts (stepping), api.ts (window.limber) and the grip editor.
  */
+import { Vector3 } from 'three';
 import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
-import { GripHolder, type Entity } from '../bridge/browser.js';
+import { GripHolder, GripProfile, type Entity, type Vec3 } from '../bridge/browser.js';
 import { jointWorldPosition } from '../three/index.js';
-import { CameraFollow, createControls, crowdAgents, frameCamera, watchResize } from './camera.js';
+import { CameraFollow, createControls, frameCamera, watchResize } from './camera.js';
 import { installApi } from './api.js';
 import { GripEditor } from './editor/grip-editor.js';
 import { Hud, HudTables } from './hud.js';
@@ -35,6 +36,7 @@ import { loadScene, type Loaded } from './scene-load.js';
 import { buildSceneViews, type SceneViews } from './scene-views.js';
 import { listenClicks, Selection } from './selection.js';
 import { Stage } from './stage.js';
+import { Subject } from './subject.js';
 
 /** Every GripHolder's main hand flips (Right ↔ Left): the hold mirrors. */
 function flipMainHands(loaded: Loaded): void {
@@ -45,9 +47,13 @@ function flipMainHands(loaded: Loaded): void {
   }
 }
 
-/** The initial selection: ?select=NAME, else the first IK target. */
+/** The initial selection: ?select=NAME, else the first IK target; a held object only in the
+ * grip editor (elsewhere the gizmo would cover the hands). */
 function firstSelected(params: Params, loaded: Loaded, markers: Map<Entity, unknown>): Entity | null {
-  if (params.select === null) return markers.keys().next().value ?? null;
+  if (params.select === null) {
+    const first: Entity | undefined = markers.keys().next().value;
+    return first === undefined || (loaded.world.has(first, GripProfile) && !params.editor) ? null : first;
+  }
   const e = loaded.scene.entity(params.select);
   if (!markers.has(e)) throw new Error(`select=${params.select} is not a target, hint or held object`);
   return e;
@@ -83,6 +89,35 @@ function createEditor(p: { params: Params; loaded: Loaded; stage: Stage; sv: Sce
   });
 }
 
+/** Steps until the subject's pose has settled: one (step 0 is the rig's rest pose, a T-pose
+ * with a held prop not placed yet), or to the end of the slowest grip blend. */
+function settleSteps({ world, holders }: Loaded): number {
+  const blend = Math.max(0, ...holders.map((e) => world.get(e, GripHolder).blendSeconds));
+  return Math.min(1 + Math.ceil(blend / DT), 120);
+}
+
+/** Frames the subject as it will stand once settled (settleSteps): a scene opened before that
+ * is stepped on to frame it, then put back exactly as it was (world.snapshot/restore: same
+ * hash, same step count), the camera moved back with the lead character. */
+function frameSettled(loaded: Loaded, subject: Subject, stage: Stage, editor: boolean): Vector3 {
+  const { world, scene } = loaded;
+  const settle = settleSteps(loaded);
+  if (world.stepCount >= settle) return frameCamera(loaded, subject, stage, editor);
+  const where = (): Vec3 => (subject.lead !== null ? world.worldTransform(subject.lead).t : [0, 0, 0]);
+  const before = world.snapshot();
+  const from = where();
+  while (world.stepCount < settle) scene.step(DT);
+  const to = where();
+  try {
+    const target = frameCamera(loaded, subject, stage, editor);
+    const back = new Vector3(from[0] - to[0], from[1] - to[1], from[2] - to[2]);
+    stage.camera.position.add(back);
+    return target.add(back);
+  } finally {
+    world.restore(before);
+  }
+}
+
 async function main(): Promise<void> {
   const params = readParams();
   const loaded = await loadScene(params);
@@ -95,23 +130,28 @@ async function main(): Promise<void> {
   });
   const tables = new HudTables(world, loaded);
   el('editor').hidden = !params.editor;
-  // After the HUD's tables and module blocks: its width places the picture.
-  const target = frameCamera(loaded, sv, stage, params.editor);
-  const { gizmo, orbit } = createControls(stage, target);
-
   let editor: GripEditor | null = null;
-  const hud = new Hud(loaded, params, sv, tables, { paused: () => loop.paused, previewing: () => editor?.previewing === true });
-  const follow = new CameraFollow(world, crowdAgents(loaded).length > 0 ? null : hud.animator.hero, stage.camera, orbit);
+  const hud = new Hud(loaded, params, sv, tables, { paused: () => loop.paused, previewing: () => editor?.previewing === true, rate: () => loop.rate() });
+  // After the HUD is filled in: its width places the picture.
+  const subject = new Subject(loaded, sv);
+  // the grip editor reframes on its holder once it has one (editor/editor-camera.ts)
+  const target = frameSettled(loaded, subject, stage, params.editor);
+  const { gizmo, orbit } = createControls(stage, target);
+  const follow = new CameraFollow(world, subject, stage.camera, orbit, params.editor);
+  let seen = subject.points();
+  // A wall between the camera and the subject is drawn see-through (orbiting included).
+  stage.beforeRender.push(() => sv.level?.fadeBetween(stage.camera.position, seen));
   const refresh = (): void => {
     selection.releaseDropped();
     for (const v of sv.views) v.update();
     sv.layers.update();
     hud.plot.sample();
     follow.update();
-    stage.floor.setShadows(loaded.rigs.map((e) => {
+    seen = subject.points();
+    stage.floor.setShadows(loaded.rigs.slice(0, 4).map((e) => {
       const hips = jointWorldPosition(world, e, 0);
       return [hips.x, hips.z] as const;
-    }));
+    }), 0.4, 0.3);
     stage.invalidate();
     refreshHud();
   };
@@ -143,7 +183,7 @@ async function main(): Promise<void> {
   if (params.editor) editor = createEditor({ params, loaded, stage, sv, gizmo, orbit, loop, selection, refresh, refreshHud });
   const first = firstSelected(params, loaded, sv.markers);
   selection.select(first !== null ? (sv.markers.get(first) ?? null) : null);
-  installApi({ loaded, stage, sv, gizmo, orbit, selection, loop, hud, editor, switchHand });
+  installApi({ loaded, stage, sv, gizmo, orbit, selection, loop, hud, editor, subject, switchHand });
   loop.start();
 }
 

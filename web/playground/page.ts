@@ -6,9 +6,11 @@
  *   steps=N          run N fixed steps at load
  *   paused=1         then do not step with time; only edits (gizmo drag,
  *                    limber.dragTarget, the Step button) advance one step each
- *   select=NAME      the entity the gizmo starts on (default: the first IK target)
+ *   select=NAME      the entity the gizmo starts on (default: the first IK target; none on a
+ *                    held object outside the editor)
  *   skeleton=1       start with the skeleton overlay on (the #show-skeleton checkbox)
- *   layers=a,b       debug layers shown (ids: skeleton, ik, palms, surfaces, contacts)
+ *   layers=a,b       exactly these debug layers shown (ids: skeleton, ik, palms, surfaces,
+ *                    contacts, colliders, controllers, vault, nav; each where the scene has it)
  *   editor=1         the grip editor panel (editor/grip-editor.ts)
  *   timeline=0       load the scene without its timeline (vault.ts: requests come from the page)
  */
@@ -17,7 +19,12 @@ export const DT = 1 / 60;
 /** The scene `?editor=1` opens without `scene=`: the grip editor needs a character with a
  * Rig and an object with a GripProfile, which default.json does not have. */
 export const EDITOR_SCENE = 'grip-lab.json';
-export const MAX_STEPS_PER_FRAME = 8;
+/** A frame's elapsed time counts for at most this much simulated time (seconds): a tab back
+ * from the background does not replay what it missed. */
+export const MAX_FRAME_SECONDS = 1;
+/** Wall-clock time a frame may always spend stepping, ms; a slow frame may spend half its
+ * elapsed time (loop.ts). */
+export const STEP_BUDGET_MS = 25;
 
 export interface Params {
   scene: string;

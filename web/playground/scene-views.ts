@@ -32,6 +32,8 @@ export interface SceneViews {
   /** The first EnvironmentInteraction character. */
   interactor: Entity | undefined;
   interaction: { view: InteractionView; panel: InteractionPanel } | null;
+  /** The level's box colliders, solid (walls between the camera and the subject fade). */
+  level: ColliderView | null;
   vault: { view: VaultView; panel: VaultPanel } | null;
   nav: NavControl | null;
   /** The crowd layer's view (scenes with NavAgents). */
@@ -94,7 +96,11 @@ function createMarkers({ world, entities, nameOf }: Loaded): Map<Entity, EntityM
   }
   for (const e of entities) {
     if (!world.has(e, GripProfile) || !isMarkable(e) || markers.has(e)) continue;
-    markers.set(e, new EntityMarker(world, e, { color: 0x26c6da, radius: 0.025, label: nameOf.get(e) }));
+    const marker = new EntityMarker(world, e, { color: 0x26c6da, radius: 0.02, label: nameOf.get(e) });
+    // a held object's origin is usually inside it: drawn over it, so there is something to click
+    marker.object.material.depthTest = false;
+    marker.object.renderOrder = 6;
+    markers.set(e, marker);
   }
   return markers;
 }
@@ -114,7 +120,8 @@ function moduleViews(world: World, entities: readonly Entity[], invalidate: () =
   if (vaulter !== undefined) {
     const view = new VaultView(world, vaulter);
     vault = { view, panel: new VaultPanel(view, () => invalidate()) };
-    el('hud').appendChild(vault.panel.element);
+    // with the character's other controls (the Animator block), above the debug panels
+    el('animator').after(vault.panel.element);
   }
   return { colliderView, interactor, interaction, vault };
 }
@@ -129,11 +136,13 @@ export async function buildSceneViews(loaded: Loaded, stage: Stage, params: Para
   const markers = createMarkers(loaded);
   const drawn: Entity[] = [...entities];
   // The held prop, solid; palms and green surface wireframes are debug layers.
-  const gripView = new GripView(world, drawn, { solid: true, palms: false });
+  // A mid gunmetal grey: darker than the bodies, lighter than the background's shadows.
+  const gripView = new GripView(world, drawn, { solid: true, palms: false, color: 0x4d5560 });
   const palmsView = new GripView(world, drawn, { surfaces: false });
   const surfacesView = new GripView(world, drawn, { palms: false });
   const contactsView = new ContactsView(world, holders);
   const { colliderView, interactor, interaction, vault } = moduleViews(world, entities, stage.invalidate);
+  for (const b of bodies) for (const m of b.meshes) m.castShadow = true;
   const views: WorldView[] = [...bodies, ...markers.values(), gripView];
   if (colliderView) views.push(colliderView);
   if (interaction) views.push(interaction.view);
@@ -151,17 +160,24 @@ export async function buildSceneViews(loaded: Loaded, stage: Stage, params: Para
   ikLayer.name = 'layer:ik';
   for (const [e, m] of markers) if (!world.has(e, GripProfile)) ikLayer.add(m.object);
   for (const o of [skeleton.group, ikLayer, palmsView.object, surfacesView.object, contactsView.object]) three.add(o);
+  // Each scene lists the layers it has something for. The showcase view starts clean: what
+  // explains the scene (IK targets, the navmesh and paths) is on, the debugging overlays (palm
+  // frames, casts, capsules) wait for a click, except in the grip editor, which works on them.
   const layers = new DebugLayers(el('layers'), stage.invalidate, params.layers);
   layers.register({ id: 'skeleton', label: 'skeleton', object: skeleton.group, update: () => skeleton.skeletons.forEach((s) => s.update()), on: params.skeleton });
-  layers.register({ id: 'ik', label: 'IK targets and hints', object: ikLayer });
-  layers.register({ id: 'palms', label: 'anchors and palms', object: palmsView.object, update: () => palmsView.update() });
-  layers.register({ id: 'surfaces', label: 'grip surfaces', object: surfacesView.object, update: () => surfacesView.update(), on: params.editor });
-  if (vault) layers.register({ id: 'vault', label: 'vault casts, capsule, hand target', object: vault.view.object, update: () => vault.view.update() });
-  layers.register({ id: 'contacts', label: 'finger contacts', object: contactsView.object, update: () => contactsView.update(), on: params.editor });
+  if (ikLayer.children.length > 0) layers.register({ id: 'ik', label: 'IK targets and hints', object: ikLayer });
+  if (holders.length > 0 || params.editor || entities.some((e) => world.has(e, GripProfile))) {
+    layers.register({ id: 'palms', label: 'anchors and palms', object: palmsView.object, update: () => palmsView.update(), on: params.editor });
+    layers.register({ id: 'surfaces', label: 'grip surfaces', object: surfacesView.object, update: () => surfacesView.update(), on: params.editor });
+    layers.register({ id: 'contacts', label: 'finger contacts', object: contactsView.object, update: () => contactsView.update(), on: params.editor });
+  } else {
+    for (const o of [palmsView.object, surfacesView.object, contactsView.object]) o.visible = false;
+  }
+  if (vault) layers.register({ id: 'vault', label: 'vault probe', object: vault.view.object, update: () => vault.view.update(), on: false });
   registerColliderLayers(world, entities, three, layers);
   if (navView) layers.register({ id: 'nav', label: 'navmesh, paths and steering targets', object: navView.object, update: () => navView.update() });
   if (crowd) layers.register({ id: 'crowd', label: 'crowd: neighbour links, path (violet) vs actual (green) velocity', object: crowd.object, update: () => crowd.update(), on: navAgents.length > CROWD_AGENTS });
-  return { views, bodies, markers, drawn, gripView, palmsView, interactor, interaction, vault, nav, crowd, layers };
+  return { views, bodies, markers, drawn, gripView, palmsView, interactor, interaction, level: colliderView, vault, nav, crowd, layers };
 }
 
 /** The collide and controller modules' layers, in scenes that have colliders or controllers. */
@@ -169,11 +185,11 @@ function registerColliderLayers(world: World, entities: readonly Entity[], three
   const colliderWires = new ColliderWireView(world, entities);
   if (colliderWires.count > 0) {
     three.add(colliderWires.object);
-    layers.register({ id: 'colliders', label: 'colliders (wireframe, colour = layer)', object: colliderWires.object, update: () => colliderWires.update(), on: false });
+    layers.register({ id: 'colliders', label: 'colliders', object: colliderWires.object, update: () => colliderWires.update(), on: false });
   }
   const controllerView = new ControllerView(world, entities);
   if (entities.some((e) => world.has(e, CharacterController))) {
     three.add(controllerView.object);
-    layers.register({ id: 'controllers', label: 'controller capsules and contacts', object: controllerView.object, update: () => controllerView.update() });
+    layers.register({ id: 'controllers', label: 'controller capsules', object: controllerView.object, update: () => controllerView.update(), on: false });
   }
 }

@@ -105,10 +105,32 @@ export class VaultView implements WorldView {
   }
 }
 
-/** HUD block: state, verdict, counts and the Vault button. */
+/** Why a request was refused, in words (Vault.refusal, with the probe's class of the obstacle). */
+function refusalText(d: VaultData): string {
+  switch (d.refusal) {
+    case 'NotVaultable':
+      return d.obstacleClass === 'StepOver' ? 'low enough to step over' : d.obstacleClass === 'TooTall' ? `too tall (${d.height.toFixed(2)} m)` : d.obstacleClass === 'Mantle' ? 'too deep to vault (a mantle)' : 'nothing to vault within reach ahead';
+    case 'NoFloor':
+      return 'no floor to land on';
+    case 'NoRoom':
+      return 'no room to land';
+    case 'Busy':
+      return 'already vaulting';
+    case 'NoTop':
+      return 'no top to plant the hand on';
+    case 'HandBusy':
+      return 'the planting hand holds something';
+    default:
+      return '';
+  }
+}
+
+/** HUD block: state, verdict, counts and the one Vault button, which follows the component:
+ * disabled while a vault runs, and the last refusal's reason beside it. */
 export class VaultPanel {
   readonly element = document.createElement('div');
   private readonly stateEl = document.createElement('div');
+  private readonly reasonEl = document.createElement('span');
   readonly button = document.createElement('button');
   /** States seen since load, and every request's outcome ("Class:Refusal"). */
   readonly states: string[] = [];
@@ -125,14 +147,20 @@ export class VaultPanel {
     this.button.id = 'vault-button';
     this.button.type = 'button';
     this.button.textContent = 'Vault';
+    this.button.title = 'world.vault.request: probe the obstacle ahead and vault it, or refuse with the reason';
     this.button.addEventListener('click', () => {
       this.view.world.vault.request(this.view.entity);
       onVault();
     });
-    this.element.append(title, this.stateEl, this.button);
+    this.reasonEl.id = 'vault-reason';
+    this.reasonEl.className = 'help';
+    const row = document.createElement('div');
+    row.append(this.button, ' ', this.reasonEl);
+    this.element.append(title, this.stateEl, row);
     this.record();
+    this.refresh();
   }
-  /** After a step: note state changes and request outcomes, refresh the text. */
+  /** After a step: note state changes and request outcomes. */
   record(): void {
     const d = this.view.data();
     if (this.states[this.states.length - 1] !== d.state) this.states.push(d.state);
@@ -140,6 +168,13 @@ export class VaultPanel {
       this.count = d.vaults + d.refusals;
       this.outcomes.push(`${d.obstacleClass}:${d.refusal}`);
     }
+  }
+  /** Shows the last step: the text, and the button as the component allows it. */
+  refresh(): void {
+    const d = this.view.data();
     this.stateEl.textContent = `${d.state} · ${d.obstacleClass} · refusal ${d.refusal} · ${d.vaults} vaults, ${d.refusals} refused`;
+    const busy = d.state !== 'Idle';
+    this.button.disabled = busy;
+    this.reasonEl.textContent = busy ? `vaulting (${d.state}, ${Math.round(d.normalizedTime * 100)} %)` : d.refusal !== 'None' ? `last request refused: ${refusalText(d)}` : d.vaults > 0 ? 'last request: vaulted' : '';
   }
 }

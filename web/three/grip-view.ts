@@ -86,7 +86,7 @@ export class GripView implements WorldView {
     this.showPalms = options.palms ?? true;
     this.showSurfaces = options.surfaces ?? true;
     this.surfaceMaterial = this.solid
-      ? new THREE.MeshStandardMaterial({ color: options.color ?? 0x3b4048, roughness: 0.55, metalness: 0.35 })
+      ? new THREE.MeshStandardMaterial({ color: options.color ?? 0x3b4048, roughness: 0.5, metalness: 0.15 })
       : new THREE.LineBasicMaterial({ color: GRIP_COLORS.surface });
     this.update();
   }
