@@ -195,6 +195,11 @@ typedef struct lb_grip_shapes {
   uint32_t count;
   lb_shape shapes[LB_GRIP_SHAPES_MAX];
 } lb_grip_shapes;
+/* GripSurface shapes on the object or any entity below it (its subtree only, in entity
+ * order, the first LB_GRIP_SHAPES_MAX), in the rig's model space. Shared with the contact
+ * measurement (tests/c/test_grip_contact.c). */
+uint32_t lb_grip_gather_shapes(const lb_world *w, uint32_t rig_slot, int object,
+                               lb_shape out[LB_GRIP_SHAPES_MAX]);
 
 /* Fingers of one hand (grip/hand_fingers.c): the pose's target shape (GripProfile
  * per-joint fingers, a GripPose name or a captured finger pose), wrapped onto the held

@@ -7,10 +7,8 @@
 
 #define LB_GRIP_SUBTREE_MAX 256 /* entities of a held object's subtree searched for surfaces */
 
-/* GripSurface shapes on the object or any entity below it (its subtree only, in entity
- * order), in the rig's model space. */
-static uint32_t lb_gather_shapes(const lb_world *w, uint32_t rig_slot, int object,
-                                 lb_shape out[LB_GRIP_SHAPES_MAX]) {
+uint32_t lb_grip_gather_shapes(const lb_world *w, uint32_t rig_slot, int object,
+                               lb_shape out[LB_GRIP_SHAPES_MAX]) {
   uint32_t tree[LB_GRIP_SUBTREE_MAX], found[LB_GRIP_SUBTREE_MAX];
   uint32_t count = lb_world_subtree(w, (uint32_t)object, tree, LB_GRIP_SUBTREE_MAX), m = 0;
   for (uint32_t i = 0; i < count; ++i) {
@@ -60,7 +58,7 @@ static void lb_wrap_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_rig_ins
                             const lb_skeleton *sk, int object, lb_grip_shapes *shapes,
                             float index_length) {
   if (shapes->object != object) {
-    shapes->count = lb_gather_shapes(w, s, object, shapes->shapes);
+    shapes->count = lb_grip_gather_shapes(w, s, object, shapes->shapes);
     shapes->object = object;
   }
   uint32_t n = shapes->count;
