@@ -133,10 +133,23 @@ static void lb_json_string(const char *s) {
   putchar('"');
 }
 
-/* NAME itself, or NAME is a dotted prefix of it ("world.scale" selects "world.scale.hand.10"). */
+/* NAME itself, or NAME is a dotted prefix of it ("world.scale" selects "world.scale.hand.10")
+ * and no bench is called NAME: "world.player" is that bench alone, not its stages too (each
+ * would set the whole world up again; "world.player.stage" selects them). */
 static int lb_selects(const char *sel, const char *name) {
   size_t n = strlen(sel);
-  return !strcmp(sel, name) || (!strncmp(sel, name, n) && name[n] == '.');
+  if (!strcmp(sel, name)) {
+    return 1;
+  }
+  if (strncmp(sel, name, n) || name[n] != '.') {
+    return 0;
+  }
+  for (size_t j = 0; j < LB_BENCH_COUNT; ++j) {
+    if (!strcmp(sel, lb_benches[j]->name)) {
+      return 0;
+    }
+  }
+  return 1;
 }
 
 static int lb_run_bench(const lb_bench *b, const char *target, int runs, uint32_t iters,
