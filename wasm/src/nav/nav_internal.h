@@ -10,6 +10,8 @@
 
 /* One mesh in one allocation (this header, then the arrays). Polygon p's vertices are
  * indices[first[p] .. first[p] + counts[p]), edge k's neighbour neighbours[first[p] + k]. */
+#define NAV_GOAL_CACHE 8u
+
 typedef struct lb_navmesh {
   char name[LB_NAV_NAME_MAX];
   uint32_t vertex_count, polygon_count, edge_count, portal_count;
@@ -36,6 +38,13 @@ typedef struct lb_navmesh {
   uint32_t *heap;
   uint32_t heap_count;
   uint32_t *corridor;
+  /* The last goals' nearest points (what nav_nearest_poly answers for exactly these
+   * coordinates, keyed by their bits, replaced round-robin): agents re-plan from where they are
+   * every step, mostly toward a few shared destinations, and a goal's end of the query is the
+   * same answer every time. */
+  uint32_t goal_bits[NAV_GOAL_CACHE][3];
+  lb_nav_point goal_on[NAV_GOAL_CACHE];
+  uint32_t goal_count, goal_next;
 } lb_navmesh;
 
 /* One agent as the step's avoidance sees it (XZ), taken before any agent moves. */

@@ -218,6 +218,25 @@ static void nav_nearest_poly(const lb_navmesh *m, const float *p, lb_nav_point *
   }
 }
 
+/* nav_nearest_poly through the mesh's goal cache (lb_navmesh.goal_bits). */
+static void nav_nearest_goal(lb_navmesh *m, const float *p, lb_nav_point *out) {
+  uint32_t bits[3];
+  memcpy(bits, p, sizeof bits);
+  for (uint32_t i = 0; i < m->goal_count; ++i) {
+    const uint32_t *k = m->goal_bits[i];
+    if (k[0] == bits[0] && k[1] == bits[1] && k[2] == bits[2]) {
+      *out = m->goal_on[i];
+      return;
+    }
+  }
+  nav_nearest_poly(m, p, out);
+  uint32_t at = m->goal_next;
+  memcpy(m->goal_bits[at], bits, sizeof bits);
+  m->goal_on[at] = *out;
+  m->goal_next = (at + 1u) % NAV_GOAL_CACHE;
+  m->goal_count += m->goal_count < NAV_GOAL_CACHE ? 1u : 0u;
+}
+
 void lb_nav_nearest_scan(const lb_navmesh *m, const float *p, lb_nav_point *out) {
   float best = NAV_FLT_MAX;
   out->polygon = LB_NAV_NO_POLYGON;
@@ -504,7 +523,7 @@ lb_result lb_nav_find_path(lb_world *w, uint32_t mesh, const float start[3], con
   }
   nav_nearest_poly(m, start, &path->start);
   lb_nav_point goal_on;
-  nav_nearest_poly(m, goal, &goal_on);
+  nav_nearest_goal(m, goal, &goal_on);
   bool complete = false;
   uint32_t count = nav_find_corridor(m, path->start.polygon, path->start.position, goal_on.polygon,
                                      goal_on.position, &complete);

@@ -402,6 +402,7 @@ lb_result lb_world_add_navmesh(lb_world *w, const char *name, const lb_navmesh_d
   }
   lb_navmesh *m = nav_place(block, P, V, edges);
   memcpy(m->name, name, strlen(name) + 1u);
+  m->goal_count = m->goal_next = 0;
   m->vertex_count = (uint32_t)V;
   m->polygon_count = (uint32_t)P;
   m->edge_count = edges;
