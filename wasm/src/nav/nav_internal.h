@@ -55,18 +55,21 @@ typedef struct lb_nav_crowd_agent {
   uint32_t priority, layers, mask;
   uint32_t reciprocal; /* it avoids too (avoidance on, moving by a destination) */
   uint32_t settled;    /* it had arrived (last step): it makes way for agents still walking */
-  int32_t cell[2];
+  int32_t cell[2];     /* in the grid of the longest query range: who may be a neighbour */
+  int32_t fine[2];     /* in the search grid (lb_nav_crowd.fine): where the search finds it */
 } lb_nav_crowd_agent;
 
 /* The agents of one step in a uniform XZ grid (nav_avoid.c): agents[] in entity order, bucket
- * b (a hash of the cell) lists its agents' indices in items[start[b] .. start[b + 1]).
+ * b (a hash of the search grid's cell) lists its agents' indices in items[start[b] .. start[b +
+ * 1]).
  * Grown when a NavAgent is inserted (lb_nav_crowd_reserve), never in a step. */
 typedef struct lb_nav_crowd {
   lb_nav_crowd_agent *agents;
   uint32_t *start, *items;
   uint32_t count, capacity, buckets; /* buckets: a power of two >= 2 capacity */
   uint32_t agent_count;              /* NavAgent components in the world */
-  float cell;                        /* grid cell size (the longest query range), metres */
+  float cell;                        /* the longest query range, metres */
+  float fine;                        /* the search grid's cell: cell / NAV_AVOID_FINE */
   float max_radius, max_speed;
 } lb_nav_crowd;
 
