@@ -197,6 +197,13 @@ bool cl_rbox_nearest(const cl_rbox *b, float *s_out, float *dist2);
 
 /* First contact of the query cast with a primitive / a triangle: t in [0, maxd], or -1. */
 float cl_cast_prim(const cl_proxy *p, const cl_query *q);
+/* Whether a collider the filter sees has bounds (padded, as the casts test them) that reach
+ * within `margin` of the box [lo, hi]. False: a cast whose swept sphere stays inside the box
+ * (and more than the rounding of its box test inside it) misses, since a cast skips every
+ * collider whose bounds its sweep does not enter. For callers that run many casts in one region
+ * (the vault probe's height check). */
+bool cl_bounds_touch(lb_world *w, const float *lo, const float *hi, float margin,
+                     const lb_collide_filter *f);
 /* A sphere (or point, r = 0) from o along d, and the query's capsule, against a box proxy
  * (query_cast_box.c): t, or -1; the start is outside (cl_cast_prim checks it first). */
 float cl_sphere_cast_box(const cl_proxy *p, const float *o, const float *d, float r, float maxd);

@@ -285,6 +285,43 @@ static void cl_cast_tree(lb_world *w, const cl_world *cw, const cl_query *q,
   }
 }
 
+static bool cl_boxes_near(const float *alo, const float *ahi, const float *blo, const float *bhi,
+                          float margin) {
+  for (int k = 0; k < 3; ++k) {
+    if (blo[k] > ahi[k] + margin || bhi[k] < alo[k] - margin) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool cl_bounds_touch(lb_world *w, const float *lo, const float *hi, float margin,
+                     const lb_collide_filter *f) {
+  cl_sync(w, false);
+  const cl_world *cw = cl_state(w);
+  int32_t stack[CL_STACK];
+  int top = cw->tree.node_count ? 1 : 0;
+  stack[0] = 0;
+  while (top > 0) {
+    const cl_node *nd = &cw->tree.nodes[stack[--top]];
+    if (!cl_boxes_near(lo, hi, nd->lo, nd->hi, margin)) {
+      continue;
+    }
+    for (int32_t i = 0; i < nd->n; ++i) {
+      uint32_t it = cw->tree.items[nd->a + i], slot = cw->slots[it];
+      if (cl_boxes_near(lo, hi, cw->lo + 3u * it, cw->hi + 3u * it, margin) &&
+          cl_sees(w, cl_proxy_of(w, slot), slot, f)) {
+        return true;
+      }
+    }
+    if (nd->n == 0 && top + 2 <= CL_STACK) {
+      stack[top++] = nd->a;
+      stack[top++] = (int32_t)(nd - cw->tree.nodes) + 1;
+    }
+  }
+  return false;
+}
+
 static void cl_cast_run(lb_world *w, const cl_query *q, const lb_collide_filter *f, bool brute,
                         lb_collide_hit *out) {
   cl_sync(w, false);
