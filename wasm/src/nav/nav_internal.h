@@ -38,6 +38,10 @@ typedef struct lb_navmesh {
   uint32_t *heap;
   uint32_t heap_count;
   uint32_t *corridor;
+  /* nearest-polygon search scratch, one entry per polygon: tried in the search whose stamp it
+   * holds (a polygon overlapping several grid cells is listed in each) */
+  uint32_t *seen;
+  uint32_t seen_stamp;
   /* The last goals' nearest points (what nav_nearest_poly answers for exactly these
    * coordinates, keyed by their bits, replaced round-robin): agents re-plan from where they are
    * every step, mostly toward a few shared destinations, and a goal's end of the query is the

@@ -186,8 +186,13 @@ static uint32_t nav_cell_of(float x, float origin, float cell, uint32_t n) {
 /* The same answer as trying every polygon: rings of grid cells around p's (clamped) cell until
  * the ring is farther than the best distance. A cell in ring r is at least (r - 1) cells from
  * p in XZ (also when p is outside the grid: projecting onto a convex set only shortens). */
-static void nav_nearest_poly(const lb_navmesh *m, const float *p, lb_nav_point *out) {
+static void nav_nearest_poly(lb_navmesh *m, const float *p, lb_nav_point *out) {
   float best = NAV_FLT_MAX;
+  if (++m->seen_stamp == 0) {
+    memset(m->seen, 0, m->polygon_count * sizeof(uint32_t));
+    m->seen_stamp = 1;
+  }
+  const uint32_t stamp = m->seen_stamp;
   out->polygon = LB_NAV_NO_POLYGON;
   int64_t cx = nav_cell_of(p[0], m->grid_origin[0], m->grid_cell, m->grid_nx);
   int64_t cz = nav_cell_of(p[2], m->grid_origin[1], m->grid_cell, m->grid_nz);
@@ -211,7 +216,12 @@ static void nav_nearest_poly(const lb_navmesh *m, const float *p, lb_nav_point *
         }
         size_t c = (size_t)z * (size_t)nx + (size_t)x;
         for (uint32_t k = m->grid_start[c]; k < m->grid_start[c + 1u]; ++k) {
-          nav_nearest_try(m, m->grid_items[k], p, &best, out);
+          /* tried already: its answer stands (best only shrinks) */
+          uint32_t q = m->grid_items[k];
+          if (m->seen[q] != stamp) {
+            m->seen[q] = stamp;
+            nav_nearest_try(m, q, p, &best, out);
+          }
         }
       }
     }
