@@ -74,6 +74,14 @@ extern const lb_bench lb_bench_world_player_stage_model;
 extern const lb_bench lb_bench_world_player_stage_reach;
 extern const lb_bench lb_bench_world_player_stage_grip;
 extern const lb_bench lb_bench_world_player_stage_output;
+/* bench_npc.c: world.npc.1000 and its per-phase split world.npc.1000.stage.<phase> */
+extern const lb_bench lb_bench_world_npc_1000;
+extern const lb_bench lb_bench_world_npc_1000_stage_animate;
+extern const lb_bench lb_bench_world_npc_1000_stage_move;
+extern const lb_bench lb_bench_world_npc_1000_stage_model;
+extern const lb_bench lb_bench_world_npc_1000_stage_reach;
+extern const lb_bench lb_bench_world_npc_1000_stage_grip;
+extern const lb_bench lb_bench_world_npc_1000_stage_output;
 /* bench_crowd.c: world.crowd.<N> */
 extern const lb_bench lb_bench_world_crowd_100;
 extern const lb_bench lb_bench_world_crowd_1000;

@@ -46,6 +46,13 @@ static const lb_bench *const lb_benches[] = {&lb_bench_ik_two_bone,
                                              &lb_bench_world_player_stage_reach,
                                              &lb_bench_world_player_stage_grip,
                                              &lb_bench_world_player_stage_output,
+                                             &lb_bench_world_npc_1000,
+                                             &lb_bench_world_npc_1000_stage_animate,
+                                             &lb_bench_world_npc_1000_stage_move,
+                                             &lb_bench_world_npc_1000_stage_model,
+                                             &lb_bench_world_npc_1000_stage_reach,
+                                             &lb_bench_world_npc_1000_stage_grip,
+                                             &lb_bench_world_npc_1000_stage_output,
                                              &lb_bench_collide_closest,
                                              &lb_bench_collide_ray,
                                              &lb_bench_collide_sphere,
@@ -126,10 +133,23 @@ static void lb_json_string(const char *s) {
   putchar('"');
 }
 
-/* NAME itself, or NAME is a dotted prefix of it ("world.scale" selects "world.scale.hand.10"). */
+/* NAME itself, or NAME is a dotted prefix of it ("world.scale" selects "world.scale.hand.10")
+ * and no bench is called NAME: "world.player" is that bench alone, not its stages too (each
+ * would set the whole world up again; "world.player.stage" selects them). */
 static int lb_selects(const char *sel, const char *name) {
   size_t n = strlen(sel);
-  return !strcmp(sel, name) || (!strncmp(sel, name, n) && name[n] == '.');
+  if (!strcmp(sel, name)) {
+    return 1;
+  }
+  if (strncmp(sel, name, n) || name[n] != '.') {
+    return 0;
+  }
+  for (size_t j = 0; j < LB_BENCH_COUNT; ++j) {
+    if (!strcmp(sel, lb_benches[j]->name)) {
+      return 0;
+    }
+  }
+  return 1;
 }
 
 static int lb_run_bench(const lb_bench *b, const char *target, int runs, uint32_t iters,

@@ -67,6 +67,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { prepareNavCrowd, prepareNavField } from './nav_field.mjs';
 
@@ -87,6 +88,7 @@ const NAV_CROWD_SIZES = [100, 1000];
 const NAV_CROWD_BENCHES = NAV_CROWD_SIZES.flatMap((n) => [`nav.crowd.${n}`, `nav.crowd.${n}.off`]);
 const COLLIDE_SCENES = ['100', '1000', 'mesh'];
 const PLAYER_PHASES = ['animate', 'move', 'model', 'reach', 'grip', 'output'];
+const CONTROLLER_STAGES = ['casts', 'slide', 'step', 'snap'];
 const BENCHES = [
   { name: 'ik.two_bone', targets: ['native', 'wasm-simd', 'wasm', 'three'], baseline: 'three' },
   { name: 'world.step_ik', targets: ['native', 'wasm-simd', 'wasm'] },
@@ -113,6 +115,11 @@ const BENCHES = [
   // instruction counts would be the whole step's: --instructions leaves them out).
   { name: 'world.player', targets: ['native', 'wasm-simd', 'wasm'] },
   ...PLAYER_PHASES.map((p) => ({ name: `world.player.stage.${p}`, targets: ['native', 'wasm-simd', 'wasm'], selfTimed: true })),
+  // 1,000 NPCs on the nav arena, each with Animator, CharacterController, NavAgent,
+  // EnvironmentInteraction and a Vault probe every step (bench_npc.c): microseconds per
+  // character-step, and the step phase by phase (self-timed, like world.player's stages).
+  { name: 'world.npc.1000', targets: ['native', 'wasm-simd', 'wasm'] },
+  ...PLAYER_PHASES.map((p) => ({ name: `world.npc.1000.stage.${p}`, targets: ['native', 'wasm-simd', 'wasm'], selfTimed: true })),
   // collide.<query>.<scene>: built-in collision queries (tests/bench/bench_collide.c); the
   // .brute twin (every collider / triangle tested) is the in-run baseline: the table adds
   // brute / tree per target.
@@ -130,7 +137,7 @@ const BENCHES = [
   { name: 'controller.move', targets: ['native', 'wasm-simd', 'wasm', 'rapier', 'limber-rapier'], baseline: 'rapier' },
   // Where controller.move's time goes, on the same moves (bench_controller.c traces one lap):
   // its queries alone, and the slide, step and snap stages (each with its own queries).
-  ...['casts', 'slide', 'step', 'snap'].map((st) => ({ name: `controller.stage.${st}`, targets: ['native', 'wasm-simd', 'wasm'] })),
+  ...CONTROLLER_STAGES.map((st) => ({ name: `controller.stage.${st}`, targets: ['native', 'wasm-simd', 'wasm'] })),
   // interact.character.<N>: one character's EnvironmentInteraction (queries + arm IK) among N colliders.
   { name: 'interact.character.100', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'interact.character.1000', targets: ['native', 'wasm-simd', 'wasm'] },
@@ -468,7 +475,11 @@ async function main() {
     // The shipped module sizes in the same line shape (one measurement, so runs 1), with the goal.
     for (const s of wasmSizes()) {
       const kib = Number(s.kib.toFixed(1));
+      const gzip = Number(s.gzipKib.toFixed(1));
+      const brotli = Number(s.brotliKib.toFixed(1));
       console.log(JSON.stringify({ bench: 'size.wasm', target: s.target, unit: 'KiB', min: kib, median: kib, runs: 1, limit: WASM_SIZE_LIMIT_KB, over_limit: s.kib > WASM_SIZE_LIMIT_KB }));
+      console.log(JSON.stringify({ bench: 'size.wasm.gzip', target: s.target, unit: 'KiB', min: gzip, median: gzip, runs: 1 }));
+      console.log(JSON.stringify({ bench: 'size.wasm.brotli', target: s.target, unit: 'KiB', min: brotli, median: brotli, runs: 1 }));
     }
   } else {
     printTable(rows, o);
@@ -640,6 +651,8 @@ const STAGE_OF = {
   'grip.stage.arms': 'grip.character',
   'grip.stage.fingers': 'grip.character',
   ...Object.fromEntries(PLAYER_PHASES.map((p) => [`world.player.stage.${p}`, 'world.player'])),
+  ...Object.fromEntries(PLAYER_PHASES.map((p) => [`world.npc.1000.stage.${p}`, 'world.npc.1000'])),
+  ...Object.fromEntries(CONTROLLER_STAGES.map((st) => [`controller.stage.${st}`, 'controller.move'])),
 };
 
 // Each stage's min over its whole bench's min, per target: where the time goes. The separate
@@ -676,7 +689,14 @@ function wasmSizes() {
     ['scalar build', 'wasm', path.join(ROOT, 'dist', 'web', 'bridge', 'limber-scalar.wasm')],
   ]
     .filter(([, , f]) => fs.existsSync(f))
-    .map(([what, target, f]) => ({ what, target, file: f, kib: fs.statSync(f).size / 1024 }));
+    .map(([what, target, f]) => {
+      // What a server sends: gzip and brotli at their highest levels (the shipped file is served
+      // compressed; the goal is on the raw size).
+      const bytes = fs.readFileSync(f);
+      const gzip = zlib.gzipSync(bytes, { level: 9 }).length;
+      const brotli = zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+      return { what, target, file: f, kib: bytes.length / 1024, gzipKib: gzip / 1024, brotliKib: brotli / 1024 };
+    });
 }
 
 function printWasmSizes() {
@@ -685,7 +705,7 @@ function printWasmSizes() {
   console.log('');
   for (const s of sizes) {
     const flag = s.kib > WASM_SIZE_LIMIT_KB ? `  OVER the ${WASM_SIZE_LIMIT_KB} KiB goal by ${(s.kib - WASM_SIZE_LIMIT_KB).toFixed(1)} KiB` : `  (goal <= ${WASM_SIZE_LIMIT_KB} KiB: met)`;
-    console.log(`wasm size, ${s.what}: ${s.kib.toFixed(1)} KiB (${path.relative(ROOT, s.file)})${flag}`);
+    console.log(`wasm size, ${s.what}: ${s.kib.toFixed(1)} KiB raw, ${s.gzipKib.toFixed(1)} KiB gzip -9, ${s.brotliKib.toFixed(1)} KiB brotli -q 11 (${path.relative(ROOT, s.file)})${flag}`);
   }
 }
 

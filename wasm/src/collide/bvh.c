@@ -144,31 +144,6 @@ void cl_bvh_leaf_of(const cl_bvh *b, int32_t *out) {
   }
 }
 
-float cl_ray_box_enter(const float *o, const float *inv, const float *lo, const float *hi,
-                       float tmax) {
-  float t0 = 0.0f, t1 = tmax;
-  for (int k = 0; k < 3; ++k) {
-    if (inv[k] == 0.0f) { /* parallel: the caller passes 0 for a zero direction component */
-      if (o[k] < lo[k] || o[k] > hi[k]) {
-        return -1.0f;
-      }
-      continue;
-    }
-    float a = (lo[k] - o[k]) * inv[k], b = (hi[k] - o[k]) * inv[k];
-    if (a > b) {
-      float t = a;
-      a = b;
-      b = t;
-    }
-    t0 = cl_maxf(t0, a);
-    t1 = cl_minf(t1, b);
-    if (t0 > t1) {
-      return -1.0f;
-    }
-  }
-  return t0;
-}
-
 float cl_box_dist2(const float *p, const float *lo, const float *hi) {
   float d2 = 0.0f;
   for (int k = 0; k < 3; ++k) {

@@ -66,10 +66,33 @@ void cl_bvh_refit_leaf(cl_bvh *b, int32_t leaf, const float *lo, const float *hi
 /* Leaf node of every item (out[item] = node index). */
 void cl_bvh_leaf_of(const cl_bvh *b, int32_t *out);
 
-/* Ray (origin o, inverse direction inv, parameter range [0, tmax]) against a box grown by
- * `grow_lo`/`grow_hi`: entry parameter or -1 on a miss. */
-float cl_ray_box_enter(const float *o, const float *inv, const float *lo, const float *hi,
-                       float tmax);
+/* Ray (origin o, inverse direction inv, parameter range [0, tmax]) against a box: entry
+ * parameter or -1 on a miss. Inline: the casts' tree walks make a dozen of these per cast. */
+static inline float cl_ray_box_enter(const float *o, const float *inv, const float *lo,
+                                     const float *hi, float tmax) {
+  float t0 = 0.0f, t1 = tmax;
+  for (int k = 0; k < 3; ++k) {
+    if (inv[k] == 0.0f) { /* parallel: the caller passes 0 for a zero direction component */
+      if (o[k] < lo[k] || o[k] > hi[k]) {
+        return -1.0f;
+      }
+      continue;
+    }
+    float a = (lo[k] - o[k]) * inv[k], b = (hi[k] - o[k]) * inv[k];
+    if (a > b) {
+      float t = a;
+      a = b;
+      b = t;
+    }
+    t0 = cl_maxf(t0, a);
+    t1 = cl_minf(t1, b);
+    if (t0 > t1) {
+      return -1.0f;
+    }
+  }
+  return t0;
+}
+
 /* Squared distance from p to a box (0 inside). */
 float cl_box_dist2(const float *p, const float *lo, const float *hi);
 
@@ -197,6 +220,13 @@ bool cl_rbox_nearest(const cl_rbox *b, float *s_out, float *dist2);
 
 /* First contact of the query cast with a primitive / a triangle: t in [0, maxd], or -1. */
 float cl_cast_prim(const cl_proxy *p, const cl_query *q);
+/* Whether a collider the filter sees has bounds (padded, as the casts test them) that reach
+ * within `margin` of the box [lo, hi]. False: a cast whose swept sphere stays inside the box
+ * (and more than the rounding of its box test inside it) misses, since a cast skips every
+ * collider whose bounds its sweep does not enter. For callers that run many casts in one region
+ * (the vault probe's height check). */
+bool cl_bounds_touch(lb_world *w, const float *lo, const float *hi, float margin,
+                     const lb_collide_filter *f);
 /* A sphere (or point, r = 0) from o along d, and the query's capsule, against a box proxy
  * (query_cast_box.c): t, or -1; the start is outside (cl_cast_prim checks it first). */
 float cl_sphere_cast_box(const cl_proxy *p, const float *o, const float *d, float r, float maxd);

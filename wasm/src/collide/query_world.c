@@ -235,6 +235,93 @@ static void cl_result(lb_world *w, const cl_world *cw, const cl_best *b, const c
   cl_contact_triangle(q, b->v, ta, tb, tc, out->point, out->normal);
 }
 
+/* The swept query (q->a + t d, grown by the query's segment and radius) enters the box
+ * [lo, hi] before `tmax`. */
+static bool cl_cast_enters(const cl_query *q, const float *inv, const float *glo, const float *ghi,
+                           const float *blo, const float *bhi, float tmax) {
+  float lo[3], hi[3];
+  for (int k = 0; k < 3; ++k) {
+    lo[k] = blo[k] + glo[k];
+    hi[k] = bhi[k] + ghi[k];
+  }
+  return cl_ray_box_enter(q->a, inv, lo, hi, tmax) >= 0.0f;
+}
+
+/* The collider tree walk. A leaf's colliders are each tested against their own bounds first
+ * (the test a one-item leaf would make; bounds are padded, so it only skips misses): most
+ * leaves of a level hold a wall or two the query passes by, and the exact cast costs several
+ * times the box test. Visiting order does not change the answer (cl_better is a total order). */
+static void cl_cast_tree(lb_world *w, const cl_world *cw, const cl_query *q,
+                         const lb_collide_filter *f, cl_best *best) {
+  float inv[3], glo[3], ghi[3];
+  cl_inv_dir(q->d, inv);
+  for (int k = 0; k < 3; ++k) {
+    glo[k] = -cl_maxf(0.0f, q->e[k]) - q->r;
+    ghi[k] = -cl_minf(0.0f, q->e[k]) + q->r;
+  }
+  int32_t stack[CL_STACK];
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const cl_node *nd = &cw->tree.nodes[stack[--top]];
+    if (!cl_cast_enters(q, inv, glo, ghi, nd->lo, nd->hi, best->v)) {
+      continue;
+    }
+    if (nd->n > 0) {
+      for (int32_t i = 0; i < nd->n; ++i) {
+        uint32_t it = cw->tree.items[nd->a + i];
+        if (nd->n == 1 ||
+            cl_cast_enters(q, inv, glo, ghi, cw->lo + 3u * it, cw->hi + 3u * it, best->v)) {
+          cl_cast_visit(w, cw, cw->slots[it], q, f, best, false);
+        }
+      }
+      continue;
+    }
+    int32_t self = (int32_t)(nd - cw->tree.nodes);
+    if (top + 2 <= CL_STACK) {
+      stack[top++] = nd->a;
+      stack[top++] = self + 1;
+    }
+  }
+}
+
+static bool cl_boxes_near(const float *alo, const float *ahi, const float *blo, const float *bhi,
+                          float margin) {
+  for (int k = 0; k < 3; ++k) {
+    if (blo[k] > ahi[k] + margin || bhi[k] < alo[k] - margin) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool cl_bounds_touch(lb_world *w, const float *lo, const float *hi, float margin,
+                     const lb_collide_filter *f) {
+  cl_sync(w, false);
+  const cl_world *cw = cl_state(w);
+  int32_t stack[CL_STACK];
+  int top = cw->tree.node_count ? 1 : 0;
+  stack[0] = 0;
+  while (top > 0) {
+    const cl_node *nd = &cw->tree.nodes[stack[--top]];
+    if (!cl_boxes_near(lo, hi, nd->lo, nd->hi, margin)) {
+      continue;
+    }
+    for (int32_t i = 0; i < nd->n; ++i) {
+      uint32_t it = cw->tree.items[nd->a + i], slot = cw->slots[it];
+      if (cl_boxes_near(lo, hi, cw->lo + 3u * it, cw->hi + 3u * it, margin) &&
+          cl_sees(w, cl_proxy_of(w, slot), slot, f)) {
+        return true;
+      }
+    }
+    if (nd->n == 0 && top + 2 <= CL_STACK) {
+      stack[top++] = nd->a;
+      stack[top++] = (int32_t)(nd - cw->tree.nodes) + 1;
+    }
+  }
+  return false;
+}
+
 static void cl_cast_run(lb_world *w, const cl_query *q, const lb_collide_filter *f, bool brute,
                         lb_collide_hit *out) {
   cl_sync(w, false);
@@ -246,37 +333,7 @@ static void cl_cast_run(lb_world *w, const cl_query *q, const lb_collide_filter 
       cl_cast_visit(w, cw, s, q, f, &best, true);
     }
   } else if (cw->tree.node_count) {
-    float inv[3], glo[3], ghi[3];
-    cl_inv_dir(q->d, inv);
-    for (int k = 0; k < 3; ++k) {
-      glo[k] = -cl_maxf(0.0f, q->e[k]) - q->r;
-      ghi[k] = -cl_minf(0.0f, q->e[k]) + q->r;
-    }
-    int32_t stack[CL_STACK];
-    int top = 0;
-    stack[top++] = 0;
-    while (top > 0) {
-      const cl_node *nd = &cw->tree.nodes[stack[--top]];
-      float lo[3], hi[3];
-      for (int k = 0; k < 3; ++k) {
-        lo[k] = nd->lo[k] + glo[k];
-        hi[k] = nd->hi[k] + ghi[k];
-      }
-      if (cl_ray_box_enter(q->a, inv, lo, hi, best.v) < 0.0f) {
-        continue;
-      }
-      if (nd->n > 0) {
-        for (int32_t i = 0; i < nd->n; ++i) {
-          cl_cast_visit(w, cw, cw->slots[cw->tree.items[nd->a + i]], q, f, &best, false);
-        }
-        continue;
-      }
-      int32_t self = (int32_t)(nd - cw->tree.nodes);
-      if (top + 2 <= CL_STACK) {
-        stack[top++] = nd->a;
-        stack[top++] = self + 1;
-      }
-    }
+    cl_cast_tree(w, cw, q, f, &best);
   }
   cl_result(w, cw, &best, q, false, NULL, out);
 }

@@ -10,10 +10,15 @@
  *
  * Each step, before any agent moves, lb_nav_crowd_build takes every agent's position, velocity
  * (over the last step), radius and rules in entity order and sorts them into a uniform XZ grid
- * (cells as large as the longest query range, hashed into twice as many buckets as agents,
- * counting sort: stable, so each bucket lists its agents in entity order). An agent's query
- * visits the 3 x 3 cells around its own and keeps the LB_NAV_AVOID_NEIGHBOURS nearest agents in
- * range, ties broken by entity slot, so every target gets the same neighbours in the same order.
+ * (cells a quarter of the longest query range, hashed into twice as many buckets as agents,
+ * counting sort: stable, so each bucket lists its agents in entity order). An agent's candidates
+ * are the agents in the 3 x 3 cells of the longest range around its own (a grid of its own, only
+ * compared) that are in range; it keeps the LB_NAV_AVOID_NEIGHBOURS nearest, ties broken by
+ * entity slot, so every target gets the same neighbours in the same order. The search walks the
+ * fine grid in rings outward from the agent's cell and stops at the first ring that is farther
+ * than the range, or, once it has all its neighbours, farther than the last of them: in a dense
+ * crowd the ten nearest are a few cells away, where the 3 x 3 range cells held hundreds. The
+ * nearest ones in that order are the same whatever order they are found in.
  * Nothing here allocates after lb_nav_crowd_reserve (called when a NavAgent is inserted). */
 #include "../math/vec3_inline.h"
 #include "nav_internal.h"
@@ -21,6 +26,8 @@
 
 #define NAV_AVOID_EPS 1.0e-5f /* RVO2's RVO_EPSILON: parallel lines */
 #define NAV_AVOID_LINES LB_NAV_AVOID_NEIGHBOURS
+#define NAV_AVOID_FINE 4       /* search grid cells per query-range cell, per axis */
+#define NAV_AVOID_RINGS_MAX 16 /* rings the search may walk (it needs NAV_AVOID_FINE + 2) */
 
 static float nav_abs(float x) {
   return x < 0.0f ? -x : x;
@@ -129,14 +136,16 @@ static void nav_crowd_sort(lb_nav_crowd *c) {
     lb_nav_crowd_agent *g = &c->agents[i];
     g->cell[0] = nav_cell_of(g->pos[0], c->cell);
     g->cell[1] = nav_cell_of(g->pos[1], c->cell);
-    c->start[nav_bucket(c, g->cell[0], g->cell[1]) + 1u]++;
+    g->fine[0] = nav_cell_of(g->pos[0], c->fine);
+    g->fine[1] = nav_cell_of(g->pos[1], c->fine);
+    c->start[nav_bucket(c, g->fine[0], g->fine[1]) + 1u]++;
   }
   for (uint32_t b = 0; b < c->buckets; ++b) {
     c->start[b + 1u] += c->start[b];
   }
   for (uint32_t i = 0; i < c->count; ++i) {
     const lb_nav_crowd_agent *g = &c->agents[i];
-    uint32_t b = nav_bucket(c, g->cell[0], g->cell[1]);
+    uint32_t b = nav_bucket(c, g->fine[0], g->fine[1]);
     c->items[c->start[b]++] = i;
   }
   for (uint32_t b = c->buckets; b > 0; --b) {
@@ -161,6 +170,7 @@ void lb_nav_crowd_build(lb_world *w) {
     }
   }
   c->cell = nav_query_range(c, c->max_speed, c->max_radius);
+  c->fine = c->cell / (float)NAV_AVOID_FINE;
   if (c->count > 0) {
     nav_crowd_sort(c);
   }
@@ -202,15 +212,21 @@ static void nav_neighbour_insert(nav_avoid_query *q, uint32_t index, float d2) {
   q->near[n] = (nav_neighbour){index, d2};
 }
 
+static bool nav_adjacent(const lb_nav_crowd_agent *a, const lb_nav_crowd_agent *b) {
+  int32_t dx = a->cell[0] - b->cell[0], dz = a->cell[1] - b->cell[1];
+  return dx >= -1 && dx <= 1 && dz >= -1 && dz <= 1;
+}
+
 static void nav_neighbours_in_cell(nav_avoid_query *q, int32_t ix, int32_t iz) {
   const lb_nav_crowd *c = q->c;
   uint32_t b = nav_bucket(c, ix, iz);
   for (uint32_t k = c->start[b]; k < c->start[b + 1u]; ++k) {
     uint32_t j = c->items[k];
     const lb_nav_crowd_agent *o = &c->agents[j];
-    if (j == q->self_index || o->cell[0] != ix || o->cell[1] != iz ||
-        !(q->self->mask & o->layers)) {
-      continue; /* itself, another cell in the same bucket, or a layer it does not avoid */
+    if (j == q->self_index || o->fine[0] != ix || o->fine[1] != iz ||
+        !(q->self->mask & o->layers) || !nav_adjacent(q->self, o)) {
+      continue; /* itself, another cell in the same bucket, a layer it does not avoid, or not a
+                   candidate */
     }
     float d[2] = {o->pos[0] - q->self->pos[0], o->pos[1] - q->self->pos[1]};
     float d2 = nav_dot2(d, d);
@@ -220,13 +236,37 @@ static void nav_neighbours_in_cell(nav_avoid_query *q, int32_t ix, int32_t iz) {
   }
 }
 
+/* The cells at Chebyshev distance r from the agent's fine cell. */
+static void nav_neighbours_ring(nav_avoid_query *q, int32_t r) {
+  int32_t cx = q->self->fine[0], cz = q->self->fine[1];
+  for (int32_t dz = -r; dz <= r; ++dz) {
+    int32_t step = dz == -r || dz == r || r == 0 ? 1 : 2 * r;
+    for (int32_t dx = -r; dx <= r; dx += step) {
+      nav_neighbours_in_cell(q, cx + dx, cz + dz);
+    }
+  }
+}
+
+/* Ring r's agents are more than (r - 1) fine cells away along x or z. Less a margin for the
+ * rounding of the cell indices (x / cell in float): a ring is skipped only when every agent in it
+ * is surely out of range, or surely farther than the last neighbour kept. */
+static bool nav_ring_beyond(const nav_avoid_query *q, int32_t r, float range, float margin) {
+  float gap = (float)(r - 1) * q->c->fine - margin;
+  if (r < 2 || !(gap > 0.0f)) {
+    return false;
+  }
+  if (gap > range) {
+    return true;
+  }
+  return q->count == LB_NAV_AVOID_NEIGHBOURS && gap * gap > q->near[q->count - 1u].dist2;
+}
+
 static void nav_find_neighbours(nav_avoid_query *q, float range) {
   q->range2 = range * range;
   q->count = 0;
-  for (int32_t dz = -1; dz <= 1; ++dz) {
-    for (int32_t dx = -1; dx <= 1; ++dx) {
-      nav_neighbours_in_cell(q, q->self->cell[0] + dx, q->self->cell[1] + dz);
-    }
+  float margin = 1.0e-4f + 1.0e-5f * (nav_abs(q->self->pos[0]) + nav_abs(q->self->pos[1]));
+  for (int32_t r = 0; r < NAV_AVOID_RINGS_MAX && !nav_ring_beyond(q, r, range, margin); ++r) {
+    nav_neighbours_ring(q, r);
   }
 }
 

@@ -10,6 +10,8 @@
 
 /* One mesh in one allocation (this header, then the arrays). Polygon p's vertices are
  * indices[first[p] .. first[p] + counts[p]), edge k's neighbour neighbours[first[p] + k]. */
+#define NAV_GOAL_CACHE 8u
+
 typedef struct lb_navmesh {
   char name[LB_NAV_NAME_MAX];
   uint32_t vertex_count, polygon_count, edge_count, portal_count;
@@ -36,6 +38,17 @@ typedef struct lb_navmesh {
   uint32_t *heap;
   uint32_t heap_count;
   uint32_t *corridor;
+  /* nearest-polygon search scratch, one entry per polygon: tried in the search whose stamp it
+   * holds (a polygon overlapping several grid cells is listed in each) */
+  uint32_t *seen;
+  uint32_t seen_stamp;
+  /* The last goals' nearest points (what nav_nearest_poly answers for exactly these
+   * coordinates, keyed by their bits, replaced round-robin): agents re-plan from where they are
+   * every step, mostly toward a few shared destinations, and a goal's end of the query is the
+   * same answer every time. */
+  uint32_t goal_bits[NAV_GOAL_CACHE][3];
+  lb_nav_point goal_on[NAV_GOAL_CACHE];
+  uint32_t goal_count, goal_next;
 } lb_navmesh;
 
 /* One agent as the step's avoidance sees it (XZ), taken before any agent moves. */
@@ -46,18 +59,21 @@ typedef struct lb_nav_crowd_agent {
   uint32_t priority, layers, mask;
   uint32_t reciprocal; /* it avoids too (avoidance on, moving by a destination) */
   uint32_t settled;    /* it had arrived (last step): it makes way for agents still walking */
-  int32_t cell[2];
+  int32_t cell[2];     /* in the grid of the longest query range: who may be a neighbour */
+  int32_t fine[2];     /* in the search grid (lb_nav_crowd.fine): where the search finds it */
 } lb_nav_crowd_agent;
 
 /* The agents of one step in a uniform XZ grid (nav_avoid.c): agents[] in entity order, bucket
- * b (a hash of the cell) lists its agents' indices in items[start[b] .. start[b + 1]).
+ * b (a hash of the search grid's cell) lists its agents' indices in items[start[b] .. start[b +
+ * 1]).
  * Grown when a NavAgent is inserted (lb_nav_crowd_reserve), never in a step. */
 typedef struct lb_nav_crowd {
   lb_nav_crowd_agent *agents;
   uint32_t *start, *items;
   uint32_t count, capacity, buckets; /* buckets: a power of two >= 2 capacity */
   uint32_t agent_count;              /* NavAgent components in the world */
-  float cell;                        /* grid cell size (the longest query range), metres */
+  float cell;                        /* the longest query range, metres */
+  float fine;                        /* the search grid's cell: cell / NAV_AVOID_FINE */
   float max_radius, max_speed;
 } lb_nav_crowd;
 

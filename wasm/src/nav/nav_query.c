@@ -186,8 +186,13 @@ static uint32_t nav_cell_of(float x, float origin, float cell, uint32_t n) {
 /* The same answer as trying every polygon: rings of grid cells around p's (clamped) cell until
  * the ring is farther than the best distance. A cell in ring r is at least (r - 1) cells from
  * p in XZ (also when p is outside the grid: projecting onto a convex set only shortens). */
-static void nav_nearest_poly(const lb_navmesh *m, const float *p, lb_nav_point *out) {
+static void nav_nearest_poly(lb_navmesh *m, const float *p, lb_nav_point *out) {
   float best = NAV_FLT_MAX;
+  if (++m->seen_stamp == 0) {
+    memset(m->seen, 0, m->polygon_count * sizeof(uint32_t));
+    m->seen_stamp = 1;
+  }
+  const uint32_t stamp = m->seen_stamp;
   out->polygon = LB_NAV_NO_POLYGON;
   int64_t cx = nav_cell_of(p[0], m->grid_origin[0], m->grid_cell, m->grid_nx);
   int64_t cz = nav_cell_of(p[2], m->grid_origin[1], m->grid_cell, m->grid_nz);
@@ -211,11 +216,35 @@ static void nav_nearest_poly(const lb_navmesh *m, const float *p, lb_nav_point *
         }
         size_t c = (size_t)z * (size_t)nx + (size_t)x;
         for (uint32_t k = m->grid_start[c]; k < m->grid_start[c + 1u]; ++k) {
-          nav_nearest_try(m, m->grid_items[k], p, &best, out);
+          /* tried already: its answer stands (best only shrinks) */
+          uint32_t q = m->grid_items[k];
+          if (m->seen[q] != stamp) {
+            m->seen[q] = stamp;
+            nav_nearest_try(m, q, p, &best, out);
+          }
         }
       }
     }
   }
+}
+
+/* nav_nearest_poly through the mesh's goal cache (lb_navmesh.goal_bits). */
+static void nav_nearest_goal(lb_navmesh *m, const float *p, lb_nav_point *out) {
+  uint32_t bits[3];
+  memcpy(bits, p, sizeof bits);
+  for (uint32_t i = 0; i < m->goal_count; ++i) {
+    const uint32_t *k = m->goal_bits[i];
+    if (k[0] == bits[0] && k[1] == bits[1] && k[2] == bits[2]) {
+      *out = m->goal_on[i];
+      return;
+    }
+  }
+  nav_nearest_poly(m, p, out);
+  uint32_t at = m->goal_next;
+  memcpy(m->goal_bits[at], bits, sizeof bits);
+  m->goal_on[at] = *out;
+  m->goal_next = (at + 1u) % NAV_GOAL_CACHE;
+  m->goal_count += m->goal_count < NAV_GOAL_CACHE ? 1u : 0u;
 }
 
 void lb_nav_nearest_scan(const lb_navmesh *m, const float *p, lb_nav_point *out) {
@@ -504,7 +533,7 @@ lb_result lb_nav_find_path(lb_world *w, uint32_t mesh, const float start[3], con
   }
   nav_nearest_poly(m, start, &path->start);
   lb_nav_point goal_on;
-  nav_nearest_poly(m, goal, &goal_on);
+  nav_nearest_goal(m, goal, &goal_on);
   bool complete = false;
   uint32_t count = nav_find_corridor(m, path->start.polygon, path->start.position, goal_on.polygon,
                                      goal_on.position, &complete);

@@ -311,7 +311,7 @@ static size_t nav_block_bytes(size_t P, size_t V, size_t edges) {
          nav_part(edges, sizeof(int32_t)) + 2u * nav_part(P * 2u, sizeof(float)) +
          nav_part(P, sizeof(uint32_t)) + nav_part(P, 1) + 2u * nav_part(P, sizeof(uint32_t)) +
          2u * nav_part(P, sizeof(float)) + nav_part(P * 3u, sizeof(float)) +
-         2u * nav_part(P, sizeof(uint32_t));
+         3u * nav_part(P, sizeof(uint32_t));
 }
 
 /* The mesh header at the block's start and its arrays after it, in nav_block_bytes' order. */
@@ -339,6 +339,7 @@ static lb_navmesh *nav_place(uint8_t *block, size_t P, size_t V, size_t edges) {
   LB_NAV_TAKE_(m->node_pos, P * 3u, float);
   LB_NAV_TAKE_(m->heap, P, uint32_t);
   LB_NAV_TAKE_(m->corridor, P, uint32_t);
+  LB_NAV_TAKE_(m->seen, P, uint32_t);
 #undef LB_NAV_TAKE_
   return m;
 }
@@ -402,6 +403,7 @@ lb_result lb_world_add_navmesh(lb_world *w, const char *name, const lb_navmesh_d
   }
   lb_navmesh *m = nav_place(block, P, V, edges);
   memcpy(m->name, name, strlen(name) + 1u);
+  m->goal_count = m->goal_next = 0;
   m->vertex_count = (uint32_t)V;
   m->polygon_count = (uint32_t)P;
   m->edge_count = edges;
