@@ -27,13 +27,13 @@ const CLIPS = { idle: 2, walk: 1, run: 0.7, vault: 1.2, reach: 1.2 };
 
 // Pinned output: regenerate with `npm run assets`, check the change, then update these.
 const SHA256 = {
-  'rigs/mannequin-mixamo.glb': '70ff6361790967c492d4c7eee6d20b28615a7d5e3831885be062cf2b100ce467',
-  'rigs/mannequin-unreal.glb': '4cc33d697373337b1da21af55d51e341d25e19fb9950d698472e941456ebd28c',
-  'rigs/mannequin-blender.glb': '61f3953211ae8f70ea393afaad1da0962a7f9b6772323c2dabaaa67807459d23',
-  'rigs/mannequin-digits.glb': '757343c31c964903e3e85bfbb8d6ba5dd8f10299f4d3a52e8f336333a98d657a',
-  'rigs/convention-vrm.glb': '3ad794390b90edc69155b60cd60c732b969297a2e22f8c19ee9e43498ebecc5c',
-  'rigs/convention-biped.glb': 'd33978d2ca6eacb8a1a8f940ceef1946555b9607f86276e013b09d7b4216ba6d',
-  'rigs/convention-daz4.glb': 'eb9c9b64ae425862163aac7325f343d972bcfb149d8c3425475afdb41fac5de9',
+  'rigs/mannequin-mixamo.glb': 'ebf1c18bee3daf88523f93dea2940870653e0119e5f7b62ebfcf0d2e822af6fa',
+  'rigs/mannequin-unreal.glb': '6fa2231b11e495e32e14fc46a17e03b5559e37e9a084c416fdfc5d7fad6700ef',
+  'rigs/mannequin-blender.glb': '1466d1b99753bb7ed7857c1599dec0ca131db1465fec891d22591401f538429a',
+  'rigs/mannequin-digits.glb': 'd85da60a5527e6b41f179818116b9cbe71dc88ff79f1eadbcd805bffcbb6a4f2',
+  'rigs/convention-vrm.glb': '64ee84ff0475a3dedae1e3a1a2fb5279a19cfbce91977d50a9cab6e764dbd93e',
+  'rigs/convention-biped.glb': '0bdc522e928b397b95d30dbc0eaa19f296cdb5187264072c4d42be1d70cef797',
+  'rigs/convention-daz4.glb': 'da3c01f6be7904fde14a90cef905f12f6fbf8b912f1cd1bff19fe7f33805428b',
   'props/rifle.json': '2b585705af953ca06f150a70358aff0722aa1864b038f3fdd4f4ea259581c922',
   'props/pistol.json': 'e92383ce80b06e163e67637caaed195598fba412e35471128dbd65b83faf8b09',
   'props/hammer.json': '078aa7dd744c6ddfc85ba611252763792f1c5c76f1b64330b149d45d00bb4eb0',
@@ -139,7 +139,7 @@ test('assets: skin, mesh, material and five clips load in three.js GLTFLoader', 
     assert.ok(mesh, `${naming}: a SkinnedMesh`);
     const geo = mesh.geometry;
     for (const a of ['position', 'normal', 'skinIndex', 'skinWeight']) assert.ok(geo.attributes[a], `${naming}: attribute ${a}`);
-    assert.equal(geo.attributes.position.count, 1248);
+    assert.equal(geo.attributes.position.count, 3324); // one smooth body (assets/generate/mesh.mjs)
     assert.ok(mesh.material.isMeshStandardMaterial);
     const w = geo.attributes.skinWeight;
     let maxSum = 0;
@@ -163,6 +163,35 @@ test('assets: skin, mesh, material and five clips load in three.js GLTFLoader', 
     assert.ok(json.animations.flatMap((a) => a.samplers).every((x) => x.interpolation === 'LINEAR'));
     console.log(`${naming}: ${mesh.skeleton.bones.length} joints, ${geo.attributes.position.count} vertices, ${gltf.animations.length} clips, IBM error ${ibm.toExponential(1)}, weight sum error ${maxSum.toExponential(1)}`);
   }
+});
+
+test('assets: the mannequin is one smooth skin: under every clip no triangle edge stretches past 1.9x its rest length (a seam would tear open; folds on the inside of a bend may shrink), and the body stays under 4,000 vertices', async () => {
+  const own = await loadGlb('mixamo'); // its own copy: posing it leaves the shared rigs at rest
+  const { mesh } = own;
+  const index = mesh.geometry.index;
+  const rest = mesh.geometry.attributes.position;
+  assert.ok(rest.count < 4000, `${rest.count} vertices`);
+  const edges = [];
+  for (let t = 0; t < index.count; t += 3) {
+    for (let e = 0; e < 3; e++) edges.push([index.getX(t + e), index.getX(t + ((e + 1) % 3))]);
+  }
+  const at = (i) => new THREE.Vector3().fromBufferAttribute(rest, i);
+  const restLen = edges.map(([a, b]) => at(a).distanceTo(at(b)));
+  const sample = sampler(own);
+  let lo = Infinity;
+  let hi = 0;
+  for (const [name, dur] of Object.entries(CLIPS)) {
+    for (let k = 0; k <= 10; k++) {
+      const { verts } = sample(name, (dur * k) / 10);
+      edges.forEach(([a, b], e) => {
+        const r = verts[a].distanceTo(verts[b]) / restLen[e];
+        lo = Math.min(lo, r);
+        hi = Math.max(hi, r);
+      });
+    }
+  }
+  console.log(`mannequin-mixamo: ${rest.count} vertices, ${index.count / 3} triangles; edge length under 5 clips x 11 times: ${lo.toFixed(3)}x .. ${hi.toFixed(3)}x rest`);
+  assert.ok(hi < 1.9, `edge stretch up to ${hi}x`);
 });
 
 test('assets: the same motion in every convention (skinned vertices and joints agree with the Mixamo rig)', () => {
