@@ -37,9 +37,9 @@ function tubes() {
     {
       pts: [['Hips', [0, -0.1, 0]], ['Hips'], ['Spine'], ['Spine1'], ['Spine2'], ['Neck'], ['Head']],
       bones: ['Hips', 'Hips', 'Spine', 'Spine1', 'Spine2', 'Neck'],
-      r: [[0.125, 0.088], [0.155, 0.1], [0.14, 0.09], [0.15, 0.095], [0.165, 0.1], [0.052, 0.05], [0.044, 0.044]],
-      mid: [null, [0.5, [0.15, 0.097]], [0.5, [0.138, 0.088]], [0.5, [0.16, 0.1]], [0.6, [0.15, 0.092]], [0.5, [0.043, 0.043]]],
-      child: 'Head', caps: [0.075, 0.03], sides: 24, rings: [2, 2, 3, 3, 5, 3], blend: 0.06,
+      r: [[0.15, 0.095], [0.165, 0.102], [0.145, 0.092], [0.152, 0.096], [0.165, 0.1], [0.052, 0.05], [0.044, 0.044]],
+      mid: [null, [0.5, [0.16, 0.1]], [0.5, [0.14, 0.09]], [0.5, [0.162, 0.1]], [0.5, [0.155, 0.094]], [0.5, [0.043, 0.043]]],
+      child: 'Head', caps: [0.08, 0.03], sides: 24, rings: [2, 2, 3, 3, 8, 3], blend: 0.06,
     },
     {
       // The head: an ellipsoid on the head bone, a little forward of the neck, its crown at
@@ -57,9 +57,9 @@ function tubes() {
       {
         pts: [[s('Shoulder')], [s('Arm')], [s('ForeArm')], [s('Hand')]],
         bones: [s('Shoulder'), s('Arm'), s('ForeArm')],
-        r: [[0.05, 0.05], [0.058, 0.056], [0.041, 0.038], [0.029, 0.021]],
+        r: [[0.05, 0.05], [0.06, 0.058], [0.041, 0.038], [0.029, 0.021]],
         mid: [null, [0.3, [0.053, 0.052]], [0.3, [0.044, 0.039]]],
-        parent: 'Spine2', child: s('Hand'), caps: [0.04, 0.022], sides: 12, rings: [2, 4, 4], blend: 0.05,
+        parent: 'Spine2', child: s('Hand'), caps: [0.04, 0.022], sides: 12, rings: [1, 3, 3], bends: true, blend: 0.05,
       },
       {
         // The palm: wrist to the middle finger's root, as wide as the four fingers.
@@ -84,9 +84,9 @@ function tubes() {
       {
         pts: [[s('UpLeg')], [s('Leg')], [s('Foot'), [0, -0.01, 0]]],
         bones: [s('UpLeg'), s('Leg')],
-        r: [[0.085, 0.085], [0.05, 0.053], [0.036, 0.038]],
-        mid: [[0.25, [0.077, 0.08]], [0.3, [0.055, 0.06]]],
-        parent: 'Hips', child: s('Foot'), caps: [0.08, 0.03], sides: 12, rings: [5, 5], blend: 0.06,
+        r: [[0.08, 0.08], [0.05, 0.053], [0.036, 0.038]],
+        mid: [[0.25, [0.075, 0.078]], [0.3, [0.055, 0.06]]],
+        parent: 'Hips', child: s('Foot'), caps: [0.08, 0.03], sides: 12, rings: [3, 3], bends: true, blend: 0.06,
       },
       {
         // Heel to toe tip: the sole sits on the ground (y = 0) in the rest pose.
@@ -132,13 +132,19 @@ function radiusAt(tube, i, t) {
  * ramping to 50/50 with the previous or next bone at each joint over `ramp` metres on each
  * side; past the tube's ends into the parent or child body, to that bone alone.
  */
-function weightsAt(tube, lens, i, x, jointOf) {
+function ramps(tube, lens, i) {
   const n = lens.length;
   const k = (a, b) => Math.min(tube.blend, 0.4 * a, 0.4 * b);
-  const prev = i > 0 ? tube.bones[i - 1] : tube.parent;
-  const next = i < n - 1 ? tube.bones[i + 1] : tube.child;
-  const kp = k(lens[i], i > 0 ? lens[i - 1] : lens[i]);
-  const kn = k(lens[i], i < n - 1 ? lens[i + 1] : lens[i]);
+  return {
+    prev: i > 0 ? tube.bones[i - 1] : tube.parent,
+    next: i < n - 1 ? tube.bones[i + 1] : tube.child,
+    kp: k(lens[i], i > 0 ? lens[i - 1] : lens[i]),
+    kn: k(lens[i], i < n - 1 ? lens[i + 1] : lens[i]),
+  };
+}
+
+function weightsAt(tube, lens, i, x, jointOf) {
+  const { prev, next, kp, kn } = ramps(tube, lens, i);
   const out = new Map();
   const put = (role, w) => {
     if (!role || w <= 0) return;
@@ -151,6 +157,23 @@ function weightsAt(tube, lens, i, x, jointOf) {
   put(next, wn);
   put(tube.bones[i], Math.max(0, 1 - wp - wn));
   return out;
+}
+
+/**
+ * Where segment i's rings sit (fractions, 0 = its start joint): evenly spaced, and with `bends`
+ * also across each weight ramp at a joint, so a bent elbow or shoulder rounds off instead of
+ * folding at one ring.
+ */
+function ringFractions(tube, lens, i) {
+  const ts = [];
+  for (let k = 0; k < tube.rings[i]; k++) ts.push(k / tube.rings[i]);
+  if (tube.bends) {
+    const { prev, next, kp, kn } = ramps(tube, lens, i);
+    if (prev) ts.push((0.5 * kp) / lens[i], kp / lens[i]);
+    if (next) ts.push(1 - kn / lens[i], 1 - (0.5 * kn) / lens[i]);
+  }
+  ts.sort((a, b) => a - b);
+  return ts.filter((t, k) => t < 1 && (k === 0 || t - ts[k - 1] > 0.04));
 }
 
 /** Rings (centre, tangent, radius, weights) along one tube, caps included, and its poles. */
@@ -187,10 +210,9 @@ function tubeRings(tube, pos, jointOf) {
   };
   rings.push(...capRings(false));
   for (let i = 0; i < n; i++) {
-    for (let k = 0; k < tube.rings[i]; k++) {
-      const t = k / tube.rings[i];
-      if (i === 0 && k === 0) continue; // the start cap's equator is this ring
-      const u = k === 0 ? normalize(add(dirs[i - 1], dirs[i])) : dirs[i];
+    for (const t of ringFractions(tube, lens, i)) {
+      if (i === 0 && t === 0) continue; // the start cap's equator is this ring
+      const u = t === 0 ? normalize(add(dirs[i - 1], dirs[i])) : dirs[i];
       rings.push({ c: add(P[i], scale(sub(P[i + 1], P[i]), t)), u, r: radiusAt(tube, i, t), w: weightsAt(tube, lens, i, t * lens[i], jointOf) });
     }
   }
