@@ -3,7 +3,7 @@
 // [--out DIR] [--no-build]) writes
 //   assets/rigs/mannequin-{mixamo,unreal,blender,digits}.glb — the core's procedural
 //     humanoid (1.8 m, 65 joints; Unreal 73 with metacarpals) in four naming and
-//     bone-axis conventions, a skinned low-poly mannequin and the clips idle, walk,
+//     bone-axis conventions, a smooth skinned mannequin (mesh.mjs) and the clips idle, walk,
 //     run, vault, reach (30 Hz LINEAR, root motion on the Hips translation);
 //   assets/rigs/convention-{vrm,biped,daz4}.glb — the same body and hand geometry in
 //     VRM 1.0, 3ds Max Biped (Z-up centimetre armature) and Daz-style four-fingered A-pose

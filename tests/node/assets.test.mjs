@@ -27,13 +27,13 @@ const CLIPS = { idle: 2, walk: 1, run: 0.7, vault: 1.2, reach: 1.2 };
 
 // Pinned output: regenerate with `npm run assets`, check the change, then update these.
 const SHA256 = {
-  'rigs/mannequin-mixamo.glb': '70ff6361790967c492d4c7eee6d20b28615a7d5e3831885be062cf2b100ce467',
-  'rigs/mannequin-unreal.glb': '4cc33d697373337b1da21af55d51e341d25e19fb9950d698472e941456ebd28c',
-  'rigs/mannequin-blender.glb': '61f3953211ae8f70ea393afaad1da0962a7f9b6772323c2dabaaa67807459d23',
-  'rigs/mannequin-digits.glb': '757343c31c964903e3e85bfbb8d6ba5dd8f10299f4d3a52e8f336333a98d657a',
-  'rigs/convention-vrm.glb': '3ad794390b90edc69155b60cd60c732b969297a2e22f8c19ee9e43498ebecc5c',
-  'rigs/convention-biped.glb': 'd33978d2ca6eacb8a1a8f940ceef1946555b9607f86276e013b09d7b4216ba6d',
-  'rigs/convention-daz4.glb': 'eb9c9b64ae425862163aac7325f343d972bcfb149d8c3425475afdb41fac5de9',
+  'rigs/mannequin-mixamo.glb': '68abd7d5da77d94e1ef760403dd42e61052b7887f9e172e83d7b7c749494f59a',
+  'rigs/mannequin-unreal.glb': 'f7cac5c1f5f30a008d7cb34afac8be47ea4e68e0542ad3891d5d844a4a41e1b5',
+  'rigs/mannequin-blender.glb': 'ee8aa06b565d33e5bb486f5d12099e223d1327287056030bc2d2d1928fa6db80',
+  'rigs/mannequin-digits.glb': 'e3baa74b886f8a5d8c27f26ffc7949c04aceab01f0e1fc4ff13a0d2196c68d7f',
+  'rigs/convention-vrm.glb': '7d2bb0ab7f09275616132045522675b85b3de8ffd1b52d6ec4e97b77371bbd59',
+  'rigs/convention-biped.glb': '5459809d724266df3b8810d4fadc8e6a5bc4cf71d8836c34d0654dc92a893104',
+  'rigs/convention-daz4.glb': 'bd67706d32ffc8b9189679626424ecbbed7da14e91d1453008c18c87d5e96739',
   'props/rifle.json': '2b585705af953ca06f150a70358aff0722aa1864b038f3fdd4f4ea259581c922',
   'props/pistol.json': 'e92383ce80b06e163e67637caaed195598fba412e35471128dbd65b83faf8b09',
   'props/hammer.json': '078aa7dd744c6ddfc85ba611252763792f1c5c76f1b64330b149d45d00bb4eb0',
@@ -139,7 +139,7 @@ test('assets: skin, mesh, material and five clips load in three.js GLTFLoader', 
     assert.ok(mesh, `${naming}: a SkinnedMesh`);
     const geo = mesh.geometry;
     for (const a of ['position', 'normal', 'skinIndex', 'skinWeight']) assert.ok(geo.attributes[a], `${naming}: attribute ${a}`);
-    assert.equal(geo.attributes.position.count, 1248);
+    assert.equal(geo.attributes.position.count, 3708); // one smooth body (assets/generate/mesh.mjs)
     assert.ok(mesh.material.isMeshStandardMaterial);
     const w = geo.attributes.skinWeight;
     let maxSum = 0;
@@ -163,6 +163,43 @@ test('assets: skin, mesh, material and five clips load in three.js GLTFLoader', 
     assert.ok(json.animations.flatMap((a) => a.samplers).every((x) => x.interpolation === 'LINEAR'));
     console.log(`${naming}: ${mesh.skeleton.bones.length} joints, ${geo.attributes.position.count} vertices, ${gltf.animations.length} clips, IBM error ${ibm.toExponential(1)}, weight sum error ${maxSum.toExponential(1)}`);
   }
+});
+
+test('assets: the mannequin is one smooth skin: closed tubes (every edge on two triangles), under 4,000 vertices, and under every clip no edge grows past 40 mm or 2.5x its rest length (a vertex on the wrong bone or an unblended joint tears further)', async () => {
+  const own = await loadGlb('mixamo'); // its own copy: posing it leaves the shared rigs at rest
+  const { mesh } = own;
+  const index = mesh.geometry.index;
+  const rest = mesh.geometry.attributes.position;
+  assert.ok(rest.count < 4000, `${rest.count} vertices`);
+  const edges = [];
+  const uses = new Map();
+  for (let t = 0; t < index.count; t += 3) {
+    for (let e = 0; e < 3; e++) {
+      const [a, b] = [index.getX(t + e), index.getX(t + ((e + 1) % 3))];
+      edges.push([a, b]);
+      const key = a < b ? `${a},${b}` : `${b},${a}`;
+      uses.set(key, (uses.get(key) ?? 0) + 1);
+    }
+  }
+  const open = [...uses.values()].filter((n) => n !== 2).length;
+  assert.equal(open, 0, `${open} edges not shared by exactly two triangles`);
+  const at = (i) => new THREE.Vector3().fromBufferAttribute(rest, i);
+  const restLen = edges.map(([a, b]) => at(a).distanceTo(at(b)));
+  const sample = sampler(own);
+  let ratio = 0;
+  let grow = 0;
+  for (const [name, dur] of Object.entries(CLIPS)) {
+    for (let k = 0; k <= 10; k++) {
+      const { verts } = sample(name, (dur * k) / 10);
+      edges.forEach(([a, b], e) => {
+        const d = verts[a].distanceTo(verts[b]);
+        ratio = Math.max(ratio, d / restLen[e]);
+        grow = Math.max(grow, d - restLen[e]);
+      });
+    }
+  }
+  console.log(`mannequin-mixamo: ${rest.count} vertices, ${index.count / 3} triangles, ${uses.size} edges all closed; under 5 clips x 11 times an edge grows at most ${(grow * 1000).toFixed(1)} mm, ${ratio.toFixed(3)}x its rest length`);
+  assert.ok(grow < 0.04 && ratio < 2.5, `edges grow up to ${grow} m, ${ratio}x`);
 });
 
 test('assets: the same motion in every convention (skinned vertices and joints agree with the Mixamo rig)', () => {

@@ -267,7 +267,7 @@ function editGlb(glb, edit) {
 const END_BONES = { Thumb: 1.15, Index: 0.9, Middle: 1.1, Ring: 0.95, Pinky: 1.1 };
 
 /** One hand geometry twice, generated here (assets/generate): with end joints (Mixamo names)
- * and VRM 1.0 style without them, both with the skinned mesh, whose last finger boxes end
+ * and VRM 1.0 style without them, both with the skinned mesh, whose last finger segments end
  * where the end joints are. */
 async function handPair() {
   const bridge = await import('../../dist/web/bridge/index.js');
