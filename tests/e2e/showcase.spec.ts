@@ -149,6 +149,25 @@ for (const file of PICKER) {
     expect(steps1 - steps0, 'steps run in 3 s of play').toBeGreaterThan(60);
     expectFramed(f1, `after ${steps1} steps`);
     await shot('play');
+    // A slow machine shows the "behind" flag beside the rates; the status line stays one line,
+    // so the HUD does not grow past the page (CI once failed here by 16 px: one wrapped line).
+    const grown = await page.evaluate(() => {
+      const hud = document.getElementById('hud')!;
+      const behind = document.getElementById('behind')!;
+      const before = hud.scrollHeight;
+      behind.hidden = false;
+      behind.textContent = 'behind: runs at 12 % of real time';
+      const after = hud.scrollHeight;
+      behind.hidden = true;
+      return after - before;
+    });
+    expect(grown, 'HUD growth in px when the "behind" flag shows').toBe(0);
+    // Nothing in the HUD is cut at its right edge (a long layer label once was).
+    const wide = await page.evaluate(() => {
+      const hud = document.getElementById('hud')!;
+      return { scroll: hud.scrollWidth, client: hud.clientWidth };
+    });
+    expect(wide.scroll, 'HUD content width (px) fits its box').toBeLessThanOrEqual(wide.client + 1);
     // Help names existing controls only; the slider's line only where there is a slider.
     const help = await page.locator('#help div').allTextContents();
     for (const line of help) {

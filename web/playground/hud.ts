@@ -138,7 +138,7 @@ export class AnimatorControls {
 }
 
 /** Words of a description shown before "more". */
-const SHORT_WORDS = 45;
+const SHORT_WORDS = 30;
 
 /** The scene's description: its first sentences up to SHORT_WORDS words, the rest behind a
  * "more" toggle (#description-more), so the controls stay above the fold. */
@@ -281,9 +281,10 @@ export class Hud {
       behind.hidden = true;
       return;
     }
-    rate.textContent = `${r.stepsPerSecond.toFixed(0)} steps/s · ${r.framesPerSecond.toFixed(r.framesPerSecond < 10 ? 1 : 0)} fps (${(1000 / r.framesPerSecond).toFixed(0)} ms a frame)`;
+    rate.textContent = `${r.stepsPerSecond.toFixed(0)} steps/s · ${r.framesPerSecond.toFixed(r.framesPerSecond < 10 ? 1 : 0)} fps (${(1000 / r.framesPerSecond).toFixed(0)} ms)`;
     behind.hidden = r.behind < 0.02;
-    behind.textContent = `simulation behind: ${(100 * (1 - r.behind)).toFixed(0)} % of real time`;
+    behind.textContent = `behind: runs at ${(100 * (1 - r.behind)).toFixed(0)} % of real time`;
+    behind.title = `The simulation dropped ${(100 * r.behind).toFixed(0)} % of real time: frames came too slowly to run every step they owed.`;
   }
 }
 

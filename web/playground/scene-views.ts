@@ -176,7 +176,7 @@ export async function buildSceneViews(loaded: Loaded, stage: Stage, params: Para
   if (vault) layers.register({ id: 'vault', label: 'vault probe', object: vault.view.object, update: () => vault.view.update(), on: false });
   registerColliderLayers(world, entities, three, layers);
   if (navView) layers.register({ id: 'nav', label: 'navmesh, paths and steering targets', object: navView.object, update: () => navView.update() });
-  if (crowd) layers.register({ id: 'crowd', label: 'crowd: neighbour links, path (violet) vs actual (green) velocity', object: crowd.object, update: () => crowd.update(), on: navAgents.length > CROWD_AGENTS });
+  if (crowd) layers.register({ id: 'crowd', label: 'crowd links and velocities', title: 'per agent: links to the neighbours it avoided, its path velocity (violet) and actual velocity (green)', object: crowd.object, update: () => crowd.update(), on: navAgents.length > CROWD_AGENTS });
   return { views, bodies, markers, drawn, gripView, palmsView, interactor, interaction, level: colliderView, vault, nav, crowd, layers };
 }
 

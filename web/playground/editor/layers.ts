@@ -11,8 +11,10 @@ import type * as THREE from 'three';
 export interface DebugLayerDef {
   /** Short identifier: the checkbox id is `show-<id>`. */
   id: string;
-  /** What the checkbox says. */
+  /** What the checkbox says: a few words, so the panel stays one line per layer. */
   label: string;
+  /** The longer explanation shown on hover (colours, what each mark means). */
+  title?: string;
   /** Shown while the layer is on (added to the scene by whoever owns it). */
   object: THREE.Object3D;
   /** Called after every world step while the layer is on. */
@@ -42,6 +44,7 @@ export class DebugLayers {
     box.type = 'checkbox';
     box.id = `show-${def.id}`;
     label.append(box, ` ${def.label}`);
+    if (def.title) label.title = def.title;
     this.panel.append(label);
     const layer: Layer = { ...def, box };
     this.layers.set(def.id, layer);
