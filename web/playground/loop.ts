@@ -4,7 +4,7 @@
  * Simulation and drawing are decoupled: a frame runs every step its elapsed time owes, so the
  * simulation keeps 60 steps per second of simulated time however long a frame takes to draw
  * (under software WebGL a frame can take 50-970 ms while a step takes well under a
- * millisecond). Only two limits drop time, and the HUD says so ("simulation behind"): a frame's
+ * millisecond). Only two limits drop time, and the HUD says so ("behind: runs at N % of real time"): a frame's
  * elapsed time counts for at most MAX_FRAME_SECONDS (a tab coming back from the background does
  * not replay minutes), and stepping stops for the frame once it has taken half the frame's
  * elapsed time (at least STEP_BUDGET_MS) of wall-clock time, so a scene whose steps cost more
