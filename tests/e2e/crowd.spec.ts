@@ -80,3 +80,42 @@ function countPixels(png: ReturnType<typeof decodePng>, match: (r: number, g: nu
   }
   return n;
 }
+
+/** What three.js's renderer counted (WebGLRenderer.info) for the last frame. */
+interface DrawInfo {
+  frame: number;
+  calls: number;
+  triangles: number;
+  geometries: number;
+  /** The ids (uuid) of every geometry in the scene graph. */
+  uuids: string[];
+}
+const drawInfo = (page: import('@playwright/test').Page): Promise<DrawInfo> =>
+  page.evaluate(() => {
+    type Node = { geometry?: { uuid: string }; traverse(f: (o: Node) => void): void };
+    const three = (window.limber as unknown as { three: { scene: Node; renderer: { info: { render: { frame: number; calls: number; triangles: number }; memory: { geometries: number } } } } }).three;
+    const r = three.renderer.info;
+    const uuids: string[] = [];
+    three.scene.traverse((o) => {
+      if (o.geometry) uuids.push(o.geometry.uuid);
+    });
+    return { frame: r.render.frame, calls: r.render.calls, triangles: r.render.triangles, geometries: r.memory.geometries, uuids: uuids.sort() };
+  });
+
+test('crowd: the draw path is bounded: paths and markers in a few calls, bodies without a shadow pass, no geometry made per frame', async ({ page }) => {
+  const errors = await open(page, '?scene=crowd.json');
+  await page.waitForTimeout(1500);
+  const a = await drawInfo(page);
+  await page.waitForTimeout(3000);
+  const b = await drawInfo(page);
+  console.log(`crowd draw: ${b.frame - a.frame} frames in 3 s; ${b.calls} draw calls, ${b.triangles} triangles a frame; geometries ${a.geometries} -> ${b.geometries}`);
+  expect(b.frame - a.frame, 'frames drawn in 3 s').toBeGreaterThan(0);
+  // 100 bodies (one call each), the level and the layers' few buffers: 638 calls and 1.49 M
+  // triangles before the nav layer was pooled and instanced and crowds stopped casting shadows.
+  expect(b.calls, 'draw calls a frame').toBeLessThan(250);
+  expect(b.triangles, 'triangles a frame (the bodies drawn once)').toBeLessThan(1_000_000);
+  // The nav layer's paths were a new geometry per agent per frame.
+  expect(b.geometries, 'geometries alive after 3 s of frames').toBe(a.geometries);
+  expect(b.uuids.filter((u) => !a.uuids.includes(u)), 'geometries in the scene made since 3 s ago').toEqual([]);
+  expect(errors).toEqual([]);
+});

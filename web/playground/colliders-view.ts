@@ -106,7 +106,11 @@ export class ControllerView implements WorldView {
     for (const e of entities) {
       if (!world.has(e, CharacterController)) continue;
       const lines = new THREE.LineSegments(new THREE.BufferGeometry(), this.grounded);
-      const contacts = new THREE.LineSegments(new THREE.BufferGeometry(), this.normals);
+      // Up to three contact normals, each a segment, in a buffer written in place each step.
+      const normals = new THREE.BufferGeometry();
+      normals.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * 6), 3).setUsage(THREE.DynamicDrawUsage));
+      const contacts = new THREE.LineSegments(normals, this.normals);
+      contacts.frustumCulled = false;
       this.object.add(lines, contacts);
       this.items.push({ e, lines, contacts, size: '' });
     }
@@ -135,14 +139,18 @@ export class ControllerView implements WorldView {
       lines.position.set(p[0] + center[0], p[1] + center[1], p[2] + center[2]);
       lines.material = c.grounded ? this.grounded : this.airborne;
       lines.visible = true;
-      const normals = [c.hitNormal0, c.hitNormal1, c.hitNormal2].slice(0, Math.min(c.hitCount, 3));
-      const pts: number[] = [];
-      for (const n of normals) pts.push(0, 0, 0, n[0] * 0.3, n[1] * 0.3, n[2] * 0.3);
-      contacts.geometry.dispose();
-      contacts.geometry = new THREE.BufferGeometry();
-      contacts.geometry.setAttribute('position', new THREE.Float32BufferAttribute(pts, 3));
+      const hits = Math.min(c.hitCount, 3);
+      const at = contacts.geometry.getAttribute('position');
+      const normals = [c.hitNormal0, c.hitNormal1, c.hitNormal2];
+      for (let k = 0; k < hits; k++) {
+        const n = normals[k]!;
+        at.setXYZ(2 * k, 0, 0, 0);
+        at.setXYZ(2 * k + 1, n[0] * 0.3, n[1] * 0.3, n[2] * 0.3);
+      }
+      at.needsUpdate = true;
+      contacts.geometry.setDrawRange(0, 2 * hits);
       contacts.position.copy(lines.position);
-      contacts.visible = pts.length > 0;
+      contacts.visible = hits > 0;
     }
   }
 

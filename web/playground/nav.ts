@@ -10,6 +10,7 @@
 import * as THREE from 'three';
 import { NavAgent, type Entity, type NavAgentData, type NavMeshData, type Vec3, type World } from '../bridge/browser.js';
 import type { WorldView } from '../three/index.js';
+import { Segments } from './segments.js';
 
 export type DriveMode = NavAgentData['driveMode'];
 export const DRIVE_MODES: readonly DriveMode[] = ['NavDestination', 'RootMotion', 'Both'];
@@ -27,22 +28,35 @@ export function sceneNavMeshes(world: World, text: string, files: Record<string,
   return out;
 }
 
-interface AgentDraw {
-  e: Entity;
-  path: THREE.Line;
-  target: THREE.Mesh;
-  goal: THREE.Mesh;
-}
-
 const LIFT = 0.02; // lines and markers above the faces, metres
+/** Corners of a drawn path (world.nav.findPath's maxPoints). */
+const PATH_POINTS = 64;
+
+/** One instanced marker per agent, in one draw call; a hidden one has a zero scale. */
+function markers(geometry: THREE.BufferGeometry, material: THREE.Material, count: number): THREE.InstancedMesh {
+  const m = new THREE.InstancedMesh(geometry, material, count);
+  m.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+  m.renderOrder = 7;
+  m.frustumCulled = false;
+  return m;
+}
 
 export class NavView implements WorldView {
   readonly object = new THREE.Group();
   /** Faces of every mesh for picking (not drawn; identity transform). */
   private readonly pickMesh: THREE.Mesh;
-  private readonly agents: AgentDraw[] = [];
-  private readonly pathOn = new THREE.LineBasicMaterial({ color: 0x4fc3f7, depthTest: false, transparent: true });
-  private readonly pathOff = new THREE.LineBasicMaterial({ color: 0x4f7f9f, depthTest: false, transparent: true, opacity: 0.7 });
+  private readonly agents: readonly Entity[];
+  /** Every agent's path but the selected one's, and the selected one's (brighter), each one
+   * buffer for the whole crowd; targets and destinations instanced: a frame draws the paths and
+   * markers of any number of agents in four calls and allocates no geometry. */
+  private readonly pathsOff: Segments;
+  private readonly pathOn: Segments;
+  private readonly targets: THREE.InstancedMesh;
+  private readonly goals: THREE.InstancedMesh;
+  private readonly placed = new THREE.Matrix4();
+  private readonly at = new THREE.Vector3();
+  private readonly turn = new THREE.Quaternion();
+  private readonly size = new THREE.Vector3();
   selected: Entity | null = null;
   /** Corners of each agent's path as last drawn. */
   readonly paths = new Map<Entity, Vec3[]>();
@@ -83,19 +97,14 @@ export class NavView implements WorldView {
       return l;
     };
     this.object.add(lines(walls, 0xff9e40, 0.9), lines(portals, 0x66d9a0, 0.25));
-    const dot = new THREE.SphereGeometry(0.06, 12, 8);
+    this.agents = [...agents];
+    const n = Math.max(agents.length, 1);
+    this.pathsOff = new Segments(n * (PATH_POINTS - 1), 0x4f7f9f, { opacity: 0.7, renderOrder: 6 });
+    this.pathOn = new Segments(PATH_POINTS - 1, 0x4fc3f7, { opacity: 1, renderOrder: 6 });
+    this.targets = markers(new THREE.SphereGeometry(0.06, 12, 8), new THREE.MeshBasicMaterial({ color: 0xffd54f, depthTest: false }), n);
     const ring = new THREE.RingGeometry(0.16, 0.22, 24).rotateX(-Math.PI / 2);
-    for (const e of agents) {
-      const path = new THREE.Line(new THREE.BufferGeometry(), this.pathOff);
-      path.renderOrder = 6;
-      path.frustumCulled = false;
-      const target = new THREE.Mesh(dot, new THREE.MeshBasicMaterial({ color: 0xffd54f, depthTest: false }));
-      target.renderOrder = 7;
-      const goal = new THREE.Mesh(ring, new THREE.MeshBasicMaterial({ color: 0x4fc3f7, side: THREE.DoubleSide, depthTest: false, transparent: true, opacity: 0.85 }));
-      goal.renderOrder = 7;
-      this.object.add(path, target, goal);
-      this.agents.push({ e, path, target, goal });
-    }
+    this.goals = markers(ring, new THREE.MeshBasicMaterial({ color: 0x4fc3f7, side: THREE.DoubleSide, depthTest: false, transparent: true, opacity: 0.85 }), n);
+    this.object.add(this.pathsOff.lines, this.pathOn.lines, this.targets, this.goals);
   }
 
   /** The navmesh point under a ray (world space), or null. */
@@ -105,31 +114,35 @@ export class NavView implements WorldView {
   }
 
   update(): void {
-    for (const d of this.agents) {
-      const a = this.world.get(d.e, NavAgent);
+    this.pathsOff.begin();
+    this.pathOn.begin();
+    this.agents.forEach((e, i) => {
+      const a = this.world.get(e, NavAgent);
       const going = a.hasDestination && !a.stopped;
-      let corners: Vec3[] = [];
-      if (going) {
-        corners = this.world.nav.findPath(a.navMesh, a.nextPosition, a.destination, { maxPoints: 64 }).points;
-      }
-      this.paths.set(d.e, corners);
-      const pts = corners.map((p) => new THREE.Vector3(p[0], p[1] + LIFT, p[2]));
-      // a new geometry each time: setFromPoints keeps an existing attribute's length
-      d.path.geometry.dispose();
-      d.path.geometry = new THREE.BufferGeometry().setFromPoints(pts);
-      d.path.material = d.e === this.selected ? this.pathOn : this.pathOff;
-      d.path.visible = pts.length > 1;
-      d.target.visible = going && !a.arrived;
-      d.target.position.set(a.steeringTarget[0], a.steeringTarget[1] + LIFT + 0.04, a.steeringTarget[2]);
-      d.goal.visible = a.hasDestination;
-      d.goal.position.set(a.destination[0], a.destination[1] + LIFT, a.destination[2]);
-      d.goal.scale.setScalar(d.e === this.selected ? 1.4 : 1);
-    }
+      const corners = going ? this.world.nav.findPath(a.navMesh, a.nextPosition, a.destination, { maxPoints: PATH_POINTS }).points : [];
+      this.paths.set(e, corners);
+      const lines = e === this.selected ? this.pathOn : this.pathsOff;
+      for (let k = 0; k + 1 < corners.length; k++) lines.add(corners[k]!, corners[k + 1]!, undefined, LIFT);
+      const t = a.steeringTarget;
+      this.place(this.targets, i, going && !a.arrived, t[0], t[1] + LIFT + 0.04, t[2], 1);
+      const d = a.destination;
+      this.place(this.goals, i, a.hasDestination, d[0], d[1] + LIFT, d[2], e === this.selected ? 1.4 : 1);
+    });
+    this.pathsOff.end();
+    this.pathOn.end();
+    this.targets.instanceMatrix.needsUpdate = true;
+    this.goals.instanceMatrix.needsUpdate = true;
+  }
+
+  /** Instance `i` of `marker` at (x, y, z), scaled by `scale`, or hidden (a zero scale). */
+  private place(marker: THREE.InstancedMesh, i: number, shown: boolean, x: number, y: number, z: number, scale: number): void {
+    this.size.setScalar(shown ? scale : 0);
+    marker.setMatrixAt(i, this.placed.compose(this.at.set(x, y, z), this.turn, this.size));
   }
 
   dispose(): void {
     this.pickMesh.geometry.dispose();
-    for (const d of this.agents) d.path.geometry.dispose();
+    for (const o of [this.pathsOff.lines, this.pathOn.lines, this.targets, this.goals]) o.geometry.dispose();
   }
 }
 

@@ -3,6 +3,7 @@
  * the debug layers (editor/layers.ts) each of them registers. */
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import { CharacterController, Collider, EnvironmentInteraction, GripProfile, NavAgent, Rig, Transform, TwoBoneIK, Vault, type Entity, type World } from '../bridge/browser.js';
 import { EntityMarker, GripView, RigMeshView, SkeletonView, type WorldView } from '../three/index.js';
 import { ColliderWireView, ControllerView } from './colliders-view.js';
@@ -45,13 +46,16 @@ export interface SceneViews {
 function createBodies({ world, text, files, rigs, nameOf }: Loaded): Promise<RigMeshView[]> {
   const gltfOf = rigFilesByEntity(text);
   const loader = new GLTFLoader();
+  // Each file is parsed once; every character drawn with it gets a clone (SkeletonUtils: its
+  // own bones, shared geometry and materials), so a crowd of 100 parses one file, not 100.
+  const parsed = new Map<string, Promise<THREE.Object3D>>();
   return Promise.all(
     rigs.map(async (e) => {
       const path = gltfOf.get(nameOf.get(e) ?? '');
       const bytes = path !== undefined ? files[path] : undefined;
-      if (!bytes) return new RigMeshView(world, e);
-      const gltf = await loader.parseAsync(bytes.slice().buffer, '');
-      return new RigMeshView(world, e, { source: gltf.scene });
+      if (path === undefined || !bytes) return new RigMeshView(world, e);
+      if (!parsed.has(path)) parsed.set(path, loader.parseAsync(bytes.slice().buffer, '').then((g) => g.scene));
+      return new RigMeshView(world, e, { source: cloneSkinned(await parsed.get(path)!) });
     }),
   );
 }
@@ -142,7 +146,10 @@ export async function buildSceneViews(loaded: Loaded, stage: Stage, params: Para
   const surfacesView = new GripView(world, drawn, { palms: false });
   const contactsView = new ContactsView(world, holders);
   const { colliderView, interactor, interaction, vault } = moduleViews(world, entities, stage.invalidate);
-  for (const b of bodies) for (const m of b.meshes) m.castShadow = true;
+  // Bodies cast shadows in scenes of a few characters; a crowd's would double the triangles
+  // drawn (the shadow pass draws every body again) for marks too small to read from above.
+  const shadows = bodies.length <= CROWD_AGENTS;
+  for (const b of bodies) for (const m of b.meshes) m.castShadow = shadows;
   const views: WorldView[] = [...bodies, ...markers.values(), gripView];
   if (colliderView) views.push(colliderView);
   if (interaction) views.push(interaction.view);
