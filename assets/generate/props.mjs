@@ -81,7 +81,7 @@ function rifle() {
   const supN = normalize([-0.3, 1, 0]);
   return {
     name: p,
-    description: 'Rifle, 0.90 m from stock (z -0.36) to muzzle (z +0.54); origin at the top of the pistol grip, +Z toward the muzzle, +Y up. Main (right) palm on the pistol grip, support (left) palm under the handguard.',
+    description: 'Rifle, 0.90 m from stock (z -0.36) to muzzle (z +0.54): stock, receiver, pistol grip, magazine, handguard, barrel; origin at the top of the pistol grip, +Z toward the muzzle, +Y up. Main (right) palm on the pistol grip, support (left) palm under the handguard.',
     entities: [
       object(p, { mainPose: 'pistol', support: true, supportPose: 'support' }),
       anchor(p, 'mainAnchor', grip.anchorPos, grip.anchorRot),
@@ -91,6 +91,9 @@ function rifle() {
       surface(p, 'receiver', 'box', [0, 0.035, 0], null, { size: [0.05, 0.07, 0.3] }),
       surface(p, 'stock', 'box', [0, 0.01, -0.26], null, { size: [0.04, 0.12, 0.2] }),
       surface(p, 'barrel', 'cylinder', [0, 0.035, 0.475], null, { direction: 'Z', radius: 0.009, height: 0.13 }),
+      // In front of the trigger, raked forward 10°, its top in the receiver: clear of the
+      // fingers round the pistol grip (which stop on it if a pose reaches that far).
+      surface(p, 'magazine', 'box', [0, -0.04, 0.08], qx(-10 * DEG), { size: [0.028, 0.12, 0.05] }),
     ],
   };
 }

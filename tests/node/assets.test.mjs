@@ -34,7 +34,7 @@ const SHA256 = {
   'rigs/convention-vrm.glb': '7d2bb0ab7f09275616132045522675b85b3de8ffd1b52d6ec4e97b77371bbd59',
   'rigs/convention-biped.glb': '5459809d724266df3b8810d4fadc8e6a5bc4cf71d8836c34d0654dc92a893104',
   'rigs/convention-daz4.glb': 'bd67706d32ffc8b9189679626424ecbbed7da14e91d1453008c18c87d5e96739',
-  'props/rifle.json': '2b585705af953ca06f150a70358aff0722aa1864b038f3fdd4f4ea259581c922',
+  'props/rifle.json': 'f44038547c22634631bcf2b92b7025cb2e1df4ac3e73f80ba2c41d35a77d8e1d',
   'props/pistol.json': 'e92383ce80b06e163e67637caaed195598fba412e35471128dbd65b83faf8b09',
   'props/hammer.json': '078aa7dd744c6ddfc85ba611252763792f1c5c76f1b64330b149d45d00bb4eb0',
   'props/cup.json': '11a85a9c49cd34726929a9c39d69cd244d53e9926a5cb49d9154abdec92e2f73',

@@ -138,7 +138,7 @@ test('loadProp(assets/props/rifle.json): held two-handed (placeTwoHanded) throug
   assert.ok(rifle instanceof Prop);
   assert.equal(rifle.name, 'rifle');
   assert.equal(rifle.twoHanded, true);
-  assert.equal(rifle.surfaces.length, 5);
+  assert.equal(rifle.surfaces.length, 6); // grip, handguard, receiver, stock, barrel, magazine
   assert.equal(rifle.anchors.main, rifle.entities.get('rifle.mainAnchor'));
   assert.equal(rifle.anchors.support, rifle.entities.get('rifle.supportAnchor'));
   assert.deepEqual(world.get(rifle.entity, Transform).position, [0.2, 1.2, 0.3].map(Math.fround));

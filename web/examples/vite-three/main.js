@@ -109,6 +109,7 @@ const rifle = {
     { name: 'rifle.receiver', components: { Transform: { parent: 'rifle', position: [0, 0.035, 0] }, GripSurface: { shape: 'Box', size: [0.05, 0.07, 0.3] } } },
     { name: 'rifle.stock', components: { Transform: { parent: 'rifle', position: [0, 0.01, -0.26] }, GripSurface: { shape: 'Box', size: [0.04, 0.12, 0.2] } } },
     { name: 'rifle.barrel', components: { Transform: { parent: 'rifle', position: [0, 0.035, 0.475] }, GripSurface: { shape: 'Cylinder', direction: 'Z', radius: 0.009, height: 0.13 } } },
+    { name: 'rifle.magazine', components: { Transform: { parent: 'rifle', position: [0, -0.04, 0.08], rotation: [-0.0871557, 0, 0, 0.9961947] }, GripSurface: { shape: 'Box', size: [0.028, 0.12, 0.05] } } },
   ],
 };
 
