@@ -6,6 +6,7 @@
 #include "limber/geom.h"
 #include "limber/grip.h"
 #include "limber/grip_pose.h"
+#include "limber/grip_wrap.h"
 #include "limber/ik.h"
 
 /* Joints one hand's blend covers: clavicle, upper arm, forearm, hand, 5 x 3 finger
@@ -209,6 +210,13 @@ uint32_t lb_grip_gather_shapes(const lb_world *w, uint32_t rig_slot, int object,
 void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driver_kind kind,
                           lb_name pose, float weight, float trigger, int object,
                           lb_grip_shapes *shapes);
+
+/* lb_wrap_job_run for the Grip phase's own jobs (grip/wrap.c): the same result for a job whose
+ * values a successful lb_finger_pose_job_run just checked or wrote (the hand's model, the
+ * fingers' locals, their posed rotations), with rest rotations and the hand rig's tip
+ * estimates from a loaded skeleton and shapes from lb_shape_resolve. Only the layout
+ * (pointers, counts, margin, the fingers' chains) is checked again, not every value. */
+lb_result lb_wrap_job_run_posed(lb_wrap_job *job);
 
 /* A registered captured pose by name, or null (string work: registrations only). */
 lb_finger_pose *lb_grip_find_finger_pose(const lb_world *w, const char *name);
