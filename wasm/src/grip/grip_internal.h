@@ -211,6 +211,12 @@ void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driv
                           lb_name pose, float weight, float trigger, int object,
                           lb_grip_shapes *shapes);
 
+/* lb_finger_pose_job_run for the Grip phase (grip/finger_pose.c): the same rotations, palm
+ * and index length for a pose from the world's registry (checked when it was registered, so
+ * not again); job->positions hold only the thumb's target finger (the one the thumb reaches
+ * for) and the thumb, the others stay zero. */
+lb_result lb_finger_pose_job_run_registered(lb_finger_pose_job *job);
+
 /* lb_wrap_job_run for the Grip phase's own jobs (grip/wrap.c): the same result for a job whose
  * values a successful lb_finger_pose_job_run just checked or wrote (the hand's model, the
  * fingers' locals, their posed rotations), with rest rotations and the hand rig's tip

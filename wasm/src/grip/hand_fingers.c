@@ -144,7 +144,7 @@ void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driv
   job.local = inst->local;
   job.model = inst->model;
   job.out_local = inst->local;
-  if (lb_finger_pose_job_run(&job) != LB_OK) {
+  if (lb_finger_pose_job_run_registered(&job) != LB_OK) {
     return;
   }
   const lb_grip_profile_c *prof =
