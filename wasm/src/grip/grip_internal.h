@@ -181,6 +181,12 @@ void lb_grip_palm_model(const lb_grip_hand *h, const lb_rig_instance *inst, lb_t
 void lb_grip_arm_reach(const lb_skeleton *sk, lb_rig_instance *inst, const lb_grip_hand *h,
                        const lb_transform *anchor_model, float weight, float assist,
                        bool lean_spine);
+/* lb_grip_arm_reach for the Grip phase's arms part: when every finger hangs off the hand
+ * joint, the joints below the hand keep their model transforms until the fingers part, which
+ * poses them and refreshes the hand's subtree (lb_grip_fingers); nothing reads them between. */
+void lb_grip_arm_reach_held(const lb_skeleton *sk, lb_rig_instance *inst, const lb_grip_hand *h,
+                            const lb_transform *anchor_model, float weight, float assist,
+                            bool lean_spine);
 
 /* Anchor placement relative to the object, mirrored through the object's plane when the
  * holding hand differs from the profile's hand. */
