@@ -59,7 +59,14 @@ typedef struct lb_grip_hand_def {
 typedef struct lb_grip_hand_joints {
   versor from_off[LB_GRIP_BLEND_MAX];
   versor last_off[LB_GRIP_BLEND_MAX];
+  /* The last step's anim_j and out_j, kept instead of their offset anim_j^-1 out_j, which is
+   * only read when a blend begins: joint j's last_off is that product while bit j of
+   * `pending` is set (lb_grip_blend_begin works it out then). */
+  versor last_anim[LB_GRIP_BLEND_MAX];
+  versor last_out[LB_GRIP_BLEND_MAX];
+  uint32_t pending;
 } lb_grip_hand_joints;
+_Static_assert(LB_GRIP_BLEND_MAX <= 32, "lb_grip_hand_joints.pending has a bit per joint");
 
 /* One character's hand: the shared def, its per-joint buffers and a few scalars. */
 typedef struct lb_grip_hand {
