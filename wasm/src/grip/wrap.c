@@ -87,7 +87,6 @@ typedef struct lb_chain {
   int base;      /* the root's parent joint */
   vec3 root;     /* the root joint in model space: the finger frame's origin */
   float len[LB_WRAP_SEGS];
-  float span[LB_WRAP_SEGS][LB_WRAP_SEGS]; /* span[j][b]: len[j] + ... + len[b], j <= b */
   /* search state */
   int active;            /* first joint still closing: the lead bone */
   float s[LB_WRAP_SEGS]; /* closing per joint */
@@ -654,24 +653,16 @@ static float lb_bone_thresholds(lb_chain *c, int b, float margin) {
 
 /* ---- search ---------------------------------------------------------------------------- */
 
-/* The bone lengths summed from each joint on, once per finger (lb_chain_speeds reads them
- * every phase). */
-static void lb_chain_spans(lb_chain *c) {
-  for (int j = 0; j < c->nb; ++j) {
-    float sum = 0.0f;
-    for (int b = j; b < c->nb; ++b) {
-      sum += c->len[b];
-      c->span[j][b] = sum;
-    }
-  }
-}
-
 /* Sample speed bounds for the phase that starts now (joints active.. closing). */
 static void lb_chain_speeds(lb_chain *c) {
   for (int b = 0; b < c->nb; ++b) {
     float k = 0.0f;
     for (int j = c->active; j <= b; ++j) {
-      k += c->angle[j] * c->span[j][b];
+      float reach = 0.0f;
+      for (int i = j; i <= b; ++i) {
+        reach += c->len[i];
+      }
+      k += c->angle[j] * reach;
     }
     k *= LB_WRAP_SPEED_SLACK;
     c->inv_speed[b] = k > 0.0f ? 1.0f / k : FLT_MAX;
@@ -920,7 +911,6 @@ static void lb_wrap_finger_run(lb_chain *c, const lb_wrap_job *job, bool wrap,
     return;
   }
   out->searched = true;
-  lb_chain_spans(c);
   lb_arcs_init(c, job);
   for (int k = 0; k < c->n; ++k) {
     lb_arc_bone(&c->arc[k], c->u[k + 1]);
