@@ -67,9 +67,44 @@ static float lb_gap(const lb_grip_hand *h, const lb_rig_instance *inst, const ve
   return lb_vec3_length(d) - h->arm_length;
 }
 
-void lb_grip_arm_reach(const lb_skeleton *sk, lb_rig_instance *inst, const lb_grip_hand *h,
-                       const lb_transform *anchor_model, float weight, float assist,
-                       bool lean_spine) {
+/* Whether every finger hangs off the hand joint itself (no palm bones): then only the hand's
+ * model transform is read before the Grip phase's fingers part refreshes the hand's subtree. */
+static bool lb_fingers_off_hand(const lb_grip_hand *h) {
+  const lb_hand_rig *rig = &h->def->rig;
+  for (int f = 0; f < LB_FINGER_COUNT; ++f) {
+    if (rig->fingers[f].found && rig->fingers[f].root_parent != h->def->info.hand) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* lb_rig_commit_two_bone; with `skip_fingers`, the last refresh leaves out the joints below
+ * the hand (the Grip phase's fingers part refreshes them after posing them). */
+static void lb_arm_commit(const lb_skeleton *sk, lb_rig_instance *inst, const lb_grip_hand *h,
+                          const lb_two_bone_ik_job *job, bool skip_fingers) {
+  int root = h->def->upper, mid = h->def->lower, tip = h->def->info.hand;
+  if (!skip_fingers) {
+    lb_rig_commit_two_bone(sk, inst, root, mid, tip, job);
+    return;
+  }
+  versor root_r, mid_r, tip_r;
+  lb_quat_mul(job->root_correction, inst->model[root].r, root_r);
+  lb_quat_mul(job->mid_correction, inst->model[mid].r, mid_r);
+  lb_quat_mul(job->tip_correction, inst->model[tip].r, tip_r);
+  lb_apply_rotation(inst, sk, root, root_r);
+  lb_rig_local_to_model(sk, inst, (uint32_t)root, (uint32_t)root + 1u);
+  lb_apply_rotation(inst, sk, mid, mid_r);
+  lb_rig_local_to_model(sk, inst, (uint32_t)mid, (uint32_t)mid + 1u);
+  lb_apply_rotation(inst, sk, tip, tip_r);
+  /* Depth-first: the hand's descendants are [tip + 1, subtree_end[tip]). */
+  lb_rig_local_to_model(sk, inst, (uint32_t)root, (uint32_t)tip + 1u);
+  lb_rig_local_to_model(sk, inst, sk->subtree_end[tip], sk->subtree_end[root]);
+}
+
+static void lb_arm_reach(const lb_skeleton *sk, lb_rig_instance *inst, const lb_grip_hand *h,
+                         const lb_transform *anchor_model, float weight, float assist,
+                         bool lean_spine, bool skip_fingers) {
   if (weight <= 0.0f || h->def->upper < 0 || h->def->lower < 0) {
     return;
   }
@@ -100,6 +135,18 @@ void lb_grip_arm_reach(const lb_skeleton *sk, lb_rig_instance *inst, const lb_gr
   job.weight = weight;
   job.rotation_weight = weight;
   if (lb_two_bone_ik_job_run(&job) == LB_OK) {
-    lb_rig_commit_two_bone(sk, inst, h->def->upper, h->def->lower, h->def->info.hand, &job);
+    lb_arm_commit(sk, inst, h, &job, skip_fingers);
   }
+}
+
+void lb_grip_arm_reach(const lb_skeleton *sk, lb_rig_instance *inst, const lb_grip_hand *h,
+                       const lb_transform *anchor_model, float weight, float assist,
+                       bool lean_spine) {
+  lb_arm_reach(sk, inst, h, anchor_model, weight, assist, lean_spine, false);
+}
+
+void lb_grip_arm_reach_held(const lb_skeleton *sk, lb_rig_instance *inst, const lb_grip_hand *h,
+                            const lb_transform *anchor_model, float weight, float assist,
+                            bool lean_spine) {
+  lb_arm_reach(sk, inst, h, anchor_model, weight, assist, lean_spine, lb_fingers_off_hand(h));
 }

@@ -3,6 +3,7 @@
  * positions. */
 #include "../math/simd4.h"
 #include "finger_pose_internal.h"
+#include "grip_internal.h"
 
 #include <string.h>
 
@@ -25,7 +26,8 @@ static lb_f4 lb_local_zero(lb_f4 acc, const lb_transform *l) {
   return lb_f4_zero_terms(lb_f4_zero_terms(acc, lb_f4_load3(l->t)), lb_f4_load3(l->s));
 }
 
-lb_result lb_finger_pose_job_validate(const lb_finger_pose_job *job) {
+/* The job's checks; the pose definition's too with `check_def`. */
+static lb_result lb_pose_job_check(const lb_finger_pose_job *job, bool check_def) {
   if (!job || !job->rig || !job->pose || !job->local || !job->model || !job->out_local ||
       !job->rig->valid || job->joint_count != job->rig->joint_count || job->rig->hand < 0 ||
       job->rig->hand >= (int)job->joint_count) {
@@ -37,7 +39,7 @@ lb_result lb_finger_pose_job_validate(const lb_finger_pose_job *job) {
   if (job->trigger < 0.0f || job->trigger > 1.0f) {
     return LB_ERR_OUT_OF_RANGE;
   }
-  lb_result r = lb_grip_pose_validate(job->pose);
+  lb_result r = check_def ? lb_grip_pose_validate(job->pose) : LB_OK;
   if (r != LB_OK) {
     return r;
   }
@@ -68,6 +70,10 @@ lb_result lb_finger_pose_job_validate(const lb_finger_pose_job *job) {
     }
   }
   return lb_f4_zero_terms_failed(acc) ? LB_ERR_NOT_FINITE : LB_OK;
+}
+
+lb_result lb_finger_pose_job_validate(const lb_finger_pose_job *job) {
+  return lb_pose_job_check(job, true);
 }
 
 /* The sine and cosine of half of deg degrees, computed once per distinct angle in a job:
@@ -105,7 +111,9 @@ void lb_turn_from_rest(lb_turn_cache *cache, const vec3 axis, float deg, const v
   lb_qnormalize(r);
 }
 
-static void lb_pose_finger(lb_finger_pose_job *job, lb_finger f, lb_turn_cache *cache) {
+/* Finger f's rotations, and with `place` its model positions (none of the rotations depend
+ * on them). */
+static void lb_pose_finger(lb_finger_pose_job *job, lb_finger f, lb_turn_cache *cache, bool place) {
   const lb_hand_rig_finger *rf = &job->rig->fingers[f];
   float bend[3], fan;
   lb_grip_pose_finger_angles(job->pose, f, job->trigger, bend, &fan);
@@ -121,8 +129,13 @@ static void lb_pose_finger(lb_finger_pose_job *job, lb_finger f, lb_turn_cache *
       lb_turn_from_rest(cache, rf->fan_axis, fan, bent, r);
     }
     memcpy(job->out_local[j].r, r, sizeof r);
-    lb_pose_joint(&parent, &job->local[j], r, &parent);
-    memcpy(job->positions[f][s], parent.t, sizeof(vec3));
+    if (place) {
+      lb_pose_joint(&parent, &job->local[j], r, &parent);
+      memcpy(job->positions[f][s], parent.t, sizeof(vec3));
+    }
+  }
+  if (!place) {
+    return;
   }
   if (rf->tip >= 0) {
     lb_xf_point(&parent, job->local[rf->tip].t, job->positions[f][LB_FINGER_MAX_SEGMENTS]);
@@ -133,11 +146,8 @@ static void lb_pose_finger(lb_finger_pose_job *job, lb_finger f, lb_turn_cache *
   }
 }
 
-lb_result lb_finger_pose_job_run(lb_finger_pose_job *job) {
-  lb_result r = lb_finger_pose_job_validate(job);
-  if (r != LB_OK) {
-    return r;
-  }
+/* The pose, fingers then thumb, positions of the fingers in place_mask (bit per finger). */
+static void lb_pose_solve(lb_finger_pose_job *job, uint32_t place_mask) {
   const lb_hand_rig *rig = job->rig;
   const lb_transform *hand = &job->model[rig->hand];
   lb_transform_mul(hand, &rig->palm, &job->palm);
@@ -150,9 +160,26 @@ lb_result lb_finger_pose_job_run(lb_finger_pose_job *job) {
   cache.count = 0;
   for (int f = LB_FINGER_INDEX; f < LB_FINGER_COUNT; ++f) {
     if (rig->fingers[f].found) {
-      lb_pose_finger(job, (lb_finger)f, &cache);
+      lb_pose_finger(job, (lb_finger)f, &cache, (place_mask >> f) & 1u);
     }
   }
   lb_thumb_reach(job);
-  return LB_OK;
+}
+
+lb_result lb_finger_pose_job_run(lb_finger_pose_job *job) {
+  lb_result r = lb_finger_pose_job_validate(job);
+  if (r == LB_OK) {
+    lb_pose_solve(job, ~0u);
+  }
+  return r;
+}
+
+lb_result lb_finger_pose_job_run_registered(lb_finger_pose_job *job) {
+  lb_result r = lb_pose_job_check(job, false);
+  if (r == LB_OK) {
+    lb_finger target =
+        job->pose->thumb.to == LB_THUMB_TO_INDEX ? LB_FINGER_INDEX : LB_FINGER_MIDDLE;
+    lb_pose_solve(job, 1u << target);
+  }
+  return r;
 }

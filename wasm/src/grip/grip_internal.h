@@ -6,6 +6,7 @@
 #include "limber/geom.h"
 #include "limber/grip.h"
 #include "limber/grip_pose.h"
+#include "limber/grip_wrap.h"
 #include "limber/ik.h"
 
 /* Joints one hand's blend covers: clavicle, upper arm, forearm, hand, 5 x 3 finger
@@ -58,7 +59,14 @@ typedef struct lb_grip_hand_def {
 typedef struct lb_grip_hand_joints {
   versor from_off[LB_GRIP_BLEND_MAX];
   versor last_off[LB_GRIP_BLEND_MAX];
+  /* The last step's anim_j and out_j, kept instead of their offset anim_j^-1 out_j, which is
+   * only read when a blend begins: joint j's last_off is that product while bit j of
+   * `pending` is set (lb_grip_blend_begin works it out then). */
+  versor last_anim[LB_GRIP_BLEND_MAX];
+  versor last_out[LB_GRIP_BLEND_MAX];
+  uint32_t pending;
 } lb_grip_hand_joints;
+_Static_assert(LB_GRIP_BLEND_MAX <= 32, "lb_grip_hand_joints.pending has a bit per joint");
 
 /* One character's hand: the shared def, its per-joint buffers and a few scalars. */
 typedef struct lb_grip_hand {
@@ -180,6 +188,12 @@ void lb_grip_palm_model(const lb_grip_hand *h, const lb_rig_instance *inst, lb_t
 void lb_grip_arm_reach(const lb_skeleton *sk, lb_rig_instance *inst, const lb_grip_hand *h,
                        const lb_transform *anchor_model, float weight, float assist,
                        bool lean_spine);
+/* lb_grip_arm_reach for the Grip phase's arms part: when every finger hangs off the hand
+ * joint, the joints below the hand keep their model transforms until the fingers part, which
+ * poses them and refreshes the hand's subtree (lb_grip_fingers); nothing reads them between. */
+void lb_grip_arm_reach_held(const lb_skeleton *sk, lb_rig_instance *inst, const lb_grip_hand *h,
+                            const lb_transform *anchor_model, float weight, float assist,
+                            bool lean_spine);
 
 /* Anchor placement relative to the object, mirrored through the object's plane when the
  * holding hand differs from the profile's hand. */
@@ -209,6 +223,19 @@ uint32_t lb_grip_gather_shapes(const lb_world *w, uint32_t rig_slot, int object,
 void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driver_kind kind,
                           lb_name pose, float weight, float trigger, int object,
                           lb_grip_shapes *shapes);
+
+/* lb_finger_pose_job_run for the Grip phase (grip/finger_pose.c): the same rotations, palm
+ * and index length for a pose from the world's registry (checked when it was registered, so
+ * not again); job->positions hold only the thumb's target finger (the one the thumb reaches
+ * for) and the thumb, the others stay zero. */
+lb_result lb_finger_pose_job_run_registered(lb_finger_pose_job *job);
+
+/* lb_wrap_job_run for the Grip phase's own jobs (grip/wrap.c): the same result for a job whose
+ * values a successful lb_finger_pose_job_run just checked or wrote (the hand's model, the
+ * fingers' locals, their posed rotations), with rest rotations and the hand rig's tip
+ * estimates from a loaded skeleton and shapes from lb_shape_resolve. Only the layout
+ * (pointers, counts, margin, the fingers' chains) is checked again, not every value. */
+lb_result lb_wrap_job_run_posed(lb_wrap_job *job);
 
 /* A registered captured pose by name, or null (string work: registrations only). */
 lb_finger_pose *lb_grip_find_finger_pose(const lb_world *w, const char *name);

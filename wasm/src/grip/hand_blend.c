@@ -29,7 +29,16 @@ void lb_grip_blend_begin(lb_grip_hand *h, uint64_t key, float seconds) {
     return;
   }
   h->driver_key = key;
-  memcpy(h->joints->from_off, h->joints->last_off, sizeof h->joints->from_off);
+  lb_grip_hand_joints *j = h->joints;
+  for (uint32_t k = 0; k < LB_GRIP_BLEND_MAX; ++k) {
+    if ((j->pending >> k) & 1u) {
+      versor inv;
+      lb_quat_conj(j->last_anim[k], inv);
+      lb_quat_mul(inv, j->last_out[k], j->last_off[k]);
+    }
+  }
+  j->pending = 0;
+  memcpy(j->from_off, j->last_off, sizeof j->from_off);
   h->blend_seconds = seconds;
   h->blend_t = seconds > 0.0f ? 0.0f : 1.0f;
 }
@@ -68,9 +77,9 @@ void lb_grip_blend_apply(lb_grip_hand *h, const lb_skeleton *sk, lb_rig_instance
       lb_quat_slerp(from, target, e, out);
       lb_quat_normalize(out);
     }
-    versor inv;
-    lb_quat_conj(anim[k], inv);
-    lb_quat_mul(inv, out, h->joints->last_off[k]);
+    memcpy(h->joints->last_anim[k], anim[k], sizeof(versor));
+    memcpy(h->joints->last_out[k], out, sizeof(versor));
+    h->joints->pending |= 1u << k;
   }
   if (easing) {
     lb_grip_refresh_joints(sk, inst, &h->def->blend_joints[first], end - first);

@@ -81,7 +81,7 @@ static void lb_wrap_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_rig_ins
     memcpy(wrap.end_local[f], h->def->rig.fingers[f].tip_local, sizeof(vec3));
   }
   wrap.out_local = inst->local;
-  if (lb_wrap_job_run(&wrap) == LB_OK) {
+  if (lb_wrap_job_run_posed(&wrap) == LB_OK) {
     for (int f = 0; f < LB_FINGER_COUNT; ++f) {
       h->contacts |= (uint8_t)((wrap.fingers[f].contact ? 1u : 0u) << f);
     }
@@ -144,7 +144,7 @@ void lb_grip_hand_fingers(lb_world *w, uint32_t s, lb_grip_hand *h, lb_grip_driv
   job.local = inst->local;
   job.model = inst->model;
   job.out_local = inst->local;
-  if (lb_finger_pose_job_run(&job) != LB_OK) {
+  if (lb_finger_pose_job_run_registered(&job) != LB_OK) {
     return;
   }
   const lb_grip_profile_c *prof =

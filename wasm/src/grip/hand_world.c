@@ -230,5 +230,6 @@ void lb_grip_hand_bind(lb_grip_hand *h, const lb_grip_hand_def *def) {
       lb_quat_identity(joints->from_off[k]);
       lb_quat_identity(joints->last_off[k]);
     }
+    joints->pending = 0;
   }
 }

@@ -225,8 +225,8 @@ void lb_grip_arms(lb_world *w, uint32_t s, lb_grip_step *step) {
     if (p->object >= 0) {
       lb_anchor_model(w, s, p, &step->anchor_world[side], &anchor_model);
       if (reach) {
-        lb_grip_arm_reach(sk, inst, h, &anchor_model, p->arm_weight, gh->shoulder_assist,
-                          side == main);
+        lb_grip_arm_reach_held(sk, inst, h, &anchor_model, p->arm_weight, gh->shoulder_assist,
+                               side == main);
       }
     }
     lb_grip_blend_apply(h, sk, inst, step->anim[side], 0, lb_grip_blend_arm_count(h));

@@ -23,6 +23,7 @@
  * cannot make the wrap several times cheaper. */
 #include "../math/math_inline.h"
 #include "../math/simd4_xf.h"
+#include "grip_internal.h"
 #include "limber/grip_wrap.h"
 #include "limber/rig.h"
 
@@ -211,7 +212,8 @@ static lb_result lb_check_values(const lb_wrap_job *job, const lb_finger_info *f
                                       : LB_ERR_OUT_OF_RANGE;
 }
 
-lb_result lb_wrap_job_validate(const lb_wrap_job *job) {
+/* Everything but the values: pointers, counts, margin, the fingers' chains. */
+static lb_result lb_wrap_check_layout(const lb_wrap_job *job) {
   if (!job || !job->hand || !job->parents || !job->local || !job->open_local || !job->pose_local ||
       !job->model || !job->out_local || (job->shape_count > 0 && !job->shapes) ||
       (job->finger_mask & ~LB_WRAP_ALL_FINGERS) != 0) {
@@ -236,6 +238,14 @@ lb_result lb_wrap_job_validate(const lb_wrap_job *job) {
         return r;
       }
     }
+  }
+  return LB_OK;
+}
+
+lb_result lb_wrap_job_validate(const lb_wrap_job *job) {
+  lb_result layout = lb_wrap_check_layout(job);
+  if (layout != LB_OK) {
+    return layout;
   }
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     const lb_finger_info *fi = &job->hand->fingers[f];
@@ -946,8 +956,8 @@ static void lb_wrap_finger_run(lb_chain *c, const lb_wrap_job *job, bool wrap,
   }
 }
 
-lb_result lb_wrap_job_run(lb_wrap_job *job) {
-  lb_result r = lb_wrap_job_validate(job);
+/* The job's outputs before a run, whatever its validation answers. */
+static void lb_wrap_reset_outputs(lb_wrap_job *job) {
   if (job) {
     job->queries = 0;
     for (int f = 0; f < LB_FINGER_COUNT; ++f) {
@@ -955,9 +965,30 @@ lb_result lb_wrap_job_run(lb_wrap_job *job) {
       job->fingers[f].first_bone = -1;
     }
   }
-  if (r != LB_OK) {
-    return r;
+}
+
+static void lb_wrap_solve(lb_wrap_job *job);
+
+lb_result lb_wrap_job_run(lb_wrap_job *job) {
+  lb_result r = lb_wrap_job_validate(job);
+  lb_wrap_reset_outputs(job);
+  if (r == LB_OK) {
+    lb_wrap_solve(job);
   }
+  return r;
+}
+
+lb_result lb_wrap_job_run_posed(lb_wrap_job *job) {
+  lb_result r = lb_wrap_check_layout(job);
+  lb_wrap_reset_outputs(job);
+  if (r == LB_OK) {
+    lb_wrap_solve(job);
+  }
+  return r;
+}
+
+/* Every found finger in turn (the job is valid). */
+static void lb_wrap_solve(lb_wrap_job *job) {
   lb_chain c;
   c.frame_base = -1;
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
@@ -975,5 +1006,4 @@ lb_result lb_wrap_job_run(lb_wrap_job *job) {
     out->queries = c.queries;
     job->queries += c.queries;
   }
-  return LB_OK;
 }
