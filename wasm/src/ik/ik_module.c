@@ -124,44 +124,32 @@ static void lb_ik_solve(lb_world *w, uint32_t s, int rs) {
   c->reached = c->distance <= 1e-4f;
 }
 
-/* One item: every constraint on one rig, in entity order (par_next chains them). */
-static void lb_ik_range(uint32_t start, uint32_t end, uint32_t worker, void *context) {
+static void lb_ik_one(lb_world *w, uint32_t s, uint32_t worker, void *context) {
   (void)worker;
-  lb_world *w = context;
-  for (uint32_t i = start; i < end; ++i) {
-    uint32_t first = w->par_items[i];
-    int rs = lb_ik_rig_slot(w, first);
-    for (int32_t s = (int32_t)first; s >= 0; s = w->par_next[s]) {
-      lb_ik_solve(w, (uint32_t)s, rs);
-    }
-  }
+  (void)context;
+  lb_ik_solve(w, s, lb_ik_rig_slot(w, s));
 }
 
-/* 4 Reach: TwoBoneIK constraints, grouped by the rig they move: the groups (one per rig, in the
- * order of their first constraint) run in parallel, the constraints of a group in entity order,
- * so a rig's constraints see each other's results as in a serial run. Constraints whose rig is
- * stale idle in groups of their own. */
+/* 4 Reach: TwoBoneIK constraints in entity order. They run in parallel when no two move the
+ * same rig, which holds when their rigs' slots rise strictly in entity order (each constraint
+ * on its own entity's rig, or on rigs in the same order); else serially, as constraints on one
+ * rig build on each other's results (two arms of one character). */
 static void lb_system_two_bone_ik(lb_world *w, float dt) {
   (void)dt;
-  uint32_t n = 0, s;
-  for (lb_each it = lb_each_begin(w, LB_TWO_BONE_IK); lb_each_next(&it, &s);) {
+  uint32_t s;
+  int last = -1;
+  bool distinct = true;
+  for (lb_each it = lb_each_begin(w, LB_TWO_BONE_IK); distinct && lb_each_next(&it, &s);) {
     int rs = lb_ik_rig_slot(w, s);
-    w->par_next[s] = -1;
-    if (rs >= 0 && w->par_tail[rs] >= 0) {
-      w->par_next[w->par_tail[rs]] = (int32_t)s;
-    } else {
-      w->par_items[n++] = s;
-    }
-    if (rs >= 0) {
-      w->par_tail[rs] = (int32_t)s;
-    }
+    distinct = rs < 0 || rs > last; /* a stale rig idles: it moves nothing */
+    last = rs > last ? rs : last;
   }
-  lb_parallel_for(w, n, lb_ik_range, w);
-  for (uint32_t i = 0; i < n; ++i) {
-    int rs = lb_ik_rig_slot(w, w->par_items[i]);
-    if (rs >= 0) {
-      w->par_tail[rs] = -1;
-    }
+  if (distinct) {
+    lb_parallel_each(w, LB_TWO_BONE_IK, lb_ik_one, NULL);
+    return;
+  }
+  for (lb_each it = lb_each_begin(w, LB_TWO_BONE_IK); lb_each_next(&it, &s);) {
+    lb_ik_solve(w, s, lb_ik_rig_slot(w, s));
   }
 }
 

@@ -1,5 +1,5 @@
-/* The parallel-for of the step's sections (parallel.h). No allocation: the item list is a
- * per-slot array of the world, the pool and its threads exist from creation. */
+/* The parallel-for of the step's sections (parallel.h). No allocation: the items are blocks of
+ * the component stores' presence bits, the pool and its threads exist from creation. */
 #include "parallel.h"
 #include "../base/task_pool.h"
 
@@ -40,23 +40,32 @@ void lb_parallel_for(lb_world *w, uint32_t count, lb_task_fn *task, void *task_c
 
 typedef struct lb_each_task {
   lb_world *w;
+  uint32_t type;
   lb_parallel_entity_fn *fn;
   void *context;
 } lb_each_task;
 
 static void lb_parallel_each_range(uint32_t start, uint32_t end, uint32_t worker, void *ctx) {
   const lb_each_task *t = ctx;
-  const uint32_t *items = t->w->par_items;
-  for (uint32_t i = start; i < end; ++i) {
-    t->fn(t->w, items[i], worker, t->context);
+  const uint64_t *present = t->w->stores[t->type].present;
+  _Static_assert(LB_STORE_PAGE_SLOTS % LB_PARALLEL_BLOCK == 0, "blocks split pages evenly");
+  for (uint32_t b = start; b < end; ++b) {
+    uint32_t first = b * LB_PARALLEL_BLOCK;
+    uint32_t shift = first & (LB_STORE_PAGE_SLOTS - 1u);
+    uint64_t bits =
+        (present[first >> LB_STORE_PAGE_BITS] >> shift) & ((UINT64_C(1) << LB_PARALLEL_BLOCK) - 1u);
+    while (bits) {
+      t->fn(t->w, first + (uint32_t)__builtin_ctzll(bits), worker, t->context);
+      bits &= bits - 1u;
+    }
   }
 }
 
 void lb_parallel_each(lb_world *w, uint32_t type, lb_parallel_entity_fn *fn, void *context) {
-  uint32_t n = 0, s;
-  for (lb_each it = lb_each_begin(w, type); lb_each_next(&it, &s);) {
-    w->par_items[n++] = s;
+  if (w->stores[type].count == 0) {
+    return;
   }
-  lb_each_task t = {w, fn, context};
-  lb_parallel_for(w, n, lb_parallel_each_range, &t);
+  uint32_t blocks = (w->high_water + LB_PARALLEL_BLOCK - 1u) / LB_PARALLEL_BLOCK;
+  lb_each_task t = {w, type, fn, context};
+  lb_parallel_for(w, blocks, lb_parallel_each_range, &t);
 }

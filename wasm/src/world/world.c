@@ -87,10 +87,7 @@ lb_result lb_world_def_validate(const lb_world_def *d, char *msg, size_t n) {
   X(attach_joint, int16_t)                                                                         \
   X(world_xf, lb_transform)                                                                        \
   X(xf_state, uint8_t)                                                                             \
-  X(xf_stack, uint32_t)                                                                            \
-  X(par_items, uint32_t)                                                                           \
-  X(par_next, int32_t)                                                                             \
-  X(par_tail, int32_t)
+  X(xf_stack, uint32_t)
 
 static lb_result lb_world_grow(lb_world *w, uint32_t new_cap) {
   if (new_cap > LB_MAX_ENTITIES) {
@@ -151,7 +148,6 @@ static lb_result lb_world_grow(lb_world *w, uint32_t new_cap) {
   }
   for (uint32_t i = old; i < new_cap; ++i) {
     w->attach_joint[i] = -1;
-    w->par_tail[i] = -1;
     w->parent[i] = w->first_child[i] = w->next_sibling[i] = w->prev_sibling[i] = -1;
   }
   w->capacity = new_cap;

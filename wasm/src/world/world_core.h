@@ -64,9 +64,6 @@ struct lb_world {
   lb_finish_task_fn *finish_task;
   void *user_task_context;
   struct lb_task_pool *pool; /* the world's own threads, when threads > 1 without callbacks */
-  uint32_t *par_items;       /* per slot: a parallel section's items, listed before it runs */
-  int32_t *par_next;         /* per slot: sections that chain items (ik: constraints per rig) */
-  int32_t *par_tail;
 };
 
 /* ---- memory and messages ---------------------------------------------------------- */
