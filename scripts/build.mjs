@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds what is missing or stale: native (gcc) CLI/tests, wasm (SIMD + scalar),
 // TypeScript to dist/. `--quiet` prints only on failure. Targets: native, asan,
-// msan, clang, wasm, ts (default: native wasm ts). Each step that runs prints "build: <step> ..."
+// msan, tsan, clang, wasm, ts (default: native wasm ts). Each step that runs prints "build: <step> ..."
 // and "build: <step> done (N s)" on stderr (with --quiet only when --progress is given).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -76,6 +76,8 @@ for (const t of targets) {
   else if (t === 'clang') cmakePreset('native-clang', ['limber'], ['limber_cli']);
   else if (t === 'asan') cmakePreset('asan', ['limber']);
   else if (t === 'msan') cmakePreset('msan', ['limber']);
+  // ThreadSanitizer: only the threaded test (tests/c/test_threads.c) runs under it.
+  else if (t === 'tsan') cmakePreset('tsan', ['test_threads'], ['test_threads']);
   else if (t === 'wasm') {
     need('emcc', 'bash scripts/setup.sh');
     cmakePreset('wasm', ['limber.wasm']);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: builds what is missing, then runs every suite: format, include-graph,
 // function-length and type checks (incl. the type test tests/types/api-misuse.ts), native C
-// tests (gcc), the same under ASan+UBSan and under MSan (clang), Node tests over the wasm
+// tests (gcc), the same under ASan+UBSan and under MSan (clang), the threaded test under TSan
+// (clang), Node tests over the wasm
 // builds (incl. the cross-target determinism check) and Playwright in headless Chromium (incl.
 // the example game installed from the packed tarball). Prints progress at least every 10 s.
 // Ends with one line "N passed, M failed".
@@ -113,6 +114,9 @@ await stage('native C tests (gcc, ctest)', 'ctest', ['--preset', 'native', '-V']
 await stage('native C tests under ASan + UBSan (clang, ctest)', 'ctest', ['--preset', 'asan', '-V'], ctestCount, { ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1', UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1' });
 // Uninitialised memory is the one thing that can make a native run differ from the next.
 await stage('native C tests under MemorySanitizer (clang -O1, ctest)', 'ctest', ['--preset', 'msan', '-V'], ctestCount, { MSAN_OPTIONS: 'halt_on_error=1' });
+// ThreadSanitizer: the parallel step (lb_world_def.threads 1-4, the world's pool and a game's
+// task system) over every stored scene; any report fails (halt_on_error). Builds its own preset.
+await stage('threaded C tests under ThreadSanitizer (clang, test_threads: build + run)', 'sh', ['-c', 'node scripts/build.mjs --quiet --progress tsan && ctest --preset tsan -V'], ctestCount, { TSAN_OPTIONS: 'halt_on_error=1:second_deadlock_stack=1' });
 for (const f of readdirSync(join(root, 'tests/fuzz')).filter((n) => /^fuzz_.*\.c$/.test(n))) {
   const name = f.replace(/\.c$/, '');
   const work = mkdtempSync(join(tmpdir(), `limber-${name}-`));

@@ -76,6 +76,11 @@ extern const lb_bench lb_bench_world_player_stage_grip;
 extern const lb_bench lb_bench_world_player_stage_output;
 /* bench_npc.c: world.npc.1000 and its per-phase split world.npc.1000.stage.<phase> */
 extern const lb_bench lb_bench_world_npc_1000;
+/* native only: world.crowd.1000 and world.npc.1000 at lb_world_def.threads 1 and 2 */
+extern const lb_bench lb_bench_world_crowd_1000_t1;
+extern const lb_bench lb_bench_world_crowd_1000_t2;
+extern const lb_bench lb_bench_world_npc_1000_t1;
+extern const lb_bench lb_bench_world_npc_1000_t2;
 extern const lb_bench lb_bench_world_npc_1000_stage_animate;
 extern const lb_bench lb_bench_world_npc_1000_stage_move;
 extern const lb_bench lb_bench_world_npc_1000_stage_model;

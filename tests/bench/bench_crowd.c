@@ -43,8 +43,9 @@ static void lb_crowd_teardown(void *p) {
   }
 }
 
-static int lb_crowd_init(lb_crowd_state *s, uint32_t n) {
+static int lb_crowd_init(lb_crowd_state *s, uint32_t n, uint32_t threads) {
   lb_world_def wd = lb_world_default_def();
+  wd.threads = threads;
   if (lb_world_create(&wd, &s->world) != LB_OK) {
     return 0;
   }
@@ -106,9 +107,9 @@ static int lb_crowd_init(lb_crowd_state *s, uint32_t n) {
   return 1;
 }
 
-static void *lb_crowd_setup(uint32_t n) {
+static void *lb_crowd_setup(uint32_t n, uint32_t threads) {
   lb_crowd_state *s = calloc(1, sizeof *s);
-  if (!s || !lb_crowd_init(s, n)) {
+  if (!s || !lb_crowd_init(s, n, threads)) {
     lb_crowd_teardown(s);
     return NULL;
   }
@@ -130,7 +131,7 @@ static void lb_crowd_run(void *p, uint32_t iters, lb_bench_stats *st) {
 
 #define LB_CROWD_BENCH(n)                                                                          \
   static void *lb_crowd_setup_##n(void) {                                                          \
-    return lb_crowd_setup(n);                                                                      \
+    return lb_crowd_setup(n, 1u);                                                                  \
   }                                                                                                \
   const lb_bench lb_bench_world_crowd_##n = {                                                      \
       "world.crowd." #n,                                                                           \
@@ -147,3 +148,23 @@ static void lb_crowd_run(void *p, uint32_t iters, lb_bench_stats *st) {
 
 LB_CROWD_BENCH(100)
 LB_CROWD_BENCH(1000)
+
+/* Native only (bench_main.c): world.crowd.1000 at lb_world_def.threads 1 and 2. */
+#define LB_CROWD_THREADS_BENCH(t)                                                                  \
+  static void *lb_crowd_setup_1000_t##t(void) {                                                    \
+    return lb_crowd_setup(1000u, t);                                                               \
+  }                                                                                                \
+  const lb_bench lb_bench_world_crowd_1000_t##t = {                                                \
+      "world.crowd.1000.t" #t,                                                                     \
+      "us",                                                                                        \
+      "world.crowd.1000 in a world made with lb_world_def.threads = " #t,                          \
+      1000u * LB_CROWD_STEPS(1000u),                                                               \
+      lb_crowd_setup_1000_t##t,                                                                    \
+      lb_crowd_run,                                                                                \
+      lb_crowd_teardown,                                                                           \
+      NULL,                                                                                        \
+      1000u,                                                                                       \
+      0};
+
+LB_CROWD_THREADS_BENCH(1)
+LB_CROWD_THREADS_BENCH(2)

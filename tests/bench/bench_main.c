@@ -47,6 +47,12 @@ static const lb_bench *const lb_benches[] = {&lb_bench_ik_two_bone,
                                              &lb_bench_world_player_stage_grip,
                                              &lb_bench_world_player_stage_output,
                                              &lb_bench_world_npc_1000,
+#ifndef __EMSCRIPTEN__ /* threads: native only (the wasm builds run with one thread) */
+                                             &lb_bench_world_crowd_1000_t1,
+                                             &lb_bench_world_crowd_1000_t2,
+                                             &lb_bench_world_npc_1000_t1,
+                                             &lb_bench_world_npc_1000_t2,
+#endif
                                              &lb_bench_world_npc_1000_stage_animate,
                                              &lb_bench_world_npc_1000_stage_move,
                                              &lb_bench_world_npc_1000_stage_model,

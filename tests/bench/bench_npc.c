@@ -199,10 +199,12 @@ static void lb_npc_run(void *p, uint32_t iters, lb_bench_stats *st) {
   st->ops += (uint64_t)steps * LB_NPC_N;
 }
 
-static void *lb_npc_setup(int stage) {
+static void *lb_npc_setup_threads(int stage, uint32_t threads) {
   lb_npc_bench *s = calloc(1, sizeof *s);
+  lb_world_def def = lb_world_default_def();
+  def.threads = threads;
   lb_result r =
-      s && lb_world_create(NULL, &s->world) == LB_OK ? lb_npc_load(s) : LB_ERR_OUT_OF_MEMORY;
+      s && lb_world_create(&def, &s->world) == LB_OK ? lb_npc_load(s) : LB_ERR_OUT_OF_MEMORY;
   lb_entity tpl = r == LB_OK ? lb_scene_entity(s->scene, "npc") : LB_NULL_ENTITY;
   for (uint32_t k = 0; r == LB_OK && k < LB_NPC_N; ++k) {
     r = lb_npc_add(s, tpl, k);
@@ -219,6 +221,17 @@ static void *lb_npc_setup(int stage) {
   lb_npc_run(s, LB_NPC_WARMUP * LB_NPC_N, &warm);
   s->stage = stage;
   return s;
+}
+
+static void *lb_npc_setup(int stage) {
+  return lb_npc_setup_threads(stage, 1u);
+}
+
+static void *lb_npc_setup_t1(void) {
+  return lb_npc_setup_threads(LB_NPC_STAGE_ALL, 1u);
+}
+static void *lb_npc_setup_t2(void) {
+  return lb_npc_setup_threads(LB_NPC_STAGE_ALL, 2u);
 }
 
 static void *lb_npc_setup_all(void) {
@@ -267,3 +280,9 @@ LB_NPC_BENCH(lb_bench_world_npc_1000_stage_grip, "world.npc.1000.stage.grip",
              lb_npc_setup_grip);
 LB_NPC_BENCH(lb_bench_world_npc_1000_stage_output, "world.npc.1000.stage.output",
              "world.npc.1000's Output phase (late matrices, statuses)", lb_npc_setup_output);
+/* Native only (bench_main.c): the same at lb_world_def.threads 1 and 2. */
+LB_NPC_BENCH(lb_bench_world_npc_1000_t1, "world.npc.1000.t1",
+             "world.npc.1000 in a world made with lb_world_def.threads = 1", lb_npc_setup_t1);
+LB_NPC_BENCH(lb_bench_world_npc_1000_t2, "world.npc.1000.t2",
+             "world.npc.1000 in a world made with lb_world_def.threads = 2 (the world's own pool)",
+             lb_npc_setup_t2);

@@ -110,6 +110,10 @@ const BENCHES = [
   // Animated characters in one world: the whole step per character (bench_crowd.c).
   { name: 'world.crowd.100', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'world.crowd.1000', targets: ['native', 'wasm-simd', 'wasm'] },
+  // The same world made with lb_world_def.threads = 1 and 2 (native only: the wasm builds have no
+  // threads); t2 / t1 is the 2-thread speed-up of the step's parallel sections.
+  { name: 'world.crowd.1000.t1', targets: ['native'] },
+  { name: 'world.crowd.1000.t2', targets: ['native'] },
   // One player with every system (bench_player.c): the step a third-person game pays for its
   // player, and the step phase by phase (each stage times its phase itself, so their
   // instruction counts would be the whole step's: --instructions leaves them out).
@@ -119,6 +123,8 @@ const BENCHES = [
   // EnvironmentInteraction and a Vault probe every step (bench_npc.c): microseconds per
   // character-step, and the step phase by phase (self-timed, like world.player's stages).
   { name: 'world.npc.1000', targets: ['native', 'wasm-simd', 'wasm'] },
+  { name: 'world.npc.1000.t1', targets: ['native'] },
+  { name: 'world.npc.1000.t2', targets: ['native'] },
   ...PLAYER_PHASES.map((p) => ({ name: `world.npc.1000.stage.${p}`, targets: ['native', 'wasm-simd', 'wasm'], selfTimed: true })),
   // collide.<query>.<scene>: built-in collision queries (tests/bench/bench_collide.c); the
   // .brute twin (every collider / triangle tested) is the in-run baseline: the table adds

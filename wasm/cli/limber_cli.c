@@ -125,11 +125,14 @@ static lb_result load_scene(lb_world *world, const char *path, const char *json,
 }
 
 static int usage(void) {
-  fprintf(stderr, "usage: limber hash|run|poses SCENE.json [--steps N] [--dt SECONDS]\n"
-                  "       limber replay [SCENE.json] LOG.json [--every]\n"
-                  "  poses: after every step, each named entity's joint positions in world space\n"
-                  "  (float32 x y z per joint, little-endian) to stdout; scripts/pose-diff.mjs\n"
-                  "  compares two such dumps\n");
+  fprintf(stderr,
+          "usage: limber hash|run|poses SCENE.json [--steps N] [--dt SECONDS] [--threads T]\n"
+          "       limber replay [SCENE.json] LOG.json [--every]\n"
+          "  poses: after every step, each named entity's joint positions in world space\n"
+          "  (float32 x y z per joint, little-endian) to stdout; scripts/pose-diff.mjs\n"
+          "  compares two such dumps\n"
+          "  --threads T: workers for the step's parallel sections, 1..64 (default 1);\n"
+          "  the hash is the same for every T\n");
   return 2;
 }
 
@@ -275,6 +278,7 @@ int main(int argc, char **argv) {
   const char *path = argv[2];
   unsigned long long steps = 60;
   double dt = 1.0 / 60.0;
+  lb_world_def def = lb_world_default_def();
   for (int i = 3; i < argc; ++i) {
     if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
       if (!parse_steps(argv[++i], &steps)) {
@@ -284,6 +288,12 @@ int main(int argc, char **argv) {
       if (!parse_dt(argv[++i], &dt)) {
         return bad_arg("--dt", argv[i], "seconds: 0 or a number in [1e-6, 1]");
       }
+    } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+      unsigned long long t = 0;
+      if (!parse_steps(argv[++i], &t) || t < 1 || t > LB_MAX_THREADS) {
+        return bad_arg("--threads", argv[i], "a whole number of threads, 1..64");
+      }
+      def.threads = (uint32_t)t;
     } else {
       return usage();
     }
@@ -297,7 +307,7 @@ int main(int argc, char **argv) {
   }
   lb_world *world = NULL;
   lb_scene *scene = NULL;
-  lb_result r = lb_world_create(NULL, &world);
+  lb_result r = lb_world_create(&def, &world);
   if (r == LB_OK) {
     r = load_scene(world, path, json, len, &scene);
   }

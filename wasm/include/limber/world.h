@@ -21,13 +21,45 @@ extern "C" {
 
 typedef struct lb_world lb_world;
 
+/* A range of a parallel section: items [start, end) of the section's item_count, run by
+ * worker `worker` (0 .. threads-1; the thread that called lb_world_step is one of them).
+ * Box2D v3's b2TaskCallback. */
+typedef void lb_task_fn(uint32_t start, uint32_t end, uint32_t worker, void *task_context);
+/* A game's own task system (Box2D v3's b2EnqueueTaskCallback): run task(start, end, worker,
+ * task_context) over sub-ranges covering [0, item_count) exactly once, each of at least
+ * min_range items (but the last), with worker < lb_world_def.threads and no two ranges at once
+ * on the same worker index. Returns the game's task handle for finish_task, or null when it ran
+ * the whole range before returning (finish_task is then not called). */
+typedef void *lb_enqueue_task_fn(lb_task_fn *task, uint32_t item_count, uint32_t min_range,
+                                 void *task_context, void *user_context);
+/* Waits until every range of the task enqueue_task returned has run. */
+typedef void lb_finish_task_fn(void *user_task, void *user_context);
+
+/* Threads in lb_world_def.threads: 1..LB_MAX_THREADS. */
+#define LB_MAX_THREADS 64u
+
 typedef struct lb_world_def {
   lb_allocator allocator;   /* default: malloc/free */
   uint32_t entity_capacity; /* initial slots, grows by doubling; default 64 */
+  /* Workers for the step's parallel sections (per-character animation sampling and blending,
+   * root motion extraction, local->model and skinning matrices, two-bone IK), the calling
+   * thread included: 1..LB_MAX_THREADS (64), default 1 (everything on the calling thread). The
+   * results are bit-identical for every count. With threads > 1 and no task callbacks the world
+   * starts threads-1 pthreads of its own at creation and joins them at destroy. Builds without
+   * threads (WebAssembly without pthreads) accept any valid count and run with 1. */
+  uint32_t threads;
+  /* Optional, both or neither: the game's task system instead of the world's own threads
+   * (used only when threads > 1). */
+  lb_enqueue_task_fn *enqueue_task;
+  lb_finish_task_fn *finish_task;
+  void *user_task_context; /* passed to both as user_context */
 } lb_world_def;
 
 lb_world_def lb_world_default_def(void);
-/* *out is null on failure. */
+/* Checks a def as lb_world_create does: LB_OK, or the code with a message naming the field
+ * and its value ("lb_world_def.threads = 0: ...") in msg (msg_size bytes, may be null/0). */
+lb_result lb_world_def_validate(const lb_world_def *def, char *msg, size_t msg_size);
+/* *out is null on failure (the def is checked first: lb_world_def_validate). */
 lb_result lb_world_create(const lb_world_def *def, lb_world **out);
 void lb_world_destroy(lb_world *world);
 

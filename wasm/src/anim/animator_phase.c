@@ -1,6 +1,7 @@
 /* The Animator in the frame pipeline: 1 Animate (transitions, phases, sampling, blending,
  * root-motion extraction) and 2 Move (root motion applied to the Transform). Rules in
  * limber/animator.h. No allocation: every buffer belongs to the instance. */
+#include "../world/parallel.h"
 #include "animator_internal.h"
 #include <string.h>
 
@@ -385,24 +386,29 @@ void lb_animator_release_rig(lb_rig_instance *rig) {
   }
 }
 
-void lb_system_animator(lb_world *w, float dt) {
-  uint32_t s;
-  for (lb_each it = lb_each_begin(w, LB_ANIMATOR); lb_each_next(&it, &s);) {
-    lb_animator_instance *inst = lb_animator_of_slot(w, s);
-    lb_rig_instance *rig = lb_rig_of_slot(w, s);
-    const lb_animator_controller *c = inst ? lb_controller_get(w, inst->controller) : NULL;
-    if (!inst || !rig || rig->asset != inst->skeleton || !c) {
-      if (inst) {
-        memset(&inst->motion, 0, sizeof inst->motion);
-        inst->status.idle = true;
-      }
-      lb_animator_release_rig(rig);
-      continue; /* the rig went away or changed skeleton: the external pose stands */
+/* One Animator: writes only its own instance, Animator and Rig (assets are read-only in a
+ * step), so the entities run in parallel. */
+static void lb_animator_one(lb_world *w, uint32_t s, uint32_t worker, void *context) {
+  (void)worker;
+  float dt = *(const float *)context;
+  lb_animator_instance *inst = lb_animator_of_slot(w, s);
+  lb_rig_instance *rig = lb_rig_of_slot(w, s);
+  const lb_animator_controller *c = inst ? lb_controller_get(w, inst->controller) : NULL;
+  if (!inst || !rig || rig->asset != inst->skeleton || !c) {
+    if (inst) {
+      memset(&inst->motion, 0, sizeof inst->motion);
+      inst->status.idle = true;
     }
-    lb_animate(w, s, inst, c, dt);
-    rig->driven = true;
-    lb_rig_pose_final(lb_skeleton_get(w, rig->asset), rig);
+    lb_animator_release_rig(rig);
+    return; /* the rig went away or changed skeleton: the external pose stands */
   }
+  lb_animate(w, s, inst, c, dt);
+  rig->driven = true;
+  lb_rig_pose_final(lb_skeleton_get(w, rig->asset), rig);
+}
+
+void lb_system_animator(lb_world *w, float dt) {
+  lb_parallel_each(w, LB_ANIMATOR, lb_animator_one, &dt);
 }
 
 /* ---- 2 Move -------------------------------------------------------------------------------- */

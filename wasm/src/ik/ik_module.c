@@ -1,6 +1,7 @@
 /* The ik module: the TwoBoneIK component (its joints resolved on write) and the Reach
  * system that solves every constraint in entity order. */
 #include "../rig/rig_internal.h"
+#include "../world/parallel.h"
 #include "limber/ik.h"
 #include <string.h>
 
@@ -71,54 +72,84 @@ static bool lb_target_in_rig_space(const lb_world *w, lb_entity e, uint32_t rig_
   return true;
 }
 
-/* 4 Reach: TwoBoneIK constraints in entity order. */
+/* The slot of the rig a constraint moves, or -1 (a stale rig). */
+static int lb_ik_rig_slot(const lb_world *w, uint32_t s) {
+  const lb_two_bone_ik_c *c = lb_component_ptr(w, s, LB_TWO_BONE_IK);
+  return c->rig != LB_NULL_ENTITY ? lb_slot_of(w, c->rig) : (int)s;
+}
+
+/* One constraint; reads the rig's model pose and other entities' world transforms (the Model
+ * phase's, which nothing in this system writes). */
+static void lb_ik_solve(lb_world *w, uint32_t s, int rs) {
+  lb_two_bone_ik_c *c = lb_component_ptr(w, s, LB_TWO_BONE_IK);
+  const lb_ik_chain *chain = lb_component_state(w, s, LB_TWO_BONE_IK);
+  c->reached = 0;
+  c->distance = 0.0f;
+  lb_rig_instance *inst = rs >= 0 ? lb_rig_of_slot(w, (uint32_t)rs) : NULL;
+  if (!inst || inst->asset != chain->asset) {
+    return; /* the rig went away or changed skeleton: the constraint idles */
+  }
+  const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
+  lb_transform target, hint;
+  if (!lb_target_in_rig_space(w, c->target, (uint32_t)rs, &target)) {
+    return;
+  }
+  lb_two_bone_ik_job job = lb_two_bone_ik_default_job();
+  job.root = &inst->model[chain->root];
+  job.mid = &inst->model[chain->mid];
+  job.tip = &inst->model[chain->tip];
+  memcpy(job.target, target.t, sizeof(vec3));
+  memcpy(job.target_rotation, target.r, sizeof(versor));
+  job.has_hint = lb_target_in_rig_space(w, c->hint, (uint32_t)rs, &hint);
+  if (job.has_hint) {
+    memcpy(job.hint, hint.t, sizeof(vec3));
+  }
+  job.weight = c->weight;
+  job.rotation_weight = c->rotation_weight;
+  job.soften = c->soften;
+  if (c->weight == 0.0f && c->rotation_weight == 0.0f) {
+    vec3 d = {job.tip->t[0] - target.t[0], job.tip->t[1] - target.t[1],
+              job.tip->t[2] - target.t[2]};
+    c->distance = lb_vec3_length(d);
+    return; /* leave the pose bit-identical */
+  }
+  if (lb_two_bone_ik_job_run(&job) != LB_OK) {
+    c->distance = job.distance;
+    return;
+  }
+  lb_rig_commit_two_bone(sk, inst, chain->root, chain->mid, chain->tip, &job);
+  vec3 d = {inst->model[chain->tip].t[0] - target.t[0], inst->model[chain->tip].t[1] - target.t[1],
+            inst->model[chain->tip].t[2] - target.t[2]};
+  c->distance = lb_vec3_length(d);
+  c->reached = c->distance <= 1e-4f;
+}
+
+static void lb_ik_one(lb_world *w, uint32_t s, uint32_t worker, void *context) {
+  (void)worker;
+  (void)context;
+  lb_ik_solve(w, s, lb_ik_rig_slot(w, s));
+}
+
+/* 4 Reach: TwoBoneIK constraints in entity order. They run in parallel when no two move the
+ * same rig, which holds when their rigs' slots rise strictly in entity order (each constraint
+ * on its own entity's rig, or on rigs in the same order); else serially, as constraints on one
+ * rig build on each other's results (two arms of one character). */
 static void lb_system_two_bone_ik(lb_world *w, float dt) {
   (void)dt;
   uint32_t s;
+  int last = -1;
+  bool distinct = true;
+  for (lb_each it = lb_each_begin(w, LB_TWO_BONE_IK); distinct && lb_each_next(&it, &s);) {
+    int rs = lb_ik_rig_slot(w, s);
+    distinct = rs < 0 || rs > last; /* a stale rig idles: it moves nothing */
+    last = rs > last ? rs : last;
+  }
+  if (distinct) {
+    lb_parallel_each(w, LB_TWO_BONE_IK, lb_ik_one, NULL);
+    return;
+  }
   for (lb_each it = lb_each_begin(w, LB_TWO_BONE_IK); lb_each_next(&it, &s);) {
-    lb_two_bone_ik_c *c = lb_component_ptr(w, s, LB_TWO_BONE_IK);
-    const lb_ik_chain *chain = lb_component_state(w, s, LB_TWO_BONE_IK);
-    c->reached = 0;
-    c->distance = 0.0f;
-    int rs = c->rig != LB_NULL_ENTITY ? lb_slot_of(w, c->rig) : (int)s;
-    lb_rig_instance *inst = rs >= 0 ? lb_rig_of_slot(w, (uint32_t)rs) : NULL;
-    if (!inst || inst->asset != chain->asset) {
-      continue; /* the rig went away or changed skeleton: the constraint idles */
-    }
-    const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
-    lb_transform target, hint;
-    if (!lb_target_in_rig_space(w, c->target, (uint32_t)rs, &target)) {
-      continue;
-    }
-    lb_two_bone_ik_job job = lb_two_bone_ik_default_job();
-    job.root = &inst->model[chain->root];
-    job.mid = &inst->model[chain->mid];
-    job.tip = &inst->model[chain->tip];
-    memcpy(job.target, target.t, sizeof(vec3));
-    memcpy(job.target_rotation, target.r, sizeof(versor));
-    job.has_hint = lb_target_in_rig_space(w, c->hint, (uint32_t)rs, &hint);
-    if (job.has_hint) {
-      memcpy(job.hint, hint.t, sizeof(vec3));
-    }
-    job.weight = c->weight;
-    job.rotation_weight = c->rotation_weight;
-    job.soften = c->soften;
-    if (c->weight == 0.0f && c->rotation_weight == 0.0f) {
-      vec3 d = {job.tip->t[0] - target.t[0], job.tip->t[1] - target.t[1],
-                job.tip->t[2] - target.t[2]};
-      c->distance = lb_vec3_length(d);
-      continue; /* leave the pose bit-identical */
-    }
-    if (lb_two_bone_ik_job_run(&job) != LB_OK) {
-      c->distance = job.distance;
-      continue;
-    }
-    lb_rig_commit_two_bone(sk, inst, chain->root, chain->mid, chain->tip, &job);
-    vec3 d = {inst->model[chain->tip].t[0] - target.t[0],
-              inst->model[chain->tip].t[1] - target.t[1],
-              inst->model[chain->tip].t[2] - target.t[2]};
-    c->distance = lb_vec3_length(d);
-    c->reached = c->distance <= 1e-4f;
+    lb_ik_solve(w, s, lb_ik_rig_slot(w, s));
   }
 }
 

@@ -3,6 +3,7 @@
  * the output matrices, the bone hash, and joints for Transform.parentJoint. */
 #include "../base/fnv.h"
 #include "../math/math_inline.h"
+#include "../world/parallel.h"
 #include "rig_internal.h"
 #include <assert.h>
 #include <string.h>
@@ -51,17 +52,20 @@ static void lb_rig_remove(lb_world *w, uint32_t slot, void *value, void *state) 
   lb_rig_instance_release(w, state);
 }
 
-/* 1 Animate: each step starts from this step's animation pose. */
+/* 1 Animate: each step starts from this step's animation pose. Per rig, in parallel. */
+static void lb_rig_start_one(lb_world *w, uint32_t s, uint32_t worker, void *context) {
+  (void)worker;
+  (void)context;
+  lb_rig_instance *inst = lb_component_state(w, s, LB_RIG);
+  inst->model_done = false;
+  if (!inst->driven) {
+    memcpy(inst->local, inst->anim, inst->joint_count * sizeof(lb_transform));
+  }
+}
+
 static void lb_system_rig_start(lb_world *w, float dt) {
   (void)dt;
-  uint32_t s;
-  for (lb_each it = lb_each_begin(w, LB_RIG); lb_each_next(&it, &s);) {
-    lb_rig_instance *inst = lb_component_state(w, s, LB_RIG);
-    inst->model_done = false;
-    if (!inst->driven) {
-      memcpy(inst->local, inst->anim, inst->joint_count * sizeof(lb_transform));
-    }
-  }
+  lb_parallel_each(w, LB_RIG, lb_rig_start_one, NULL);
 }
 
 #ifndef NDEBUG
@@ -80,20 +84,23 @@ static void lb_rig_check_final(const lb_skeleton *sk, const lb_rig_instance *ins
 
 /* 3 Model space, before entity transforms (attachments read the rigs): local->model and the
  * matrices of every rig the Animate phase did not finish already. */
+static void lb_rig_model_one(lb_world *w, uint32_t s, uint32_t worker, void *context) {
+  (void)worker;
+  (void)context;
+  lb_rig_instance *inst = lb_component_state(w, s, LB_RIG);
+  const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
+  if (inst->model_done) {
+#ifndef NDEBUG
+    lb_rig_check_final(sk, inst);
+#endif
+    return;
+  }
+  lb_rig_pose_update(sk, inst);
+}
+
 static void lb_system_rig_model(lb_world *w, float dt) {
   (void)dt;
-  uint32_t s;
-  for (lb_each it = lb_each_begin(w, LB_RIG); lb_each_next(&it, &s);) {
-    lb_rig_instance *inst = lb_component_state(w, s, LB_RIG);
-    const lb_skeleton *sk = lb_skeleton_get(w, inst->asset);
-    if (inst->model_done) {
-#ifndef NDEBUG
-      lb_rig_check_final(sk, inst);
-#endif
-      continue;
-    }
-    lb_rig_pose_update(sk, inst);
-  }
+  lb_parallel_each(w, LB_RIG, lb_rig_model_one, NULL);
 }
 
 #ifndef NDEBUG
@@ -116,16 +123,19 @@ static void lb_rig_check_matrices(const lb_world *w, uint32_t s, const lb_rig_in
 
 /* 6 Output: the matrices of joints a Reach or Grip system moved after lb_rig_pose_update, and of
  * the ones it left for them (moved the step before). */
+static void lb_rig_output_one(lb_world *w, uint32_t s, uint32_t worker, void *context) {
+  (void)worker;
+  (void)context;
+  lb_rig_instance *inst = lb_component_state(w, s, LB_RIG);
+  lb_rig_write_late(inst);
+#ifndef NDEBUG
+  lb_rig_check_matrices(w, s, inst);
+#endif
+}
+
 static void lb_system_rig_output(lb_world *w, float dt) {
   (void)dt;
-  uint32_t s;
-  for (lb_each it = lb_each_begin(w, LB_RIG); lb_each_next(&it, &s);) {
-    lb_rig_instance *inst = lb_component_state(w, s, LB_RIG);
-    lb_rig_write_late(inst);
-#ifndef NDEBUG
-    lb_rig_check_matrices(w, s, inst);
-#endif
-  }
+  lb_parallel_each(w, LB_RIG, lb_rig_output_one, NULL);
 }
 
 static uint64_t lb_fnv_transform(uint64_t h, const lb_transform *x) {

@@ -1,5 +1,6 @@
 /* World lifetime, memory, messages, names and entity handles. */
 #include "../base/format.h"
+#include "parallel.h"
 #include "world_core.h"
 #include <string.h>
 
@@ -36,7 +37,41 @@ lb_world_def lb_world_default_def(void) {
   lb_world_def d;
   memset(&d, 0, sizeof d);
   d.entity_capacity = 64;
+  d.threads = 1;
   return d;
+}
+
+lb_result lb_world_def_validate(const lb_world_def *d, char *msg, size_t n) {
+  char none[1];
+  if (!msg || n == 0) {
+    msg = none;
+    n = sizeof none;
+  }
+  msg[0] = 0;
+  if (!d) {
+    return LB_OK; /* the defaults */
+  }
+  if ((d->allocator.alloc == NULL) != (d->allocator.free == NULL)) {
+    lb_snprintf(msg, n, "lb_world_def.allocator: alloc and free must be both set or both null");
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (d->entity_capacity == 0 || d->entity_capacity > LB_MAX_ENTITIES) {
+    lb_snprintf(msg, n, "lb_world_def.entity_capacity = %u: must be 1..%u",
+                (unsigned)d->entity_capacity, (unsigned)LB_MAX_ENTITIES);
+    return LB_ERR_OUT_OF_RANGE;
+  }
+  if (d->threads == 0 || d->threads > LB_MAX_THREADS) {
+    lb_snprintf(msg, n,
+                "lb_world_def.threads = %u: must be 1..%u (workers, the calling thread "
+                "included)",
+                (unsigned)d->threads, (unsigned)LB_MAX_THREADS);
+    return LB_ERR_OUT_OF_RANGE;
+  }
+  if ((d->enqueue_task == NULL) != (d->finish_task == NULL)) {
+    lb_snprintf(msg, n, "lb_world_def.enqueue_task and finish_task must be both set or both null");
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  return LB_OK;
 }
 
 /* Every per-slot array, so growth and teardown walk one list. */
@@ -179,14 +214,12 @@ lb_result lb_world_create(const lb_world_def *def, lb_world **out) {
   }
   *out = NULL;
   lb_world_def d = def ? *def : lb_world_default_def();
-  if ((d.allocator.alloc == NULL) != (d.allocator.free == NULL)) {
-    return LB_ERR_INVALID_ARGUMENT;
+  lb_result bad = lb_world_def_validate(&d, NULL, 0);
+  if (bad != LB_OK) {
+    return bad;
   }
   if (!d.allocator.alloc) {
     d.allocator = lb_allocator_default();
-  }
-  if (d.entity_capacity == 0 || d.entity_capacity > LB_MAX_ENTITIES) {
-    return LB_ERR_OUT_OF_RANGE;
   }
   lb_world *w = lb_mem_alloc(&d.allocator, sizeof *w);
   if (!w) {
@@ -198,6 +231,9 @@ lb_result lb_world_create(const lb_world_def *def, lb_world **out) {
   lb_result r = lb_world_setup(w);
   if (r == LB_OK) {
     r = lb_world_grow(w, d.entity_capacity);
+  }
+  if (r == LB_OK) {
+    r = lb_parallel_init(w, &d);
   }
   if (r != LB_OK) {
     lb_world_destroy(w);
@@ -211,6 +247,7 @@ void lb_world_destroy(lb_world *w) {
   if (!w) {
     return;
   }
+  lb_parallel_release(w);
   for (uint32_t s = 0; s < w->high_water; ++s) {
     if (w->alive[s]) {
       lb_world_despawn(w, lb_entity_of_slot(w, s));

@@ -58,6 +58,12 @@ struct lb_world {
   lb_system_entry systems[64];
   uint32_t system_count;
   uint64_t steps;
+  /* Threads (world/parallel.h): the def's, clamped to 1 in builds without threads. */
+  uint32_t threads;
+  lb_enqueue_task_fn *enqueue_task;
+  lb_finish_task_fn *finish_task;
+  void *user_task_context;
+  struct lb_task_pool *pool; /* the world's own threads, when threads > 1 without callbacks */
 };
 
 /* ---- memory and messages ---------------------------------------------------------- */
