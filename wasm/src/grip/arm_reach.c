@@ -88,15 +88,7 @@ static void lb_arm_commit(const lb_skeleton *sk, lb_rig_instance *inst, const lb
     lb_rig_commit_two_bone(sk, inst, root, mid, tip, job);
     return;
   }
-  versor root_r, mid_r, tip_r;
-  lb_quat_mul(job->root_correction, inst->model[root].r, root_r);
-  lb_quat_mul(job->mid_correction, inst->model[mid].r, mid_r);
-  lb_quat_mul(job->tip_correction, inst->model[tip].r, tip_r);
-  lb_apply_rotation(inst, sk, root, root_r);
-  lb_rig_local_to_model(sk, inst, (uint32_t)root, (uint32_t)root + 1u);
-  lb_apply_rotation(inst, sk, mid, mid_r);
-  lb_rig_local_to_model(sk, inst, (uint32_t)mid, (uint32_t)mid + 1u);
-  lb_apply_rotation(inst, sk, tip, tip_r);
+  lb_rig_set_two_bone(sk, inst, root, mid, tip, job);
   /* Depth-first: the hand's descendants are [tip + 1, subtree_end[tip]). */
   lb_rig_local_to_model(sk, inst, (uint32_t)root, (uint32_t)tip + 1u);
   lb_rig_local_to_model(sk, inst, sk->subtree_end[tip], sk->subtree_end[root]);

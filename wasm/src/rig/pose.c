@@ -134,8 +134,8 @@ void lb_apply_rotation(lb_rig_instance *inst, const lb_skeleton *sk, int j, cons
   }
 }
 
-void lb_rig_commit_two_bone(const lb_skeleton *sk, lb_rig_instance *inst, int root, int mid,
-                            int tip, const lb_two_bone_ik_job *job) {
+void lb_rig_set_two_bone(const lb_skeleton *sk, lb_rig_instance *inst, int root, int mid, int tip,
+                         const lb_two_bone_ik_job *job) {
   versor root_r, mid_r, tip_r;
   lb_quat_mul(job->root_correction, inst->model[root].r, root_r);
   lb_quat_mul(job->mid_correction, inst->model[mid].r, mid_r);
@@ -146,6 +146,11 @@ void lb_rig_commit_two_bone(const lb_skeleton *sk, lb_rig_instance *inst, int ro
   lb_apply_rotation(inst, sk, mid, mid_r);
   lb_rig_local_to_model(sk, inst, (uint32_t)mid, (uint32_t)mid + 1u);
   lb_apply_rotation(inst, sk, tip, tip_r);
+}
+
+void lb_rig_commit_two_bone(const lb_skeleton *sk, lb_rig_instance *inst, int root, int mid,
+                            int tip, const lb_two_bone_ik_job *job) {
+  lb_rig_set_two_bone(sk, inst, root, mid, tip, job);
   lb_rig_local_to_model(sk, inst, (uint32_t)root, sk->subtree_end[root]);
 }
 

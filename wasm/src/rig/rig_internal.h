@@ -98,6 +98,11 @@ void lb_rig_local_to_model(const lb_skeleton *s, lb_rig_instance *inst, uint32_t
  * model transform must be current). */
 void lb_apply_rotation(lb_rig_instance *inst, const lb_skeleton *sk, int j, const versor model_r);
 struct lb_two_bone_ik_job;
+/* Applies a solved two-bone job's corrections to the chain's locals, refreshing the model
+ * transforms of root and mid on the way; the joints below are left for the caller to refresh
+ * (lb_rig_commit_two_bone refreshes the root's whole subtree). */
+void lb_rig_set_two_bone(const lb_skeleton *sk, lb_rig_instance *inst, int root, int mid, int tip,
+                         const struct lb_two_bone_ik_job *job);
 /* Applies a solved two-bone job's corrections to the chain's locals and refreshes the
  * model pose of the root's subtree. */
 void lb_rig_commit_two_bone(const lb_skeleton *sk, lb_rig_instance *inst, int root, int mid,
