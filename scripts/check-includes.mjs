@@ -46,6 +46,7 @@ const FOLDER_EDGES = {
   'wasm/src/interact -> wasm/src/collide': "collide_internal.h: one collider's closest point",
   'wasm/src/vault -> wasm/src/grip': 'grip_internal.h: hand finding, the palm frame, the arm reach, which hands hold, the support hand hand-over (lb_grip_release_support)',
   'wasm/src/vault -> wasm/src/collide': "collide_internal.h: whether any collider's bounds are near the probe's forward casts (cl_bounds_touch)",
+  'wasm/src/controller -> wasm/src/collide': 'collide_internal.h: the colliders\' tree brought up to date once before the parallel moves (cl_sync)',
   'wasm/src/vault -> wasm/src/anim': "animator_internal.h: the vault state's clip length, the trigger parameter",
   'wasm/src/nav -> wasm/src/anim': "animator_internal.h: the locomotion parameter the agent writes, cached by (controller, name)",
   'wasm/src/io -> wasm/src/anim': 'animator_internal.h: scene timelines set and restore Animator parameters',

@@ -128,7 +128,6 @@ typedef struct cl_world {
   cl_bvh tree;
   uint32_t cap;              /* items the arrays below hold */
   uint32_t *slots;           /* item id -> slot */
-  uint32_t *found;           /* overlap results before sorting */
   float *lo, *hi, *centroid; /* per item */
   uint32_t count;            /* colliders */
   bool rebuild;              /* set changed: rebuild the tree before the next query */

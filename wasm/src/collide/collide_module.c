@@ -34,15 +34,13 @@ lb_result cl_reserve(lb_world *w, cl_world *cw, uint32_t n) {
     cap *= 2u;
   }
   uint32_t *slots = lb_alloc_array(w, cap, sizeof(uint32_t));
-  uint32_t *found = lb_alloc_array(w, cap, sizeof(uint32_t));
   uint32_t *items = lb_alloc_array(w, cap, sizeof(uint32_t));
   float *lo = lb_alloc_array(w, 3u * (size_t)cap, sizeof(float));
   float *hi = lb_alloc_array(w, 3u * (size_t)cap, sizeof(float));
   float *cen = lb_alloc_array(w, 3u * (size_t)cap, sizeof(float));
   cl_node *nodes = lb_alloc_array(w, 2u * (size_t)cap, sizeof(cl_node));
-  if (!slots || !found || !items || !lo || !hi || !cen || !nodes) {
+  if (!slots || !items || !lo || !hi || !cen || !nodes) {
     lb_free(w, slots);
-    lb_free(w, found);
     lb_free(w, items);
     lb_free(w, lo);
     lb_free(w, hi);
@@ -51,14 +49,12 @@ lb_result cl_reserve(lb_world *w, cl_world *cw, uint32_t n) {
     return LB_ERR_OUT_OF_MEMORY;
   }
   lb_free(w, cw->slots);
-  lb_free(w, cw->found);
   lb_free(w, cw->tree.items);
   lb_free(w, cw->lo);
   lb_free(w, cw->hi);
   lb_free(w, cw->centroid);
   lb_free(w, cw->tree.nodes);
   cw->slots = slots;
-  cw->found = found;
   cw->tree.items = items;
   cw->lo = lo;
   cw->hi = hi;
@@ -183,7 +179,6 @@ static void cl_release(lb_world *w, void *state) {
   cl_meshes_release(w, cw, 0);
   lb_free(w, cw->meshes);
   lb_free(w, cw->slots);
-  lb_free(w, cw->found);
   lb_free(w, cw->tree.items);
   lb_free(w, cw->tree.nodes);
   lb_free(w, cw->lo);

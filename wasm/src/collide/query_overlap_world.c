@@ -84,15 +84,22 @@ static bool cl_ov_collider(const cl_world *cw, const cl_proxy *p, const cl_overl
   return cl_core_prim_touches(p, &o->q);
 }
 
-static void cl_sort_u32(uint32_t *v, uint32_t n) {
-  for (uint32_t i = 1; i < n; ++i) { /* results are few; the tree order is nearly sorted */
-    uint32_t x = v[i], j = i;
-    while (j > 0 && v[j - 1] > x) {
-      v[j] = v[j - 1];
-      --j;
+/* Slot s into the `cap` smallest slots found so far (out[0..kept), ascending). Results come in
+ * tree order and are returned in entity order; keeping them in the caller's buffer, not in one
+ * of the world's, lets queries run on several threads at once. */
+static void cl_keep_smallest(lb_entity *out, uint32_t cap, uint32_t kept, uint32_t s) {
+  uint32_t j = kept;
+  if (kept == cap) {
+    if (cap == 0 || out[cap - 1] <= s) {
+      return;
     }
-    v[j] = x;
+    j = cap - 1; /* the largest kept one makes room */
   }
+  while (j > 0 && out[j - 1] > s) {
+    out[j] = out[j - 1];
+    --j;
+  }
+  out[j] = s;
 }
 
 static lb_result cl_overlap_run(lb_world *w, const cl_overlap *o, const lb_collide_filter *f,
@@ -116,7 +123,8 @@ static lb_result cl_overlap_run(lb_world *w, const cl_overlap *o, const lb_colli
           if (p->valid && (p->layer & f->layers) != 0u &&
               (f->exclude == LB_NULL_ENTITY || lb_entity_of_slot(w, s) != f->exclude) &&
               cl_ov_collider(cw, p, o)) {
-            cw->found[n++] = s;
+            cl_keep_smallest(out, cap, n < cap ? n : cap, s);
+            n++;
           }
         }
         continue;
@@ -127,9 +135,8 @@ static lb_result cl_overlap_run(lb_world *w, const cl_overlap *o, const lb_colli
       }
     }
   }
-  cl_sort_u32(cw->found, n);
   for (uint32_t i = 0; i < n && i < cap; ++i) {
-    out[i] = lb_entity_of_slot(w, cw->found[i]);
+    out[i] = lb_entity_of_slot(w, out[i]);
   }
   *count = n;
   return LB_OK;

@@ -2,7 +2,9 @@
  * `move` hook that takes an entity's movement requests (root motion, agents) and the Move
  * phase system that makes one move per controller (controller.h). */
 #include "../base/format.h"
+#include "../collide/collide_internal.h"
 #include "../modules.h"
+#include "../world/parallel.h"
 #include "controller_internal.h"
 
 #include <string.h>
@@ -74,28 +76,45 @@ static bool ctl_take_move(lb_world *w, uint32_t slot, const float delta[3]) {
   return true;
 }
 
-static void ctl_system_move(lb_world *w, float dt) {
-  uint32_t s;
-  for (lb_each it = lb_each_begin(w, LB_CHARACTER_CONTROLLER); lb_each_next(&it, &s);) {
-    lb_character_controller_c *c = lb_component_ptr(w, s, LB_CHARACTER_CONTROLLER);
-    ctl_state *st = ctl_state_of(w, s);
-    float d[3] = {st->pending[0] + c->move[0], st->pending[1] + c->move[1],
-                  st->pending[2] + c->move[2]};
-    memset(st->pending, 0, sizeof st->pending);
-    memset(c->move, 0, sizeof c->move);
-    memcpy(c->requested, d, sizeof d);
-    if (c->backend == LB_CONTROLLER_BACKEND_HOST) {
-      continue; /* a host backend moves it after the step */
-    }
-    if (!lb_slot_has(w, s, LB_TRANSFORM)) {
-      continue;
-    }
-    const lb_transform_c *t = lb_component_ptr(w, s, LB_TRANSFORM);
-    if (t->parent != LB_NULL_ENTITY && lb_slot_of(w, t->parent) >= 0) {
-      continue;
-    }
-    ctl_move(w, s, d, dt);
+/* One controller's step: the step's requests into one move. Writes its own component, state
+ * and Transform only; every query reads the colliders' tree as the last refit left it (a move
+ * writes its position directly, which marks nothing: the Model phase refits), so controllers
+ * are independent of each other's moves this step and run in parallel. */
+static void ctl_move_one(lb_world *w, uint32_t s, uint32_t worker, void *context) {
+  (void)worker;
+  float dt = *(const float *)context;
+  lb_character_controller_c *c = lb_component_ptr(w, s, LB_CHARACTER_CONTROLLER);
+  ctl_state *st = ctl_state_of(w, s);
+  float d[3] = {st->pending[0] + c->move[0], st->pending[1] + c->move[1],
+                st->pending[2] + c->move[2]};
+  memset(st->pending, 0, sizeof st->pending);
+  memset(c->move, 0, sizeof c->move);
+  memcpy(c->requested, d, sizeof d);
+  if (c->backend == LB_CONTROLLER_BACKEND_HOST) {
+    return; /* a host backend moves it after the step */
   }
+  if (!lb_slot_has(w, s, LB_TRANSFORM)) {
+    return;
+  }
+  const lb_transform_c *t = lb_component_ptr(w, s, LB_TRANSFORM);
+  if (t->parent != LB_NULL_ENTITY && lb_slot_of(w, t->parent) >= 0) {
+    return;
+  }
+  ctl_move(w, s, d, dt);
+}
+
+static void ctl_system_move(lb_world *w, float dt) {
+  /* The tree is brought up to date once before the section: a query would otherwise do it
+   * lazily, on whichever thread asked first. A bench trace records one move: serial then. */
+  cl_sync(w, false);
+  if (ctl_world_of(w)->trace) {
+    uint32_t s;
+    for (lb_each it = lb_each_begin(w, LB_CHARACTER_CONTROLLER); lb_each_next(&it, &s);) {
+      ctl_move_one(w, s, 0u, &dt);
+    }
+    return;
+  }
+  lb_parallel_each(w, LB_CHARACTER_CONTROLLER, ctl_move_one, &dt);
 }
 
 lb_result lb_world_controller_move(lb_world *w, lb_entity e, const vec3 delta) {

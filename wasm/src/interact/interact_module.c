@@ -4,6 +4,7 @@
  * closest points; the arm moves by the grip module's arm reach (one two-bone IK job). */
 #include "../collide/collide_internal.h"
 #include "../grip/grip_internal.h"
+#include "../world/parallel.h"
 #include "limber/collide.h"
 #include "limber/interact.h"
 #include <string.h>
@@ -620,12 +621,17 @@ static void lb_interact_one(lb_world *w, uint32_t s, float dt) {
   }
 }
 
-/* 4 Reach: every EnvironmentInteraction in entity order. */
+static void lb_interact_one_task(lb_world *w, uint32_t s, uint32_t worker, void *context) {
+  (void)worker;
+  lb_interact_one(w, s, *(const float *)context);
+}
+
+/* 4 Reach: every EnvironmentInteraction, in parallel: each reads the colliders' tree as the
+ * Model phase refit it and its own rig, grip and vault state, and writes its own component,
+ * state and arm (the query results live on the stack). */
 static void lb_system_interact(lb_world *w, float dt) {
-  uint32_t s;
-  for (lb_each it = lb_each_begin(w, LB_ENV_INTERACTION); lb_each_next(&it, &s);) {
-    lb_interact_one(w, s, dt);
-  }
+  cl_sync(w, false); /* once, here: a query would do it lazily on whichever thread asked first */
+  lb_parallel_each(w, LB_ENV_INTERACTION, lb_interact_one_task, &dt);
 }
 
 /* The touching palm's distance to the wall on the step's final pose: a later owner of the

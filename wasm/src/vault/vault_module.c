@@ -6,8 +6,10 @@
  * Output system measures the planted palm on the step's final pose. */
 #include "../anim/animator_internal.h"
 #include "../base/bytes.h"
+#include "../collide/collide_internal.h"
 #include "../grip/grip_internal.h"
 #include "../math/vec3_inline.h"
+#include "../world/parallel.h"
 #include "limber/collide.h"
 #include "limber/vault.h"
 #include <string.h>
@@ -474,12 +476,17 @@ static void vault_move_one(lb_world *w, uint32_t s, float dt) {
   }
 }
 
-/* 2 Move (order 20): every Vault in entity order. */
+static void vault_move_task(lb_world *w, uint32_t s, uint32_t worker, void *context) {
+  (void)worker;
+  vault_move_one(w, s, *(const float *)context);
+}
+
+/* 2 Move (order 20): every Vault, in parallel: a vaulter probes the colliders' tree as the
+ * Model phase refit it, reads the obstacle's world transform of the last step, and writes only
+ * its own Vault, controller size and request, Animator trigger and grip hand-over. */
 static void vault_system_move(lb_world *w, float dt) {
-  uint32_t s;
-  for (lb_each it = lb_each_begin(w, LB_VAULT); lb_each_next(&it, &s);) {
-    vault_move_one(w, s, dt);
-  }
+  cl_sync(w, false); /* once, here: a query would do it lazily on whichever thread asked first */
+  lb_parallel_each(w, LB_VAULT, vault_move_task, &dt);
 }
 
 /* ---- the Reach system ---------------------------------------------------------------------- */
