@@ -60,7 +60,9 @@
  * Determinism: queries use only + - * / and sqrt in float, visit polygons in a fixed order
  * and break ties by the lower polygon index. Nothing allocates in a query: every buffer a
  * query needs (A* nodes, open list, search queue) is sized to the mesh when the mesh is
- * added. A mesh's queries share that scratch, so one mesh is not queried from two threads.
+ * added, once per worker of the world (lb_world_def.threads): the step's agents on several
+ * threads each search with their own. The functions below use the first worker's, so the game
+ * calls them from one thread at a time, outside lb_world_step.
  */
 #ifndef LIMBER_NAV_H
 #define LIMBER_NAV_H

@@ -7,6 +7,7 @@
  * entity's movement requests: the module's `owner` hook refuses the game's writes of them. */
 #include "../anim/animator_internal.h"
 #include "../math/vec3_inline.h"
+#include "../world/parallel.h"
 #include "nav_internal.h"
 #include <string.h>
 
@@ -249,6 +250,7 @@ typedef struct nav_agent_frame {
   lb_nav_agent_c *a;
   lb_nav_agent_state *st;
   lb_transform_c *t;
+  lb_navmesh *mesh;       /* the agent's mesh as this worker queries it (nav_mesh_of_worker) */
   float off;              /* the agent's base offset, read once per step */
   float here[3];          /* the Transform's position less the base offset */
   bool controlled;        /* a CharacterController moves the entity */
@@ -279,8 +281,7 @@ static void nav_agent_catch_up(nav_agent_frame *f) {
     return;
   }
   lb_nav_point near;
-  if (lb_nav_nearest(f->w, f->a->nav_mesh, f->here, &near) != LB_OK ||
-      near.polygon == LB_NAV_NO_POLYGON) {
+  if (lb_nav_mesh_nearest(f->mesh, f->here, &near) != LB_OK || near.polygon == LB_NAV_NO_POLYGON) {
     return;
   }
   float d[3];
@@ -298,9 +299,8 @@ static void nav_agent_sync(nav_agent_frame *f) {
   lb_world *w = f->w;
   lb_nav_agent_c *a = f->a;
   lb_nav_agent_state *st = f->st;
-  lb_navmesh *m = lb_navmesh_get(w, a->nav_mesh);
-  if (st->mesh != a->nav_mesh || st->point.polygon >= m->polygon_count) {
-    lb_nav_nearest(w, a->nav_mesh, f->here, &st->point);
+  if (st->mesh != a->nav_mesh || st->point.polygon >= f->mesh->polygon_count) {
+    lb_nav_mesh_nearest(f->mesh, f->here, &st->point);
     memcpy(st->rotation, f->t->rotation, sizeof(versor));
     st->mesh = a->nav_mesh;
   }
@@ -313,13 +313,13 @@ static void nav_agent_sync(nav_agent_frame *f) {
     /* the controller moved it last step (from the agent's request): back onto the mesh from
      * the previous point toward where the controller left it */
     memcpy(f->rot, st->rotation, sizeof(versor));
-    lb_nav_move_along_surface(w, a->nav_mesh, &f->prev, f->here, &f->now);
+    lb_nav_mesh_move_along_surface(f->mesh, &f->prev, f->here, &f->now);
     nav_agent_catch_up(f);
     f->prev = f->now;
   } else if (a->drive_mode == LB_NAV_DRIVE_MANUAL) {
     /* the game moved it: the agent follows the Transform along the surface, writes nothing */
     memcpy(f->rot, f->t->rotation, sizeof(versor));
-    lb_nav_move_along_surface(w, a->nav_mesh, &f->prev, f->here, &f->now);
+    lb_nav_mesh_move_along_surface(f->mesh, &f->prev, f->here, &f->now);
     nav_agent_catch_up(f);
   } else {
     /* root motion moved the Transform: keep it on the mesh (nextPosition, as a NavMeshAgent's).
@@ -327,7 +327,7 @@ static void nav_agent_sync(nav_agent_frame *f) {
      * Transform is where the last move left it; the clamp is sent as a request (zero while the
      * controller kept it on the mesh) instead of written. */
     memcpy(f->rot, f->t->rotation, sizeof(versor));
-    lb_nav_move_along_surface(w, a->nav_mesh, &f->prev, f->here, &f->now);
+    lb_nav_mesh_move_along_surface(f->mesh, &f->prev, f->here, &f->now);
     nav_agent_catch_up(f);
     if (f->controlled) {
       float d[3] = {f->now.position[0] - f->here[0], 0.0f, f->now.position[2] - f->here[2]};
@@ -348,7 +348,7 @@ static void nav_agent_path(nav_agent_frame *f) {
   a->remaining_distance = 0.0f;
   memcpy(a->steering_target, f->now.position, sizeof(vec3));
   if (f->going) {
-    lb_nav_find_path(f->w, a->nav_mesh, f->now.position, a->destination, &f->path);
+    lb_nav_mesh_find_path(f->mesh, f->now.position, a->destination, &f->path);
     a->path_status = f->path.status == LB_NAV_PATH_COMPLETE ? 1u : 2u;
     a->remaining_distance = f->path.length;
     memcpy(a->steering_target, f->path.point_count > 1 ? f->corners + 3 : f->path.end.position,
@@ -398,7 +398,7 @@ static void nav_agent_advance(nav_agent_frame *f) {
   float target[3];
   nav_along(f->corners, f->path.point_count, step < f->path.length ? step : f->path.length, target);
   lb_nav_point moved;
-  lb_nav_move_along_surface(f->w, a->nav_mesh, &f->now, target, &moved);
+  lb_nav_mesh_move_along_surface(f->mesh, &f->now, target, &moved);
   if (f->controlled) {
     /* the step's displacement along the path as the controller's request: across from
      * the Transform (so an offset the controller left is taken back), down with the mesh
@@ -417,7 +417,7 @@ static void nav_agent_advance_avoiding(nav_agent_frame *f) {
   float target[3] = {f->now.position[0] + f->avoid[0] * f->dt, f->now.position[1],
                      f->now.position[2] + f->avoid[1] * f->dt};
   lb_nav_point moved;
-  lb_nav_move_along_surface(f->w, f->a->nav_mesh, &f->now, target, &moved);
+  lb_nav_mesh_move_along_surface(f->mesh, &f->now, target, &moved);
   if (f->controlled) {
     float dy = moved.position[1] - f->now.position[1];
     float d[3] = {moved.position[0] - f->here[0], dy < 0.0f ? dy : 0.0f,
@@ -570,14 +570,16 @@ static void nav_agent_store(nav_agent_frame *f) {
 
 /* One agent: sync onto the mesh -> path -> desired velocity -> avoidance -> turn -> advance ->
  * locomotion -> store. */
-static void nav_agent_step(lb_world *w, uint32_t slot, float dt) {
-  nav_agent_frame f = {.w = w, .slot = slot, .dt = dt};
+static void nav_agent_step(lb_world *w, uint32_t slot, uint32_t worker, void *context) {
+  nav_agent_frame f = {.w = w, .slot = slot, .dt = *(const float *)context};
   f.a = lb_component_ptr(w, slot, LB_NAV_AGENT);
   f.st = lb_component_state(w, slot, LB_NAV_AGENT);
   f.t = nav_agent_transform(w, slot, f.a);
-  if (!f.t) {
+  lb_navmesh *m = lb_navmesh_get(w, f.a->nav_mesh);
+  if (!f.t || !m) {
     return;
   }
+  f.mesh = nav_mesh_of_worker(m, worker);
   float off = f.off = f.a->base_offset;
   f.here[0] = f.t->position[0];
   f.here[1] = f.t->position[1] - off;
@@ -601,12 +603,13 @@ static void nav_agent_step(lb_world *w, uint32_t slot, float dt) {
   nav_agent_store(&f);
 }
 
+/* The crowd is taken first, every agent as it stands before any moves (avoidance is
+ * reciprocal), then the agents step in parallel: each reads the crowd and its own state, queries
+ * its mesh through its worker's header (scratch of its own) and writes only its own agent,
+ * Transform, Animator parameter and movement request. */
 static void nav_system_nav_agents(lb_world *w, float dt) {
-  lb_nav_crowd_build(w); /* every agent as it stands before any moves: reciprocal */
-  uint32_t s;
-  for (lb_each it = lb_each_begin(w, LB_NAV_AGENT); lb_each_next(&it, &s);) {
-    nav_agent_step(w, s, dt);
-  }
+  lb_nav_crowd_build(w);
+  lb_parallel_each(w, LB_NAV_AGENT, nav_agent_step, &dt);
 }
 
 lb_result lb_world_nav_avoidance(lb_world *w, lb_entity e, lb_nav_agent_avoidance *out) {

@@ -49,7 +49,15 @@ typedef struct lb_navmesh {
   uint32_t goal_bits[NAV_GOAL_CACHE][3];
   lb_nav_point goal_on[NAV_GOAL_CACHE];
   uint32_t goal_count, goal_next;
+  /* Workers 1 .. threads-1 (lb_world_def.threads) query through these copies of this header:
+   * the same geometry, scratch and goal cache of their own (nav_mesh_of_worker). */
+  struct lb_navmesh *workers;
 } lb_navmesh;
+
+/* The header worker `worker` of a parallel section queries mesh m through. */
+static inline lb_navmesh *nav_mesh_of_worker(lb_navmesh *m, uint32_t worker) {
+  return worker == 0 ? m : &m->workers[worker - 1u];
+}
 
 /* One agent as the step's avoidance sees it (XZ), taken before any agent moves. */
 typedef struct lb_nav_crowd_agent {
@@ -89,6 +97,14 @@ static inline lb_nav_world *nav_world_of(const lb_world *w) {
 
 /* The mesh of a handle, or null. */
 lb_navmesh *lb_navmesh_get(const lb_world *w, uint32_t mesh);
+/* lb_nav_nearest, lb_nav_find_path and lb_nav_move_along_surface on a mesh header (a worker's,
+ * nav_mesh_of_worker; null: LB_ERR_INVALID_ARGUMENT), returning the same codes with no error
+ * text: a parallel section's agents leave the world's last error alone. */
+lb_result lb_nav_mesh_nearest(lb_navmesh *m, const float p[3], lb_nav_point *out);
+lb_result lb_nav_mesh_find_path(lb_navmesh *m, const float start[3], const float goal[3],
+                                lb_nav_path *path);
+lb_result lb_nav_mesh_move_along_surface(lb_navmesh *m, const lb_nav_point *from, const float to[3],
+                                         lb_nav_point *out);
 /* Frees meshes beyond the first `keep` (0: all, and the table). */
 void lb_navmeshes_release(lb_world *w, uint32_t keep);
 /* Pads the table to `upto` with null places (lb_navmesh_get: null). */

@@ -138,18 +138,29 @@ static bool nav_in_range3(const float *p) {
   return true;
 }
 
+/* Whether query points a (and b, when given) can be queried: finite and within range. */
+static lb_result nav_points_code(const float *a, const float *b) {
+  if ((a && !nav_finite3(a)) || (b && !nav_finite3(b))) {
+    return LB_ERR_NOT_FINITE;
+  }
+  if ((a && !nav_in_range3(a)) || (b && !nav_in_range3(b))) {
+    return LB_ERR_OUT_OF_RANGE;
+  }
+  return LB_OK;
+}
+
 static lb_result nav_query_args(lb_world *w, const char *fn, uint32_t mesh, const float *a,
                                 const float *b, lb_navmesh **out) {
   *out = lb_navmesh_get(w, mesh);
   if (!*out) {
     return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "%s: navmesh %u does not exist", fn, mesh);
   }
-  if ((a && !nav_finite3(a)) || (b && !nav_finite3(b))) {
-    return lb_fail(w, LB_ERR_NOT_FINITE, "%s: a point is not finite", fn);
+  lb_result r = nav_points_code(a, b);
+  if (r == LB_ERR_NOT_FINITE) {
+    return lb_fail(w, r, "%s: a point is not finite", fn);
   }
-  if ((a && !nav_in_range3(a)) || (b && !nav_in_range3(b))) {
-    return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: a point is beyond %g m", fn,
-                   (double)LB_NAV_QUERY_MAX);
+  if (r != LB_OK) {
+    return lb_fail(w, r, "%s: a point is beyond %g m", fn, (double)LB_NAV_QUERY_MAX);
   }
   return LB_OK;
 }
@@ -269,6 +280,14 @@ lb_result lb_nav_nearest(lb_world *w, uint32_t mesh, const float p[3], lb_nav_po
   }
   nav_nearest_poly(m, p, out);
   return LB_OK;
+}
+
+lb_result lb_nav_mesh_nearest(lb_navmesh *m, const float p[3], lb_nav_point *out) {
+  lb_result r = m ? nav_points_code(p, NULL) : LB_ERR_INVALID_ARGUMENT;
+  if (r == LB_OK) {
+    nav_nearest_poly(m, p, out);
+  }
+  return r;
 }
 
 /* ---- A* ------------------------------------------------------------------------------------- */
@@ -518,19 +537,9 @@ static void nav_string_pull(const lb_navmesh *m, uint32_t count, const float *st
   nav_corner_add(out, end);
 }
 
-lb_result lb_nav_find_path(lb_world *w, uint32_t mesh, const float start[3], const float goal[3],
-                           lb_nav_path *path) {
-  if (!w) {
-    return LB_ERR_INVALID_ARGUMENT;
-  }
-  if (!start || !goal || !path || (!path->points && path->point_capacity > 0)) {
-    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "nav_find_path: null start, goal, path or points");
-  }
-  lb_navmesh *m;
-  lb_result r = nav_query_args(w, "nav_find_path", mesh, start, goal, &m);
-  if (r != LB_OK) {
-    return r;
-  }
+/* The path search on a valid mesh with valid points (lb_nav_find_path has the contract). */
+static void nav_find_path_run(lb_navmesh *m, const float *start, const float *goal,
+                              lb_nav_path *path) {
   nav_nearest_poly(m, start, &path->start);
   lb_nav_point goal_on;
   nav_nearest_goal(m, goal, &goal_on);
@@ -551,44 +560,62 @@ lb_result lb_nav_find_path(lb_world *w, uint32_t mesh, const float start[3], con
   path->polygon_count = count;
   path->length = c.length;
   path->status = complete ? LB_NAV_PATH_COMPLETE : LB_NAV_PATH_PARTIAL;
-  return LB_OK;
+}
+
+lb_result lb_nav_find_path(lb_world *w, uint32_t mesh, const float start[3], const float goal[3],
+                           lb_nav_path *path) {
+  if (!w) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!start || !goal || !path || (!path->points && path->point_capacity > 0)) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "nav_find_path: null start, goal, path or points");
+  }
+  lb_navmesh *m;
+  lb_result r = nav_query_args(w, "nav_find_path", mesh, start, goal, &m);
+  if (r == LB_OK) {
+    nav_find_path_run(m, start, goal, path);
+  }
+  return r;
+}
+
+lb_result lb_nav_mesh_find_path(lb_navmesh *m, const float start[3], const float goal[3],
+                                lb_nav_path *path) {
+  lb_result r = m ? nav_points_code(start, goal) : LB_ERR_INVALID_ARGUMENT;
+  if (r == LB_OK) {
+    nav_find_path_run(m, start, goal, path);
+  }
+  return r;
 }
 
 /* ---- move along the surface ---------------------------------------------------------------- */
 
-static lb_result nav_point_arg(lb_world *w, const char *fn, const lb_navmesh *m,
-                               const lb_nav_point *from) {
+/* Whether `from` can start a walk on m: its polygon on m, its point finite and in range. */
+static lb_result nav_point_code(const lb_navmesh *m, const lb_nav_point *from) {
   if (from->polygon >= m->polygon_count) {
-    return lb_fail(w, LB_ERR_OUT_OF_RANGE,
-                   "%s: the start polygon %u is not on navmesh '%s' (%u polygons)", fn,
-                   from->polygon, m->name, m->polygon_count);
+    return LB_ERR_OUT_OF_RANGE;
   }
-  if (!nav_finite3(from->position)) {
-    return lb_fail(w, LB_ERR_NOT_FINITE, "%s: the start point is not finite", fn);
-  }
-  if (!nav_in_range3(from->position)) {
-    return lb_fail(w, LB_ERR_OUT_OF_RANGE, "%s: the start point is beyond %g m", fn,
-                   (double)LB_NAV_QUERY_MAX);
-  }
-  return LB_OK;
+  return nav_points_code(from->position, NULL);
 }
 
-lb_result lb_nav_move_along_surface(lb_world *w, uint32_t mesh, const lb_nav_point *from,
-                                    const float to[3], lb_nav_point *out) {
-  if (!w) {
-    return LB_ERR_INVALID_ARGUMENT;
-  }
-  if (!from || !to || !out) {
-    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "nav_move_along_surface: null from, to or out");
-  }
-  lb_navmesh *m;
-  lb_result r = nav_query_args(w, "nav_move_along_surface", mesh, to, NULL, &m);
+static lb_result nav_point_arg(lb_world *w, const char *fn, const lb_navmesh *m,
+                               const lb_nav_point *from) {
+  lb_result r = nav_point_code(m, from);
   if (r == LB_OK) {
-    r = nav_point_arg(w, "nav_move_along_surface", m, from);
-  }
-  if (r != LB_OK) {
     return r;
   }
+  if (from->polygon >= m->polygon_count) {
+    return lb_fail(w, r, "%s: the start polygon %u is not on navmesh '%s' (%u polygons)", fn,
+                   from->polygon, m->name, m->polygon_count);
+  }
+  if (r == LB_ERR_NOT_FINITE) {
+    return lb_fail(w, r, "%s: the start point is not finite", fn);
+  }
+  return lb_fail(w, r, "%s: the start point is beyond %g m", fn, (double)LB_NAV_QUERY_MAX);
+}
+
+/* The walk on a valid mesh from a valid start (lb_nav_move_along_surface has the contract). */
+static void nav_move_run(lb_navmesh *m, const lb_nav_point *from, const float *to,
+                         lb_nav_point *out) {
   const float *s = from->position;
   float best_pos[3];
   memcpy(best_pos, s, sizeof best_pos);
@@ -634,7 +661,37 @@ lb_result lb_nav_move_along_surface(lb_world *w, uint32_t mesh, const lb_nav_poi
   out->position[0] = best_pos[0];
   out->position[2] = best_pos[2];
   out->position[1] = nav_height_on(m, best_poly, best_pos);
-  return LB_OK;
+}
+
+lb_result lb_nav_move_along_surface(lb_world *w, uint32_t mesh, const lb_nav_point *from,
+                                    const float to[3], lb_nav_point *out) {
+  if (!w) {
+    return LB_ERR_INVALID_ARGUMENT;
+  }
+  if (!from || !to || !out) {
+    return lb_fail(w, LB_ERR_INVALID_ARGUMENT, "nav_move_along_surface: null from, to or out");
+  }
+  lb_navmesh *m;
+  lb_result r = nav_query_args(w, "nav_move_along_surface", mesh, to, NULL, &m);
+  if (r == LB_OK) {
+    r = nav_point_arg(w, "nav_move_along_surface", m, from);
+  }
+  if (r == LB_OK) {
+    nav_move_run(m, from, to, out);
+  }
+  return r;
+}
+
+lb_result lb_nav_mesh_move_along_surface(lb_navmesh *m, const lb_nav_point *from, const float to[3],
+                                         lb_nav_point *out) {
+  lb_result r = m ? nav_points_code(to, NULL) : LB_ERR_INVALID_ARGUMENT;
+  if (r == LB_OK) {
+    r = nav_point_code(m, from);
+  }
+  if (r == LB_OK) {
+    nav_move_run(m, from, to, out);
+  }
+  return r;
 }
 
 /* ---- raycast ------------------------------------------------------------------------------- */

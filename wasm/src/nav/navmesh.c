@@ -303,33 +303,33 @@ static size_t nav_part(size_t count, size_t size) {
   return (count * size + 15u) & ~(size_t)15u;
 }
 
-/* The block holding a mesh of P polygons, V vertices and `edges` edges: the header, the
- * def's arrays, the polygons' boxes and the path search's scratch. */
-static size_t nav_block_bytes(size_t P, size_t V, size_t edges) {
-  return nav_part(1, sizeof(lb_navmesh)) + nav_part(V * 3u, sizeof(float)) + nav_part(P, 1) +
-         nav_part(P, sizeof(uint32_t)) + nav_part(edges, sizeof(uint32_t)) +
-         nav_part(edges, sizeof(int32_t)) + 2u * nav_part(P * 2u, sizeof(float)) +
-         nav_part(P, sizeof(uint32_t)) + nav_part(P, 1) + 2u * nav_part(P, sizeof(uint32_t)) +
+/* Bytes of one worker's query scratch for P polygons (lb_navmesh's node_*, heap, corridor,
+ * seen arrays). */
+static size_t nav_scratch_bytes(size_t P) {
+  return nav_part(P, sizeof(uint32_t)) + nav_part(P, 1) + 2u * nav_part(P, sizeof(uint32_t)) +
          2u * nav_part(P, sizeof(float)) + nav_part(P * 3u, sizeof(float)) +
          3u * nav_part(P, sizeof(uint32_t));
 }
 
-/* The mesh header at the block's start and its arrays after it, in nav_block_bytes' order. */
-static lb_navmesh *nav_place(uint8_t *block, size_t P, size_t V, size_t edges) {
-  lb_navmesh *m = (lb_navmesh *)block;
-  uint8_t *at = block + nav_part(1, sizeof(lb_navmesh));
+/* The block holding a mesh of P polygons, V vertices and `edges` edges: the header, the
+ * def's arrays, the polygons' boxes and the path search's scratch; then, for each worker past
+ * the first, a header of its own and its scratch (lb_navmesh.workers). */
+static size_t nav_block_bytes(size_t P, size_t V, size_t edges, size_t threads) {
+  return nav_part(1, sizeof(lb_navmesh)) + nav_part(V * 3u, sizeof(float)) + nav_part(P, 1) +
+         nav_part(P, sizeof(uint32_t)) + nav_part(edges, sizeof(uint32_t)) +
+         nav_part(edges, sizeof(int32_t)) + 2u * nav_part(P * 2u, sizeof(float)) +
+         nav_part(P, sizeof(uint32_t)) + nav_scratch_bytes(P) +
+         (threads - 1u) * (nav_part(1, sizeof(lb_navmesh)) + nav_scratch_bytes(P));
+}
+
 #define LB_NAV_TAKE_(ptr, count, type)                                                             \
   do {                                                                                             \
-    (ptr) = (type *)(void *)at;                                                                    \
-    at += nav_part((count), sizeof(type));                                                         \
+    (ptr) = (type *)(void *)*at;                                                                   \
+    *at += nav_part((count), sizeof(type));                                                        \
   } while (0)
-  LB_NAV_TAKE_(m->vertices, V * 3u, float);
-  LB_NAV_TAKE_(m->counts, P, uint8_t);
-  LB_NAV_TAKE_(m->first, P, uint32_t);
-  LB_NAV_TAKE_(m->indices, edges, uint32_t);
-  LB_NAV_TAKE_(m->neighbours, edges, int32_t);
-  LB_NAV_TAKE_(m->poly_min, P * 2u, float);
-  LB_NAV_TAKE_(m->poly_max, P * 2u, float);
+
+/* One worker's scratch arrays at *at, in nav_scratch_bytes' order. */
+static void nav_place_scratch(lb_navmesh *m, uint8_t **at, size_t P) {
   LB_NAV_TAKE_(m->node_stamp, P, uint32_t);
   LB_NAV_TAKE_(m->node_flags, P, uint8_t);
   LB_NAV_TAKE_(m->node_parent, P, uint32_t);
@@ -340,8 +340,38 @@ static lb_navmesh *nav_place(uint8_t *block, size_t P, size_t V, size_t edges) {
   LB_NAV_TAKE_(m->heap, P, uint32_t);
   LB_NAV_TAKE_(m->corridor, P, uint32_t);
   LB_NAV_TAKE_(m->seen, P, uint32_t);
-#undef LB_NAV_TAKE_
+}
+
+/* The mesh header at the block's start and its arrays after it, in nav_block_bytes' order
+ * (the workers' headers are made by nav_place_workers once the mesh is complete). */
+static lb_navmesh *nav_place(uint8_t *block, size_t P, size_t V, size_t edges) {
+  lb_navmesh *m = (lb_navmesh *)block;
+  uint8_t *cursor = block + nav_part(1, sizeof(lb_navmesh));
+  uint8_t **at = &cursor;
+  LB_NAV_TAKE_(m->vertices, V * 3u, float);
+  LB_NAV_TAKE_(m->counts, P, uint8_t);
+  LB_NAV_TAKE_(m->first, P, uint32_t);
+  LB_NAV_TAKE_(m->indices, edges, uint32_t);
+  LB_NAV_TAKE_(m->neighbours, edges, int32_t);
+  LB_NAV_TAKE_(m->poly_min, P * 2u, float);
+  LB_NAV_TAKE_(m->poly_max, P * 2u, float);
+  nav_place_scratch(m, at, P);
+  m->workers = (lb_navmesh *)(void *)cursor;
   return m;
+}
+#undef LB_NAV_TAKE_
+
+/* Worker k >= 1 queries the mesh through a copy of its header (the geometry's pointers, the
+ * same arrays) with scratch of its own, so agents on several threads search at once. */
+static void nav_place_workers(lb_navmesh *m, size_t threads) {
+  size_t P = m->polygon_count;
+  uint8_t *cursor = (uint8_t *)m->workers + (threads - 1u) * nav_part(1, sizeof(lb_navmesh));
+  for (size_t k = 0; k + 1u < threads; ++k) {
+    lb_navmesh *v = &m->workers[k];
+    *v = *m;
+    v->workers = NULL;
+    nav_place_scratch(v, &cursor, P);
+  }
 }
 
 /* The mesh's bounds, and per polygon its first edge, XZ box and portals. */
@@ -395,7 +425,8 @@ lb_result lb_world_add_navmesh(lb_world *w, const char *name, const lb_navmesh_d
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_navmesh '%s': out of memory", name);
   }
   size_t P = def->polygon_count, V = def->vertex_count;
-  size_t bytes = nav_block_bytes(P, V, edges);
+  size_t threads = w->threads;
+  size_t bytes = nav_block_bytes(P, V, edges, threads);
   uint8_t *block = lb_alloc(w, bytes);
   if (!block) {
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_navmesh '%s': out of memory (%zu bytes)", name,
@@ -416,6 +447,7 @@ lb_result lb_world_add_navmesh(lb_world *w, const char *name, const lb_navmesh_d
     lb_free(w, block);
     return lb_fail(w, LB_ERR_OUT_OF_MEMORY, "add_navmesh '%s': out of memory (search grid)", name);
   }
+  nav_place_workers(m, threads);
   nw->meshes[nw->mesh_count++] = m;
   *out_mesh = nw->mesh_count;
   return LB_OK;
