@@ -419,37 +419,42 @@ static float lb_clamp_position(float v) {
   return lb_clamp(v, -LB_WORLD_EXTENT, LB_WORLD_EXTENT);
 }
 
-void lb_system_root_motion(lb_world *w, float dt) {
-  (void)dt;
-  uint32_t s;
-  for (lb_each it = lb_each_begin(w, LB_ANIMATOR); lb_each_next(&it, &s);) {
-    const lb_animator_instance *inst = lb_animator_of_slot(w, s);
-    if (!inst || inst->status.idle || !lb_slot_has(w, s, LB_TRANSFORM)) {
-      continue;
-    }
-    const lb_animator_c *comp = lb_component_ptr(w, s, LB_ANIMATOR);
-    if (!comp->apply_root_motion) {
-      continue;
-    }
-    lb_transform_c *t = lb_component_ptr(w, s, LB_TRANSFORM);
-    vec3 local = {inst->motion.translation[0] * t->scale[0],
-                  inst->motion.translation[1] * t->scale[1],
-                  inst->motion.translation[2] * t->scale[2]};
-    vec3 moved;
-    lb_quat_rotate(t->rotation, local, moved);
-    /* A character controller (or another mover) takes the request when the entity has one. */
-    if (!lb_world_move_request(w, s, moved)) {
-      for (int a = 0; a < 3; ++a) {
-        t->position[a] = lb_clamp_position(t->position[a] + moved[a]);
-      }
-    }
-    if (inst->motion.yaw != 0.0f) {
-      vec3 up = {0.0f, 1.0f, 0.0f};
-      versor q, r;
-      lb_quat_from_axis_angle(up, inst->motion.yaw, q);
-      lb_quat_mul(t->rotation, q, r);
-      lb_quat_normalize(r);
-      memcpy(t->rotation, r, sizeof(versor));
+/* One Animator's root motion of this step: into its entity's movement request (a controller
+ * or an agent takes it) or onto its own Transform. Writes only its own entity's state. */
+static void lb_root_motion_one(lb_world *w, uint32_t s, uint32_t worker, void *context) {
+  (void)worker;
+  (void)context;
+  const lb_animator_instance *inst = lb_animator_of_slot(w, s);
+  if (!inst || inst->status.idle || !lb_slot_has(w, s, LB_TRANSFORM)) {
+    return;
+  }
+  const lb_animator_c *comp = lb_component_ptr(w, s, LB_ANIMATOR);
+  if (!comp->apply_root_motion) {
+    return;
+  }
+  lb_transform_c *t = lb_component_ptr(w, s, LB_TRANSFORM);
+  vec3 local = {inst->motion.translation[0] * t->scale[0],
+                inst->motion.translation[1] * t->scale[1],
+                inst->motion.translation[2] * t->scale[2]};
+  vec3 moved;
+  lb_quat_rotate(t->rotation, local, moved);
+  /* A character controller (or another mover) takes the request when the entity has one. */
+  if (!lb_world_move_request(w, s, moved)) {
+    for (int a = 0; a < 3; ++a) {
+      t->position[a] = lb_clamp_position(t->position[a] + moved[a]);
     }
   }
+  if (inst->motion.yaw != 0.0f) {
+    vec3 up = {0.0f, 1.0f, 0.0f};
+    versor q, r;
+    lb_quat_from_axis_angle(up, inst->motion.yaw, q);
+    lb_quat_mul(t->rotation, q, r);
+    lb_quat_normalize(r);
+    memcpy(t->rotation, r, sizeof(versor));
+  }
+}
+
+void lb_system_root_motion(lb_world *w, float dt) {
+  (void)dt;
+  lb_parallel_each(w, LB_ANIMATOR, lb_root_motion_one, NULL);
 }
