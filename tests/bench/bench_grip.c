@@ -376,6 +376,7 @@ static int lb_character_init(lb_character_state *s) {
   if (!s->arms_local || !s->arms_model || !s->arms_world_xf) {
     return 0;
   }
+  s->step.walk = w->xf_stack;
   lb_grip_arms(w, s->slot, &s->step);
   memcpy(s->arms_local, inst->local, s->joint_count * sizeof(lb_transform));
   memcpy(s->arms_model, inst->model, s->joint_count * sizeof(lb_transform));
@@ -421,6 +422,7 @@ static void lb_character_run(void *p, uint32_t iters, lb_bench_stats *st) {
       lb_world_run_phase(w, LB_PHASE_GRIP, 1.0f / 60.0f);
     } else if (s->stage == LB_GRIP_STAGE_FIRST) {
       lb_grip_step step;
+      step.walk = w->xf_stack;
       lb_grip_arms(w, s->slot, &step);
     } else {
       lb_grip_fingers(w, s->slot, &s->step, 1.0f / 60.0f);

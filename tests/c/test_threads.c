@@ -2,7 +2,9 @@
  * (tests/expected-hashes.json) gives its stored hash at 1, 2, 3 and 4 threads and on a game's
  * own task systems (one running ranges inline in reverse order, one on threads of its own);
  * invalid defs are refused naming the field, with nothing allocated; steps with threads = 4
- * allocate nothing after warm-up. Also run under ThreadSanitizer (the tsan preset). */
+ * allocate nothing after warm-up (npc-crowd.json: every per-character system); two holders of
+ * one object (the Grip phase then runs in entity order) give the same hash at 1 and 4 threads. Also
+ * run under ThreadSanitizer (the tsan preset). */
 #include "limber/limber.h"
 
 #include <pthread.h>
@@ -257,7 +259,7 @@ static void test_threaded_steps_allocate_nothing(void) {
   lb_world *w = NULL;
   lb_scene *sc = NULL;
   LB_CHECK(lb_world_create(&def, &w) == LB_OK);
-  LB_CHECK(w && load_scene(w, "assets/scenes/crowd.json", &sc) == LB_OK);
+  LB_CHECK(w && load_scene(w, "assets/scenes/npc-crowd.json", &sc) == LB_OK);
   for (int i = 0; sc && i < 30; ++i) {
     LB_CHECK(lb_scene_step(w, sc, 1.0f / 60.0f) == LB_OK);
   }
@@ -265,7 +267,7 @@ static void test_threaded_steps_allocate_nothing(void) {
   for (int i = 0; sc && i < 120; ++i) {
     LB_CHECK(lb_scene_step(w, sc, 1.0f / 60.0f) == LB_OK);
   }
-  printf("  crowd.json at 4 threads: %zu allocations at setup and warm-up, %zu in 120 steps\n",
+  printf("  npc-crowd.json at 4 threads: %zu allocations at setup and warm-up, %zu in 120 steps\n",
          before, c.allocs - before);
   LB_CHECK(c.allocs == before);
   if (sc) {
@@ -275,9 +277,44 @@ static void test_threaded_steps_allocate_nothing(void) {
   LB_CHECK(c.allocs == c.frees);
 }
 
+/* npc-crowd.json with npc2 holding npc0's rifle too: the Grip phase runs its holders in entity
+ * order then (two write one object), at any thread count. */
+static uint64_t shared_rifle_hash(uint32_t threads) {
+  lb_world_def def = lb_world_default_def();
+  def.threads = threads;
+  lb_world *w = NULL;
+  lb_scene *sc = NULL;
+  LB_CHECK(lb_world_create(&def, &w) == LB_OK);
+  LB_CHECK(w && load_scene(w, "assets/scenes/npc-crowd.json", &sc) == LB_OK);
+  if (!sc) {
+    lb_world_destroy(w);
+    return 0;
+  }
+  lb_grip_holder_c gh;
+  lb_entity npc2 = lb_scene_entity(sc, "npc2");
+  LB_CHECK(lb_world_get(w, npc2, LB_GRIP_HOLDER, &gh) == LB_OK);
+  gh.held = lb_scene_entity(sc, "rifle0");
+  LB_CHECK(gh.held != LB_NULL_ENTITY && lb_world_set(w, npc2, LB_GRIP_HOLDER, &gh) == LB_OK);
+  for (int i = 0; i < 120; ++i) {
+    LB_CHECK(lb_scene_step(w, sc, 1.0f / 60.0f) == LB_OK);
+  }
+  uint64_t h = lb_world_hash(w);
+  lb_scene_destroy(w, sc);
+  lb_world_destroy(w);
+  return h;
+}
+
+static void test_shared_object_runs_in_order(void) {
+  uint64_t one = shared_rifle_hash(1), four = shared_rifle_hash(4);
+  printf("  two holders of one rifle: %016llx at 1 thread, %016llx at 4\n", (unsigned long long)one,
+         (unsigned long long)four);
+  LB_CHECK(one != 0 && one == four);
+}
+
 int main(void) {
   LB_RUN(test_invalid_threads_refused);
   LB_RUN(test_threaded_steps_allocate_nothing);
   LB_RUN(test_stored_hashes_every_thread_count);
+  LB_RUN(test_shared_object_runs_in_order);
   LB_TEST_MAIN_END();
 }

@@ -266,12 +266,19 @@ typedef struct lb_grip_step {
   int main, support;                 /* hand sides, or -1 */
   versor anim[2][LB_GRIP_BLEND_MAX]; /* covered joints as they entered the phase */
   lb_transform anchor_world[2];      /* held object's anchor per hand */
+  /* Scratch for the walk below a held object the hand places (lb_world_refresh_below): the
+   * world's xf_stack, or the worker's own in the parallel section. */
+  uint32_t *walk;
 } lb_grip_step;
+
+/* Entities of a held object's subtree searched for surfaces, and the most the parallel Grip
+ * section walks below an object with a stack of its own. */
+#define LB_GRIP_SUBTREE_MAX 256
 
 /* The Grip phase of character slot s (GripHands and Rig) is lb_grip_arms then
  * lb_grip_fingers; they are separate so that the benches time each part. Arms: the plan,
  * the blends' snapshots, the main arm, the object (Hand placement), the support arm. */
-void lb_grip_arms(lb_world *w, uint32_t s, lb_grip_step *step);
+void lb_grip_arms(lb_world *w, uint32_t s, lb_grip_step *step); /* step->walk set by the caller */
 /* Fingers of both hands, the hands' local->model, the blends' clocks, the palm gaps. */
 void lb_grip_fingers(lb_world *w, uint32_t s, const lb_grip_step *step, float dt);
 lb_result lb_grip_check_surface(lb_world *w, const char *where, const lb_grip_surface_c *c);

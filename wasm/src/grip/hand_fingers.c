@@ -5,8 +5,6 @@
 #include "limber/grip_wrap.h"
 #include <string.h>
 
-#define LB_GRIP_SUBTREE_MAX 256 /* entities of a held object's subtree searched for surfaces */
-
 uint32_t lb_grip_gather_shapes(const lb_world *w, uint32_t rig_slot, int object,
                                lb_shape out[LB_GRIP_SHAPES_MAX]) {
   uint32_t tree[LB_GRIP_SUBTREE_MAX], found[LB_GRIP_SUBTREE_MAX];

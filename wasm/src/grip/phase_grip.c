@@ -7,6 +7,7 @@
  * with every covered joint eased from where it was when what drives the hand changed.
  * The object never reads the support hand. */
 #include "../base/fnv.h"
+#include "../world/parallel.h"
 #include "grip_internal.h"
 #include <string.h>
 
@@ -158,7 +159,8 @@ static float lb_palm_gap(const lb_world *w, uint32_t s, const lb_grip_hand *h,
 }
 
 /* Hand placement: the object goes where its main anchor meets the main palm. */
-static void lb_place_object(lb_world *w, uint32_t s, const lb_grip_hand *h, const lb_grip_plan *p) {
+static void lb_place_object(lb_world *w, uint32_t s, const lb_grip_hand *h, const lb_grip_plan *p,
+                            uint32_t *walk) {
   lb_transform anchor_world, anchor_model, palm, palm_world, rel;
   lb_anchor_model(w, s, p, &anchor_world, &anchor_model);
   lb_transform *obj = &w->world_xf[p->object];
@@ -175,7 +177,7 @@ static void lb_place_object(lb_world *w, uint32_t s, const lb_grip_hand *h, cons
   for (int i = 0; i < 3; ++i) {
     obj->t[i] = palm_world.t[i] - rot[i];
   }
-  lb_world_refresh_below(w, (uint32_t)p->object);
+  lb_world_refresh_below(w, (uint32_t)p->object, walk);
 }
 
 void lb_grip_arms(lb_world *w, uint32_t s, lb_grip_step *step) {
@@ -231,7 +233,7 @@ void lb_grip_arms(lb_world *w, uint32_t s, lb_grip_step *step) {
     }
     lb_grip_blend_apply(h, sk, inst, step->anim[side], 0, lb_grip_blend_arm_count(h));
     if (side == main && placement == LB_GRIP_PLACEMENT_HAND) {
-      lb_place_object(w, s, h, p);
+      lb_place_object(w, s, h, p, step->walk);
       lb_anchor_model(w, s, p, &step->anchor_world[side], &anchor_model);
     }
   }
@@ -291,14 +293,88 @@ void lb_grip_fingers(lb_world *w, uint32_t s, const lb_grip_step *step, float dt
   gs->hands[1].released = 0.0f;
 }
 
-/* 5 Grip: every character with GripPose or GripHolder, in entity order. */
-void lb_system_grip(lb_world *w, float dt) {
+/* The object a holder's hands grip (its GripHolder's, with a GripProfile), or -1. */
+static int lb_grip_object_of(const lb_world *w, uint32_t s) {
+  const lb_grip_holder_c *gh = lb_component_try(w, s, LB_GRIP_HOLDER);
+  int o = gh ? lb_slot_of(w, gh->held) : -1;
+  return o >= 0 && lb_slot_has(w, (uint32_t)o, LB_GRIP_PROFILE) ? o : -1;
+}
+
+/* Whether `anchor` (none counts) is the object or below it. */
+static bool lb_grip_anchor_within(const lb_world *w, lb_entity anchor, uint32_t object) {
+  int a = lb_slot_of(w, anchor);
+  return a < 0 || (uint32_t)a == object || lb_world_is_below(w, (uint32_t)a, object);
+}
+
+/* Holder s alone writes its object's subtree and reads nothing outside its rig and that
+ * subtree: both roots, the object no holder itself, small enough for a worker's walk, its
+ * anchors within it. */
+static bool lb_grip_holder_alone(const lb_world *w, uint32_t s, int o) {
+  if (w->parent[s] >= 0) {
+    return false;
+  }
+  if (o < 0) {
+    return true;
+  }
+  uint32_t tree[LB_GRIP_SUBTREE_MAX];
+  const lb_grip_profile_c *prof = lb_component_ptr(w, (uint32_t)o, LB_GRIP_PROFILE);
+  return w->parent[o] < 0 && !lb_slot_has(w, (uint32_t)o, LB_GRIP_HANDS) &&
+         lb_world_subtree(w, (uint32_t)o, tree, LB_GRIP_SUBTREE_MAX) < LB_GRIP_SUBTREE_MAX &&
+         lb_grip_anchor_within(w, prof->main_anchor, (uint32_t)o) &&
+         lb_grip_anchor_within(w, prof->support_anchor, (uint32_t)o);
+}
+
+/* Whether the holders can run in parallel: each alone (lb_grip_holder_alone) and no object
+ * held by two. The objects are marked in the world's xf_stack (one entry per slot, free
+ * between walks): first cleared, then claimed by their holder. */
+static bool lb_grip_independent(lb_world *w) {
   uint32_t s;
   for (lb_each it = lb_each_begin(w, LB_GRIP_HANDS); lb_each_next(&it, &s);) {
-    if (lb_slot_has(w, s, LB_RIG)) {
-      lb_grip_step step;
-      lb_grip_arms(w, s, &step);
-      lb_grip_fingers(w, s, &step, dt);
+    int o = lb_grip_object_of(w, s);
+    if (o >= 0) {
+      w->xf_stack[o] = UINT32_MAX;
     }
+  }
+  for (lb_each it = lb_each_begin(w, LB_GRIP_HANDS); lb_each_next(&it, &s);) {
+    int o = lb_grip_object_of(w, s);
+    if (!lb_slot_has(w, s, LB_RIG)) {
+      continue;
+    }
+    if (!lb_grip_holder_alone(w, s, o) || (o >= 0 && w->xf_stack[o] != UINT32_MAX)) {
+      return false;
+    }
+    if (o >= 0) {
+      w->xf_stack[o] = s;
+    }
+  }
+  return true;
+}
+
+static void lb_grip_one(lb_world *w, uint32_t s, float dt, uint32_t *walk) {
+  if (lb_slot_has(w, s, LB_RIG)) {
+    lb_grip_step step;
+    step.walk = walk;
+    lb_grip_arms(w, s, &step);
+    lb_grip_fingers(w, s, &step, dt);
+  }
+}
+
+static void lb_grip_one_task(lb_world *w, uint32_t s, uint32_t worker, void *context) {
+  (void)worker;
+  uint32_t walk[LB_GRIP_SUBTREE_MAX];
+  lb_grip_one(w, s, *(const float *)context, walk);
+}
+
+/* 5 Grip: every character with GripPose or GripHolder. In parallel when each holder writes only
+ * its rig and its own object's subtree (lb_grip_independent), else in entity order (two hold
+ * one object, an object held inside another's, ...). */
+void lb_system_grip(lb_world *w, float dt) {
+  if (w->threads > 1u && lb_grip_independent(w)) {
+    lb_parallel_each(w, LB_GRIP_HANDS, lb_grip_one_task, &dt);
+    return;
+  }
+  uint32_t s;
+  for (lb_each it = lb_each_begin(w, LB_GRIP_HANDS); lb_each_next(&it, &s);) {
+    lb_grip_one(w, s, dt, w->xf_stack);
   }
 }

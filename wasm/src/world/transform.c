@@ -226,19 +226,19 @@ bool lb_world_is_below(const lb_world *w, uint32_t slot, uint32_t ancestor) {
   return false;
 }
 
-void lb_world_refresh_below(lb_world *w, uint32_t slot) {
+void lb_world_refresh_below(lb_world *w, uint32_t slot, uint32_t *stack) {
   const lb_module_def *joints = lb_joint_source();
   uint32_t depth = 0;
   for (int32_t c = w->first_child[slot]; c >= 0; c = w->next_sibling[c]) {
-    w->xf_stack[depth++] = (uint32_t)c;
+    stack[depth++] = (uint32_t)c;
   }
   /* Each child is resolved when popped, before its own children are pushed. */
   while (depth > 0) {
-    uint32_t t = w->xf_stack[--depth];
+    uint32_t t = stack[--depth];
     lb_resolve_slot(w, t, joints);
     w->xf_state[t] = 1;
     for (int32_t c = w->first_child[t]; c >= 0; c = w->next_sibling[c]) {
-      w->xf_stack[depth++] = (uint32_t)c;
+      stack[depth++] = (uint32_t)c;
     }
   }
 }

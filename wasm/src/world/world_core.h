@@ -194,8 +194,9 @@ static inline const char *lb_name_text(const lb_world *w, lb_name id) {
 /* True when `slot`'s Transform parent chain reaches `ancestor`. */
 bool lb_world_is_below(const lb_world *w, uint32_t slot, uint32_t ancestor);
 /* Recomputes the world transforms of everything below `slot` (after a system moved it);
- * touches only that subtree. */
-void lb_world_refresh_below(lb_world *w, uint32_t slot);
+ * touches only that subtree. `stack` holds at least as many entries as the subtree has
+ * entities: the world's xf_stack, or the caller's own in a parallel section. */
+void lb_world_refresh_below(lb_world *w, uint32_t slot, uint32_t *stack);
 /* Slots of `root`'s subtree (root first, then depth-first), at most `cap`; returns the
  * number written. */
 uint32_t lb_world_subtree(const lb_world *w, uint32_t root, uint32_t *out, uint32_t cap);
