@@ -183,7 +183,8 @@ static void test_stored_hashes_every_thread_count(void) {
     memcpy(name, it->string, (size_t)(at - it->string));
     name[at - it->string] = 0;
     steps = atoi(at + 1);
-    snprintf(path, sizeof path, "assets/scenes/%s", name);
+    /* a test-only scene names its folder (tests/scenes/...) */
+    snprintf(path, sizeof path, "%s%s", strchr(name, '/') ? "" : "assets/scenes/", name);
     uint64_t want = strtoull(it->valuestring, NULL, 16);
     lb_world_def def = lb_world_default_def();
     for (uint32_t t = 1; t <= 4; ++t) {
@@ -259,7 +260,7 @@ static void test_threaded_steps_allocate_nothing(void) {
   lb_world *w = NULL;
   lb_scene *sc = NULL;
   LB_CHECK(lb_world_create(&def, &w) == LB_OK);
-  LB_CHECK(w && load_scene(w, "assets/scenes/npc-crowd.json", &sc) == LB_OK);
+  LB_CHECK(w && load_scene(w, "tests/scenes/npc-crowd.json", &sc) == LB_OK);
   for (int i = 0; sc && i < 30; ++i) {
     LB_CHECK(lb_scene_step(w, sc, 1.0f / 60.0f) == LB_OK);
   }
@@ -285,7 +286,7 @@ static uint64_t shared_rifle_hash(uint32_t threads) {
   lb_world *w = NULL;
   lb_scene *sc = NULL;
   LB_CHECK(lb_world_create(&def, &w) == LB_OK);
-  LB_CHECK(w && load_scene(w, "assets/scenes/npc-crowd.json", &sc) == LB_OK);
+  LB_CHECK(w && load_scene(w, "tests/scenes/npc-crowd.json", &sc) == LB_OK);
   if (!sc) {
     lb_world_destroy(w);
     return 0;

@@ -12,7 +12,7 @@ const lastLine = (out) => out.trim().split('\n').pop();
 for (const [key, hash] of Object.entries(expected)) {
   const [file, stepsText] = key.split('@');
   const steps = Number(stepsText);
-  const scene = `assets/scenes/${file}`;
+  const scene = file.includes('/') ? file : `assets/scenes/${file}`; // a test-only scene names its folder
 
   test(`${key}: native gcc CLI`, () => {
     assert.equal(lastLine(execFileSync('build/native/limber', ['hash', scene, '--steps', String(steps)], { encoding: 'utf8' })), hash);

@@ -12,12 +12,21 @@ import type { SceneViews } from './scene-views.js';
 
 const mm = (m: number): string => `${(m * 1000).toFixed(2)} mm`;
 
+/** Holders listed one row each; more share one row (#grip-all) with the worst gaps. */
+const GRIP_ROWS_MAX = 4;
+
+/** One row of the grip table: the holders it reports and its cells. */
+interface GripRow {
+  holders: Entity[];
+  cells: { hand: HTMLTableCellElement; main: HTMLTableCellElement; support: HTMLTableCellElement };
+}
+
 /** The arm table (#ik: reached, distance per TwoBoneIK) and the grip table (#grip: main hand
  * and palm distances per GripHolder). Built before the camera is framed: the HUD's width
  * places the picture. */
 export class HudTables {
   private readonly arms: { entity: Entity; reached: HTMLTableCellElement; distance: HTMLTableCellElement }[] = [];
-  private readonly gripRows: { e: Entity; hand: HTMLTableCellElement; main: HTMLTableCellElement; support: HTMLTableCellElement }[];
+  private readonly gripRows: GripRow[];
 
   constructor(private readonly world: World, { entities, holders, nameOf, label }: Loaded) {
     const tbody = el<HTMLTableElement>('ik').tBodies[0];
@@ -34,12 +43,17 @@ export class HudTables {
       this.arms.push({ entity: e, reached, distance });
     }
     const gripBody = el<HTMLTableElement>('grip').tBodies[0];
-    this.gripRows = holders.map((e) => {
-      const row = gripBody.insertRow();
-      row.id = `grip-${nameOf.get(e) ?? e}`;
-      row.insertCell().textContent = label(e);
-      return { e, hand: row.insertCell(), main: row.insertCell(), support: row.insertCell() };
-    });
+    const row = (id: string, name: string): GripRow['cells'] => {
+      const r = gripBody.insertRow();
+      r.id = id;
+      r.insertCell().textContent = name;
+      return { hand: r.insertCell(), main: r.insertCell(), support: r.insertCell() };
+    };
+    // A crowd's holders share one row (the worst gaps): a row each would outgrow the page.
+    this.gripRows =
+      holders.length > GRIP_ROWS_MAX
+        ? [{ holders: [...holders], cells: row('grip-all', `${holders.length} holders, worst`) }]
+        : holders.map((e) => ({ holders: [e], cells: row(`grip-${nameOf.get(e) ?? e}`, label(e)) }));
     el('grip').hidden = holders.length === 0;
     el('ik').hidden = this.arms.length === 0;
     el<HTMLButtonElement>('switch-hand').hidden = holders.length === 0;
@@ -54,10 +68,11 @@ export class HudTables {
       arm.distance.textContent = mm(ik.distance);
     }
     for (const r of this.gripRows) {
-      const h = this.world.get(r.e, GripHolder);
-      r.hand.textContent = h.mainHand;
-      r.main.textContent = mm(h.mainDistance);
-      r.support.textContent = mm(h.supportDistance);
+      const hs = r.holders.map((e) => this.world.get(e, GripHolder));
+      const hands = new Set(hs.map((h) => h.mainHand));
+      r.cells.hand.textContent = hands.size === 1 ? hs[0]!.mainHand : 'both';
+      r.cells.main.textContent = mm(Math.max(...hs.map((h) => h.mainDistance)));
+      r.cells.support.textContent = mm(Math.max(...hs.map((h) => h.supportDistance)));
     }
   }
 }

@@ -1,9 +1,11 @@
 /** What a scene is about, for the camera (camera.ts) and the framing checks (api.ts
  * `limber.framing()`): its subject characters and the box the picture must hold.
  *
- *   hands  a scene with a GripHolder: each holder's head, both hands and the held prop (the
- *          grip is the point; the legs can leave the frame);
- *   group  three or more animated characters (nav agents, a crowd): every body;
+ *   hands  a scene with a GripHolder and fewer than three animated characters: each holder's
+ *          head, both hands and the held prop (the grip is the point; the legs can leave the
+ *          frame);
+ *   group  three or more animated characters (nav agents, a crowd, holders among them): every
+ *          body;
  *   body   one animated character (the camera follows it), or the characters and their IK
  *          targets and hints of a posed scene.
  *
@@ -50,7 +52,7 @@ export class Subject {
     const { world, holders, animated, rigs, entities } = loaded;
     this.world = world;
     this.surfaces = entities.filter((e) => world.has(e, GripSurface) || world.has(e, GripProfile));
-    if (holders.length > 0) {
+    if (holders.length > 0 && animated.length < 3) {
       this.kind = 'hands';
       this.rigs = [...holders];
       this.lead = holders[0]!;

@@ -31,6 +31,9 @@ typedef struct lb_nav_agent_state {
    * longer owns it, it leaves it at rest (0) unless the game has written it since */
   uint32_t owned;
   float written;
+  /* the last step's dt: with a controller under root motion (Both, RootMotion) the step's
+   * displacement is the controller's move of the last step, so the velocity divides by it */
+  float last_dt;
   /* what avoidance did in the last step, for lb_world_nav_avoidance (debug drawing) */
   float preferred[3]; /* the path's velocity before avoidance */
   uint32_t near_count;
@@ -296,7 +299,6 @@ static void nav_agent_catch_up(nav_agent_frame *f) {
  * with no velocity, then the step's start point by the drive mode; an agent whose body crossed
  * a gap in the mesh catches up with it (nav_agent_catch_up). */
 static void nav_agent_sync(nav_agent_frame *f) {
-  lb_world *w = f->w;
   lb_nav_agent_c *a = f->a;
   lb_nav_agent_state *st = f->st;
   if (st->mesh != a->nav_mesh || st->point.polygon >= f->mesh->polygon_count) {
@@ -324,16 +326,16 @@ static void nav_agent_sync(nav_agent_frame *f) {
   } else {
     /* root motion moved the Transform: keep it on the mesh (nextPosition, as a NavMeshAgent's).
      * With a controller root motion reaches the controller (this step's is pending there) and the
-     * Transform is where the last move left it; the clamp is sent as a request (zero while the
-     * controller kept it on the mesh) instead of written. */
+     * Transform is where the last move left it; the clamp (zero while the controller kept it on
+     * the mesh) is written to the Transform before the controller moves: sent as a movement
+     * request it read as the controller's velocity, a mm-scale correction of the last step
+     * divided by this step's dt (3,110 m/s in a 1e-6 s step after 1/60 s ones). */
     memcpy(f->rot, f->t->rotation, sizeof(versor));
     lb_nav_mesh_move_along_surface(f->mesh, &f->prev, f->here, &f->now);
     nav_agent_catch_up(f);
     if (f->controlled) {
-      float d[3] = {f->now.position[0] - f->here[0], 0.0f, f->now.position[2] - f->here[2]};
-      if (d[0] != 0.0f || d[2] != 0.0f) {
-        nav_agent_request(w, f->slot, st, d);
-      }
+      f->t->position[0] = f->now.position[0];
+      f->t->position[2] = f->now.position[2];
     }
   }
 }
@@ -523,7 +525,13 @@ static void nav_agent_write_param(nav_agent_frame *f, float value) {
 static void nav_agent_locomotion(nav_agent_frame *f) {
   lb_nav_agent_c *a = f->a;
   float value = 0.0f;
-  float inv_dt = f->dt > 0.0f ? 1.0f / f->dt : 0.0f;
+  /* Under root motion with a controller the agent sees, this step, where the controller's
+   * move of the last step left the body: that move's dt is the time it took (the same bits
+   * while the dt does not change; a game changing dt is not told 1,000x the speed). */
+  bool lagging = f->controlled &&
+                 (a->drive_mode == LB_NAV_DRIVE_BOTH || a->drive_mode == LB_NAV_DRIVE_ROOT_MOTION);
+  float base = lagging && f->st->last_dt > 0.0f ? f->st->last_dt : f->dt;
+  float inv_dt = f->dt > 0.0f ? 1.0f / base : 0.0f;
   for (int c = 0; c < 3; ++c) {
     a->velocity[c] = (f->now.position[c] - f->prev.position[c]) * inv_dt;
   }
@@ -551,6 +559,7 @@ static void nav_agent_store(nav_agent_frame *f) {
   lb_nav_agent_state *st = f->st;
   lb_transform_c *t = f->t;
   st->point = f->now;
+  st->last_dt = f->dt;
   memcpy(st->rotation, f->rot, sizeof(versor));
   memcpy(f->a->next_position, f->now.position, sizeof(vec3));
   if (f->a->drive_mode == LB_NAV_DRIVE_MANUAL) {
