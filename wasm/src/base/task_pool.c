@@ -1,8 +1,14 @@
 /* The world's own thread pool (task_pool.h). One section at a time: the caller publishes it
- * under the mutex and wakes the workers; every thread, the caller included, claims chunks
- * from an atomic counter until none is left; the caller waits until each worker has reported
- * back under the mutex, which also publishes the workers' writes to it. Which thread runs a
- * chunk varies from run to run; what a chunk computes does not (no reduction across chunks). */
+ * and bumps `section`; every thread, the caller included, claims chunks from an atomic counter
+ * until none is left; the caller waits until each worker has counted itself out of `busy`.
+ * Which thread runs a chunk varies from run to run; what a chunk computes does not (no
+ * reduction across chunks).
+ *
+ * Waiting spins first, then sleeps: a step's sections follow each other within microseconds,
+ * and a condition variable's wake-up costs tens of them (measured on world.npc.1000 at two
+ * threads: 1.46x with sleeping only). A worker spins LB_POOL_SPIN rounds for the next section,
+ * the caller as long for the workers' end; past that both sleep (between steps, a game's frame
+ * later), woken under the mutex, so no wake-up is missed. */
 #include "task_pool.h"
 #include "alloc.h"
 
@@ -11,6 +17,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+
+#define LB_POOL_SPIN 4096u /* rounds of a pause instruction: some tens of microseconds */
 
 typedef struct lb_pool_worker {
   lb_task_pool *pool;
@@ -22,10 +30,10 @@ struct lb_task_pool {
   lb_allocator allocator;
   pthread_mutex_t mutex;
   pthread_cond_t wake, done;
-  uint64_t section; /* bumped for each section; workers wait for a new value */
-  uint32_t busy;    /* workers still in the current section */
-  bool stop;
-  /* the current section, written under the mutex before `section` is bumped */
+  atomic_uint_fast64_t section; /* bumped (release) for each section, after its fields */
+  atomic_uint busy;             /* workers still in the current section */
+  atomic_bool stop;
+  /* the current section, written before `section` is bumped */
   lb_task_fn *task;
   void *context;
   uint32_t count, chunk;
@@ -33,6 +41,14 @@ struct lb_task_pool {
   uint32_t workers; /* threads started (threads - 1) */
   lb_pool_worker *worker;
 };
+
+static inline void lb_pool_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ volatile("yield");
+#endif
+}
 
 static void lb_pool_claim(lb_task_pool *p, lb_task_fn *task, void *context, uint32_t count,
                           uint32_t chunk, uint32_t index) {
@@ -47,36 +63,47 @@ static void lb_pool_claim(lb_task_pool *p, lb_task_fn *task, void *context, uint
   }
 }
 
+/* The next section after `seen` (spinning, then asleep), or `seen` when stopping. */
+static uint64_t lb_pool_next_section(lb_task_pool *p, uint64_t seen) {
+  for (uint32_t i = 0; i < LB_POOL_SPIN; ++i) {
+    uint64_t now = atomic_load_explicit(&p->section, memory_order_acquire);
+    if (now != seen || atomic_load_explicit(&p->stop, memory_order_acquire)) {
+      return now;
+    }
+    lb_pool_pause();
+  }
+  pthread_mutex_lock(&p->mutex);
+  uint64_t now;
+  while ((now = atomic_load_explicit(&p->section, memory_order_acquire)) == seen &&
+         !atomic_load_explicit(&p->stop, memory_order_acquire)) {
+    pthread_cond_wait(&p->wake, &p->mutex);
+  }
+  pthread_mutex_unlock(&p->mutex);
+  return now;
+}
+
 static void *lb_pool_main(void *arg) {
   lb_pool_worker *me = arg;
   lb_task_pool *p = me->pool;
   uint64_t seen = 0;
-  pthread_mutex_lock(&p->mutex);
   for (;;) {
-    while (p->section == seen && !p->stop) {
-      pthread_cond_wait(&p->wake, &p->mutex);
-    }
-    if (p->stop) {
+    seen = lb_pool_next_section(p, seen);
+    if (atomic_load_explicit(&p->stop, memory_order_acquire)) {
       break;
     }
-    seen = p->section;
-    lb_task_fn *task = p->task;
-    void *context = p->context;
-    uint32_t count = p->count, chunk = p->chunk;
-    pthread_mutex_unlock(&p->mutex);
-    lb_pool_claim(p, task, context, count, chunk, me->index);
-    pthread_mutex_lock(&p->mutex);
-    if (--p->busy == 0) {
+    lb_pool_claim(p, p->task, p->context, p->count, p->chunk, me->index);
+    if (atomic_fetch_sub_explicit(&p->busy, 1u, memory_order_acq_rel) == 1u) {
+      pthread_mutex_lock(&p->mutex); /* the caller may be asleep: wake it under the mutex */
       pthread_cond_signal(&p->done);
+      pthread_mutex_unlock(&p->mutex);
     }
   }
-  pthread_mutex_unlock(&p->mutex);
   return NULL;
 }
 
 static void lb_pool_stop(lb_task_pool *p) {
   pthread_mutex_lock(&p->mutex);
-  p->stop = true;
+  atomic_store_explicit(&p->stop, true, memory_order_release);
   pthread_cond_broadcast(&p->wake);
   pthread_mutex_unlock(&p->mutex);
   for (uint32_t i = 0; i < p->workers; ++i) {
@@ -100,7 +127,11 @@ lb_task_pool *lb_task_pool_create(const lb_allocator *a, uint32_t threads) {
   }
   p->allocator = *a;
   p->worker = wk;
+  p->workers = 0;
   atomic_init(&p->next, 0u);
+  atomic_init(&p->section, 0u);
+  atomic_init(&p->busy, 0u);
+  atomic_init(&p->stop, false);
   pthread_mutex_init(&p->mutex, NULL);
   pthread_cond_init(&p->wake, NULL);
   pthread_cond_init(&p->done, NULL);
@@ -129,19 +160,25 @@ void lb_task_pool_destroy(lb_task_pool *p) {
 void lb_task_pool_run(lb_task_pool *p, lb_task_fn *task, uint32_t count, uint32_t chunk,
                       void *task_context) {
   chunk = chunk ? chunk : 1u;
-  pthread_mutex_lock(&p->mutex);
   p->task = task;
   p->context = task_context;
   p->count = count;
   p->chunk = chunk;
   atomic_store_explicit(&p->next, 0u, memory_order_relaxed);
-  p->busy = p->workers;
-  p->section++;
+  atomic_store_explicit(&p->busy, p->workers, memory_order_relaxed);
+  pthread_mutex_lock(&p->mutex); /* a sleeping worker checks `section` under the mutex */
+  atomic_fetch_add_explicit(&p->section, 1u, memory_order_release);
   pthread_cond_broadcast(&p->wake);
   pthread_mutex_unlock(&p->mutex);
   lb_pool_claim(p, task, task_context, count, chunk, 0u);
+  for (uint32_t i = 0; i < LB_POOL_SPIN; ++i) {
+    if (atomic_load_explicit(&p->busy, memory_order_acquire) == 0u) {
+      return;
+    }
+    lb_pool_pause();
+  }
   pthread_mutex_lock(&p->mutex);
-  while (p->busy > 0) {
+  while (atomic_load_explicit(&p->busy, memory_order_acquire) != 0u) {
     pthread_cond_wait(&p->done, &p->mutex);
   }
   pthread_mutex_unlock(&p->mutex);
