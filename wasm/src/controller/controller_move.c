@@ -2,6 +2,7 @@
  * (controller.h). Every query is a collide module capsule cast or ray; the math is + - * /
  * and sqrt in a fixed order (math/'s lb_cos once, for the slope limit), so the same request
  * gives the same bits everywhere. */
+#include "../collide/collide_internal.h"
 #include "../math/vec3_inline.h"
 #include "controller_internal.h"
 
@@ -14,6 +15,9 @@
  * normal between them is a fixed fallback, the same for both, so they would move together. */
 #define CTL_COINCIDENT 1.0e-5f
 #define CTL_S 0.70710678f /* sqrt(1/2) */
+/* Beyond the request, a step up and the snap down: room in the move's region (ctl_region) for
+ * the pushes out of contacts and the slide's turns, so the queries stay inside it. */
+#define CTL_REGION_SLACK 0.05f
 
 /* Horizontal unit directions a coincident pair of controllers separates along: a fixed axis
  * turned 45 degrees per slot of the pair's higher slot (no randomness: the same on every
@@ -38,7 +42,8 @@ typedef struct ctl_ctx {
   uint32_t hit_count; /* contacts this attempt */
   float normals[LB_CONTROLLER_HITS][3];
   lb_entity entities[LB_CONTROLLER_HITS];
-  ctl_trace *trace; /* benches only: where the move's queries and stage starts go */
+  const cl_region *region; /* the colliders near the move (ctl_region) */
+  ctl_trace *trace;        /* benches only: where the move's queries and stage starts go */
 } ctl_ctx;
 
 static float ctl_v_sqrt(float x) {
@@ -70,7 +75,7 @@ static bool ctl_cast(ctl_ctx *cx, const float *p, const float *dir, float dist, 
   float a[3], b[3];
   ctl_core_of(cx, p, a, b);
   ctl_trace_query(cx, a, b, cx->r, dir, dist);
-  if (lb_world_capsule_cast(cx->w, a, b, cx->r, dir, dist, &cx->filter, h) != LB_OK) {
+  if (cl_region_capsule_cast(cx->w, cx->region, a, b, cx->r, dir, dist, &cx->filter, h) != LB_OK) {
     h->entity = LB_NULL_ENTITY; /* inputs beyond the query limits: nothing is hit */
   }
   return h->entity != LB_NULL_ENTITY;
@@ -276,7 +281,7 @@ static bool ctl_edge_walkable(ctl_ctx *cx, const float *p, const lb_collide_hit 
   static const float down[3] = {0.0f, -1.0f, 0.0f};
   lb_collide_hit g;
   ctl_trace_query(cx, o, o, 0.0f, down, 0.1f);
-  if (lb_world_raycast(cx->w, o, down, 0.1f, &cx->filter, &g) != LB_OK ||
+  if (cl_region_raycast(cx->w, cx->region, o, down, 0.1f, &cx->filter, &g) != LB_OK ||
       g.entity == LB_NULL_ENTITY || ctl_controller_of(cx, g.entity) >= 0) {
     return false;
   }
@@ -356,6 +361,29 @@ static void ctl_ctx_init(ctl_ctx *cx, lb_world *w, uint32_t slot,
   cx->snap = cc->snap_distance;
   cx->cos_slope = lb_cos(cc->slope_limit * 0.017453292519943295f);
   cx->trace = ctl_world_of(w)->trace;
+}
+
+/* 0. The colliders near the whole move, found once (cl_region: one walk of the collider tree
+ * instead of one per query): the capsule where the move starts, the size in use and the
+ * requested one, grown by how far the move may take it (the request, a step up, the snap down,
+ * the skin, some slack). Only the speed depends on it: a query that leaves the box walks the
+ * tree, with the same answer. */
+static void ctl_region(ctl_ctx *cx, const lb_character_controller_c *cc, const ctl_state *st,
+                       const float *p, const float *delta, cl_region *rg) {
+  const float *ac = st->applied_center, *rc = cc->center;
+  float reach = ctl_v_sqrt(lb_vec3_dot(delta, delta)) + cx->step + cx->snap + 4.0f * cx->skin +
+                CTL_REGION_SLACK;
+  float side = cc->radius + reach;
+  float lo[3] = {p[0] + (ac[0] < rc[0] ? ac[0] : rc[0]) - side, 0.0f,
+                 p[2] + (ac[2] < rc[2] ? ac[2] : rc[2]) - side};
+  float hi[3] = {p[0] + (ac[0] > rc[0] ? ac[0] : rc[0]) + side, 0.0f,
+                 p[2] + (ac[2] > rc[2] ? ac[2] : rc[2]) + side};
+  float bottom_a = ac[1] - st->applied_height * 0.5f, bottom_r = rc[1] - cc->height * 0.5f;
+  float top_a = ac[1] + st->applied_height * 0.5f, top_r = rc[1] + cc->height * 0.5f;
+  lo[1] = p[1] + (bottom_a < bottom_r ? bottom_a : bottom_r) - reach;
+  hi[1] = p[1] + (top_a > top_r ? top_a : top_r) + reach;
+  cl_region_gather(cx->w, lo, hi, cl_rounding_margin(lo, hi, 0.0f), &cx->filter, rg);
+  cx->region = rg;
 }
 
 /* 1. Size: the requested one when it has room (a cast of the requested capsule finds nothing),
@@ -493,6 +521,8 @@ void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
     memcpy(cx.trace->delta, delta, sizeof cx.trace->delta);
     cx.trace->dt = dt;
   }
+  cl_region region;
+  ctl_region(&cx, cc, st, p, delta, &region);
   ctl_apply_size(&cx, cc, st, p);
   /* 2. out of anything that moved onto the capsule */
   ctl_depenetrate(&cx, p);
@@ -515,6 +545,8 @@ void ctl_stage_run(lb_world *w, uint32_t slot, const ctl_trace *tr, ctl_stage_id
   ctl_ctx cx;
   ctl_ctx_init(&cx, w, slot, cc, tr->dt);
   cx.trace = NULL;
+  cl_region region;
+  ctl_region(&cx, cc, &st, tr->walk_from, tr->delta, &region);
   ctl_apply_size(&cx, cc, &st, tr->walk_from);
   cx.ground_foot = tr->walk_from[1] + cx.foot;
   float horiz[3] = {tr->delta[0], 0.0f, tr->delta[2]}, fall = -tr->delta[1], p[3];

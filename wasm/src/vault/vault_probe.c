@@ -77,13 +77,14 @@ lb_result lb_vault_probe_job_validate(const lb_vault_probe_job *job) {
   return ok ? LB_OK : LB_ERR_OUT_OF_RANGE;
 }
 
-/* A sphere cast (radius > 0) or a ray (radius 0), recorded for drawing. */
-static bool vault_probe(lb_vault_probe_job *job, const vec3 origin, float radius, const vec3 dir,
-                        float length, lb_collide_hit *hit) {
+/* A sphere cast (radius > 0) or a ray (radius 0), recorded for drawing; through the colliders
+ * near the height check's casts when given (vault_near_ahead). */
+static bool vault_probe_near(lb_vault_probe_job *job, const cl_region *near, const vec3 origin,
+                             float radius, const vec3 dir, float length, lb_collide_hit *hit) {
   lb_result r =
       radius > 0.0f
-          ? lb_world_sphere_cast(job->world, origin, radius, dir, length, &job->filter, hit)
-          : lb_world_raycast(job->world, origin, dir, length, &job->filter, hit);
+          ? cl_region_sphere_cast(job->world, near, origin, radius, dir, length, &job->filter, hit)
+          : cl_region_raycast(job->world, near, origin, dir, length, &job->filter, hit);
   bool found = r == LB_OK && hit->entity != LB_NULL_ENTITY;
   if (job->cast_count < LB_VAULT_MAX_CASTS) {
     lb_vault_cast *c = &job->casts[job->cast_count++];
@@ -96,11 +97,17 @@ static bool vault_probe(lb_vault_probe_job *job, const vec3 origin, float radius
   return found;
 }
 
-/* A cast the caller knows misses (vault_clear_ahead): recorded as vault_probe records a miss. */
-static bool vault_cast(lb_vault_probe_job *job, bool clear, const vec3 origin, float radius,
-                       const vec3 dir, float length, lb_collide_hit *hit) {
-  if (!clear) {
-    return vault_probe(job, origin, radius, dir, length, hit);
+static bool vault_probe(lb_vault_probe_job *job, const vec3 origin, float radius, const vec3 dir,
+                        float length, lb_collide_hit *hit) {
+  return vault_probe_near(job, NULL, origin, radius, dir, length, hit);
+}
+
+/* A height check cast: through the colliders near them, or, when there are none
+ * (vault_near_ahead), a miss recorded as vault_probe records one. */
+static bool vault_cast(lb_vault_probe_job *job, const cl_region *near, const vec3 origin,
+                       float radius, const vec3 dir, float length, lb_collide_hit *hit) {
+  if (near->count > 0) {
+    return vault_probe_near(job, near, origin, radius, dir, length, hit);
   }
   if (job->cast_count < LB_VAULT_MAX_CASTS) {
     lb_vault_cast *c = &job->casts[job->cast_count++];
@@ -124,13 +131,13 @@ static void vault_sweep_grow(float *lo, float *hi, const vec3 p, float r, const 
   }
 }
 
-/* No collider is near any of the height check's forward casts (the hand spheres from `origin`
- * down cast_down_limit radii and the ankle sphere): the common case of a character walking in
- * the open, where the casts would all miss. Checked once on the colliders' bounds (a margin of a
- * millimetre and some float steps of the coordinates covers the casts' own box tests' rounding)
- * instead of cast by cast. */
-static bool vault_clear_ahead(lb_vault_probe_job *job, const vec3 origin, const vec3 ankle,
-                              float ankle_r, const vec3 fwd) {
+/* The colliders near the height check's forward casts (the hand spheres from `origin` down
+ * cast_down_limit radii and the ankle sphere), found once on the colliders' bounds (a margin of
+ * a millimetre and some float steps of the coordinates covers the casts' own box tests'
+ * rounding) instead of cast by cast. None: the common case of a character walking in the open,
+ * where the casts would all miss. Else the casts test just those. */
+static void vault_near_ahead(lb_vault_probe_job *job, const vec3 origin, const vec3 ankle,
+                             float ankle_r, const vec3 fwd, cl_region *near) {
   const float r = job->hand_radius, len = job->max_distance;
   const vec3 up = {0.0f, 1.0f, 0.0f};
   vec3 low;
@@ -139,12 +146,7 @@ static bool vault_clear_ahead(lb_vault_probe_job *job, const vec3 origin, const 
   vault_sweep_grow(lo, hi, origin, r, fwd, len);
   vault_sweep_grow(lo, hi, low, r, fwd, len);
   vault_sweep_grow(lo, hi, ankle, ankle_r, fwd, len);
-  float m = len;
-  for (int k = 0; k < 3; ++k) {
-    float a = lo[k] < 0.0f ? -lo[k] : lo[k], b = hi[k] < 0.0f ? -hi[k] : hi[k];
-    m += a > b ? a : b;
-  }
-  return !cl_bounds_touch(job->world, lo, hi, 1.0e-3f + 1.0e-5f * m, &job->filter);
+  cl_region_gather(job->world, lo, hi, cl_rounding_margin(lo, hi, len), &job->filter, near);
 }
 
 /* How far a ray down "at the near face" is moved into the obstacle: 64 float steps of the
@@ -203,8 +205,9 @@ static void vault_height_check(lb_vault_probe_job *job, const vec3 origin, const
   const vec3 up = {0.0f, 1.0f, 0.0f};
   const float *feet = job->character.t;
   vec3 ankle = {feet[0], feet[1] + lr + 0.02f, feet[2]};
-  bool clear = vault_clear_ahead(job, origin, ankle, lr, fwd);
-  if (vault_cast(job, clear, origin, r, fwd, job->max_distance, hit)) {
+  cl_region near;
+  vault_near_ahead(job, origin, ankle, lr, fwd, &near);
+  if (vault_cast(job, &near, origin, r, fwd, job->max_distance, hit)) {
     job->verdict = LB_VAULT_CLASS_TOO_TALL;
     return;
   }
@@ -212,13 +215,13 @@ static void vault_height_check(lb_vault_probe_job *job, const vec3 origin, const
   for (uint32_t i = 1; i <= job->cast_down_limit && !found; ++i) {
     vec3 p;
     lb_vec3_mad(origin, up, -r * (float)i, p);
-    found = vault_cast(job, clear, p, r, fwd, job->max_distance, hit);
+    found = vault_cast(job, &near, p, r, fwd, job->max_distance, hit);
   }
   if (found) {
     job->verdict = LB_VAULT_CLASS_VAULT; /* unless the depth check says otherwise */
     return;
   }
-  if (vault_cast(job, clear, ankle, lr, fwd, job->max_distance, hit)) {
+  if (vault_cast(job, &near, ankle, lr, fwd, job->max_distance, hit)) {
     job->verdict = LB_VAULT_CLASS_STEP_OVER;
   }
 }
