@@ -43,7 +43,10 @@ typedef struct ctl_ctx {
   float normals[LB_CONTROLLER_HITS][3];
   lb_entity entities[LB_CONTROLLER_HITS];
   const cl_region *region; /* the colliders near the move (ctl_region) */
-  ctl_trace *trace;        /* benches only: where the move's queries and stage starts go */
+  /* the foot-level slide's first cast, made before the depenetration (ctl_first_cast) */
+  bool first_made, first_hit;
+  lb_collide_hit first;
+  ctl_trace *trace; /* benches only: where the move's queries and stage starts go */
 } ctl_ctx;
 
 static float ctl_v_sqrt(float x) {
@@ -138,6 +141,35 @@ static void ctl_separation_dir(const ctl_ctx *cx, const float *p, lb_entity e, u
   n[1] = 0.0f;
 }
 
+/* The length of a slide's remaining motion rem, and when it is cast (longer than CTL_EPS) its
+ * direction (unit). */
+static float ctl_slide_dir(const float *rem, float *dir) {
+  float len = ctl_v_sqrt(lb_vec3_dot(rem, rem));
+  if (len > CTL_EPS) {
+    for (int k = 0; k < 3; ++k) {
+      dir[k] = rem[k] / len;
+    }
+  }
+  return len;
+}
+
+/* 2a. A capsule that touches something is hit at distance 0 by a cast from where it stands in
+ * any direction (the casts test the start first, whatever their length), so when the
+ * foot-level slide's first cast (made here, kept for the slide) is clear at 0, the
+ * depenetration's own cast would find nothing: true, and it is not made. A jump's slide, or none,
+ * makes no such cast. */
+static bool ctl_first_cast(ctl_ctx *cx, const float *p, const float *delta) {
+  const float horiz[3] = {delta[0], 0.0f, delta[2]};
+  float dir[3];
+  float len = delta[1] > 0.0f ? 0.0f : ctl_slide_dir(horiz, dir);
+  if (!(len > CTL_EPS)) {
+    return false;
+  }
+  cx->first_hit = ctl_cast(cx, p, dir, len, &cx->first);
+  cx->first_made = !(cx->first_hit && cx->first.distance == 0.0f);
+  return cx->first_made;
+}
+
 /* Pushes the capsule out of whatever it touches, skin clear (fixed passes). Out of another
  * controller it goes across, half the way (that controller's own move takes the other half in
  * the same Move phase, seeing this one where the step began), at most sep_budget in all, and
@@ -197,19 +229,31 @@ static void ctl_blocking_plane(const ctl_ctx *cx, const lb_collide_hit *h, float
   }
 }
 
+/* A slide's cast: the one ctl_first_cast made when there is one (the first of the foot-level
+ * slide, from the same point), else a new one. */
+static bool ctl_slide_cast(ctl_ctx *cx, const float *p, const float *dir, float len,
+                           lb_collide_hit *h) {
+  if (cx->first_made) {
+    cx->first_made = false;
+    *h = cx->first;
+    return cx->first_hit;
+  }
+  return ctl_cast(cx, p, dir, len, h);
+}
+
 /* Collide-and-slide of p by m (fixed iterations). */
 static void ctl_slide(ctl_ctx *cx, float *p, const float *m) {
   float rem[3] = {m[0], m[1], m[2]};
   float prev[3] = {0.0f, 0.0f, 0.0f};
   bool have_prev = false;
   for (int i = 0; i < LB_CONTROLLER_ITERATIONS; ++i) {
-    float len = ctl_v_sqrt(lb_vec3_dot(rem, rem));
+    float dir[3];
+    float len = ctl_slide_dir(rem, dir);
     if (!(len > CTL_EPS)) {
       return;
     }
-    float dir[3] = {rem[0] / len, rem[1] / len, rem[2] / len};
     lb_collide_hit h;
-    if (!ctl_cast(cx, p, dir, len, &h)) {
+    if (!ctl_slide_cast(cx, p, dir, len, &h)) {
       for (int k = 0; k < 3; ++k) {
         p[k] += rem[k];
       }
@@ -525,7 +569,9 @@ void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
   ctl_region(&cx, cc, st, p, delta, &region);
   ctl_apply_size(&cx, cc, st, p);
   /* 2. out of anything that moved onto the capsule */
-  ctl_depenetrate(&cx, p);
+  if (!ctl_first_cast(&cx, p, delta)) {
+    ctl_depenetrate(&cx, p);
+  }
   cx.hit_count = 0;
   if (cx.trace) {
     memcpy(cx.trace->walk_from, p, sizeof cx.trace->walk_from);
