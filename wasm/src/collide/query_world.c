@@ -295,23 +295,22 @@ static void cl_cast_tree(lb_world *w, const cl_world *cw, const cl_query *q,
   }
 }
 
-static bool cl_boxes_near(const float *alo, const float *ahi, const float *blo, const float *bhi,
-                          float margin) {
-  for (int k = 0; k < 3; ++k) {
-    if (blo[k] > ahi[k] + margin || bhi[k] < alo[k] - margin) {
-      return false;
-    }
-  }
-  return true;
+/* Box [blo, bhi] touches [lo, hi] (closed). */
+static bool cl_boxes_meet(const float *lo, const float *hi, const float *blo, const float *bhi) {
+  return !(blo[0] > hi[0] || bhi[0] < lo[0] || blo[1] > hi[1] || bhi[1] < lo[1] || blo[2] > hi[2] ||
+           bhi[2] < lo[2]);
 }
 
 /* The colliders the filter sees whose bounds reach within `margin` of [lo, hi], into the region
  * (count CL_REGION_ITEMS + 1 when there are more). */
 void cl_region_gather(lb_world *w, const float *lo, const float *hi, float margin,
                       const lb_collide_filter *f, cl_region *out) {
+  float glo[3], ghi[3]; /* the box grown by the margin, once */
   for (int k = 0; k < 3; ++k) {
     out->lo[k] = lo[k];
     out->hi[k] = hi[k];
+    glo[k] = lo[k] - margin;
+    ghi[k] = hi[k] + margin;
   }
   out->count = 0;
   cl_sync(w, false);
@@ -321,12 +320,12 @@ void cl_region_gather(lb_world *w, const float *lo, const float *hi, float margi
   stack[0] = 0;
   while (top > 0) {
     const cl_node *nd = &cw->tree.nodes[stack[--top]];
-    if (!cl_boxes_near(lo, hi, nd->lo, nd->hi, margin)) {
+    if (!cl_boxes_meet(glo, ghi, nd->lo, nd->hi)) {
       continue;
     }
     for (int32_t i = 0; i < nd->n; ++i) {
       uint32_t it = cw->tree.items[nd->a + i], slot = cw->slots[it];
-      if (!cl_boxes_near(lo, hi, cw->lo + 3u * it, cw->hi + 3u * it, margin) ||
+      if (!cl_boxes_meet(glo, ghi, cw->lo + 3u * it, cw->hi + 3u * it) ||
           !cl_sees(w, cl_proxy_of(w, slot), slot, f)) {
         continue;
       }
