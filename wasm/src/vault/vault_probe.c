@@ -226,6 +226,28 @@ static void vault_height_check(lb_vault_probe_job *job, const vec3 origin, const
   }
 }
 
+/* The colliders near the rays of a vault's measures (the depth rays, the far face, the landing
+ * floor), found once: around forward from the origin past the height cast's hit by the depth
+ * rays' reach, the landing distance and some room, from the hand's height (the top is below it)
+ * down to the drop limit. A ray outside it walks the tree, with the same answer. */
+static void vault_near_beyond(lb_vault_probe_job *job, const vec3 origin, const vec3 fwd,
+                              float hit_distance, cl_region *near) {
+  const float r = job->hand_radius;
+  float len = hit_distance + r * (float)(job->cast_forward_limit + 2u) + job->landing_distance;
+  float pad = 2.0f * r + 0.01f;
+  vec3 end;
+  lb_vec3_mad(origin, fwd, len, end);
+  float lo[3], hi[3];
+  for (int k = 0; k < 3; k += 2) {
+    lo[k] = (origin[k] < end[k] ? origin[k] : end[k]) - pad;
+    hi[k] = (origin[k] > end[k] ? origin[k] : end[k]) + pad;
+  }
+  lo[1] = job->character.t[1] - job->drop_limit - pad;
+  hi[1] = origin[1] + r + 0.1f + pad;
+  cl_region_gather(job->world, lo, hi, cl_rounding_margin(lo, hi, len + hi[1] - lo[1]),
+                   &job->filter, near);
+}
+
 /* Depth check: rays down from the height cast's height to one radius below the top (the
  * floor beyond stays out of reach), r apart along forward from the near face. They start
  * just inside the near face (into_face), not at the height cast's hit distance + r: that is
@@ -234,7 +256,8 @@ static void vault_height_check(lb_vault_probe_job *job, const vec3 origin, const
  * measured 0.1 m deep and vaulted), and up to r past it when the sphere meets the top edge
  * (a 0.601 m deep box 0.501 m high was vaulted). Returns the first ray (1..) that missed, 0
  * when every one hit. */
-static uint32_t vault_depth_check(lb_vault_probe_job *job, const vec3 origin, const vec3 fwd) {
+static uint32_t vault_depth_check(lb_vault_probe_job *job, const cl_region *near, const vec3 origin,
+                                  const vec3 fwd) {
   const float r = job->hand_radius;
   const vec3 down = {0.0f, -1.0f, 0.0f};
   float reach = origin[1] - job->top[1] + r;
@@ -245,7 +268,7 @@ static uint32_t vault_depth_check(lb_vault_probe_job *job, const vec3 origin, co
     lb_vec3_mad(job->near_point, fwd, in + r * (float)(i - 1u), p);
     p[1] = origin[1];
     lb_collide_hit h;
-    if (!vault_probe(job, p, 0.0f, down, reach, &h)) {
+    if (!vault_probe_near(job, near, p, 0.0f, down, reach, &h)) {
       miss = i;
     }
   }
@@ -255,8 +278,8 @@ static uint32_t vault_depth_check(lb_vault_probe_job *job, const vec3 origin, co
 /* The far face exactly: a ray back toward the character just under the top, from at least r
  * past the ray that missed (the height cast's sphere stops at or past the near face). Sets
  * depth; far_point receives the far face point. */
-static void vault_far_face(lb_vault_probe_job *job, const vec3 origin, const vec3 fwd,
-                           float hit_distance, uint32_t miss, vec3 far_point) {
+static void vault_far_face(lb_vault_probe_job *job, const cl_region *near, const vec3 origin,
+                           const vec3 fwd, float hit_distance, uint32_t miss, vec3 far_point) {
   const float r = job->hand_radius;
   vec3 back, beyond, far_from;
   lb_vec3_mad((const float[3]){0.0f, 0.0f, 0.0f}, fwd, -1.0f, back);
@@ -267,7 +290,7 @@ static void vault_far_face(lb_vault_probe_job *job, const vec3 origin, const vec
   float span = lb_vec3_dot(
       (const float[3]){beyond[0] - job->near_point[0], 0.0f, beyond[2] - job->near_point[2]}, fwd);
   lb_collide_hit fh;
-  if (vault_probe(job, far_from, 0.0f, back, span, &fh)) {
+  if (vault_probe_near(job, near, far_from, 0.0f, back, span, &fh)) {
     memcpy(far_point, fh.point, sizeof(vec3));
   } else {
     lb_vec3_mad(job->near_point, fwd, r * (float)miss, far_point); /* the depth rays' bound */
@@ -277,7 +300,8 @@ static void vault_far_face(lb_vault_probe_job *job, const vec3 origin, const vec
 }
 
 /* Far side: a floor within the drop limit, and room to stand. Sets landing and the refusal. */
-static void vault_far_side(lb_vault_probe_job *job, const vec3 fwd, const vec3 far_point) {
+static void vault_far_side(lb_vault_probe_job *job, const cl_region *near, const vec3 fwd,
+                           const vec3 far_point) {
   const vec3 down = {0.0f, -1.0f, 0.0f};
   const float *feet = job->character.t;
   vec3 land_col;
@@ -285,7 +309,7 @@ static void vault_far_side(lb_vault_probe_job *job, const vec3 fwd, const vec3 f
   vec3 land_from = {land_col[0], job->top[1] + 0.1f, land_col[2]};
   float land_len = land_from[1] - (feet[1] - job->drop_limit);
   lb_collide_hit lh;
-  if (!vault_probe(job, land_from, 0.0f, down, land_len, &lh)) {
+  if (!vault_probe_near(job, near, land_from, 0.0f, down, land_len, &lh)) {
     job->refusal = LB_VAULT_NO_FLOOR;
     return;
   }
@@ -343,13 +367,15 @@ lb_result lb_vault_probe_job_run(lb_vault_probe_job *job) {
     job->refusal = LB_VAULT_NO_TOP;
     return LB_OK;
   }
-  uint32_t miss = vault_depth_check(job, origin, fwd);
+  cl_region near;
+  vault_near_beyond(job, origin, fwd, hit.distance, &near);
+  uint32_t miss = vault_depth_check(job, &near, origin, fwd);
   if (!miss) {
     job->verdict = LB_VAULT_CLASS_MANTLE;
     return LB_OK;
   }
   vec3 far_point;
-  vault_far_face(job, origin, fwd, hit.distance, miss, far_point);
-  vault_far_side(job, fwd, far_point);
+  vault_far_face(job, &near, origin, fwd, hit.distance, miss, far_point);
+  vault_far_side(job, &near, fwd, far_point);
   return LB_OK;
 }
