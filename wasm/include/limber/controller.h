@@ -35,6 +35,9 @@
  *    two axes coincide across (closer than 1e-5 m) the pair separates along a fixed axis
  *    turned 45 degrees per entity slot (the higher slot of the two; the lower slot goes the
  *    opposite way): deterministic, no randomness. A step with dt 0 separates nothing.
+ *    (A walk's first slide cast, from the same point, is made first: a capsule touching
+ *    something is hit by it at distance 0, so when it is clear there the zero-length cast is
+ *    not made; the same answers, one cast fewer per move.)
  * 3. Upward request (a jump, vertical root motion): one slide of the whole delta, no step or
  *    snap. Otherwise the horizontal part slides at foot level, then the capsule is cast down
  *    by the downward part + snapDistance (landing, 4.).

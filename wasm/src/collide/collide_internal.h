@@ -219,13 +219,44 @@ bool cl_rbox_nearest(const cl_rbox *b, float *s_out, float *dist2);
 
 /* First contact of the query cast with a primitive / a triangle: t in [0, maxd], or -1. */
 float cl_cast_prim(const cl_proxy *p, const cl_query *q);
-/* Whether a collider the filter sees has bounds (padded, as the casts test them) that reach
- * within `margin` of the box [lo, hi]. False: a cast whose swept sphere stays inside the box
- * (and more than the rounding of its box test inside it) misses, since a cast skips every
- * collider whose bounds its sweep does not enter. For callers that run many casts in one region
- * (the vault probe's height check). */
-bool cl_bounds_touch(lb_world *w, const float *lo, const float *hi, float margin,
-                     const lb_collide_filter *f);
+/* The colliders near one place, for a caller that makes several casts there (a controller's
+ * move, the vault probe's height check): one walk of the tree instead of one per cast. A cast
+ * whose swept bounds stay inside [lo, hi] tests only `items` (with the tree walk's own
+ * per-collider box test), which holds every collider the filter sees whose bounds reach within a
+ * rounding margin of the box: every one the walk could hit, since a walk skips a collider whose
+ * (padded) bounds its sweep does not enter, and visiting order does not change its answer. Any
+ * other cast, or a region that found more than CL_REGION_ITEMS, walks the tree. None found: a
+ * cast inside the box misses. Valid until a collider is written or placed again (a move writes
+ * none). */
+#define CL_REGION_ITEMS 16
+typedef struct cl_region {
+  float lo[3], hi[3];
+  uint32_t count; /* items found; CL_REGION_ITEMS + 1: too many, every cast walks the tree */
+  uint32_t items[CL_REGION_ITEMS];
+} cl_region;
+void cl_region_gather(lb_world *w, const float *lo, const float *hi, float margin,
+                      const lb_collide_filter *f, cl_region *out);
+/* A margin for cl_region_gather that covers the rounding of the casts' box tests within
+ * [lo, hi] (casts up to `extra` long): a millimetre and some float steps of the coordinates. */
+static inline float cl_rounding_margin(const float *lo, const float *hi, float extra) {
+  float m = extra;
+  for (int k = 0; k < 3; ++k) {
+    float a = lo[k] < 0.0f ? -lo[k] : lo[k], b = hi[k] < 0.0f ? -hi[k] : hi[k];
+    m += a > b ? a : b;
+  }
+  return 1.0e-3f + 1.0e-5f * m;
+}
+/* lb_world_capsule_cast, lb_world_sphere_cast and lb_world_raycast (same checks, same answers)
+ * through a region; a null region walks the tree. */
+lb_result cl_region_capsule_cast(lb_world *w, const cl_region *rg, const vec3 a, const vec3 b,
+                                 float radius, const vec3 dir, float max_distance,
+                                 const lb_collide_filter *filter, lb_collide_hit *out);
+lb_result cl_region_sphere_cast(lb_world *w, const cl_region *rg, const vec3 center, float radius,
+                                const vec3 dir, float max_distance, const lb_collide_filter *filter,
+                                lb_collide_hit *out);
+lb_result cl_region_raycast(lb_world *w, const cl_region *rg, const vec3 origin, const vec3 dir,
+                            float max_distance, const lb_collide_filter *filter,
+                            lb_collide_hit *out);
 /* A sphere (or point, r = 0) from o along d, and the query's capsule, against a box proxy
  * (query_cast_box.c): t, or -1; the start is outside (cl_cast_prim checks it first). */
 float cl_sphere_cast_box(const cl_proxy *p, const float *o, const float *d, float r, float maxd);

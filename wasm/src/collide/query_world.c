@@ -5,6 +5,10 @@
 
 #include <string.h>
 
+/* The box test of the casts' walks, kept inline in each walk (a call per box would cost as much
+ * as the test). */
+#define CL_INLINE static inline __attribute__((always_inline))
+
 lb_collide_filter lb_collide_default_filter(void) {
   lb_collide_filter f;
   f.layers = 0xFFFFFFFFu;
@@ -237,14 +241,24 @@ static void cl_result(lb_world *w, const cl_world *cw, const cl_best *b, const c
 
 /* The swept query (q->a + t d, grown by the query's segment and radius) enters the box
  * [lo, hi] before `tmax`. */
-static bool cl_cast_enters(const cl_query *q, const float *inv, const float *glo, const float *ghi,
-                           const float *blo, const float *bhi, float tmax) {
+CL_INLINE bool cl_cast_enters(const cl_query *q, const float *inv, const float *glo,
+                              const float *ghi, const float *blo, const float *bhi, float tmax) {
   float lo[3], hi[3];
   for (int k = 0; k < 3; ++k) {
     lo[k] = blo[k] + glo[k];
     hi[k] = bhi[k] + ghi[k];
   }
   return cl_ray_box_enter(q->a, inv, lo, hi, tmax) >= 0.0f;
+}
+
+/* What cl_cast_enters needs of a query: its inverse direction, and how a box grows by the
+ * query's core and radius. */
+static void cl_cast_growth(const cl_query *q, float *inv, float *glo, float *ghi) {
+  cl_inv_dir(q->d, inv);
+  for (int k = 0; k < 3; ++k) {
+    glo[k] = -cl_maxf(0.0f, q->e[k]) - q->r;
+    ghi[k] = -cl_minf(0.0f, q->e[k]) + q->r;
+  }
 }
 
 /* The collider tree walk. A leaf's colliders are each tested against their own bounds first
@@ -254,11 +268,7 @@ static bool cl_cast_enters(const cl_query *q, const float *inv, const float *glo
 static void cl_cast_tree(lb_world *w, const cl_world *cw, const cl_query *q,
                          const lb_collide_filter *f, cl_best *best) {
   float inv[3], glo[3], ghi[3];
-  cl_inv_dir(q->d, inv);
-  for (int k = 0; k < 3; ++k) {
-    glo[k] = -cl_maxf(0.0f, q->e[k]) - q->r;
-    ghi[k] = -cl_minf(0.0f, q->e[k]) + q->r;
-  }
+  cl_cast_growth(q, inv, glo, ghi);
   int32_t stack[CL_STACK];
   int top = 0;
   stack[top++] = 0;
@@ -285,18 +295,24 @@ static void cl_cast_tree(lb_world *w, const cl_world *cw, const cl_query *q,
   }
 }
 
-static bool cl_boxes_near(const float *alo, const float *ahi, const float *blo, const float *bhi,
-                          float margin) {
-  for (int k = 0; k < 3; ++k) {
-    if (blo[k] > ahi[k] + margin || bhi[k] < alo[k] - margin) {
-      return false;
-    }
-  }
-  return true;
+/* Box [blo, bhi] touches [lo, hi] (closed). */
+static bool cl_boxes_meet(const float *lo, const float *hi, const float *blo, const float *bhi) {
+  return !(blo[0] > hi[0] || bhi[0] < lo[0] || blo[1] > hi[1] || bhi[1] < lo[1] || blo[2] > hi[2] ||
+           bhi[2] < lo[2]);
 }
 
-bool cl_bounds_touch(lb_world *w, const float *lo, const float *hi, float margin,
-                     const lb_collide_filter *f) {
+/* The colliders the filter sees whose bounds reach within `margin` of [lo, hi], into the region
+ * (count CL_REGION_ITEMS + 1 when there are more). */
+void cl_region_gather(lb_world *w, const float *lo, const float *hi, float margin,
+                      const lb_collide_filter *f, cl_region *out) {
+  float glo[3], ghi[3]; /* the box grown by the margin, once */
+  for (int k = 0; k < 3; ++k) {
+    out->lo[k] = lo[k];
+    out->hi[k] = hi[k];
+    glo[k] = lo[k] - margin;
+    ghi[k] = hi[k] + margin;
+  }
+  out->count = 0;
   cl_sync(w, false);
   const cl_world *cw = cl_state(w);
   int32_t stack[CL_STACK];
@@ -304,30 +320,66 @@ bool cl_bounds_touch(lb_world *w, const float *lo, const float *hi, float margin
   stack[0] = 0;
   while (top > 0) {
     const cl_node *nd = &cw->tree.nodes[stack[--top]];
-    if (!cl_boxes_near(lo, hi, nd->lo, nd->hi, margin)) {
+    if (!cl_boxes_meet(glo, ghi, nd->lo, nd->hi)) {
       continue;
     }
     for (int32_t i = 0; i < nd->n; ++i) {
       uint32_t it = cw->tree.items[nd->a + i], slot = cw->slots[it];
-      if (cl_boxes_near(lo, hi, cw->lo + 3u * it, cw->hi + 3u * it, margin) &&
-          cl_sees(w, cl_proxy_of(w, slot), slot, f)) {
-        return true;
+      if (!cl_boxes_meet(glo, ghi, cw->lo + 3u * it, cw->hi + 3u * it) ||
+          !cl_sees(w, cl_proxy_of(w, slot), slot, f)) {
+        continue;
       }
+      if (out->count == CL_REGION_ITEMS) {
+        out->count = CL_REGION_ITEMS + 1u;
+        return;
+      }
+      out->items[out->count++] = it;
     }
     if (nd->n == 0 && top + 2 <= CL_STACK) {
       stack[top++] = nd->a;
       stack[top++] = (int32_t)(nd - cw->tree.nodes) + 1;
     }
   }
-  return false;
 }
 
-static void cl_cast_run(lb_world *w, const cl_query *q, const lb_collide_filter *f, bool brute,
-                        lb_collide_hit *out) {
+/* The query's swept bounds (its core and radius from t = 0 to maxd) inside the region's box. */
+static bool cl_region_holds(const cl_region *rg, const cl_query *q) {
+  if (rg->count > CL_REGION_ITEMS) {
+    return false;
+  }
+  for (int k = 0; k < 3; ++k) {
+    float s = q->d[k] * q->maxd;
+    float lo = cl_minf(q->a[k], q->b[k]) + cl_minf(0.0f, s) - q->r;
+    float hi = cl_maxf(q->a[k], q->b[k]) + cl_maxf(0.0f, s) + q->r;
+    if (!(lo >= rg->lo[k] && hi <= rg->hi[k])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The region's colliders, each behind the tree walk's own box test: the same answer as the walk
+ * (cl_cast_tree: visiting order does not change it). */
+static void cl_cast_items(lb_world *w, const cl_world *cw, const cl_region *rg, const cl_query *q,
+                          const lb_collide_filter *f, cl_best *best) {
+  float inv[3], glo[3], ghi[3];
+  cl_cast_growth(q, inv, glo, ghi);
+  for (uint32_t i = 0; i < rg->count; ++i) {
+    uint32_t it = rg->items[i];
+    if (cl_cast_enters(q, inv, glo, ghi, cw->lo + 3u * it, cw->hi + 3u * it, best->v)) {
+      cl_cast_visit(w, cw, cw->slots[it], q, f, best, false);
+    }
+  }
+}
+
+static void cl_cast_run(lb_world *w, const cl_region *rg, const cl_query *q,
+                        const lb_collide_filter *f, bool brute, lb_collide_hit *out) {
   cl_sync(w, false);
   cl_world *cw = cl_state(w);
   cl_best best = {q->maxd, 0, -1, false};
-  if (brute) {
+  if (rg && cl_region_holds(rg, q)) {
+    cl_cast_items(w, cw, rg, q, f, &best);
+  } else if (brute) {
     uint32_t s;
     for (lb_each it = lb_each_begin(w, LB_COLLIDER); lb_each_next(&it, &s);) {
       cl_cast_visit(w, cw, s, q, f, &best, true);
@@ -338,9 +390,9 @@ static void cl_cast_run(lb_world *w, const cl_query *q, const lb_collide_filter 
   cl_result(w, cw, &best, q, false, NULL, out);
 }
 
-static lb_result cl_cast_api(lb_world *w, const char *fn, const float *a, const float *b, float r,
-                             const float *dir, float maxd, const lb_collide_filter *f,
-                             lb_collide_hit *out, bool brute) {
+static lb_result cl_cast_api(lb_world *w, const cl_region *rg, const char *fn, const float *a,
+                             const float *b, float r, const float *dir, float maxd,
+                             const lb_collide_filter *f, lb_collide_hit *out, bool brute) {
   lb_collide_filter use;
   lb_result res = cl_check_common(w, fn, out, f, &use);
   if (res != LB_OK) {
@@ -367,41 +419,59 @@ static lb_result cl_cast_api(lb_world *w, const char *fn, const float *a, const 
   lb_vec3_sub(q.b, q.a, q.e);
   q.segment = q.e[0] != 0.0f || q.e[1] != 0.0f || q.e[2] != 0.0f;
   q.r = r;
-  cl_cast_run(w, &q, &use, brute, out);
+  cl_cast_run(w, rg, &q, &use, brute, out);
   return LB_OK;
 }
 
 lb_result lb_world_raycast(lb_world *w, const vec3 origin, const vec3 dir, float max_distance,
                            const lb_collide_filter *filter, lb_collide_hit *out) {
-  return cl_cast_api(w, "raycast", origin, NULL, 0.0f, dir, max_distance, filter, out, false);
+  return cl_region_raycast(w, NULL, origin, dir, max_distance, filter, out);
 }
 lb_result lb_world_raycast_brute(lb_world *w, const vec3 origin, const vec3 dir, float max_distance,
                                  const lb_collide_filter *filter, lb_collide_hit *out) {
-  return cl_cast_api(w, "raycast", origin, NULL, 0.0f, dir, max_distance, filter, out, true);
+  return cl_cast_api(w, NULL, "raycast", origin, NULL, 0.0f, dir, max_distance, filter, out, true);
 }
 lb_result lb_world_sphere_cast(lb_world *w, const vec3 center, float radius, const vec3 dir,
                                float max_distance, const lb_collide_filter *filter,
                                lb_collide_hit *out) {
-  if (w && lb_is_finite(radius) && !(radius > 0.0f)) {
-    return lb_fail(w, LB_ERR_OUT_OF_RANGE, "sphereCast: field 'radius' = %g must be > 0",
-                   (double)radius);
-  }
-  return cl_cast_api(w, "sphereCast", center, NULL, radius, dir, max_distance, filter, out, false);
+  return cl_region_sphere_cast(w, NULL, center, radius, dir, max_distance, filter, out);
 }
 lb_result lb_world_sphere_cast_brute(lb_world *w, const vec3 center, float radius, const vec3 dir,
                                      float max_distance, const lb_collide_filter *filter,
                                      lb_collide_hit *out) {
-  return cl_cast_api(w, "sphereCast", center, NULL, radius, dir, max_distance, filter, out, true);
+  return cl_cast_api(w, NULL, "sphereCast", center, NULL, radius, dir, max_distance, filter, out,
+                     true);
 }
 lb_result lb_world_capsule_cast(lb_world *w, const vec3 a, const vec3 b, float radius,
                                 const vec3 dir, float max_distance, const lb_collide_filter *filter,
                                 lb_collide_hit *out) {
-  return cl_cast_api(w, "capsuleCast", a, b, radius, dir, max_distance, filter, out, false);
+  return cl_region_capsule_cast(w, NULL, a, b, radius, dir, max_distance, filter, out);
 }
 lb_result lb_world_capsule_cast_brute(lb_world *w, const vec3 a, const vec3 b, float radius,
                                       const vec3 dir, float max_distance,
                                       const lb_collide_filter *filter, lb_collide_hit *out) {
-  return cl_cast_api(w, "capsuleCast", a, b, radius, dir, max_distance, filter, out, true);
+  return cl_cast_api(w, NULL, "capsuleCast", a, b, radius, dir, max_distance, filter, out, true);
+}
+
+lb_result cl_region_capsule_cast(lb_world *w, const cl_region *rg, const vec3 a, const vec3 b,
+                                 float radius, const vec3 dir, float max_distance,
+                                 const lb_collide_filter *filter, lb_collide_hit *out) {
+  return cl_cast_api(w, rg, "capsuleCast", a, b, radius, dir, max_distance, filter, out, false);
+}
+lb_result cl_region_sphere_cast(lb_world *w, const cl_region *rg, const vec3 center, float radius,
+                                const vec3 dir, float max_distance, const lb_collide_filter *filter,
+                                lb_collide_hit *out) {
+  if (w && lb_is_finite(radius) && !(radius > 0.0f)) {
+    return lb_fail(w, LB_ERR_OUT_OF_RANGE, "sphereCast: field 'radius' = %g must be > 0",
+                   (double)radius);
+  }
+  return cl_cast_api(w, rg, "sphereCast", center, NULL, radius, dir, max_distance, filter, out,
+                     false);
+}
+lb_result cl_region_raycast(lb_world *w, const cl_region *rg, const vec3 origin, const vec3 dir,
+                            float max_distance, const lb_collide_filter *filter,
+                            lb_collide_hit *out) {
+  return cl_cast_api(w, rg, "raycast", origin, NULL, 0.0f, dir, max_distance, filter, out, false);
 }
 
 /* ---- closest point ----------------------------------------------------------------------- */

@@ -2,6 +2,7 @@
  * (controller.h). Every query is a collide module capsule cast or ray; the math is + - * /
  * and sqrt in a fixed order (math/'s lb_cos once, for the slope limit), so the same request
  * gives the same bits everywhere. */
+#include "../collide/collide_internal.h"
 #include "../math/vec3_inline.h"
 #include "controller_internal.h"
 
@@ -14,6 +15,9 @@
  * normal between them is a fixed fallback, the same for both, so they would move together. */
 #define CTL_COINCIDENT 1.0e-5f
 #define CTL_S 0.70710678f /* sqrt(1/2) */
+/* Beyond the request, a step up and the snap down: room in the move's region (ctl_region) for
+ * the pushes out of contacts and the slide's turns, so the queries stay inside it. */
+#define CTL_REGION_SLACK 0.05f
 
 /* Horizontal unit directions a coincident pair of controllers separates along: a fixed axis
  * turned 45 degrees per slot of the pair's higher slot (no randomness: the same on every
@@ -38,6 +42,10 @@ typedef struct ctl_ctx {
   uint32_t hit_count; /* contacts this attempt */
   float normals[LB_CONTROLLER_HITS][3];
   lb_entity entities[LB_CONTROLLER_HITS];
+  const cl_region *region; /* the colliders near the move (ctl_region) */
+  /* the foot-level slide's first cast, made before the depenetration (ctl_first_cast) */
+  bool first_made, first_hit;
+  lb_collide_hit first;
   ctl_trace *trace; /* benches only: where the move's queries and stage starts go */
 } ctl_ctx;
 
@@ -70,7 +78,7 @@ static bool ctl_cast(ctl_ctx *cx, const float *p, const float *dir, float dist, 
   float a[3], b[3];
   ctl_core_of(cx, p, a, b);
   ctl_trace_query(cx, a, b, cx->r, dir, dist);
-  if (lb_world_capsule_cast(cx->w, a, b, cx->r, dir, dist, &cx->filter, h) != LB_OK) {
+  if (cl_region_capsule_cast(cx->w, cx->region, a, b, cx->r, dir, dist, &cx->filter, h) != LB_OK) {
     h->entity = LB_NULL_ENTITY; /* inputs beyond the query limits: nothing is hit */
   }
   return h->entity != LB_NULL_ENTITY;
@@ -133,6 +141,35 @@ static void ctl_separation_dir(const ctl_ctx *cx, const float *p, lb_entity e, u
   n[1] = 0.0f;
 }
 
+/* The length of a slide's remaining motion rem, and when it is cast (longer than CTL_EPS) its
+ * direction (unit). */
+static float ctl_slide_dir(const float *rem, float *dir) {
+  float len = ctl_v_sqrt(lb_vec3_dot(rem, rem));
+  if (len > CTL_EPS) {
+    for (int k = 0; k < 3; ++k) {
+      dir[k] = rem[k] / len;
+    }
+  }
+  return len;
+}
+
+/* 2a. A capsule that touches something is hit at distance 0 by a cast from where it stands in
+ * any direction (the casts test the start first, whatever their length), so when the
+ * foot-level slide's first cast (made here, kept for the slide) is clear at 0, the
+ * depenetration's own cast would find nothing: true, and it is not made. A jump's slide, or none,
+ * makes no such cast. */
+static bool ctl_first_cast(ctl_ctx *cx, const float *p, const float *delta) {
+  const float horiz[3] = {delta[0], 0.0f, delta[2]};
+  float dir[3];
+  float len = delta[1] > 0.0f ? 0.0f : ctl_slide_dir(horiz, dir);
+  if (!(len > CTL_EPS)) {
+    return false;
+  }
+  cx->first_hit = ctl_cast(cx, p, dir, len, &cx->first);
+  cx->first_made = !(cx->first_hit && cx->first.distance == 0.0f);
+  return cx->first_made;
+}
+
 /* Pushes the capsule out of whatever it touches, skin clear (fixed passes). Out of another
  * controller it goes across, half the way (that controller's own move takes the other half in
  * the same Move phase, seeing this one where the step began), at most sep_budget in all, and
@@ -192,19 +229,31 @@ static void ctl_blocking_plane(const ctl_ctx *cx, const lb_collide_hit *h, float
   }
 }
 
+/* A slide's cast: the one ctl_first_cast made when there is one (the first of the foot-level
+ * slide, from the same point), else a new one. */
+static bool ctl_slide_cast(ctl_ctx *cx, const float *p, const float *dir, float len,
+                           lb_collide_hit *h) {
+  if (cx->first_made) {
+    cx->first_made = false;
+    *h = cx->first;
+    return cx->first_hit;
+  }
+  return ctl_cast(cx, p, dir, len, h);
+}
+
 /* Collide-and-slide of p by m (fixed iterations). */
 static void ctl_slide(ctl_ctx *cx, float *p, const float *m) {
   float rem[3] = {m[0], m[1], m[2]};
   float prev[3] = {0.0f, 0.0f, 0.0f};
   bool have_prev = false;
   for (int i = 0; i < LB_CONTROLLER_ITERATIONS; ++i) {
-    float len = ctl_v_sqrt(lb_vec3_dot(rem, rem));
+    float dir[3];
+    float len = ctl_slide_dir(rem, dir);
     if (!(len > CTL_EPS)) {
       return;
     }
-    float dir[3] = {rem[0] / len, rem[1] / len, rem[2] / len};
     lb_collide_hit h;
-    if (!ctl_cast(cx, p, dir, len, &h)) {
+    if (!ctl_slide_cast(cx, p, dir, len, &h)) {
       for (int k = 0; k < 3; ++k) {
         p[k] += rem[k];
       }
@@ -276,7 +325,7 @@ static bool ctl_edge_walkable(ctl_ctx *cx, const float *p, const lb_collide_hit 
   static const float down[3] = {0.0f, -1.0f, 0.0f};
   lb_collide_hit g;
   ctl_trace_query(cx, o, o, 0.0f, down, 0.1f);
-  if (lb_world_raycast(cx->w, o, down, 0.1f, &cx->filter, &g) != LB_OK ||
+  if (cl_region_raycast(cx->w, cx->region, o, down, 0.1f, &cx->filter, &g) != LB_OK ||
       g.entity == LB_NULL_ENTITY || ctl_controller_of(cx, g.entity) >= 0) {
     return false;
   }
@@ -356,6 +405,29 @@ static void ctl_ctx_init(ctl_ctx *cx, lb_world *w, uint32_t slot,
   cx->snap = cc->snap_distance;
   cx->cos_slope = lb_cos(cc->slope_limit * 0.017453292519943295f);
   cx->trace = ctl_world_of(w)->trace;
+}
+
+/* 0. The colliders near the whole move, found once (cl_region: one walk of the collider tree
+ * instead of one per query): the capsule where the move starts, the size in use and the
+ * requested one, grown by how far the move may take it (the request, a step up, the snap down,
+ * the skin, some slack). Only the speed depends on it: a query that leaves the box walks the
+ * tree, with the same answer. */
+static void ctl_region(ctl_ctx *cx, const lb_character_controller_c *cc, const ctl_state *st,
+                       const float *p, const float *delta, cl_region *rg) {
+  const float *ac = st->applied_center, *rc = cc->center;
+  float reach = ctl_v_sqrt(lb_vec3_dot(delta, delta)) + cx->step + cx->snap + 4.0f * cx->skin +
+                CTL_REGION_SLACK;
+  float side = cc->radius + reach;
+  float lo[3] = {p[0] + (ac[0] < rc[0] ? ac[0] : rc[0]) - side, 0.0f,
+                 p[2] + (ac[2] < rc[2] ? ac[2] : rc[2]) - side};
+  float hi[3] = {p[0] + (ac[0] > rc[0] ? ac[0] : rc[0]) + side, 0.0f,
+                 p[2] + (ac[2] > rc[2] ? ac[2] : rc[2]) + side};
+  float bottom_a = ac[1] - st->applied_height * 0.5f, bottom_r = rc[1] - cc->height * 0.5f;
+  float top_a = ac[1] + st->applied_height * 0.5f, top_r = rc[1] + cc->height * 0.5f;
+  lo[1] = p[1] + (bottom_a < bottom_r ? bottom_a : bottom_r) - reach;
+  hi[1] = p[1] + (top_a > top_r ? top_a : top_r) + reach;
+  cl_region_gather(cx->w, lo, hi, cl_rounding_margin(lo, hi, 0.0f), &cx->filter, rg);
+  cx->region = rg;
 }
 
 /* 1. Size: the requested one when it has room (a cast of the requested capsule finds nothing),
@@ -493,9 +565,13 @@ void ctl_move(lb_world *w, uint32_t slot, const float delta[3], float dt) {
     memcpy(cx.trace->delta, delta, sizeof cx.trace->delta);
     cx.trace->dt = dt;
   }
+  cl_region region;
+  ctl_region(&cx, cc, st, p, delta, &region);
   ctl_apply_size(&cx, cc, st, p);
   /* 2. out of anything that moved onto the capsule */
-  ctl_depenetrate(&cx, p);
+  if (!ctl_first_cast(&cx, p, delta)) {
+    ctl_depenetrate(&cx, p);
+  }
   cx.hit_count = 0;
   if (cx.trace) {
     memcpy(cx.trace->walk_from, p, sizeof cx.trace->walk_from);
@@ -515,6 +591,8 @@ void ctl_stage_run(lb_world *w, uint32_t slot, const ctl_trace *tr, ctl_stage_id
   ctl_ctx cx;
   ctl_ctx_init(&cx, w, slot, cc, tr->dt);
   cx.trace = NULL;
+  cl_region region;
+  ctl_region(&cx, cc, &st, tr->walk_from, tr->delta, &region);
   ctl_apply_size(&cx, cc, &st, tr->walk_from);
   cx.ground_foot = tr->walk_from[1] + cx.foot;
   float horiz[3] = {tr->delta[0], 0.0f, tr->delta[2]}, fall = -tr->delta[1], p[3];

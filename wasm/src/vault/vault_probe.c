@@ -77,13 +77,14 @@ lb_result lb_vault_probe_job_validate(const lb_vault_probe_job *job) {
   return ok ? LB_OK : LB_ERR_OUT_OF_RANGE;
 }
 
-/* A sphere cast (radius > 0) or a ray (radius 0), recorded for drawing. */
-static bool vault_probe(lb_vault_probe_job *job, const vec3 origin, float radius, const vec3 dir,
-                        float length, lb_collide_hit *hit) {
+/* A sphere cast (radius > 0) or a ray (radius 0), recorded for drawing; through the colliders
+ * near the height check's casts when given (vault_near_ahead). */
+static bool vault_probe_near(lb_vault_probe_job *job, const cl_region *near, const vec3 origin,
+                             float radius, const vec3 dir, float length, lb_collide_hit *hit) {
   lb_result r =
       radius > 0.0f
-          ? lb_world_sphere_cast(job->world, origin, radius, dir, length, &job->filter, hit)
-          : lb_world_raycast(job->world, origin, dir, length, &job->filter, hit);
+          ? cl_region_sphere_cast(job->world, near, origin, radius, dir, length, &job->filter, hit)
+          : cl_region_raycast(job->world, near, origin, dir, length, &job->filter, hit);
   bool found = r == LB_OK && hit->entity != LB_NULL_ENTITY;
   if (job->cast_count < LB_VAULT_MAX_CASTS) {
     lb_vault_cast *c = &job->casts[job->cast_count++];
@@ -96,11 +97,17 @@ static bool vault_probe(lb_vault_probe_job *job, const vec3 origin, float radius
   return found;
 }
 
-/* A cast the caller knows misses (vault_clear_ahead): recorded as vault_probe records a miss. */
-static bool vault_cast(lb_vault_probe_job *job, bool clear, const vec3 origin, float radius,
-                       const vec3 dir, float length, lb_collide_hit *hit) {
-  if (!clear) {
-    return vault_probe(job, origin, radius, dir, length, hit);
+static bool vault_probe(lb_vault_probe_job *job, const vec3 origin, float radius, const vec3 dir,
+                        float length, lb_collide_hit *hit) {
+  return vault_probe_near(job, NULL, origin, radius, dir, length, hit);
+}
+
+/* A height check cast: through the colliders near them, or, when there are none
+ * (vault_near_ahead), a miss recorded as vault_probe records one. */
+static bool vault_cast(lb_vault_probe_job *job, const cl_region *near, const vec3 origin,
+                       float radius, const vec3 dir, float length, lb_collide_hit *hit) {
+  if (near->count > 0) {
+    return vault_probe_near(job, near, origin, radius, dir, length, hit);
   }
   if (job->cast_count < LB_VAULT_MAX_CASTS) {
     lb_vault_cast *c = &job->casts[job->cast_count++];
@@ -124,13 +131,13 @@ static void vault_sweep_grow(float *lo, float *hi, const vec3 p, float r, const 
   }
 }
 
-/* No collider is near any of the height check's forward casts (the hand spheres from `origin`
- * down cast_down_limit radii and the ankle sphere): the common case of a character walking in
- * the open, where the casts would all miss. Checked once on the colliders' bounds (a margin of a
- * millimetre and some float steps of the coordinates covers the casts' own box tests' rounding)
- * instead of cast by cast. */
-static bool vault_clear_ahead(lb_vault_probe_job *job, const vec3 origin, const vec3 ankle,
-                              float ankle_r, const vec3 fwd) {
+/* The colliders near the height check's forward casts (the hand spheres from `origin` down
+ * cast_down_limit radii and the ankle sphere), found once on the colliders' bounds (a margin of
+ * a millimetre and some float steps of the coordinates covers the casts' own box tests'
+ * rounding) instead of cast by cast. None: the common case of a character walking in the open,
+ * where the casts would all miss. Else the casts test just those. */
+static void vault_near_ahead(lb_vault_probe_job *job, const vec3 origin, const vec3 ankle,
+                             float ankle_r, const vec3 fwd, cl_region *near) {
   const float r = job->hand_radius, len = job->max_distance;
   const vec3 up = {0.0f, 1.0f, 0.0f};
   vec3 low;
@@ -139,12 +146,7 @@ static bool vault_clear_ahead(lb_vault_probe_job *job, const vec3 origin, const 
   vault_sweep_grow(lo, hi, origin, r, fwd, len);
   vault_sweep_grow(lo, hi, low, r, fwd, len);
   vault_sweep_grow(lo, hi, ankle, ankle_r, fwd, len);
-  float m = len;
-  for (int k = 0; k < 3; ++k) {
-    float a = lo[k] < 0.0f ? -lo[k] : lo[k], b = hi[k] < 0.0f ? -hi[k] : hi[k];
-    m += a > b ? a : b;
-  }
-  return !cl_bounds_touch(job->world, lo, hi, 1.0e-3f + 1.0e-5f * m, &job->filter);
+  cl_region_gather(job->world, lo, hi, cl_rounding_margin(lo, hi, len), &job->filter, near);
 }
 
 /* How far a ray down "at the near face" is moved into the obstacle: 64 float steps of the
@@ -203,8 +205,9 @@ static void vault_height_check(lb_vault_probe_job *job, const vec3 origin, const
   const vec3 up = {0.0f, 1.0f, 0.0f};
   const float *feet = job->character.t;
   vec3 ankle = {feet[0], feet[1] + lr + 0.02f, feet[2]};
-  bool clear = vault_clear_ahead(job, origin, ankle, lr, fwd);
-  if (vault_cast(job, clear, origin, r, fwd, job->max_distance, hit)) {
+  cl_region near;
+  vault_near_ahead(job, origin, ankle, lr, fwd, &near);
+  if (vault_cast(job, &near, origin, r, fwd, job->max_distance, hit)) {
     job->verdict = LB_VAULT_CLASS_TOO_TALL;
     return;
   }
@@ -212,15 +215,37 @@ static void vault_height_check(lb_vault_probe_job *job, const vec3 origin, const
   for (uint32_t i = 1; i <= job->cast_down_limit && !found; ++i) {
     vec3 p;
     lb_vec3_mad(origin, up, -r * (float)i, p);
-    found = vault_cast(job, clear, p, r, fwd, job->max_distance, hit);
+    found = vault_cast(job, &near, p, r, fwd, job->max_distance, hit);
   }
   if (found) {
     job->verdict = LB_VAULT_CLASS_VAULT; /* unless the depth check says otherwise */
     return;
   }
-  if (vault_cast(job, clear, ankle, lr, fwd, job->max_distance, hit)) {
+  if (vault_cast(job, &near, ankle, lr, fwd, job->max_distance, hit)) {
     job->verdict = LB_VAULT_CLASS_STEP_OVER;
   }
+}
+
+/* The colliders near the rays of a vault's measures (the depth rays, the far face, the landing
+ * floor), found once: around forward from the origin past the height cast's hit by the depth
+ * rays' reach, the landing distance and some room, from the hand's height (the top is below it)
+ * down to the drop limit. A ray outside it walks the tree, with the same answer. */
+static void vault_near_beyond(lb_vault_probe_job *job, const vec3 origin, const vec3 fwd,
+                              float hit_distance, cl_region *near) {
+  const float r = job->hand_radius;
+  float len = hit_distance + r * (float)(job->cast_forward_limit + 2u) + job->landing_distance;
+  float pad = 2.0f * r + 0.01f;
+  vec3 end;
+  lb_vec3_mad(origin, fwd, len, end);
+  float lo[3], hi[3];
+  for (int k = 0; k < 3; k += 2) {
+    lo[k] = (origin[k] < end[k] ? origin[k] : end[k]) - pad;
+    hi[k] = (origin[k] > end[k] ? origin[k] : end[k]) + pad;
+  }
+  lo[1] = job->character.t[1] - job->drop_limit - pad;
+  hi[1] = origin[1] + r + 0.1f + pad;
+  cl_region_gather(job->world, lo, hi, cl_rounding_margin(lo, hi, len + hi[1] - lo[1]),
+                   &job->filter, near);
 }
 
 /* Depth check: rays down from the height cast's height to one radius below the top (the
@@ -231,7 +256,8 @@ static void vault_height_check(lb_vault_probe_job *job, const vec3 origin, const
  * measured 0.1 m deep and vaulted), and up to r past it when the sphere meets the top edge
  * (a 0.601 m deep box 0.501 m high was vaulted). Returns the first ray (1..) that missed, 0
  * when every one hit. */
-static uint32_t vault_depth_check(lb_vault_probe_job *job, const vec3 origin, const vec3 fwd) {
+static uint32_t vault_depth_check(lb_vault_probe_job *job, const cl_region *near, const vec3 origin,
+                                  const vec3 fwd) {
   const float r = job->hand_radius;
   const vec3 down = {0.0f, -1.0f, 0.0f};
   float reach = origin[1] - job->top[1] + r;
@@ -242,7 +268,7 @@ static uint32_t vault_depth_check(lb_vault_probe_job *job, const vec3 origin, co
     lb_vec3_mad(job->near_point, fwd, in + r * (float)(i - 1u), p);
     p[1] = origin[1];
     lb_collide_hit h;
-    if (!vault_probe(job, p, 0.0f, down, reach, &h)) {
+    if (!vault_probe_near(job, near, p, 0.0f, down, reach, &h)) {
       miss = i;
     }
   }
@@ -252,8 +278,8 @@ static uint32_t vault_depth_check(lb_vault_probe_job *job, const vec3 origin, co
 /* The far face exactly: a ray back toward the character just under the top, from at least r
  * past the ray that missed (the height cast's sphere stops at or past the near face). Sets
  * depth; far_point receives the far face point. */
-static void vault_far_face(lb_vault_probe_job *job, const vec3 origin, const vec3 fwd,
-                           float hit_distance, uint32_t miss, vec3 far_point) {
+static void vault_far_face(lb_vault_probe_job *job, const cl_region *near, const vec3 origin,
+                           const vec3 fwd, float hit_distance, uint32_t miss, vec3 far_point) {
   const float r = job->hand_radius;
   vec3 back, beyond, far_from;
   lb_vec3_mad((const float[3]){0.0f, 0.0f, 0.0f}, fwd, -1.0f, back);
@@ -264,7 +290,7 @@ static void vault_far_face(lb_vault_probe_job *job, const vec3 origin, const vec
   float span = lb_vec3_dot(
       (const float[3]){beyond[0] - job->near_point[0], 0.0f, beyond[2] - job->near_point[2]}, fwd);
   lb_collide_hit fh;
-  if (vault_probe(job, far_from, 0.0f, back, span, &fh)) {
+  if (vault_probe_near(job, near, far_from, 0.0f, back, span, &fh)) {
     memcpy(far_point, fh.point, sizeof(vec3));
   } else {
     lb_vec3_mad(job->near_point, fwd, r * (float)miss, far_point); /* the depth rays' bound */
@@ -274,7 +300,8 @@ static void vault_far_face(lb_vault_probe_job *job, const vec3 origin, const vec
 }
 
 /* Far side: a floor within the drop limit, and room to stand. Sets landing and the refusal. */
-static void vault_far_side(lb_vault_probe_job *job, const vec3 fwd, const vec3 far_point) {
+static void vault_far_side(lb_vault_probe_job *job, const cl_region *near, const vec3 fwd,
+                           const vec3 far_point) {
   const vec3 down = {0.0f, -1.0f, 0.0f};
   const float *feet = job->character.t;
   vec3 land_col;
@@ -282,7 +309,7 @@ static void vault_far_side(lb_vault_probe_job *job, const vec3 fwd, const vec3 f
   vec3 land_from = {land_col[0], job->top[1] + 0.1f, land_col[2]};
   float land_len = land_from[1] - (feet[1] - job->drop_limit);
   lb_collide_hit lh;
-  if (!vault_probe(job, land_from, 0.0f, down, land_len, &lh)) {
+  if (!vault_probe_near(job, near, land_from, 0.0f, down, land_len, &lh)) {
     job->refusal = LB_VAULT_NO_FLOOR;
     return;
   }
@@ -340,13 +367,15 @@ lb_result lb_vault_probe_job_run(lb_vault_probe_job *job) {
     job->refusal = LB_VAULT_NO_TOP;
     return LB_OK;
   }
-  uint32_t miss = vault_depth_check(job, origin, fwd);
+  cl_region near;
+  vault_near_beyond(job, origin, fwd, hit.distance, &near);
+  uint32_t miss = vault_depth_check(job, &near, origin, fwd);
   if (!miss) {
     job->verdict = LB_VAULT_CLASS_MANTLE;
     return LB_OK;
   }
   vec3 far_point;
-  vault_far_face(job, origin, fwd, hit.distance, miss, far_point);
-  vault_far_side(job, fwd, far_point);
+  vault_far_face(job, &near, origin, fwd, hit.distance, miss, far_point);
+  vault_far_side(job, &near, fwd, far_point);
   return LB_OK;
 }
