@@ -347,7 +347,9 @@ static lb_result lb_check_def(gltf_ctx *c, const lb_gltf_def *d) {
   return LB_OK;
 }
 
-static lb_result lb_import_steps(gltf_ctx *c) {
+/* The container and the tables every reader needs (accessors, views, buffers): shared by the
+ * skeleton and clip import and by the mesh reader. */
+static lb_result lb_gltf_read_tables(gltf_ctx *c) {
   lb_result r = gltf_parse_container(c, c->def->data, c->def->size);
   if (r == LB_OK) {
     r = gltf_json_table(c, "accessors", &c->accessors, &c->accessor_count);
@@ -358,17 +360,22 @@ static lb_result lb_import_steps(gltf_ctx *c) {
   if (r == LB_OK) {
     r = gltf_json_table(c, "buffers", &c->buffers, &c->buffer_count);
   }
-  if (r == LB_OK) {
-    r = gltf_json_table(c, "skins", &c->skins, &c->skin_count);
-  }
-  if (r == LB_OK) {
-    r = gltf_json_table(c, "animations", &c->animations, &c->animation_count);
-  }
   if (r == LB_OK && c->buffer_count > 0) {
     c->buffer_state = gltf_arena_array(&c->scratch, c->buffer_count, sizeof *c->buffer_state);
     if (!c->buffer_state) {
       r = gltf_fail(c, LB_ERR_OUT_OF_MEMORY, "out of memory");
     }
+  }
+  return r;
+}
+
+static lb_result lb_import_steps(gltf_ctx *c) {
+  lb_result r = lb_gltf_read_tables(c);
+  if (r == LB_OK) {
+    r = gltf_json_table(c, "skins", &c->skins, &c->skin_count);
+  }
+  if (r == LB_OK) {
+    r = gltf_json_table(c, "animations", &c->animations, &c->animation_count);
   }
   if (r == LB_OK) {
     r = gltf_build_skeleton(c);
@@ -383,22 +390,7 @@ lb_result gltf_open(gltf_ctx *c, const lb_gltf_def *def) {
   c->def = def;
   lb_result r = lb_check_def(c, def);
   if (r == LB_OK) {
-    r = gltf_parse_container(c, def->data, def->size);
-  }
-  if (r == LB_OK) {
-    r = gltf_json_table(c, "accessors", &c->accessors, &c->accessor_count);
-  }
-  if (r == LB_OK) {
-    r = gltf_json_table(c, "bufferViews", &c->views, &c->view_count);
-  }
-  if (r == LB_OK) {
-    r = gltf_json_table(c, "buffers", &c->buffers, &c->buffer_count);
-  }
-  if (r == LB_OK && c->buffer_count > 0) {
-    c->buffer_state = gltf_arena_array(&c->scratch, c->buffer_count, sizeof *c->buffer_state);
-    if (!c->buffer_state) {
-      r = gltf_fail(c, LB_ERR_OUT_OF_MEMORY, "out of memory");
-    }
+    r = lb_gltf_read_tables(c);
   }
   return r;
 }
