@@ -37,7 +37,7 @@ typedef struct lb_nav_agent_state {
   /* what avoidance did in the last step, for lb_world_nav_avoidance (debug drawing) */
   float preferred[3]; /* the path's velocity before avoidance */
   /* a Both agent steered by its path or avoidance in the last step: the crowd reads its
-   * desiredVelocity, not its measured velocity (nav_agent_crowd_velocity) */
+   * desiredVelocity, not its measured velocity (lb_nav_agent_crowd_velocity) */
   uint32_t planned;
   uint32_t near_count;
   lb_entity near[LB_NAV_AVOID_NEIGHBOURS];
@@ -684,9 +684,9 @@ const lb_system_def lb_nav_systems[LB_NAV_SYSTEM_COUNT] = {
  * step's values). A Both agent steered by its path or by avoidance: its desiredVelocity, the
  * velocity it chose and turns and paces toward, as ORCA assumes of every agent. Its measured
  * velocity is the root motion's, a step behind that choice, along a facing still turning and
- * swaying with the gait (idle's sway alone points it anywhere at 0.03 m/s): with that, 48 Both
- * agents of npc-crowd locked in counter-flow (docs/navigation.md, Avoidance). Any other: its
- * velocity over the last step. */
+ * swaying with the gait (idle's sway alone points it anywhere at 0.03 m/s): read so, 23 of
+ * npc-crowd's 48 Both agents stood locked in counter-flow (docs/navigation.md, Avoidance, "Both
+ * and root motion"). Any other agent: its velocity over the last step. */
 void lb_nav_agent_crowd_velocity(const lb_world *w, uint32_t slot, const lb_nav_agent_c *a,
                                  float out[2]) {
   const lb_nav_agent_state *st = lb_component_state(w, slot, LB_NAV_AGENT);
