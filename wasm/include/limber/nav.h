@@ -30,16 +30,17 @@
  *
  * Avoidance: every NavAgent with `avoidance` on (the default) keeps clear of the other agents
  * with ORCA (optimal reciprocal collision avoidance: RVO2's linear program). Each step, before
- * any agent moves, the agents' positions (the Transform, XZ), velocities over the last step,
- * radii (avoidanceRadius; 0 = the CharacterController's radius, else LB_NAV_AVOID_RADIUS) and
- * rules are taken in entity order into a uniform grid; each agent then looks at the
- * LB_NAV_AVOID_NEIGHBOURS nearest agents in range (ties: the lower entity slot), makes one
- * half-plane of allowed velocities per neighbour (no contact within LB_NAV_AVOID_HORIZON
- * seconds; already overlapping: apart within one step) and takes the velocity nearest its
- * preferred one (desiredVelocity) within movementSpeed; when no velocity satisfies them all (a
- * dense crowd) the one that breaks them the least. Responsibility: half each; against an agent
- * that does not avoid it back (avoidance off, stopped, no destination, RootMotion or Manual,
- * arrived in Both, or a mask that leaves it out) all of it; with different avoidancePriority
+ * any agent moves, the agents' positions (the Transform, XZ), velocities over the last step (a
+ * Both agent steering by its path or avoidance: the desiredVelocity it chose, which root motion
+ * follows a step behind along a turning facing), radii (avoidanceRadius; 0 = the
+ * CharacterController's radius, else LB_NAV_AVOID_RADIUS) and rules are taken in entity order into
+ * a uniform grid; each agent then looks at the LB_NAV_AVOID_NEIGHBOURS nearest agents in range
+ * (ties: the lower entity slot), makes one half-plane of allowed velocities per neighbour (no
+ * contact within LB_NAV_AVOID_HORIZON seconds; already overlapping: apart within one step) and
+ * takes the velocity nearest its preferred one (desiredVelocity) within movementSpeed; when no
+ * velocity satisfies them all (a dense crowd) the one that breaks them the least. Responsibility:
+ * half each; against an agent that does not avoid it back (avoidance off, stopped, no destination,
+ * RootMotion or Manual, or a mask that leaves it out) all of it; with different avoidancePriority
  * the higher number (less important, as Unity's) takes 3/4, the other 1/4; of equal numbers an
  * agent that has arrived takes 3/4 (it makes way for one still walking). When a neighbour is in
  * the way the preferred velocity is turned toward the right (LB_NAV_AVOID_KEEP_RIGHT x its speed
@@ -52,10 +53,13 @@
  * bit, so a lone agent walks exactly as it did without avoidance.
  * How the new velocity is used, by drive mode: NavDestination moves along it on the surface
  * (moveAlongSurface: the navmesh's walls are the static obstacles; with a CharacterController
- * as the request) and faces it; Both turns toward it and scales the locomotion parameter by
- * its speed over the preferred one, so root motion (the animation) moves the body and the
- * feet do not skate; Manual and RootMotion only report it in desiredVelocity. `neighbours`
- * counts the agents seen. The grid is grown when a NavAgent is inserted, never in a step.
+ * as the request) and faces it; Both turns toward it and sets the locomotion parameter to its
+ * part along the facing after the turn (0 when it points behind; within a radius of the goal,
+ * the path's value times its speed over the preferred one), so root motion (the animation)
+ * moves the body no further toward a neighbour than the chosen velocity, and the feet do not
+ * skate; an arrived Both agent steps aside the same way; Manual and RootMotion only report it in
+ * desiredVelocity. `neighbours` counts the agents seen. The grid is grown when a NavAgent is
+ * inserted, never in a step.
  *
  * Determinism: queries use only + - * / and sqrt in float, visit polygons in a fixed order
  * and break ties by the lower polygon index. Nothing allocates in a query: every buffer a

@@ -36,6 +36,9 @@ typedef struct lb_nav_agent_state {
   float last_dt;
   /* what avoidance did in the last step, for lb_world_nav_avoidance (debug drawing) */
   float preferred[3]; /* the path's velocity before avoidance */
+  /* a Both agent steered by its path or avoidance in the last step: the crowd reads its
+   * desiredVelocity, not its measured velocity (lb_nav_agent_crowd_velocity) */
+  uint32_t planned;
   uint32_t near_count;
   lb_entity near[LB_NAV_AVOID_NEIGHBOURS];
 } lb_nav_agent_state;
@@ -367,7 +370,9 @@ static void nav_agent_path(nav_agent_frame *f) {
 static void nav_agent_turn(nav_agent_frame *f) {
   lb_nav_agent_c *a = f->a;
   f->angle = 0.0f;
-  if (f->going && a->drive_mode != LB_NAV_DRIVE_ROOT_MOTION) {
+  /* an arrived Both agent still turns to step aside when avoidance asks it to */
+  bool aside = a->drive_mode == LB_NAV_DRIVE_BOTH && f->avoided;
+  if ((f->going || aside) && a->drive_mode != LB_NAV_DRIVE_ROOT_MOTION) {
     float dx = a->steering_target[0] - f->now.position[0];
     float dz = a->steering_target[2] - f->now.position[2];
     if (f->avoided && f->avoid[0] * f->avoid[0] + f->avoid[1] * f->avoid[1] > 1e-6f) {
@@ -520,6 +525,30 @@ static void nav_agent_write_param(nav_agent_frame *f, float value) {
   st->owned = owns && i >= 0;
 }
 
+/* The Both mode's locomotion value. On the path: attenuated by the turn (nav_both_param). Avoiding
+ * (on the way, or arrived and stepping aside): the avoiding velocity's part along where the body
+ * faces after this step's turn, so root motion walks no further toward a neighbour than the
+ * velocity avoidance chose allows (the speed the whole velocity asked for, walked along a facing
+ * still turning, carried agents into each other and crowds locked: docs/navigation.md); within
+ * a radius of the goal, the path's attenuation times avoidance's pace. */
+static float nav_both_value(const nav_agent_frame *f) {
+  const lb_nav_agent_c *a = f->a;
+  float angle = f->angle < 0.0f ? -f->angle : f->angle;
+  if (!f->avoided) {
+    return nav_both_param(a, a->remaining_distance, angle);
+  }
+  if (f->going && a->remaining_distance <= a->radius) {
+    return nav_both_param(a, a->remaining_distance, angle) * f->pace;
+  }
+  vec3 z = {0.0f, 0.0f, 1.0f}, facing;
+  lb_quat_rotate(f->rot, z, facing);
+  float along = facing[0] * f->avoid[0] + facing[2] * f->avoid[1];
+  if (!(along > 0.0f) || !(a->movement_speed > 0.0f)) {
+    return 0.0f;
+  }
+  return a->base_locomotion_param * along / a->movement_speed;
+}
+
 /* The velocity over the step and the locomotion value (in Manual the value the game may set
  * for desiredVelocity), written to the Animator parameter while the agent owns it. */
 static void nav_agent_locomotion(nav_agent_frame *f) {
@@ -541,15 +570,13 @@ static void nav_agent_locomotion(nav_agent_frame *f) {
   } else if (a->drive_mode == LB_NAV_DRIVE_MANUAL) {
     speed = lb_vec3_length(a->desired_velocity);
   }
-  if (a->drive_mode == LB_NAV_DRIVE_BOTH && f->going) {
-    value = nav_both_param(a, a->remaining_distance, f->angle < 0.0f ? -f->angle : f->angle);
-    if (f->avoided) {
-      value *= f->pace; /* slower as avoidance asks: the animation, not a slide, slows it */
-    }
+  if (a->drive_mode == LB_NAV_DRIVE_BOTH && (f->going || f->avoided)) {
+    value = nav_both_value(f);
   } else if (a->movement_speed > 0.0f) {
     value = a->base_locomotion_param * speed / a->movement_speed;
   }
   a->locomotion_value = value;
+  f->st->planned = a->drive_mode == LB_NAV_DRIVE_BOTH && (f->going || f->avoided);
   nav_agent_write_param(f, value);
 }
 
@@ -652,3 +679,18 @@ const lb_component_def lb_nav_components[LB_NAV_COMPONENT_COUNT] = {
 
 const lb_system_def lb_nav_systems[LB_NAV_SYSTEM_COUNT] = {
     {LB_PHASE_MOVE, 10, "nav.agents", nav_system_nav_agents}};
+
+/* The velocity the crowd sees for an agent (lb_nav_crowd_build, before any agent moves: the last
+ * step's values). A Both agent steered by its path or by avoidance: its desiredVelocity, the
+ * velocity it chose and turns and paces toward, as ORCA assumes of every agent. Its measured
+ * velocity is the root motion's, a step behind that choice, along a facing still turning and
+ * swaying with the gait (idle's sway alone points it anywhere at 0.03 m/s): read so, 23 of
+ * npc-crowd's 48 Both agents stood locked in counter-flow (docs/navigation.md, Avoidance, "Both
+ * and root motion"). Any other agent: its velocity over the last step. */
+void lb_nav_agent_crowd_velocity(const lb_world *w, uint32_t slot, const lb_nav_agent_c *a,
+                                 float out[2]) {
+  const lb_nav_agent_state *st = lb_component_state(w, slot, LB_NAV_AGENT);
+  const float *v = st->planned ? a->desired_velocity : a->velocity;
+  out[0] = v[0];
+  out[1] = v[2];
+}

@@ -112,19 +112,21 @@ static bool nav_crowd_take(lb_world *w, uint32_t s, lb_nav_crowd_agent *out, flo
     const lb_character_controller_c *cc = lb_component_try(w, s, LB_CHARACTER_CONTROLLER);
     r = cc ? cc->radius : LB_NAV_AVOID_RADIUS;
   }
-  /* it moves by its avoidance (an arrived Both agent has no speed to step aside with) */
+  /* it moves by its avoidance; arrived included: a NavDestination or Both agent at its goal steps
+   * aside for agents still walking (an arrived Both agent standing as a post held its goal's
+   * neighbours off their own goals) */
   bool going = a->has_destination && !a->stopped;
-  bool moving = (a->drive_mode == LB_NAV_DRIVE_DESTINATION && going) ||
-                (a->drive_mode == LB_NAV_DRIVE_BOTH && going && !a->arrived);
+  bool moving =
+      (a->drive_mode == LB_NAV_DRIVE_DESTINATION || a->drive_mode == LB_NAV_DRIVE_BOTH) && going;
   *out = (lb_nav_crowd_agent){.slot = s,
                               .pos = {t->position[0], t->position[2]},
-                              .vel = {a->velocity[0], a->velocity[2]},
                               .radius = r,
                               .priority = a->avoidance_priority,
                               .layers = a->avoidance_layers,
                               .mask = a->avoidance_mask,
                               .reciprocal = a->avoidance && moving ? 1u : 0u,
                               .settled = a->arrived};
+  lb_nav_agent_crowd_velocity(w, s, a, out->vel);
   *speed = a->movement_speed;
   return true;
 }

@@ -128,6 +128,11 @@ bool lb_nav_take_move(lb_world *w, uint32_t slot, const float delta[3]);
 bool lb_nav_owner(const lb_world *w, uint32_t slot, lb_input input, const char *param,
                   lb_input_owner *out);
 
+/* The velocity (x, z) the step's crowd takes for an agent: a Both agent's chosen one while it
+ * steers, else its velocity over the last step (nav_agent.c). */
+void lb_nav_agent_crowd_velocity(const lb_world *w, uint32_t slot, const lb_nav_agent_c *a,
+                                 float out[2]);
+
 /* Avoidance (nav_avoid.c). Room for n agents (allocates; called from the NavAgent's stage). */
 lb_result lb_nav_crowd_reserve(lb_world *w, uint32_t n);
 /* Frees the crowd's arrays (module release). */
