@@ -240,14 +240,16 @@ const SHARED_MEMORY = { initial: 256, maximum: 32768, shared: true } as const;
 
 /** The imports of an instance: the memory when the module imports one (limber-mt.wasm) and
  * the growth notice, which needs no action: views are re-created on every access. Any other
- * function import (none today) fails loudly if it is ever called. */
+ * function import (none in the shipped modules; the benches' glue builds have more, which a
+ * worker never calls) fails loudly if it is ever called. */
 export function limberImports(module: WebAssembly.Module, memory?: WebAssembly.Memory): WebAssembly.Imports {
-  const env: Record<string, WebAssembly.ImportValue> = { emscripten_notify_memory_growth: () => {} };
+  const imports: Record<string, Record<string, WebAssembly.ImportValue>> = { env: { emscripten_notify_memory_growth: () => {} } };
   for (const imp of WebAssembly.Module.imports(module)) {
-    if (imp.kind === 'memory' && memory) env[imp.name] = memory;
-    else if (imp.kind === 'function' && !(imp.name in env)) env[imp.name] = () => { throw new Error(`limber: import ${imp.module}.${imp.name} is not provided`); };
+    const into = (imports[imp.module] ??= {});
+    if (imp.kind === 'memory' && memory) into[imp.name] = memory;
+    else if (imp.kind === 'function' && !(imp.name in into)) into[imp.name] = () => { throw new Error(`limber: import ${imp.module}.${imp.name} is not provided`); };
   }
-  return { env };
+  return imports;
 }
 
 /** A main instance of a compiled module, constructors run. A module that imports its memory
