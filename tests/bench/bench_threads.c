@@ -2,9 +2,9 @@
  * (limber-mt's core: the pool starts no thread, base/task_pool_host.c). Each worker is the
  * bridge's own worker script (dist/web/bridge/mt-worker-node.js) on this module's shared
  * memory, so the wasm-mt rows time what a threaded world in Node runs. */
-#include "bench.h"
 #include "../../wasm/src/base/task_pool.h"
 #include "../../wasm/src/world/world_core.h"
+#include "bench.h"
 
 #if LB_HOST_THREADS
 #include <emscripten.h>

@@ -13,8 +13,8 @@
  * bridge's restore of the whole memory can keep it (lb_task_pool_bytes): a restore must not
  * take `section` back under a value a worker has seen, nor write over a sleeping worker's
  * frames. */
-#include "task_pool.h"
 #include "alloc.h"
+#include "task_pool.h"
 
 #if LB_HOST_THREADS
 
