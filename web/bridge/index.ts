@@ -45,7 +45,8 @@ const readNode: WasmFetcher = async (url) => {
 
 /** A worker thread of a world on limber-mt.wasm (threads.ts, mt-worker-node.ts). */
 const spawnNode: SpawnWorker = () => {
-  const w = new Worker(new URL('./mt-worker-node.js', import.meta.url));
+  // No execArgv of the parent's: e.g. `node --input-type=module -e` would make the worker fail.
+  const w = new Worker(new URL('./mt-worker-node.js', import.meta.url), { execArgv: [] });
   return {
     post: (message) => w.postMessage(message),
     onReady: (fn) => {
