@@ -21,8 +21,12 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#define LB_POOL_SPIN 4096u /* rounds of an atomic load: some microseconds */
-#define LB_POOL_ALIGN 16u  /* the stack pointer's alignment in wasm32 */
+/* Rounds of an atomic load before a worker sleeps: a round is a nanosecond or two (wasm has no
+ * pause instruction), so this is some hundreds of microseconds, as long as the pthreads pool's
+ * 4,096 pauses; a step's serial parts between two sections take longer than a few
+ * microseconds, and a wake-up from wait32 costs tens of them. */
+#define LB_POOL_SPIN 131072u
+#define LB_POOL_ALIGN 16u /* the stack pointer's alignment in wasm32 */
 
 struct lb_task_pool {
   lb_allocator allocator;
