@@ -1,13 +1,19 @@
-/* The pool of limber-mt.wasm (task_pool.h, LB_HOST_THREADS): the same protocol as the pthreads
- * pool (task_pool.c: publish a section, bump `section`, every thread claims chunks from an
- * atomic counter, the caller waits until each worker has counted itself out of `busy`), but
- * the threads are the host's: Web Workers or Node worker_threads, each running the module on
- * its own instance over the one shared memory and calling lb_task_pool_work.
+/* The pool of limber-mt.wasm (task_pool.h, LB_HOST_THREADS): the threads are the host's (Web
+ * Workers or Node worker_threads, each running the module on its own instance over the one
+ * shared memory and calling lb_task_pool_work), never started here.
+ *
+ * A section: the caller writes its fields, then the claim ticket (the section's number in the
+ * high 32 bits, the next chunk in the low ones), then bumps `section` and wakes the workers.
+ * Every thread, the caller included, claims chunks by compare-and-swap on the ticket, so a
+ * claim can only succeed in the section whose fields it read; the caller waits until `done`
+ * counts every chunk, not for the workers: a worker that wakes late (descheduled on a busy
+ * machine, or asleep) finds nothing left and costs the section nothing. Which thread runs a
+ * chunk varies from run to run; what a chunk computes does not (no reduction across chunks).
  *
  * Waiting: a worker spins LB_POOL_SPIN rounds for the next section, then sleeps in
  * memory.atomic.wait32 on `section` (woken by memory.atomic.notify). The caller never sleeps:
- * a browser's main thread may not wait (wait32 traps there), and the workers' part of a
- * section ends within microseconds of its own, so it spins until `busy` is 0.
+ * a browser's main thread may not wait (wait32 traps there); it spins only while chunks it did
+ * not take are still running.
  *
  * Everything the threads share sits in one block with the workers' stacks, so that the
  * bridge's restore of the whole memory can keep it (lb_task_pool_bytes): a restore must not
@@ -30,30 +36,43 @@
 
 struct lb_task_pool {
   lb_allocator allocator;
-  _Atomic uint32_t section; /* bumped (release) for each section, after its fields; wait32 */
-  _Atomic uint32_t busy;    /* workers still in the current section */
+  _Atomic uint64_t ticket;  /* (section << 32) | next chunk; stored (release) after the fields */
+  _Atomic uint32_t section; /* bumped for each section and at stop; the workers' wait32 word */
+  _Atomic uint32_t done;    /* chunks of the current section finished */
   _Atomic uint32_t stop;
   _Atomic uint32_t entered; /* workers inside lb_task_pool_work */
-  _Atomic uint32_t next;    /* the next chunk to claim */
-  /* the current section, written before `section` is bumped */
-  lb_task_fn *task;
-  void *context;
-  uint32_t count, chunk;
+  /* the current section, written before its ticket; atomics (relaxed) because a late worker
+   * may read them while the caller writes the next section's: its claim then fails */
+  _Atomic(lb_task_fn *) task;
+  _Atomic(void *) context;
+  _Atomic uint32_t count, chunk, chunks;
   uint32_t workers; /* the host's threads (threads - 1) */
   uint32_t bytes;   /* the whole block, stacks included */
   uintptr_t stacks; /* the first stack's lowest byte, LB_POOL_ALIGN-aligned */
 };
 
-static void lb_pool_claim(lb_task_pool *p, lb_task_fn *task, void *context, uint32_t count,
-                          uint32_t chunk, uint32_t index) {
+/* Claims and runs chunks of the section in the ticket until none is left. */
+static void lb_pool_claim(lb_task_pool *p, uint32_t index) {
+  uint64_t t = atomic_load_explicit(&p->ticket, memory_order_acquire);
   for (;;) {
-    uint32_t k = atomic_fetch_add_explicit(&p->next, 1u, memory_order_relaxed);
-    uint64_t start = (uint64_t)k * chunk;
-    if (start >= count) {
+    lb_task_fn *task = atomic_load_explicit(&p->task, memory_order_relaxed);
+    void *context = atomic_load_explicit(&p->context, memory_order_relaxed);
+    uint32_t count = atomic_load_explicit(&p->count, memory_order_relaxed);
+    uint32_t chunk = atomic_load_explicit(&p->chunk, memory_order_relaxed);
+    uint32_t k = (uint32_t)t;
+    if (k >= atomic_load_explicit(&p->chunks, memory_order_relaxed)) {
       return;
     }
+    /* succeeds only while the ticket is still this section's: the fields read are its own */
+    if (!atomic_compare_exchange_weak_explicit(&p->ticket, &t, t + 1u, memory_order_acq_rel,
+                                               memory_order_acquire)) {
+      continue;
+    }
+    uint64_t start = (uint64_t)k * chunk;
     uint64_t end = start + chunk < count ? start + chunk : count;
     task((uint32_t)start, (uint32_t)end, index, context);
+    atomic_fetch_add_explicit(&p->done, 1u, memory_order_release);
+    t = atomic_load_explicit(&p->ticket, memory_order_acquire);
   }
 }
 
@@ -73,15 +92,13 @@ static uint32_t lb_pool_next_section(lb_task_pool *p, uint32_t seen) {
 
 void lb_task_pool_work(lb_task_pool *p, uint32_t index) {
   atomic_fetch_add_explicit(&p->entered, 1u, memory_order_acq_rel);
-  /* sections count from 0: one published before this worker arrived is still run by it */
   uint32_t seen = 0;
   for (;;) {
     seen = lb_pool_next_section(p, seen);
     if (atomic_load_explicit(&p->stop, memory_order_acquire)) {
       break;
     }
-    lb_pool_claim(p, p->task, p->context, p->count, p->chunk, index);
-    atomic_fetch_sub_explicit(&p->busy, 1u, memory_order_acq_rel);
+    lb_pool_claim(p, index);
   }
   atomic_fetch_sub_explicit(&p->entered, 1u, memory_order_acq_rel);
 }
@@ -97,14 +114,16 @@ lb_task_pool *lb_task_pool_create(const lb_allocator *a, uint32_t threads) {
     return NULL;
   }
   p->allocator = *a;
+  atomic_init(&p->ticket, 0u);
   atomic_init(&p->section, 0u);
-  atomic_init(&p->busy, 0u);
+  atomic_init(&p->done, 0u);
   atomic_init(&p->stop, 0u);
   atomic_init(&p->entered, 0u);
-  atomic_init(&p->next, 0u);
-  p->task = NULL;
-  p->context = NULL;
-  p->count = p->chunk = 0;
+  atomic_init(&p->task, NULL);
+  atomic_init(&p->context, NULL);
+  atomic_init(&p->count, 0u);
+  atomic_init(&p->chunk, 0u);
+  atomic_init(&p->chunks, 0u); /* ticket 0, chunks 0: nothing to claim before the first section */
   p->workers = threads - 1u;
   p->bytes = (uint32_t)bytes;
   p->stacks = ((uintptr_t)p + head + LB_POOL_ALIGN - 1u) & ~(uintptr_t)(LB_POOL_ALIGN - 1u);
@@ -128,16 +147,20 @@ void lb_task_pool_destroy(lb_task_pool *p) {
 void lb_task_pool_run(lb_task_pool *p, lb_task_fn *task, uint32_t count, uint32_t chunk,
                       void *task_context) {
   chunk = chunk ? chunk : 1u;
-  p->task = task;
-  p->context = task_context;
-  p->count = count;
-  p->chunk = chunk;
-  atomic_store_explicit(&p->next, 0u, memory_order_relaxed);
-  atomic_store_explicit(&p->busy, p->workers, memory_order_relaxed);
-  atomic_fetch_add_explicit(&p->section, 1u, memory_order_release);
+  uint32_t chunks = (uint32_t)(((uint64_t)count + chunk - 1u) / chunk);
+  /* every chunk of the last section is done (its caller waited), so no thread writes these */
+  atomic_store_explicit(&p->task, task, memory_order_relaxed);
+  atomic_store_explicit(&p->context, task_context, memory_order_relaxed);
+  atomic_store_explicit(&p->count, count, memory_order_relaxed);
+  atomic_store_explicit(&p->chunk, chunk, memory_order_relaxed);
+  atomic_store_explicit(&p->chunks, chunks, memory_order_relaxed);
+  atomic_store_explicit(&p->done, 0u, memory_order_relaxed);
+  uint32_t section = atomic_load_explicit(&p->section, memory_order_relaxed) + 1u;
+  atomic_store_explicit(&p->ticket, (uint64_t)section << 32, memory_order_release);
+  atomic_store_explicit(&p->section, section, memory_order_release);
   __builtin_wasm_memory_atomic_notify((int32_t *)&p->section, p->workers);
-  lb_pool_claim(p, task, task_context, count, chunk, 0u);
-  while (atomic_load_explicit(&p->busy, memory_order_acquire) != 0u) {
+  lb_pool_claim(p, 0u);
+  while (atomic_load_explicit(&p->done, memory_order_acquire) != chunks) {
   }
 }
 
