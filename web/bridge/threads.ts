@@ -4,8 +4,8 @@
  * worker instantiates the same compiled module over the world's one shared memory, sets its
  * own stack pointer to its stack inside the pool's block, and calls lbw_pool_work(pool, i),
  * which waits for sections in memory.atomic.wait32 and returns when the world is destroyed.
- * The thread that steps (a browser's main thread too) spins until a section's workers are
- * done: it never waits, which a browser's main thread may not. This file imports nothing
+ * The thread that steps (a browser's main thread too) takes chunks, then spins until the
+ * section's chunks are done: it never waits, which a browser's main thread may not. This file imports nothing
  * from Node: the entries (index.ts, browser.ts) pass how to start a worker. */
 import { LimberError } from './errors.js';
 import { compileLimber, instantiateModule, limberImports, type LimberExports, type WasmFetcher, type WasmSource } from './wasm.js';
