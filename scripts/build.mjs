@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds what is missing or stale: native (gcc) CLI/tests, wasm (SIMD + scalar),
 // TypeScript to dist/. `--quiet` prints only on failure. Targets: native, asan,
-// msan, tsan, clang, wasm, ts (default: native wasm ts). Each step that runs prints "build: <step> ..."
+// msan, tsan, clang, wasm (SIMD, scalar and threads: limber-mt.wasm), ts (default: native wasm ts). Each step that runs prints "build: <step> ..."
 // and "build: <step> done (N s)" on stderr (with --quiet only when --progress is given).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -82,13 +82,15 @@ for (const t of targets) {
     need('emcc', 'bash scripts/setup.sh');
     cmakePreset('wasm', ['limber.wasm']);
     cmakePreset('wasm-scalar', ['limber-scalar.wasm']);
+    cmakePreset('wasm-mt', ['limber-mt.wasm']);
   } else if (t === 'ts') {
     const tsSrc = Math.max(newest(join(root, 'web'), ['.ts']), mtime(join(root, 'tsconfig.json')));
     if (mtime(join(root, 'dist/web/bridge/index.js')) < tsSrc) run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], 'ts: tsc -p tsconfig.json (bridge, three adapter, CLI -> dist/web)');
     // The bridge loads limber.wasm from beside itself (dist/web/bridge/).
     mkdirSync(join(root, 'dist/web/bridge'), { recursive: true });
-    for (const f of ['limber.wasm', 'limber-scalar.wasm']) {
-      const src = join(root, 'build', f === 'limber.wasm' ? 'wasm' : 'wasm-scalar', f);
+    const builds = { 'limber.wasm': 'wasm', 'limber-scalar.wasm': 'wasm-scalar', 'limber-mt.wasm': 'wasm-mt' };
+    for (const [f, dir] of Object.entries(builds)) {
+      const src = join(root, 'build', dir, f);
       if (existsSync(src) && mtime(join(root, 'dist/web/bridge', f)) < mtime(src)) copyFileSync(src, join(root, 'dist/web/bridge', f));
     }
   } else {

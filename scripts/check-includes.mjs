@@ -4,7 +4,7 @@
 //   node scripts/check-includes.mjs [--root DIR]
 //
 // Reads every `#include "..."` (quoted includes only; comments are skipped) in
-// wasm/src/**/*.{c,h}, wasm/include/limber/*.h and wasm/exports/*.{c,h}, resolves each one
+// wasm/src/**/*.{c,h}, wasm/include/limber/*.h and wasm/exports/**/*.{c,h}, resolves each one
 // relative to the including file, then to wasm/include/ (the only -I the core has
 // besides cglm and cJSON). Includes that resolve to neither (cJSON.h, ...) are external
 // and left out. The file-level graph has an edge from every file to each file it
@@ -50,6 +50,9 @@ const FOLDER_EDGES = {
   'wasm/src/vault -> wasm/src/anim': "animator_internal.h: the vault state's clip length, the trigger parameter",
   'wasm/src/nav -> wasm/src/anim': "animator_internal.h: the locomotion parameter the agent writes, cached by (controller, name)",
   'wasm/src/io -> wasm/src/anim': 'animator_internal.h: scene timelines set and restore Animator parameters',
+  'wasm/exports/mt -> wasm/exports': 'exports.h: LBW_EXPORT',
+  'wasm/exports/mt -> wasm/src/base': "task_pool.h: limber-mt.wasm's host pool, whose workers the bridge runs (lbw_pool_work)",
+  'wasm/exports/mt -> wasm/src/world': "world_core.h: the world's pool (lbw_world_pool)",
 };
 function folderEdgeAllowed(from, to) {
   if (to === 'wasm/include/limber') return true;
@@ -246,7 +249,7 @@ function main() {
   const files = [
     ...walk(path.join(root, 'wasm', 'src'), ['.c', '.h'], true),
     ...walk(path.join(includeDir, 'limber'), ['.h'], false),
-    ...walk(path.join(root, 'wasm', 'exports'), ['.c', '.h'], false),
+    ...walk(path.join(root, 'wasm', 'exports'), ['.c', '.h'], true),
   ]
     .map((f) => path.resolve(f))
     .sort();

@@ -98,7 +98,7 @@ const nodeCount = (out) => ({ passed: Number(/^# pass (\d+)/m.exec(out)?.[1] ?? 
 const pwCount = (out) => ({ passed: Number(/(\d+) passed/.exec(out)?.[1] ?? 0), failed: Number(/(\d+) failed/.exec(out)?.[1] ?? 0) + Number(/(\d+) flaky/.exec(out)?.[1] ?? 0) });
 const oneCheck = (_out, status) => (status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
 
-await stage('build (native gcc, native clang, asan, msan, wasm SIMD + scalar, TypeScript)', process.execPath, ['scripts/build.mjs', '--quiet', '--progress', 'native', 'clang', 'asan', 'msan', 'wasm', 'ts'], oneCheck);
+await stage('build (native gcc, native clang, asan, msan, wasm SIMD + scalar + threads, TypeScript)', process.execPath, ['scripts/build.mjs', '--quiet', '--progress', 'native', 'clang', 'asan', 'msan', 'wasm', 'ts'], oneCheck);
 const cFiles = spawnSync('git', ['ls-files', 'wasm/*.c', 'wasm/*.h', 'tests/*.c', 'tests/*.h'], { cwd: root, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
 await stage('clang-format (C sources are formatted)', 'clang-format', ['--dry-run', '-Werror', ...cFiles], oneCheck);
 await stage('include graph of wasm/: no cycle, only allowed folder edges (scripts/check-includes.mjs)', process.execPath, ['scripts/check-includes.mjs'], oneCheck);

@@ -45,6 +45,11 @@ typedef struct lb_bench {
  * operation (lb_bench_stats.timed_us). */
 double lb_bench_now_us(void);
 
+/* After lb_world_create of a world with threads > 1: starts its workers where the host runs
+ * them (bench-mt.js, limber-mt's core: bench_threads.c); nothing natively. 0 on failure. */
+struct lb_world;
+int lb_bench_start_threads(struct lb_world *w);
+
 /* Registered benchmarks (bench_ik.c, bench_grip.c). */
 extern const lb_bench lb_bench_ik_two_bone;
 extern const lb_bench lb_bench_world_step_ik;

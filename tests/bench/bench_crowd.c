@@ -46,7 +46,7 @@ static void lb_crowd_teardown(void *p) {
 static int lb_crowd_init(lb_crowd_state *s, uint32_t n, uint32_t threads) {
   lb_world_def wd = lb_world_default_def();
   wd.threads = threads;
-  if (lb_world_create(&wd, &s->world) != LB_OK) {
+  if (lb_world_create(&wd, &s->world) != LB_OK || !lb_bench_start_threads(s->world)) {
     return 0;
   }
   size_t size = 0;

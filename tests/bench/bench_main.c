@@ -47,7 +47,7 @@ static const lb_bench *const lb_benches[] = {&lb_bench_ik_two_bone,
                                              &lb_bench_world_player_stage_grip,
                                              &lb_bench_world_player_stage_output,
                                              &lb_bench_world_npc_1000,
-#ifndef __EMSCRIPTEN__ /* threads: native only (the wasm builds run with one thread) */
+#if !defined(__EMSCRIPTEN__) || defined(LIMBER_WASM_MT) /* threads: native and bench-mt.js */
                                              &lb_bench_world_crowd_1000_t1,
                                              &lb_bench_world_crowd_1000_t2,
                                              &lb_bench_world_npc_1000_t1,
@@ -109,7 +109,9 @@ static const lb_bench *const lb_benches[] = {&lb_bench_ik_two_bone,
 #define LB_MAX_RUNS 1000
 #define LB_MAX_SELECTED 64 /* --bench options */
 
-#if defined(__wasm_simd128__)
+#if defined(LIMBER_WASM_MT)
+#define LB_DEFAULT_TARGET "wasm-mt"
+#elif defined(__wasm_simd128__)
 #define LB_DEFAULT_TARGET "wasm-simd"
 #elif defined(__EMSCRIPTEN__)
 #define LB_DEFAULT_TARGET "wasm"

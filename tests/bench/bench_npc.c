@@ -203,8 +203,9 @@ static void *lb_npc_setup_threads(int stage, uint32_t threads) {
   lb_npc_bench *s = calloc(1, sizeof *s);
   lb_world_def def = lb_world_default_def();
   def.threads = threads;
-  lb_result r =
-      s && lb_world_create(&def, &s->world) == LB_OK ? lb_npc_load(s) : LB_ERR_OUT_OF_MEMORY;
+  lb_result r = s && lb_world_create(&def, &s->world) == LB_OK && lb_bench_start_threads(s->world)
+                    ? lb_npc_load(s)
+                    : LB_ERR_OUT_OF_MEMORY;
   lb_entity tpl = r == LB_OK ? lb_scene_entity(s->scene, "npc") : LB_NULL_ENTITY;
   for (uint32_t k = 0; r == LB_OK && k < LB_NPC_N; ++k) {
     r = lb_npc_add(s, tpl, k);

@@ -110,10 +110,11 @@ const BENCHES = [
   // Animated characters in one world: the whole step per character (bench_crowd.c).
   { name: 'world.crowd.100', targets: ['native', 'wasm-simd', 'wasm'] },
   { name: 'world.crowd.1000', targets: ['native', 'wasm-simd', 'wasm'] },
-  // The same world made with lb_world_def.threads = 1 and 2 (native only: the wasm builds have no
-  // threads); t2 / t1 is the 2-thread speed-up of the step's parallel sections.
-  { name: 'world.crowd.1000.t1', targets: ['native'] },
-  { name: 'world.crowd.1000.t2', targets: ['native'] },
+  // The same world made with lb_world_def.threads = 1 and 2, natively and on limber-mt's core
+  // (wasm-mt: bench-mt.js, its workers Node worker_threads); t2 / t1 is the 2-thread speed-up
+  // of the step's parallel sections.
+  { name: 'world.crowd.1000.t1', targets: ['native', 'wasm-mt'] },
+  { name: 'world.crowd.1000.t2', targets: ['native', 'wasm-mt'] },
   // One player with every system (bench_player.c): the step a third-person game pays for its
   // player, and the step phase by phase (each stage times its phase itself, so their
   // instruction counts would be the whole step's: --instructions leaves them out).
@@ -123,8 +124,8 @@ const BENCHES = [
   // EnvironmentInteraction and a Vault probe every step (bench_npc.c): microseconds per
   // character-step, and the step phase by phase (self-timed, like world.player's stages).
   { name: 'world.npc.1000', targets: ['native', 'wasm-simd', 'wasm'] },
-  { name: 'world.npc.1000.t1', targets: ['native'] },
-  { name: 'world.npc.1000.t2', targets: ['native'] },
+  { name: 'world.npc.1000.t1', targets: ['native', 'wasm-mt'] },
+  { name: 'world.npc.1000.t2', targets: ['native', 'wasm-mt'] },
   ...PLAYER_PHASES.map((p) => ({ name: `world.npc.1000.stage.${p}`, targets: ['native', 'wasm-simd', 'wasm'], selfTimed: true })),
   // collide.<query>.<scene>: built-in collision queries (tests/bench/bench_collide.c); the
   // .brute twin (every collider / triangle tested) is the in-run baseline: the table adds
@@ -181,6 +182,10 @@ const TARGETS = {
   'wasm-simd': {
     build: () => buildWasm('bench-simd.js', true),
     command: () => [...NODE_RUN, path.join(OUT_DIR, 'bench-simd.js')],
+  },
+  'wasm-mt': {
+    build: () => buildWasm('bench-mt.js', true, 'wasm-mt'),
+    command: () => [...NODE_RUN, path.join(OUT_DIR, 'bench-mt.js')],
   },
   wasm: {
     build: () => buildWasm('bench-scalar.js', false),
@@ -301,9 +306,11 @@ function buildNative() {
 // The same C as limber_bench over the wasm presets' own core library (build/wasm,
 // build/wasm-scalar: CMakeLists.txt's target limber_bench_wasm), so the benches time the
 // objects the shipped .wasm is linked from, with their per-file flags.
-function buildWasm(outName, simd) {
+function buildWasm(outName, simd, threaded = '') {
   if (!fs.existsSync(path.join(CJSON_DIR, 'cJSON.c'))) throw new BuildError(`cJSON missing in ${CJSON_DIR}. ${SETUP_HINT}`);
-  const preset = simd ? 'wasm' : 'wasm-scalar';
+  const preset = threaded || (simd ? 'wasm' : 'wasm-scalar');
+  // bench-mt.js's workers run the bridge's worker script (tests/bench/bench_threads.c).
+  if (threaded && !fs.existsSync(path.join(ROOT, 'dist/web/bridge/mt-worker-node.js'))) throw new BuildError('dist/web/bridge/mt-worker-node.js is missing: run node scripts/build.mjs ts');
   fs.mkdirSync(OUT_DIR, { recursive: true });
   // emcc emits CommonJS glue; the repo's package.json says "type": "module".
   fs.writeFileSync(path.join(OUT_DIR, 'package.json'), '{ "type": "commonjs" }\n');

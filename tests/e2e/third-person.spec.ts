@@ -65,6 +65,7 @@ declare global {
       crowd(): { name: string; fromStart: number; legs: number; carries: boolean }[];
       stopRecording(): InputLog;
       hash(): string;
+      world: { threads: number };
     };
   }
 }
@@ -254,6 +255,9 @@ test('third-person game from the packed tarball: corridor touch, vault, rifle in
   const errors = collectErrors(page);
   const url = await preview();
   await openGame(page, `${url}?test=1`, errors);
+  // vite preview sends COOP/COEP (the example's vite.config.js): the packed package runs
+  // limber-mt.wasm on Web Workers; the replays below check the same hash as one thread.
+  expect(await page.evaluate(() => window.__game!.world.threads), 'threads in the isolated page').toBeGreaterThan(1);
   const { log, turns, zooms } = await play(page);
   expect(log.length).toBe(SCRIPT.at(-1)!.step);
   expect(turns[294], 'the drag at the corner turned the camera a quarter turn left (rad)').toBeCloseTo(Math.PI / 2, 2);

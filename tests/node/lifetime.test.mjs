@@ -31,13 +31,15 @@ function memory() {
 const fmt = (m) => `rss ${(m.rss / MB).toFixed(1)} MB, external ${(m.external / MB).toFixed(1)} MB`;
 
 test(`${CYCLES} x createWorld / loadScene / step / destroy: destroyed worlds hold no memory`, async () => {
+  // limber.wasm (threads: 1): a threaded world's workers take tens of ms each to start, so
+  // its soak below is shorter.
   // Warm-up: the compiled module is cached, V8 settles its heaps.
-  for (let i = 0; i < 20; i++) (await createWorld()).destroy();
+  for (let i = 0; i < 20; i++) (await createWorld({ threads: 1 })).destroy();
   const before = memory();
   const t0 = performance.now();
   let peakExternal = before.external;
   for (let i = 0; i < CYCLES; i++) {
-    const world = await createWorld();
+    const world = await createWorld({ threads: 1 });
     const scene = world.loadScene(sceneText);
     scene.step(1 / 60);
     world.step(1 / 60);
@@ -59,8 +61,34 @@ test(`${CYCLES} x createWorld / loadScene / step / destroy: destroyed worlds hol
   assert.ok(after.rss - before.rss < 128 * MB, `rss grew by ${((after.rss - before.rss) / MB).toFixed(1)} MB`);
 });
 
+const THREADED_CYCLES = Math.ceil(CYCLES / 10);
+
+test(`${THREADED_CYCLES} x createWorld({ threads: 2 }) / loadScene / step / destroy: no memory and no worker thread left`, async () => {
+  for (let i = 0; i < 5; i++) (await createWorld({ threads: 2 })).destroy();
+  const before = memory();
+  const t0 = performance.now();
+  for (let i = 0; i < THREADED_CYCLES; i++) {
+    const world = await createWorld({ threads: 2 });
+    assert.equal(world.threads, 2);
+    const scene = world.loadScene(sceneText);
+    scene.step(1 / 60);
+    world.step(1 / 60);
+    world.destroy();
+  }
+  const ms = performance.now() - t0;
+  await new Promise((r) => setTimeout(r, 200)); // terminated workers finish exiting
+  const after = memory();
+  console.log(`threaded worlds: before ${fmt(before)}; after ${THREADED_CYCLES} cycles ${fmt(after)}; ${(ms / THREADED_CYCLES).toFixed(1)} ms/cycle`);
+  // Each threaded world has its own 16 MB shared memory: one kept per cycle would add
+  // >= 16 MB x cycles.
+  assert.ok(after.external - before.external < 64 * MB, `external grew by ${((after.external - before.external) / MB).toFixed(1)} MB`);
+  assert.ok(after.rss - before.rss < 256 * MB, `rss grew by ${((after.rss - before.rss) / MB).toFixed(1)} MB`);
+  const workers = process.getActiveResourcesInfo().filter((r) => /Worker/i.test(r)).length;
+  assert.equal(workers, 0, 'every worker thread ended');
+});
+
 async function sceneSoak(text, label) {
-  const world = await createWorld();
+  const world = await createWorld({ threads: 1 });
   const size = () => world.native(({ heap }) => heap.size);
   const keep = world.spawn();
   world.insert(keep, Transform, { position: [7, 8, 9] });

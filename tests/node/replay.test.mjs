@@ -221,7 +221,7 @@ test('tampered logs: a bad op, a bad entity, another handle, the wrong version o
 });
 
 test('every export of limber.wasm is classified for the recorder (recorded, refused or a query)', async () => {
-  const ex = await instantiateLimber(new URL('../../dist/web/bridge/limber.wasm', import.meta.url));
+  const ex = await instantiateLimber(readFileSync(new URL('../../dist/web/bridge/limber.wasm', import.meta.url)));
   const missing = Object.keys(ex).filter((k) => k.startsWith('lbw_') && !(k in EXPORT_ROLES));
   assert.deepEqual(missing, [], 'a new export must be recorded or declared a query in record.ts EXPORT_ROLES');
   const stale = Object.keys(EXPORT_ROLES).filter((k) => !(k in ex));
@@ -239,7 +239,7 @@ test('every export of limber.wasm is classified for the recorder (recorded, refu
 
 test('recording allocates nothing in the core: the same core allocations and memory with and without it', async () => {
   async function counted(record) {
-    const raw = await instantiateLimber(new URL('../../dist/web/bridge/limber.wasm', import.meta.url));
+    const raw = await instantiateLimber(readFileSync(new URL('../../dist/web/bridge/limber.wasm', import.meta.url)));
     const calls = new Map();
     const ex = { ...raw };
     for (const k of Object.keys(raw)) {

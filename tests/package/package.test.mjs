@@ -25,6 +25,8 @@ test('tarball: LICENSE, README and every file that exports, main, types and bin 
   const named = [...leaves(pkg.exports), pkg.main, pkg.types, ...Object.values(pkg.bin)].map(norm);
   for (const f of ['LICENSE', 'README.md', 'package.json', ...named]) assert.ok(have.has(f), `the tarball lacks ${f}`);
   assert.ok(have.has('dist/web/bridge/limber.wasm') && have.has('dist/web/bridge/limber-scalar.wasm'));
+  // Threads (issue 36): the threaded module and the worker scripts the entries start.
+  for (const f of ['limber-mt.wasm', 'mt-worker.js', 'mt-worker-node.js', 'threads.js']) assert.ok(have.has(`dist/web/bridge/${f}`), `the tarball lacks dist/web/bridge/${f}`);
   assert.match(readFileSync(join(root, 'LICENSE'), 'utf8'), /MIT License/);
   assert.equal(pkg.license, 'MIT');
   assert.equal(pkg.peerDependencies?.three !== undefined && pkg.peerDependenciesMeta?.three?.optional, true, 'three is an optional peer');
@@ -114,6 +116,20 @@ test('installed from the tarball: ESM import, CJS require, limber/limber.wasm an
 
   const npx = execFileSync('npx', ['--no-install', 'limber', 'hash', SCENE, '--steps', '60'], { cwd: app.dir, encoding: 'utf8' }).trim().split('\n').at(-1);
   assert.equal(npx, expected, 'npx limber hash');
+});
+
+test('installed from the tarball: threads in Node (limber-mt.wasm, worker_threads) give the one-thread hash, and the process exits', async () => {
+  const { createWorld } = await import(join(root, 'dist/web/bridge/index.js'));
+  const one = await createWorld({ threads: 1 });
+  const scene = one.loadScene(readFileSync(SCENE, 'utf8'));
+  for (let i = 0; i < 60; i++) scene.step(1 / 60);
+  const expected = one.hash();
+  one.destroy();
+  // The world is left undisposed on purpose: its workers must not keep the process alive.
+  const out = nodeIn(['--input-type=module', '-e', `import { createWorld } from 'limber'; import { readFileSync } from 'node:fs';
+    const w = await createWorld({ threads: 2 }); const s = w.loadScene(readFileSync(${JSON.stringify(SCENE)}, 'utf8')); for (let i = 0; i < 60; i++) s.step(1 / 60);
+    const d = await createWorld(); console.log(w.threads, d.threads > 1, w.hash());`]).trim();
+  assert.equal(out, `2 true ${expected}`);
 });
 
 test('a wrong wasm URL says what came back instead', async (t) => {

@@ -23,6 +23,17 @@ LBW_EXPORT(lbw_world_create) lb_world *lbw_world_create(void) {
   lb_world *w = NULL;
   return lb_world_create(NULL, &w) == LB_OK ? w : NULL;
 }
+/* A world whose step runs on `threads` (1..64; the bridge checks the range first): null when
+ * the count is invalid or memory runs out. Only limber-mt.wasm runs more than one. */
+LBW_EXPORT(lbw_world_create_threads) lb_world *lbw_world_create_threads(uint32_t threads) {
+  lb_world_def def = lb_world_default_def();
+  def.threads = threads;
+  lb_world *w = NULL;
+  return lb_world_create(&def, &w) == LB_OK ? w : NULL;
+}
+LBW_EXPORT(lbw_world_threads) uint32_t lbw_world_threads(lb_world *w) {
+  return lb_world_threads(w);
+}
 LBW_EXPORT(lbw_world_destroy) void lbw_world_destroy(lb_world *w) {
   lb_world_destroy(w);
 }

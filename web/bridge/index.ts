@@ -5,8 +5,12 @@
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { setSourceReader } from './level.js';
-import { fetchWasm, instantiateLimber, type WasmFetcher } from './wasm.js';
-import { type CreateWorldOptions, World } from './world.js';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { createWorldOn } from './create.js';
+import type { SpawnWorker } from './threads.js';
+import { fetchWasm, type WasmFetcher } from './wasm.js';
+import type { CreateWorldOptions, World } from './world.js';
 import { LimberError } from './errors.js';
 import { setRecastLoader } from './nav.js';
 
@@ -39,10 +43,33 @@ const readNode: WasmFetcher = async (url) => {
   }
 };
 
+/** A worker thread of a world on limber-mt.wasm (threads.ts, mt-worker-node.ts). */
+const spawnNode: SpawnWorker = () => {
+  // No execArgv of the parent's: e.g. `node --input-type=module -e` would make the worker fail.
+  const w = new Worker(new URL('./mt-worker-node.js', import.meta.url), { execArgv: [] });
+  return {
+    post: (message) => w.postMessage(message),
+    onReady: (fn) => {
+      w.once('message', (m: { ready?: boolean; error?: string }) => fn(m?.ready ? null : new Error(m?.error ?? 'no ready message')));
+      w.once('error', (e: unknown) => fn(e instanceof Error ? e : new Error(String(e))));
+      w.once('exit', (code) => fn(new Error(`the worker exited (code ${code})`)));
+    },
+    unref: () => w.unref(),
+    terminate: () => void w.terminate(),
+  };
+};
+
 /** Creates a world on a fresh instance of the core. Everything registered in it (grip
- * poses, finger poses, controllers, rigs) belongs to this world alone. */
+ * poses, finger poses, controllers, rigs) belongs to this world alone. Node always runs
+ * threads: by default the world gets os.availableParallelism() of them (options.threads). */
 export async function createWorld(options: CreateWorldOptions = {}): Promise<World> {
-  const src = options.wasm ?? new URL('./limber.wasm', import.meta.url);
-  // Each world gets its own instance; the compiled module is cached per URL.
-  return new World(await instantiateLimber(src, readNode, pathToFileURL(`${process.cwd()}/`).href));
+  return createWorldOn(options ?? {}, {
+    read: readNode,
+    base: pathToFileURL(`${process.cwd()}/`).href,
+    cores: availableParallelism(),
+    isolated: true,
+    spawn: spawnNode,
+    wasm: new URL('./limber.wasm', import.meta.url),
+    threadsWasm: new URL('./limber-mt.wasm', import.meta.url),
+  });
 }

@@ -20,7 +20,7 @@ import { badArgument, describe } from './args.js';
 import type { Entity } from './components.js';
 import { LimberError } from './errors.js';
 import { type ComponentInfo, decodeComponent, type FieldValue, type NameTable } from './schema.js';
-import type { Heap, LimberExports } from './wasm.js';
+import { decodeUtf8, type Heap, type LimberExports } from './wasm.js';
 import type { JointTransform, NativeContext, Scene, World } from './world.js';
 
 export const INPUT_LOG_FORMAT = 'limber-input-log';
@@ -87,7 +87,6 @@ export interface RecorderContext {
   scenes(): [number, number][];
 }
 
-const utf8 = new TextDecoder();
 
 function num(x: number): LogNumber {
   return Object.is(x, -0) ? '-0' : x;
@@ -164,7 +163,7 @@ export class Recorder {
   }
 
   private text(p: number, len: number): string {
-    return utf8.decode(this.ctx.heap.u8.subarray(p, p + len));
+    return decodeUtf8(this.ctx.heap.u8.subarray(p, p + len));
   }
 
   private refuse(what: string): never {
@@ -318,7 +317,7 @@ export const EXPORT_ROLES: Readonly<Record<string, 'recorded' | 'refused' | 'que
   ...Object.fromEntries(['lbw_scene_destroy', 'lbw_gltf_add_asset', 'lbw_generations_reserve', 'lbw_asset_counts_reserve'].map((k) => [k, 'refused' as const])),
   ...Object.fromEntries(
     [
-      'lbw_alloc', 'lbw_free', 'lbw_result_name', 'lbw_world_create', 'lbw_world_destroy', 'lbw_last_error', 'lbw_alive', 'lbw_entity_count', 'lbw_generations_unused', 'lbw_asset_counts', 'lbw_get',
+      'lbw_alloc', 'lbw_free', 'lbw_result_name', 'lbw_world_create', 'lbw_world_create_threads', 'lbw_world_threads', 'lbw_world_destroy', 'lbw_last_error', 'lbw_alive', 'lbw_entity_count', 'lbw_generations_unused', 'lbw_asset_counts', 'lbw_get',
       'lbw_has', 'lbw_component_from_json', 'lbw_intern', 'lbw_name_text', 'lbw_input_owner', 'lbw_step_count', 'lbw_hash', 'lbw_entity_transform', 'lbw_transform_layout', 'lbw_component_count',
       'lbw_component_name', 'lbw_component_size', 'lbw_component_defaults', 'lbw_field_count', 'lbw_field', 'lbw_joint_count', 'lbw_joint_name', 'lbw_joint_parent', 'lbw_skeleton_root_parent',
       'lbw_find_joint', 'lbw_rig_model_pose', 'lbw_rig_local_pose', 'lbw_rig_model_matrices', 'lbw_scene_entity_count', 'lbw_scene_entity_name', 'lbw_scene_entity_at', 'lbw_scene_files',

@@ -2,7 +2,7 @@
  * offsets, defaults and ranges are defined once, in C. */
 import { describe, readVector } from './args.js';
 import { LimberError } from './errors.js';
-import type { Heap } from './wasm.js';
+import { decodeUtf8, type Heap } from './wasm.js';
 
 /** lb_field_type. `Name` is a per-world interned string id in the core; on the TypeScript
  * side it reads and writes as a string, like `String`. */
@@ -73,7 +73,6 @@ export function readSchema(heap: Heap): ComponentInfo[] {
 }
 
 type Reader = (dv: DataView, bytes: Uint8Array, names?: NameTable) => FieldValue;
-const utf8 = new TextDecoder();
 const utf8Encoder = new TextEncoder();
 
 /** One reader per field, made once per component (a switch over the field types in every
@@ -91,7 +90,7 @@ function readerOf(f: FieldInfo): Reader {
     case FieldType.String: return (_dv, bytes) => {
       const raw = bytes.subarray(o, o + f.size);
       const end = raw.indexOf(0);
-      return utf8.decode(raw.subarray(0, end < 0 ? raw.length : end));
+      return decodeUtf8(raw.subarray(0, end < 0 ? raw.length : end));
     };
   }
   return () => 0;

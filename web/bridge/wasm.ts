@@ -4,6 +4,12 @@ import { LimberError } from './errors.js';
 
 const utf8 = new TextDecoder();
 
+/** UTF-8 text of bytes in wasm memory. A browser's TextDecoder refuses a view of shared
+ * memory (limber-mt.wasm's), so those are copied first; the one place that decodes memory. */
+export function decodeUtf8(bytes: Uint8Array): string {
+  return utf8.decode(typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer ? bytes.slice() : bytes);
+}
+
 /** The raw exports of limber.wasm; pointers and handles are 32-bit integers. */
 export interface LimberExports {
   memory: WebAssembly.Memory;
@@ -12,6 +18,8 @@ export interface LimberExports {
   lbw_free(ptr: number): void;
   lbw_result_name(code: number): number;
   lbw_world_create(): number;
+  lbw_world_create_threads(threads: number): number;
+  lbw_world_threads(w: number): number;
   lbw_world_destroy(w: number): void;
   lbw_last_error(w: number): number;
   lbw_spawn(w: number, out: number): number;
@@ -223,14 +231,36 @@ export async function compileLimber(src: WasmSource, read: WasmFetcher = fetchWa
 }
 
 export async function instantiateLimber(src: WasmSource, read?: WasmFetcher, base?: string): Promise<LimberExports> {
-  const module = await compileLimber(src, read, base);
-  const instance = await WebAssembly.instantiate(module, {
-    // Memory growth needs no action: views are re-created on every access.
-    env: { emscripten_notify_memory_growth: () => {} },
-  });
-  const ex = instance.exports as unknown as LimberExports;
+  return (await instantiateModule(await compileLimber(src, read, base))).ex;
+}
+
+/** The memory limber-mt.wasm imports: 16 MiB to start (its INITIAL_MEMORY), 2 GiB at most
+ * (its --max-memory), shared with the workers' instances. */
+const SHARED_MEMORY = { initial: 256, maximum: 32768, shared: true } as const;
+
+/** The imports of an instance: the memory when the module imports one (limber-mt.wasm) and
+ * the growth notice, which needs no action: views are re-created on every access. Any other
+ * function import (none in the shipped modules; the benches' glue builds have more, which a
+ * worker never calls) fails loudly if it is ever called. */
+export function limberImports(module: WebAssembly.Module, memory?: WebAssembly.Memory): WebAssembly.Imports {
+  const imports: Record<string, Record<string, WebAssembly.ImportValue>> = { env: { emscripten_notify_memory_growth: () => {} } };
+  for (const imp of WebAssembly.Module.imports(module)) {
+    const into = (imports[imp.module] ??= {});
+    if (imp.kind === 'memory' && memory) into[imp.name] = memory;
+    else if (imp.kind === 'function' && !(imp.name in into)) into[imp.name] = () => { throw new Error(`limber: import ${imp.module}.${imp.name} is not provided`); };
+  }
+  return imports;
+}
+
+/** A main instance of a compiled module, constructors run. A module that imports its memory
+ * (limber-mt.wasm) gets a fresh shared one, added to the exports as `memory`. */
+export async function instantiateModule(module: WebAssembly.Module): Promise<{ ex: LimberExports; memory: WebAssembly.Memory }> {
+  const imported = WebAssembly.Module.imports(module).some((i) => i.kind === 'memory');
+  const memory = imported ? new WebAssembly.Memory(SHARED_MEMORY) : undefined;
+  const instance = await WebAssembly.instantiate(module, limberImports(module, memory));
+  const ex = (memory ? Object.assign(Object.create(null), instance.exports, { memory }) : instance.exports) as unknown as LimberExports;
   ex._initialize?.();
-  return ex;
+  return { ex, memory: ex.memory };
 }
 
 /** The largest block the bridge asks the core's allocator for: wasm32 memory ends at 2 GiB
@@ -261,7 +291,7 @@ export class Heap {
     let end = ptr >>> 0;
     if (end >= u8.length) return '';
     while (end < u8.length && u8[end] !== 0) end++;
-    return utf8.decode(u8.subarray(ptr >>> 0, end));
+    return decodeUtf8(u8.subarray(ptr >>> 0, end));
   }
 
   /** A zeroed block of `size` bytes from the core's allocator; the caller frees it with

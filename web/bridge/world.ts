@@ -14,11 +14,22 @@ import { brand, type ComponentInput, type ComponentType, type Entity, type Handl
 import { LimberError } from './errors.js';
 import { type ComponentInfo, copyDecoded, decodeComponent, encodeComponent, type NameTable, readSchema } from './schema.js';
 import { Heap, type LimberExports, type WasmSource } from './wasm.js';
+import type { Workers } from './threads.js';
 
 export interface CreateWorldOptions {
   /** The limber.wasm to use (URL, path, bytes, Response or module). Default: the file
    * shipped beside the entry module (dist/web/bridge/limber.wasm). */
   wasm?: WasmSource;
+  /** Threads the step runs on: 1..64. Default: the host's cores (os.availableParallelism() in
+   * Node, navigator.hardwareConcurrency in a browser) when it can run WebAssembly threads (Node,
+   * or a page that is `crossOriginIsolated`: served with COOP/COEP headers) and `wasm` is not
+   * given; else 1. More than 1 runs limber-mt.wasm with threads-1 workers; where threads
+   * cannot run, any count runs as 1 on limber.wasm. `world.threads` says what the world got;
+   * the results are bit-identical for every count. */
+  threads?: number;
+  /** The limber-mt.wasm to use when threads > 1 (same forms as `wasm`). Default: the file
+   * shipped beside the entry module. */
+  threadsWasm?: WasmSource;
 }
 
 /** One joint pose: translation, rotation (x, y, z, w) and scale. */
@@ -239,11 +250,14 @@ export class World {
       ),
   };
 
-  /** Use createWorld(). */
-  constructor(ex: LimberExports) {
+  /** The workers of a world on limber-mt.wasm (threads.ts), stopped by destroy(). */
+  private workers: Workers | null = null;
+
+  /** Use createWorld(). `threads` > 1 only on limber-mt.wasm. */
+  constructor(ex: LimberExports, threads = 1) {
     this._ex = ex;
     this._heap = new Heap(ex);
-    this.ptr = ex.lbw_world_create();
+    this.ptr = threads > 1 ? ex.lbw_world_create_threads(threads) : ex.lbw_world_create();
     if (!this.ptr) throw new LimberError('LB_ERR_OUT_OF_MEMORY', 'LB_ERR_OUT_OF_MEMORY: cannot create a world');
     this.schema = readSchema(this.heap);
     this.byName = new Map(this.schema.map((c) => [c.name, c]));
@@ -318,6 +332,16 @@ export class World {
     return info;
   }
 
+  /** The threads this world's step runs on (1: limber.wasm, or limber-mt.wasm's count). */
+  get threads(): number {
+    return this.ex.lbw_world_threads(this.w);
+  }
+
+  /** @internal The running workers of a world on limber-mt.wasm (createWorld). */
+  attachWorkers(workers: Workers): void {
+    this.workers = workers;
+  }
+
   /** True after destroy(). */
   get destroyed(): boolean {
     return this.ptr === 0;
@@ -327,7 +351,11 @@ export class World {
    * (its memory is freed with it). The object is unusable afterwards: every call throws
    * LB_ERR_INVALID_ARGUMENT. Destroying twice is allowed. */
   destroy(): void {
+    // The pool's workers leave lbw_pool_work while the core destroys the world; only then
+    // may their threads go.
     if (this.ptr && this._ex) this._ex.lbw_world_destroy(this.ptr);
+    this.workers?.terminate();
+    this.workers = null;
     this.recorder = null;
     this.ptr = 0;
     this._ex = null;
@@ -446,7 +474,7 @@ export class World {
    * a callback); handles taken before the snapshot stay valid after a restore, handles of
    * entities spawned after it are stale. The playground's editor leaves its preview this way. */
   snapshot(): WorldSnapshot {
-    const bytes = new Uint8Array(this.ex.memory.buffer.slice(0));
+    const bytes = this.heap.u8.slice(); // a copy in an ArrayBuffer, also of shared memory
     const scenes = [...this.scenes].map(([serial, ptr]) => [serial, ptr] as const);
     return { world: this.id, bytes, scenes, checksum: snapshotChecksum(this.id, bytes, scenes) };
   }
@@ -484,8 +512,13 @@ export class World {
       this.ex.lbw_asset_counts(this.w, p, kinds);
       return this.heap.u8.slice(p, p + 4 * kinds);
     }, fn);
+    // limber-mt.wasm: the pool's block (what its workers synchronise on, their stacks, which
+    // hold a sleeping worker's frames) stays as it is; it exists in every snapshot (made with
+    // the world) at the same place.
+    const pool = this.workers && this.workers.bytes ? mem.slice(this.workers.pool, this.workers.pool + this.workers.bytes) : null;
     mem.set(bytes);
     mem.fill(0, bytes.length); // memory grown since: unused again
+    if (pool && this.workers) mem.set(pool, this.workers.pool);
     this.scenes = new Map(scenes);
     this.heap.scratch(2 * n, (p) => {
       this.heap.block(p, 2 * n).set(unused);

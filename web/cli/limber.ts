@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /** Node CLI over the WebAssembly core:
- *   limber hash SCENE --steps N [--dt S]   last line: the bone hash (16 hex digits)
- *   limber run  SCENE --steps N [--dt S]   a readable summary, then the hash
+ *   limber hash SCENE --steps N [--dt S] [--threads T]   last line: the bone hash (16 hex digits)
+ *   limber run  SCENE --steps N [--dt S] [--threads T]   a readable summary, then the hash
+ *                                          (--threads: 1..64, default one per core; the same
+ *                                          hash for every count)
  *   limber replay [SCENE] LOG [--every]    loads the scene into a new world (without SCENE: a
  *                                          new, empty world, for a log that carries its own setup),
  *                                          replays the input log (world.record) and prints the hash
@@ -31,7 +33,7 @@ async function sceneFiles(world: World, scenePath: string, text: string): Promis
 }
 
 function usage(): never {
-  process.stderr.write('usage: limber hash|run SCENE.json [--steps N] [--dt SECONDS]\n       limber replay [SCENE.json] LOG.json [--every]\n');
+  process.stderr.write('usage: limber hash|run SCENE.json [--steps N] [--dt SECONDS] [--threads T]\n       limber replay [SCENE.json] LOG.json [--every]\n');
   process.exit(2);
 }
 
@@ -62,14 +64,16 @@ async function main(argv: string[]): Promise<void> {
   if ((cmd !== 'hash' && cmd !== 'run') || !path) usage();
   let steps = 60;
   let dt = 1 / 60;
+  let threads: number | undefined;
   for (let i = 0; i < rest.length; i++) {
     const v = rest[i + 1];
     if (rest[i] === '--steps' && v !== undefined && /^\d+$/.test(v)) steps = Number(v);
     else if (rest[i] === '--dt' && v !== undefined && v.trim() !== '' && Number.isFinite(Number(v))) dt = Number(v);
+    else if (rest[i] === '--threads' && v !== undefined && /^\d+$/.test(v)) threads = Number(v); // createWorld checks the range
     else usage();
     i++;
   }
-  const world = await createWorld();
+  const world = await createWorld({ threads });
   const text = await readFile(path, 'utf8');
   const scene = world.loadScene(text, { files: await sceneFiles(world, path, text) });
   for (let s = 0; s < steps; s++) scene.step(dt);

@@ -244,6 +244,7 @@ export class Hud {
     private readonly status: HudStatus,
   ) {
     const { world, scene, entities, animated } = loaded;
+    el('threads').textContent = `${world.threads} ${world.threads === 1 ? 'thread' : 'threads'}`;
     this.animator = new AnimatorControls(world, animated.length > 0 ? animated[0] : null, () => this.refresh());
     describe(loaded.text, params, helpFor(loaded, sv, this.animator));
     this.plot = new PlotPanel(world, scene.entities, el('plot'));

@@ -13,6 +13,8 @@
  *                    contacts, colliders, controllers, vault, nav; each where the scene has it)
  *   editor=1         the grip editor panel (editor/grip-editor.ts)
  *   timeline=0       load the scene without its timeline (vault.ts: requests come from the page)
+ *   threads=N        the world's threads, 1..64 (default: the browser's cores; the page is
+ *                    served cross-origin isolated, so limber-mt.wasm runs them)
  */
 
 export const DT = 1 / 60;
@@ -35,6 +37,8 @@ export interface Params {
   layers: Set<string> | null;
   editor: boolean;
   timeline: boolean;
+  /** ?threads=N; undefined: createWorld's default. */
+  threads: number | undefined;
 }
 
 export function readParams(): Params {
@@ -42,6 +46,8 @@ export function readParams(): Params {
   const steps = q.get('steps');
   const editor = q.get('editor') === '1';
   if (steps !== null && !/^\d+$/.test(steps)) throw new Error(`URL parameter steps=${steps} is not a whole number`);
+  const threads = q.get('threads');
+  if (threads !== null && !/^\d+$/.test(threads)) throw new Error(`URL parameter threads=${threads} is not a whole number`);
   return {
     scene: q.get('scene') ?? (editor ? EDITOR_SCENE : 'default.json'),
     steps: steps === null ? 0 : Number(steps),
@@ -51,6 +57,7 @@ export function readParams(): Params {
     layers: q.has('layers') ? new Set((q.get('layers') ?? '').split(',').filter((x) => x)) : null,
     editor,
     timeline: q.get('timeline') !== '0',
+    threads: threads === null ? undefined : Number(threads),
   };
 }
 

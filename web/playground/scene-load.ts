@@ -3,6 +3,7 @@
 import { Animator, createWorld, GripHolder, Rig, type Entity, type Scene, type World } from '../bridge/browser.js';
 import { DT, type Params } from './page.js';
 import wasmUrl from '../../build/wasm/limber.wasm?url';
+import threadsWasmUrl from '../../build/wasm-mt/limber-mt.wasm?url';
 
 const sceneFiles = import.meta.glob<string>('../../assets/scenes/*.json', { query: '?raw', import: 'default' });
 /** Files scenes may refer to (glTF rigs, levels and their navmeshes), as URLs; scenes name them repository-relative. */
@@ -68,7 +69,8 @@ export async function loadScene(params: Params): Promise<Loaded> {
   const load = sceneFiles[`../../assets/scenes/${params.scene}`];
   if (!load) throw new Error(`unknown scene '${params.scene}'; have ${Object.keys(sceneFiles).map((k) => k.split('/').pop()).join(', ')}`);
 
-  const world = await createWorld({ wasm: wasmUrl });
+  // Threads: the page is cross-origin isolated (vite.config.ts), so by default one per core.
+  const world = await createWorld({ wasm: wasmUrl, threadsWasm: threadsWasmUrl, threads: params.threads });
   let text = await load();
   if (!params.timeline) {
     // ?timeline=0: the scene without its timeline (requests come from the page: the Vault button)

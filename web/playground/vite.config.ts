@@ -11,6 +11,10 @@ import { GAME_FILES } from '../examples/third-person/files.js';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Cross-origin isolation: with these two headers a page may share memory with workers, so
+ * createWorld() runs limber-mt.wasm on one thread per core (the HUD shows how many). */
+const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 const TYPES: Record<string, string> = { '.json': 'application/json', '.glb': 'model/gltf-binary' };
 
 /** The game at /game/: its assets/... requests answered from the repository's assets/ (dev),
@@ -56,6 +60,7 @@ export default defineConfig({
     ],
   },
   server: {
+    headers: ISOLATION,
     host: '127.0.0.1',
     port: 5173,
     strictPort: false,
@@ -63,7 +68,7 @@ export default defineConfig({
     // ../examples/third-person.
     fs: { allow: [repo] },
   },
-  preview: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1', headers: ISOLATION },
   // Pre-bundle three (and the game's Recast) up front so the dev server never reloads the page mid-test.
   optimizeDeps: {
     include: [

@@ -45,8 +45,9 @@ typedef struct lb_world_def {
    * root motion extraction, local->model and skinning matrices, two-bone IK), the calling
    * thread included: 1..LB_MAX_THREADS (64), default 1 (everything on the calling thread). The
    * results are bit-identical for every count. With threads > 1 and no task callbacks the world
-   * starts threads-1 pthreads of its own at creation and joins them at destroy. Builds without
-   * threads (WebAssembly without pthreads) accept any valid count and run with 1. */
+   * starts threads-1 pthreads of its own at creation and joins them at destroy (in limber-mt.wasm
+   * the host starts them: the bridge's workers). limber.wasm and limber-scalar.wasm have no
+   * threads: they accept any valid count and run with 1 (lb_world_threads says which). */
   uint32_t threads;
   /* Optional, both or neither: the game's task system instead of the world's own threads
    * (used only when threads > 1). */
@@ -155,6 +156,9 @@ lb_result lb_world_step(lb_world *world, float dt);
 /* Whether lb_world_step takes this dt (the one place the range is checked). */
 bool lb_world_dt_valid(float dt);
 uint64_t lb_world_step_count(const lb_world *world);
+/* The threads the world's step runs on: lb_world_def.threads, or 1 in a build without threads
+ * (limber.wasm and limber-scalar.wasm; limber-mt.wasm has them, run by the host's workers). */
+uint32_t lb_world_threads(const lb_world *world);
 
 /* 64-bit hash (FNV-1a over IEEE bit patterns, field by field) of every rig's
  * model-space joint transforms and root world transform, in entity order. */

@@ -12,7 +12,7 @@
 #include "task_pool.h"
 #include "alloc.h"
 
-#if LB_HAVE_THREADS
+#if LB_HAVE_THREADS && !LB_HOST_THREADS
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -184,7 +184,7 @@ void lb_task_pool_run(lb_task_pool *p, lb_task_fn *task, uint32_t count, uint32_
   pthread_mutex_unlock(&p->mutex);
 }
 
-#else /* no threads: the world never creates a pool (threads is clamped to 1) */
+#elif !LB_HOST_THREADS /* no threads: the world never creates a pool (threads is clamped to 1) */
 
 lb_task_pool *lb_task_pool_create(const lb_allocator *a, uint32_t threads) {
   (void)a;
@@ -205,4 +205,4 @@ void lb_task_pool_run(lb_task_pool *pool, lb_task_fn *task, uint32_t count, uint
   (void)chunk;
 }
 
-#endif
+#endif /* LB_HOST_THREADS: task_pool_host.c */

@@ -489,6 +489,10 @@ uint64_t lb_world_step_count(const lb_world *w) {
   return w ? w->steps : 0;
 }
 
+uint32_t lb_world_threads(const lb_world *w) {
+  return w ? w->threads : 0u;
+}
+
 lb_result lb_world_intern(lb_world *w, const char *text, lb_name *out) {
   if (!w || !text || !out) {
     return w ? lb_fail(w, LB_ERR_INVALID_ARGUMENT, "intern: null text or out")

@@ -32,6 +32,7 @@ export class Hud {
       <div class="row"><span>Navigate</span><b id="hud-nav"></b></div>
       <div class="row"><span>Movement</span><b id="hud-owner"></b></div>
       <div class="row"><span>Frame rate</span><b id="hud-fps"></b></div>
+      <div class="row"><span>Threads</span><b id="hud-threads" title="one per core when the page is cross-origin isolated (COOP/COEP headers: vite.config.js), else 1"></b></div>
       <div class="keys"><kbd>W</kbd><kbd>A</kbd><kbd>S</kbd><kbd>D</kbd> move (camera-relative) · <kbd>Shift</kbd> run ·
         <kbd>Space</kbd> vault · <kbd>N</kbd> click-to-navigate · drag to orbit · wheel to zoom.
         Walk the corridor close to its left wall: the left hand lets go of the rifle and touches it.</div>`;
@@ -41,6 +42,11 @@ export class Hud {
     const back = document.getElementById('playground-link');
     if (back) this.bar.appendChild(back);
     this.fps = { frames: 0, since: performance.now(), value: 0 };
+  }
+
+  /** @param {number} n the world's threads (world.threads) */
+  threads(n) {
+    document.getElementById('hud-threads').textContent = String(n);
   }
 
   loading(text) {

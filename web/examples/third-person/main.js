@@ -123,7 +123,8 @@ async function main() {
   useRecast({ core: recastCore, generators: recastGenerators });
   const hud = new Hud(document.body);
   hud.loading('loading the world…');
-  const world = await createWorld(); // finds limber.wasm by itself
+  const world = await createWorld(); // finds limber.wasm (limber-mt.wasm when isolated) by itself
+  hud.threads(world.threads);
   // In test mode the whole session is an input log from the empty world on: the navmesh the
   // page bakes, the scene with its files, every input and step (window.__game.stopRecording),
   // so Node and the native CLI can replay it to the same hash.
