@@ -87,9 +87,6 @@ typedef struct lb_chain {
   int base;      /* the root's parent joint */
   vec3 root;     /* the root joint in model space: the finger frame's origin */
   float len[LB_WRAP_SEGS];
-  /* reach[j][b]: the bone lengths from bone j up to bone b's end, summed from j on (the speed
-   * bound's lever arms; set up once per finger, a phase only picks its rows). */
-  float reach[LB_WRAP_SEGS][LB_WRAP_SEGS];
   /* search state */
   int active;            /* first joint still closing: the lead bone */
   float s[LB_WRAP_SEGS]; /* closing per joint */
@@ -323,13 +320,9 @@ static inline void lb_co_halfway(const lb_co *a, const lb_co *b, lb_co *out) {
 
 static void lb_unit(const float *q, float *out) {
   float n2 = lb_dot4(q, q);
-  if (n2 < 1.0f - 1e-5f || n2 > 1.0f + 1e-5f) {
-    float inv = 1.0f / lb_geom_sqrt(n2);
-    for (int i = 0; i < 4; ++i) {
-      out[i] = q[i] * inv;
-    }
-  } else { /* unit already (the usual case): q × 1 is q, bit for bit */
-    memcpy(out, q, sizeof(versor));
+  float inv = n2 < 1.0f - 1e-5f || n2 > 1.0f + 1e-5f ? 1.0f / lb_geom_sqrt(n2) : 1.0f;
+  for (int i = 0; i < 4; ++i) {
+    out[i] = q[i] * inv;
   }
 }
 
@@ -673,7 +666,11 @@ static void lb_chain_speeds(lb_chain *c) {
   for (int b = 0; b < c->nb; ++b) {
     float k = 0.0f;
     for (int j = c->active; j <= b; ++j) {
-      k += c->angle[j] * c->reach[j][b];
+      float reach = 0.0f;
+      for (int i = j; i <= b; ++i) {
+        reach += c->len[i];
+      }
+      k += c->angle[j] * reach;
     }
     k *= LB_WRAP_SPEED_SLACK;
     c->inv_speed[b] = k > 0.0f ? 1.0f / k : FLT_MAX;
@@ -877,19 +874,13 @@ static void lb_write_finger(const lb_chain *c, lb_wrap_job *job) {
  * bone lengths of the fixed root joint), moved into the finger frame; per bone, the ones
  * within its own reach (the lengths up to its end). */
 static void lb_chain_near(lb_chain *c, const lb_wrap_job *job) {
+  float reach[LB_WRAP_SEGS], total = 0.0f;
   for (int b = 0; b < c->nb; ++b) {
     const float *u = c->u[b + 1];
     c->len[b] = lb_geom_sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    total += c->len[b];
+    reach[b] = total;
   }
-  for (int j = 0; j < c->nb; ++j) {
-    float sum = 0.0f;
-    for (int b = j; b < c->nb; ++b) {
-      sum += c->len[b];
-      c->reach[j][b] = sum;
-    }
-  }
-  const float *reach = c->reach[0];
-  float total = reach[c->nb - 1];
   float limit = job->margin + LB_WRAP_REACH_SLACK;
   for (uint32_t i = 0; i < c->shape_count; ++i) {
     float d = lb_shape_distance(&c->shapes[i], c->root);
