@@ -184,11 +184,16 @@ static lb_result lb_check_finger(const lb_wrap_job *job, const lb_finger_info *f
   return LB_OK;
 }
 
-static lb_result lb_check_values(const lb_wrap_job *job, const lb_finger_info *fi) {
-  const lb_transform *base = &job->model[job->parents[fi->joints[0]]];
-  lb_f4 acc = lb_f4_zero_terms(lb_f4_set1(0.0f), lb_f4_load3(base->t));
-  acc = lb_f4_zero_terms(acc, lb_f4_load(base->r));
-  acc = lb_f4_zero_terms(acc, lb_f4_load3(base->s));
+/* The values one found finger reads; its root's parent only with `base_too` (fingers mostly share
+ * it: the hand). */
+static lb_result lb_check_values(const lb_wrap_job *job, const lb_finger_info *fi, bool base_too) {
+  lb_f4 acc = lb_f4_set1(0.0f);
+  if (base_too) {
+    const lb_transform *base = &job->model[job->parents[fi->joints[0]]];
+    acc = lb_f4_zero_terms(acc, lb_f4_load3(base->t));
+    acc = lb_f4_zero_terms(acc, lb_f4_load(base->r));
+    acc = lb_f4_zero_terms(acc, lb_f4_load3(base->s));
+  }
   float smallest = FLT_MAX; /* squared norm of the shortest open or pose rotation */
   for (int k = 0; k <= fi->segment_count; ++k) {
     int j = k < fi->segment_count ? fi->joints[k] : fi->tip;
@@ -247,10 +252,13 @@ lb_result lb_wrap_job_validate(const lb_wrap_job *job) {
   if (layout != LB_OK) {
     return layout;
   }
+  int checked_base = -1;
   for (int f = 0; f < LB_FINGER_COUNT; ++f) {
     const lb_finger_info *fi = &job->hand->fingers[f];
     if (fi->found) {
-      lb_result r = lb_check_values(job, fi);
+      int base = job->parents[fi->joints[0]];
+      lb_result r = lb_check_values(job, fi, base != checked_base);
+      checked_base = base;
       if (r != LB_OK) {
         return r;
       }
