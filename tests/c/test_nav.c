@@ -485,6 +485,52 @@ static void test_agent(void) {
   LB_CHECK(cnt.live == 0);
 }
 
+/* An agent following its kept corridor reports what a fresh plan from where it stands reports:
+ * every step's remaining distance and steering target equal lb_nav_find_path's from the step's
+ * start point, across the corridor's shrinking, its 0.5 s replans and a destination sent again. */
+static void test_agent_corridor(void) {
+  lb_world *w = new_world();
+  uint32_t m = add_l(w);
+  lb_entity e = 0;
+  LB_CHECK(lb_world_spawn(w, &e) == LB_OK);
+  lb_transform_c t;
+  lb_component_defaults(LB_TRANSFORM, &t);
+  t.position[0] = 0.5f;
+  t.position[2] = 0.5f;
+  LB_CHECK(lb_world_insert(w, e, LB_TRANSFORM, &t) == LB_OK);
+  lb_nav_agent_c a;
+  lb_component_defaults(LB_NAV_AGENT, &a);
+  a.nav_mesh = m;
+  a.destination[0] = 2.5f;
+  a.destination[2] = 2.5f;
+  a.has_destination = 1;
+  a.movement_speed = 0.5f;
+  a.stopping_distance = 0.01f;
+  LB_CHECK(lb_world_insert(w, e, LB_NAV_AGENT, &a) == LB_OK);
+  float from[3] = {0.5f, 0.0f, 0.5f}, pts[3 * 4];
+  double worst = 0.0;
+  int steps = 0;
+  for (; steps < 600 && !a.arrived; ++steps) {
+    if (steps == 200) {
+      LB_CHECK(lb_world_set(w, e, LB_NAV_AGENT, &a) == LB_OK); /* the same destination again */
+    }
+    LB_CHECK(lb_world_step(w, 1.0f / 60.0f) == LB_OK);
+    LB_CHECK(lb_world_get(w, e, LB_NAV_AGENT, &a) == LB_OK);
+    lb_nav_path fresh = {.points = pts, .point_capacity = 4};
+    LB_CHECK(lb_nav_find_path(w, m, from, a.destination, &fresh) == LB_OK);
+    const float *target = fresh.point_count > 1 ? pts + 3 : fresh.end.position;
+    double d = fabs(fresh.length - a.remaining_distance);
+    d = fmax(d, hypot(target[0] - a.steering_target[0], target[2] - a.steering_target[2]));
+    worst = d > worst ? d : worst;
+    memcpy(from, a.next_position, sizeof from);
+  }
+  printf("  corridor: arrived after %d steps, largest difference from a fresh plan %.3g m\n", steps,
+         worst);
+  LB_CHECK(a.arrived && a.path_status == 1);
+  LB_CHECK(worst < 1e-5);
+  lb_world_destroy(w);
+}
+
 int main(void) {
   LB_RUN(test_nearest);
   LB_RUN(test_path);
@@ -495,5 +541,6 @@ int main(void) {
   LB_RUN(test_scene_assets);
   LB_RUN(test_nearest_grid);
   LB_RUN(test_agent);
+  LB_RUN(test_agent_corridor);
   LB_TEST_MAIN_END();
 }

@@ -13,6 +13,13 @@
 
 #define NAV_AGENT_CORNERS 8u /* corners read per step: the walk of one step never needs more */
 #define NAV_DEG LB_RAD2DEG
+/* The kept corridor (docs/navigation.md, "When an agent replans"): its capacity in polygons (a
+ * longer plan is not kept: that agent plans every step, as before corridors), how many of its
+ * first polygons are searched for the agent's polygon, and its age at which it is planned again
+ * (Detour's crowd: a new plan every 0.5 s finds shortcuts the kept topology misses). */
+#define NAV_AGENT_CORRIDOR 64u
+#define NAV_AGENT_LOOKAHEAD 4u
+#define NAV_AGENT_REPLAN 0.5f
 
 /* Private per-agent state. */
 typedef struct lb_nav_agent_state {
@@ -41,6 +48,15 @@ typedef struct lb_nav_agent_state {
   uint32_t planned;
   uint32_t near_count;
   lb_entity near[LB_NAV_AVOID_NEIGHBOURS];
+  /* The polygons of the last complete plan from the agent's polygon (corridor[0]) to the goal's
+   * (corridor_end), kept in the agent's own state (a snapshot copies it; a worker's scratch is
+   * shared by its agents) so a step string-pulls it instead of planning: 0 polygons = plan.
+   * corridor_goal is the destination it was planned for, corridor_age its age in seconds. */
+  uint32_t corridor_count;
+  float corridor_age;
+  float corridor_goal[3];
+  lb_nav_point corridor_end;
+  uint32_t corridor[NAV_AGENT_CORRIDOR];
 } lb_nav_agent_state;
 
 #define LB_SCHEMA_STRUCT lb_nav_agent_c
@@ -75,6 +91,8 @@ static void nav_agent_commit(lb_write *wr, void *state) {
   if (!wr->had || cur->nav_mesh != v->nav_mesh) {
     st->mesh = 0; /* placed again on the next step */
   }
+  /* any write by the game (setDestination, sent again or not, stop, resume) plans anew */
+  st->corridor_count = 0;
   if (!wr->had) {
     nav_world_of(wr->world)->crowd.agent_count++;
   }
@@ -308,6 +326,7 @@ static void nav_agent_sync(nav_agent_frame *f) {
     lb_nav_mesh_nearest(f->mesh, f->here, &st->point);
     memcpy(st->rotation, f->t->rotation, sizeof(versor));
     st->mesh = a->nav_mesh;
+    st->corridor_count = 0;
   }
   f->prev = st->point;
   f->now = f->prev;
@@ -343,6 +362,48 @@ static void nav_agent_sync(nav_agent_frame *f) {
   }
 }
 
+/* The kept corridor from the agent's polygon, when it still serves: planned for this destination,
+ * younger than NAV_AGENT_REPLAN, and the agent is on one of its first polygons (those behind it
+ * are dropped). False: plan. */
+static bool nav_agent_follow(nav_agent_frame *f) {
+  lb_nav_agent_state *st = f->st;
+  uint32_t n = st->corridor_count;
+  if (n == 0 || memcmp(st->corridor_goal, f->a->destination, sizeof(vec3)) != 0 ||
+      st->corridor_age + f->dt >= NAV_AGENT_REPLAN) {
+    return false;
+  }
+  uint32_t look = n < NAV_AGENT_LOOKAHEAD ? n : NAV_AGENT_LOOKAHEAD, i = 0;
+  while (i < look && st->corridor[i] != f->now.polygon) {
+    ++i;
+  }
+  if (i == look) {
+    return false; /* off the corridor (avoidance, a vault, a push): plan from where it is */
+  }
+  if (i > 0) {
+    memmove(st->corridor, st->corridor + i, (n - i) * sizeof(uint32_t));
+    st->corridor_count = n -= i;
+  }
+  st->corridor_age += f->dt;
+  lb_nav_mesh_pull(f->mesh, st->corridor, n, &f->now, &st->corridor_end, &f->path);
+  return true;
+}
+
+/* A new plan (A* and string pull); a complete one whose corridor fits is kept for the next steps
+ * (a partial one is planned again every step: the goal may become reachable). */
+static void nav_agent_plan(nav_agent_frame *f) {
+  lb_nav_agent_state *st = f->st;
+  lb_nav_mesh_find_path(f->mesh, f->now.position, f->a->destination, &f->path);
+  uint32_t n = f->path.polygon_count;
+  st->corridor_count = 0;
+  if (f->path.status == LB_NAV_PATH_COMPLETE && n <= NAV_AGENT_CORRIDOR) {
+    memcpy(st->corridor, f->mesh->corridor, n * sizeof(uint32_t));
+    st->corridor_count = n;
+    st->corridor_age = 0.0f;
+    st->corridor_end = f->path.end;
+    memcpy(st->corridor_goal, f->a->destination, sizeof(vec3));
+  }
+}
+
 /* The path from where the agent is: status, remaining distance, steering target, arrival. */
 static void nav_agent_path(nav_agent_frame *f) {
   lb_nav_agent_c *a = f->a;
@@ -353,7 +414,9 @@ static void nav_agent_path(nav_agent_frame *f) {
   a->remaining_distance = 0.0f;
   memcpy(a->steering_target, f->now.position, sizeof(vec3));
   if (f->going) {
-    lb_nav_mesh_find_path(f->mesh, f->now.position, a->destination, &f->path);
+    if (!nav_agent_follow(f)) {
+      nav_agent_plan(f);
+    }
     a->path_status = f->path.status == LB_NAV_PATH_COMPLETE ? 1u : 2u;
     a->remaining_distance = f->path.length;
     memcpy(a->steering_target, f->path.point_count > 1 ? f->corners + 3 : f->path.end.position,

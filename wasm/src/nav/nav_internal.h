@@ -105,6 +105,12 @@ lb_result lb_nav_mesh_find_path(lb_navmesh *m, const float start[3], const float
                                 lb_nav_path *path);
 lb_result lb_nav_mesh_move_along_surface(lb_navmesh *m, const lb_nav_point *from, const float to[3],
                                          lb_nav_point *out);
+/* The corners of a kept complete corridor (polys[0 .. count): start on polys[0], end on
+ * polys[count - 1], each polygon next to the one before), as lb_nav_mesh_find_path's string
+ * pull of its own corridor: a NavAgent following its last plan (nav_agent.c). After
+ * lb_nav_mesh_find_path, m->corridor[0 .. path->polygon_count) is that plan's corridor. */
+void lb_nav_mesh_pull(const lb_navmesh *m, const uint32_t *polys, uint32_t count,
+                      const lb_nav_point *start, const lb_nav_point *end, lb_nav_path *path);
 /* Frees meshes beyond the first `keep` (0: all, and the table). */
 void lb_navmeshes_release(lb_world *w, uint32_t keep);
 /* Pads the table to `upto` with null places (lb_navmesh_get: null). */

@@ -479,8 +479,8 @@ static bool nav_same_2d(const float *a, const float *b) {
 }
 
 /* Detour's findStraightPath funnel over the corridor's portals. */
-static void nav_string_pull(const lb_navmesh *m, uint32_t count, const float *start,
-                            const float *end, nav_corners *out) {
+static void nav_string_pull(const lb_navmesh *m, const uint32_t *polys, uint32_t count,
+                            const float *start, const float *end, nav_corners *out) {
   float apex[3], left[3], right[3];
   memcpy(apex, start, sizeof apex);
   memcpy(left, start, sizeof left);
@@ -490,7 +490,7 @@ static void nav_string_pull(const lb_navmesh *m, uint32_t count, const float *st
   for (uint32_t i = 0; i < count; ++i) {
     float l[3], r[3];
     if (i + 1 < count) {
-      nav_portal(m, m->corridor[i], m->corridor[i + 1], l, r);
+      nav_portal(m, polys[i], polys[i + 1], l, r);
       if (i == 0) {
         /* the start on the first portal: skip it (Detour's check) */
         float t = 0.0f;
@@ -554,7 +554,7 @@ static void nav_find_path_run(lb_navmesh *m, const float *start, const float *go
     nav_closest_on_poly(m, path->end.polygon, goal_on.position, path->end.position);
   }
   nav_corners c = {.path = path};
-  nav_string_pull(m, count, path->start.position, path->end.position, &c);
+  nav_string_pull(m, m->corridor, count, path->start.position, path->end.position, &c);
   path->corner_count = c.count;
   path->point_count = c.count < path->point_capacity ? c.count : path->point_capacity;
   path->polygon_count = count;
@@ -585,6 +585,19 @@ lb_result lb_nav_mesh_find_path(lb_navmesh *m, const float start[3], const float
     nav_find_path_run(m, start, goal, path);
   }
   return r;
+}
+
+void lb_nav_mesh_pull(const lb_navmesh *m, const uint32_t *polys, uint32_t count,
+                      const lb_nav_point *start, const lb_nav_point *end, lb_nav_path *path) {
+  path->start = *start;
+  path->end = *end;
+  nav_corners c = {.path = path};
+  nav_string_pull(m, polys, count, start->position, end->position, &c);
+  path->corner_count = c.count;
+  path->point_count = c.count < path->point_capacity ? c.count : path->point_capacity;
+  path->polygon_count = count;
+  path->length = c.length;
+  path->status = LB_NAV_PATH_COMPLETE;
 }
 
 /* ---- move along the surface ---------------------------------------------------------------- */
