@@ -422,6 +422,10 @@ async function main() {
     ...b,
     targets: b.targets.filter((t) => !o.targets.length || o.targets.includes(t)),
   }));
+  // Inputs some benches read (the nav field's mesh and pairs), written once per invocation.
+  for (const b of benches) {
+    if (b.prepare && b.targets.length) await b.prepare();
+  }
   if (o.instructions) {
     process.exitCode = countInstructions(benches, o);
     return;
@@ -431,10 +435,6 @@ async function main() {
   for (const b of benches) for (const t of b.targets) plan.set(t, [...(plan.get(t) ?? []), b.name]);
 
   let status = 0;
-  // Inputs some benches read (the nav field's mesh and pairs), written once per invocation.
-  for (const b of benches) {
-    if (b.prepare && b.targets.length) await b.prepare();
-  }
   const usable = new Set();
   for (const t of plan.keys()) {
     try {
