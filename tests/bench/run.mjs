@@ -490,9 +490,10 @@ async function main() {
       const kib = Number(s.kib.toFixed(1));
       const gzip = Number(s.gzipKib.toFixed(1));
       const brotli = Number(s.brotliKib.toFixed(1));
-      console.log(JSON.stringify({ bench: 'size.wasm', target: s.target, unit: 'KiB', min: kib, median: kib, runs: 1, limit: WASM_SIZE_LIMIT_KB, over_limit: s.kib > WASM_SIZE_LIMIT_KB }));
+      console.log(JSON.stringify({ bench: 'size.wasm', target: s.target, unit: 'KiB', min: kib, median: kib, runs: 1 }));
       console.log(JSON.stringify({ bench: 'size.wasm.gzip', target: s.target, unit: 'KiB', min: gzip, median: gzip, runs: 1 }));
-      console.log(JSON.stringify({ bench: 'size.wasm.brotli', target: s.target, unit: 'KiB', min: brotli, median: brotli, runs: 1 }));
+      const goal = s.target === 'wasm-simd' ? { limit_bytes: WASM_BROTLI_LIMIT_BYTES, over_limit: s.brotliBytes > WASM_BROTLI_LIMIT_BYTES } : {};
+      console.log(JSON.stringify({ bench: 'size.wasm.brotli', target: s.target, unit: 'KiB', min: brotli, median: brotli, runs: 1, ...goal }));
     }
   } else {
     printTable(rows, o);
@@ -695,20 +696,23 @@ function printStageShares(rows) {
 
 // The shipped .wasm files (what a game downloads), as built by this invocation's build step,
 // against issue 16's size goal. Not a timed bench: a flag in the table and in the JSON.
-const WASM_SIZE_LIMIT_KB = 300; // KiB
+// The transfer size users pay: limber.wasm brotli-compressed (issue 35 retired the raw-size goal).
+// 150 KB read as 150,000 bytes, the stricter of KB and KiB.
+const WASM_BROTLI_LIMIT_BYTES = 150000;
 function wasmSizes() {
   return [
     ['SIMD build (the default)', 'wasm-simd', path.join(ROOT, 'dist', 'web', 'bridge', 'limber.wasm')],
     ['scalar build', 'wasm', path.join(ROOT, 'dist', 'web', 'bridge', 'limber-scalar.wasm')],
+    ['threads build', 'wasm-mt', path.join(ROOT, 'dist', 'web', 'bridge', 'limber-mt.wasm')],
   ]
     .filter(([, , f]) => fs.existsSync(f))
     .map(([what, target, f]) => {
       // What a server sends: gzip and brotli at their highest levels (the shipped file is served
-      // compressed; the goal is on the raw size).
+      // compressed; the goal is on the default module's brotli size).
       const bytes = fs.readFileSync(f);
       const gzip = zlib.gzipSync(bytes, { level: 9 }).length;
       const brotli = zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
-      return { what, target, file: f, kib: bytes.length / 1024, gzipKib: gzip / 1024, brotliKib: brotli / 1024 };
+      return { what, target, file: f, kib: bytes.length / 1024, gzipKib: gzip / 1024, brotliKib: brotli / 1024, brotliBytes: brotli };
     });
 }
 
@@ -717,7 +721,9 @@ function printWasmSizes() {
   if (!sizes.length) return;
   console.log('');
   for (const s of sizes) {
-    const flag = s.kib > WASM_SIZE_LIMIT_KB ? `  OVER the ${WASM_SIZE_LIMIT_KB} KiB goal by ${(s.kib - WASM_SIZE_LIMIT_KB).toFixed(1)} KiB` : `  (goal <= ${WASM_SIZE_LIMIT_KB} KiB: met)`;
+    const over = s.brotliBytes - WASM_BROTLI_LIMIT_BYTES;
+    const goal = `goal <= ${WASM_BROTLI_LIMIT_BYTES / 1000} KB brotli`;
+    const flag = s.target !== 'wasm-simd' ? '' : over > 0 ? `  OVER the ${goal} by ${over} bytes` : `  (${goal}: met, ${-over} bytes to spare)`;
     console.log(`wasm size, ${s.what}: ${s.kib.toFixed(1)} KiB raw, ${s.gzipKib.toFixed(1)} KiB gzip -9, ${s.brotliKib.toFixed(1)} KiB brotli -q 11 (${path.relative(ROOT, s.file)})${flag}`);
   }
 }
