@@ -2,7 +2,8 @@
  * the app with the tarball installed by npm (not a path import), `vite build` + `vite preview`
  * and `vite` dev, each opened in Chromium. Checks: no console errors or failed requests, the
  * rendered right palm is on the rifle's grip (distance read from the page, from three.js's
- * bones), and the screenshot is not blank (saved as a test artifact). */
+ * bones), the page (no COOP/COEP) falls back to one thread without fetching limber-mt.wasm,
+ * and the screenshot is not blank (saved as a test artifact). */
 import { expect, test, type Page } from '@playwright/test';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -73,6 +74,10 @@ async function check(page: Page, url: string, name: string): Promise<void> {
   expect(r.supportDistance, 'GripHolder.supportDistance (m)').toBeLessThan(0.05);
   expect(wasm.length, 'limber.wasm was fetched').toBeGreaterThan(0);
   expect(wasm.every((w) => w.startsWith('200 application/wasm')), wasm.join('\n')).toBe(true);
+  // The example's server sends no COOP/COEP: createWorld() falls back to one thread on
+  // limber.wasm, silently (no console error above) and without fetching the threaded module.
+  expect(await page.evaluate(() => crossOriginIsolated), 'the page is cross-origin isolated').toBe(false);
+  expect(wasm.filter((w) => /limber-mt[\w-]*\.wasm/.test(w)), 'threaded module fetched in a non-isolated page').toEqual([]);
   const png = await page.screenshot();
   writeFileSync(test.info().outputPath(`${name}.png`), png);
   await test.info().attach(`${name}.png`, { body: png, contentType: 'image/png' });
