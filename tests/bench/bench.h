@@ -70,7 +70,7 @@ extern const lb_bench lb_bench_anim_stage_sample_blend;
  * null if it cannot be read (bench_anim.c). */
 uint8_t *lb_bench_read_rig(const char *file, size_t *size);
 /* Any repository file by its path from the root (assets/levels/...), the same way. */
-uint8_t *lb_bench_read_asset(const char *rel, size_t *size);
+void *lb_bench_read_asset(const char *rel, size_t *size);
 /* bench_player.c: world.player and its per-phase split world.player.stage.<phase> */
 extern const lb_bench lb_bench_world_player;
 extern const lb_bench lb_bench_world_player_stage_animate;

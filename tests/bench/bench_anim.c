@@ -93,7 +93,7 @@ static uint8_t *lb_read_file(const char *path, size_t *size) {
 
 /* A repository file (path relative to its root) from the working directory, else from the repo
  * root that __FILE__ (…/tests/bench/bench_anim.c) names. */
-uint8_t *lb_bench_read_asset(const char *rel, size_t *size) {
+void *lb_bench_read_asset(const char *rel, size_t *size) {
   uint8_t *data = lb_read_file(rel, size);
   const char *self = __FILE__;
   const char *tail = strstr(self, "tests/bench/bench_anim.c");

@@ -23,6 +23,7 @@
  *                              animate, move, model, reach, grip, output), one of them timed.
  * No error is measured (0); failures = legs not arrived within 1500 steps. */
 #include "../../wasm/src/world/world_core.h"
+#include "../c/arena_fixture.h"
 #include "bench.h"
 #include "limber/limber.h"
 #include <stdio.h>
@@ -36,10 +37,6 @@
 #define LB_NPC_LEG_MAX 1500u
 #define LB_NPC_STAGE_ALL (-1)
 
-#define LB_NPC_LEVEL "assets/levels/nav-arena.json"
-#define LB_NPC_NAVMESH "assets/levels/nav-arena.navmesh.json"
-#define LB_NPC_GLB "assets/rigs/mannequin-mixamo.glb"
-
 typedef struct lb_npc_bench {
   lb_world *world;
   lb_scene *scene;
@@ -48,72 +45,19 @@ typedef struct lb_npc_bench {
   uint32_t leg[LB_NPC_N], leg_steps[LB_NPC_N];
 } lb_npc_bench;
 
-/* The arena's destinations (world.player's route). */
-static const float lb_npc_route[][3] = {
-    {0.0f, 0.0f, 8.0f},   {7.5f, 0.0f, 7.5f},  {-4.0f, 0.0f, 3.0f}, {-7.5f, 0.0f, 7.5f},
-    {-8.5f, 0.0f, -8.5f}, {8.0f, 1.0f, -8.0f}, {0.0f, 0.0f, -8.0f}};
-#define LB_NPC_LEGS (sizeof lb_npc_route / sizeof lb_npc_route[0])
-
-/* The components copied from the template, in insertion order. */
-static const lb_component_type lb_npc_types[] = {
-    LB_RIG, LB_ANIMATOR, LB_CHARACTER_CONTROLLER, LB_VAULT, LB_ENV_INTERACTION, LB_NAV_AGENT};
-#define LB_NPC_TYPES (sizeof lb_npc_types / sizeof lb_npc_types[0])
-
-static const char lb_npc_scene[] =
-    "{\"name\": \"npc\", \"level\": \"" LB_NPC_LEVEL "\", \"assets\": {"
-    "\"rigs\": {\"mannequin\": {\"gltf\": \"" LB_NPC_GLB "\"}},"
-    "\"navmeshes\": {\"arena\": {\"file\": \"" LB_NPC_NAVMESH "\"}},"
-    "\"controllers\": {\"locomotion\": {\"rig\": \"mannequin\", \"rootJoint\": \"Hips\","
-    " \"parameters\": {\"MoveSpeed\": {\"type\": \"float\", \"default\": 0, \"damp\": 0.1},"
-    " \"Vault\": {\"type\": \"trigger\"}}, \"entry\": \"Locomotion\", \"states\": {"
-    "\"Locomotion\": {\"blend\": {\"parameter\": \"MoveSpeed\", \"points\": ["
-    "{\"clip\": \"idle\", \"value\": 0}, {\"clip\": \"walk\", \"value\": 1.4},"
-    " {\"clip\": \"run\", \"value\": 3.5}]}},"
-    "\"Vault\": {\"clip\": \"vault\", \"loop\": false, \"next\": \"Locomotion\", \"nextFade\": "
-    "0.3}},"
-    " \"transitions\": [{\"from\": \"Locomotion\", \"to\": \"Vault\", \"fade\": 0.2,"
-    " \"conditions\": [{\"parameter\": \"Vault\"}]}]}}},"
-    "\"entities\": ["
-    "{\"name\": \"npc\", \"components\": {\"Transform\": {\"position\": [0, 0, -8]},"
-    " \"Rig\": {\"asset\": \"mannequin\"},"
-    " \"Animator\": {\"controller\": \"locomotion\", \"applyRootMotion\": true},"
-    " \"CharacterController\": {\"radius\": 0.3, \"height\": 1.8, \"center\": [0, 0.9, 0],"
-    " \"stepOffset\": 0.35},"
-    " \"Vault\": {\"hand\": \"Left\", \"probeEveryStep\": true},"
-    " \"EnvironmentInteraction\": {\"height\": 1.8, \"handOffset\": 0.015},"
-    " \"NavAgent\": {\"navMesh\": \"arena\", \"driveMode\": \"Both\", \"baseOffset\": -0.1,"
-    " \"baseLocomotionParam\": 1.4, \"movementSpeed\": 1.4, \"radius\": 0.35,"
-    " \"stoppingDistance\": 0.1, \"turningSpeed\": 360, \"destination\": [0, 0, 8],"
-    " \"hasDestination\": true}}}]}";
+static const char lb_npc_scene[] = LB_ARENA_SCENE_HEAD("npc") LB_ARENA_WALKER("npc", "") "]}";
 
 static void lb_npc_teardown(void *p) {
   lb_npc_bench *s = p;
   if (!s) {
     return;
   }
-  if (s->world) {
-    lb_scene_destroy(s->world, s->scene);
-    lb_world_destroy(s->world);
-  }
+  lb_arena_destroy(s->world, s->scene);
   free(s);
 }
 
 static lb_result lb_npc_load(lb_npc_bench *s) {
-  static const char *const paths[3] = {LB_NPC_LEVEL, LB_NPC_NAVMESH, LB_NPC_GLB};
-  lb_scene_file files[3];
-  lb_result r = LB_OK;
-  for (int i = 0; i < 3; ++i) {
-    files[i].path = paths[i];
-    files[i].bytes = lb_bench_read_asset(paths[i], &files[i].size);
-    r = files[i].bytes ? r : LB_ERR_INVALID_ARGUMENT;
-  }
-  if (r == LB_OK) {
-    r = lb_scene_load_files(s->world, lb_npc_scene, strlen(lb_npc_scene), files, 3, &s->scene);
-  }
-  for (int i = 0; i < 3; ++i) {
-    free((void *)files[i].bytes);
-  }
-  return r;
+  return lb_arena_load(s->world, lb_npc_scene, lb_bench_read_asset, &s->scene);
 }
 
 /* NPC k's start: its cell of the grid over the arena, snapped onto the navmesh. */
@@ -144,15 +88,15 @@ static lb_result lb_npc_add(lb_npc_bench *s, lb_entity tpl, uint32_t k) {
   }
   /* large enough for any component struct */
   static _Alignas(16) unsigned char buf[4096];
-  for (size_t i = 0; r == LB_OK && k > 0 && i < LB_NPC_TYPES; ++i) {
-    r = lb_world_get(s->world, tpl, lb_npc_types[i], buf);
+  for (size_t i = 0; r == LB_OK && k > 0 && i < LB_ARENA_WALKER_TYPES; ++i) {
+    r = lb_world_get(s->world, tpl, lb_arena_walker_types[i], buf);
     if (r == LB_OK) {
-      r = lb_world_insert(s->world, e, lb_npc_types[i], buf);
+      r = lb_world_insert(s->world, e, lb_arena_walker_types[i], buf);
     }
   }
   s->npc[k] = e;
-  s->leg[k] = k % LB_NPC_LEGS;
-  memcpy(a.destination, lb_npc_route[s->leg[k]], sizeof a.destination);
+  s->leg[k] = k % LB_ARENA_LEGS;
+  memcpy(a.destination, lb_arena_route[s->leg[k]], sizeof a.destination);
   return r == LB_OK ? lb_world_set(s->world, e, LB_NAV_AGENT, &a) : r;
 }
 
@@ -166,8 +110,8 @@ static void lb_npc_rules(lb_npc_bench *s, lb_bench_stats *st) {
     }
     st->failures += a.arrived ? 0u : 1u;
     s->leg_steps[k] = 0;
-    s->leg[k] = (s->leg[k] + 1u) % LB_NPC_LEGS;
-    memcpy(a.destination, lb_npc_route[s->leg[k]], sizeof a.destination);
+    s->leg[k] = (s->leg[k] + 1u) % LB_ARENA_LEGS;
+    memcpy(a.destination, lb_arena_route[s->leg[k]], sizeof a.destination);
     a.has_destination = 1;
     a.stopped = 0;
     lb_world_set(s->world, s->npc[k], LB_NAV_AGENT, &a);

@@ -29,6 +29,7 @@
  * Error = the main palm's distance to its anchor on the rifle (GripHolder.mainDistance, metres);
  * failures = legs not arrived within 1500 steps. */
 #include "../../wasm/src/world/world_core.h"
+#include "../c/arena_fixture.h"
 #include "bench.h"
 #include "limber/limber.h"
 #include <math.h>
@@ -41,10 +42,6 @@
 #define LB_PLAYER_LEG_MAX 1500
 #define LB_PLAYER_STAGE_ALL (-1)
 
-#define LB_PLAYER_LEVEL "assets/levels/nav-arena.json"
-#define LB_PLAYER_NAVMESH "assets/levels/nav-arena.navmesh.json"
-#define LB_PLAYER_GLB "assets/rigs/mannequin-mixamo.glb"
-
 typedef struct lb_player_bench {
   lb_world *world;
   lb_scene *scene;
@@ -54,93 +51,52 @@ typedef struct lb_player_bench {
   float wall_seconds;
 } lb_player_bench;
 
-/* The route: the arena's destinations; legs alternate Both and Manual. */
-static const float lb_player_route[][3] = {
-    {0.0f, 0.0f, 8.0f},   {7.5f, 0.0f, 7.5f},  {-4.0f, 0.0f, 3.0f}, {-7.5f, 0.0f, 7.5f},
-    {-8.5f, 0.0f, -8.5f}, {8.0f, 1.0f, -8.0f}, {0.0f, 0.0f, -8.0f}};
-#define LB_PLAYER_LEGS (sizeof lb_player_route / sizeof lb_player_route[0])
+/* The player holds the grip lab's rifle. */
+#define LB_PLAYER_GRIP                                                                             \
+  " \"GripPose\": {},"                                                                             \
+  " \"GripHolder\": {\"held\": \"rifle\", \"mainHand\": \"Right\", \"placement\": \"Object\","     \
+  " \"blendSeconds\": 0.25},"
 
-static const char lb_player_scene[] =
-    "{\"name\": \"player\", \"level\": \"" LB_PLAYER_LEVEL "\", \"assets\": {"
-    "\"rigs\": {\"mannequin\": {\"gltf\": \"" LB_PLAYER_GLB "\"}},"
-    "\"navmeshes\": {\"arena\": {\"file\": \"" LB_PLAYER_NAVMESH "\"}},"
-    "\"controllers\": {\"locomotion\": {\"rig\": \"mannequin\", \"rootJoint\": \"Hips\","
-    " \"parameters\": {\"MoveSpeed\": {\"type\": \"float\", \"default\": 0, \"damp\": 0.1},"
-    " \"Vault\": {\"type\": \"trigger\"}}, \"entry\": \"Locomotion\", \"states\": {"
-    "\"Locomotion\": {\"blend\": {\"parameter\": \"MoveSpeed\", \"points\": ["
-    "{\"clip\": \"idle\", \"value\": 0}, {\"clip\": \"walk\", \"value\": 1.4},"
-    " {\"clip\": \"run\", \"value\": 3.5}]}},"
-    "\"Vault\": {\"clip\": \"vault\", \"loop\": false, \"next\": \"Locomotion\", \"nextFade\": "
-    "0.3}},"
-    " \"transitions\": [{\"from\": \"Locomotion\", \"to\": \"Vault\", \"fade\": 0.2,"
-    " \"conditions\": [{\"parameter\": \"Vault\"}]}]}}},"
-    "\"entities\": ["
-    "{\"name\": \"player\", \"components\": {\"Transform\": {\"position\": [0, 0, -8]},"
-    " \"Rig\": {\"asset\": \"mannequin\"},"
-    " \"Animator\": {\"controller\": \"locomotion\", \"applyRootMotion\": true},"
-    " \"CharacterController\": {\"radius\": 0.3, \"height\": 1.8, \"center\": [0, 0.9, 0],"
-    " \"stepOffset\": 0.35},"
-    " \"Vault\": {\"hand\": \"Left\", \"probeEveryStep\": true},"
-    " \"EnvironmentInteraction\": {\"height\": 1.8, \"handOffset\": 0.015},"
-    " \"GripPose\": {},"
-    " \"GripHolder\": {\"held\": \"rifle\", \"mainHand\": \"Right\", \"placement\": \"Object\","
-    " \"blendSeconds\": 0.25},"
-    " \"NavAgent\": {\"navMesh\": \"arena\", \"driveMode\": \"Both\", \"baseOffset\": -0.1,"
-    " \"baseLocomotionParam\": 1.4, \"movementSpeed\": 1.4, \"radius\": 0.35,"
-    " \"stoppingDistance\": 0.1, \"turningSpeed\": 360, \"destination\": [0, 0, 8],"
-    " \"hasDestination\": true}}},"
-    /* world.grip.placeTwoHanded's placement for the game's player (margin 0.052 m) */
-    "{\"name\": \"rifle\", \"components\": {\"Transform\": {\"parent\": \"player\","
-    " \"parentJoint\": \"Spine2\", \"position\": [-0.0261565, -0.0774141, 0.1523744],"
-    " \"rotation\": [0.0415780, -0.0742729, -0.0024161, 0.9963679]},"
-    " \"GripProfile\": {\"mainAnchor\": \"gripAnchor\", \"supportAnchor\": \"foregripAnchor\","
-    " \"mainPose\": \"pistol\", \"supportPose\": \"support\", \"hand\": \"Right\","
-    " \"mirror\": \"X\", \"wrap\": true}}},"
-    "{\"name\": \"gripAnchor\", \"components\": {\"Transform\": {\"parent\": \"rifle\","
-    " \"position\": [-0.03, -0.075, -0.04], \"rotation\": [0.223607, 0.223607, -0.67082, "
-    "0.67082]}}},"
-    "{\"name\": \"foregripAnchor\", \"components\": {\"Transform\": {\"parent\": \"rifle\","
-    " \"position\": [0, -0.055, 0.16], \"rotation\": [0, -0.707107, 0, 0.707107]}}},"
-    "{\"name\": \"pistolGrip\", \"components\": {\"Transform\": {\"parent\": \"rifle\","
-    " \"position\": [0, -0.075, -0.04]}, \"GripSurface\": {\"shape\": \"Cylinder\","
-    " \"direction\": \"Y\", \"radius\": 0.016, \"height\": 0.11}}},"
-    "{\"name\": \"foregrip\", \"components\": {\"Transform\": {\"parent\": \"rifle\","
-    " \"position\": [0, -0.02, 0.16]}, \"GripSurface\": {\"shape\": \"Cylinder\","
-    " \"direction\": \"Z\", \"radius\": 0.022, \"height\": 0.2}}},"
-    "{\"name\": \"receiver\", \"components\": {\"Transform\": {\"parent\": \"rifle\","
-    " \"position\": [0, 0, 0.1]}, \"GripSurface\": {\"shape\": \"Box\","
-    " \"size\": [0.05, 0.07, 0.5]}}}]}";
+/* The rifle, hung from Spine2 where world.grip.placeTwoHanded puts it for the game's player
+ * (margin 0.052 m), its anchors and its grip surfaces. */
+#define LB_PLAYER_RIFLE                                                                            \
+  "{\"name\": \"rifle\", \"components\": {\"Transform\": {\"parent\": \"player\","                 \
+  " \"parentJoint\": \"Spine2\", \"position\": [-0.0261565, -0.0774141, 0.1523744],"               \
+  " \"rotation\": [0.0415780, -0.0742729, -0.0024161, 0.9963679]},"                                \
+  " \"GripProfile\": {\"mainAnchor\": \"gripAnchor\", \"supportAnchor\": \"foregripAnchor\","      \
+  " \"mainPose\": \"pistol\", \"supportPose\": \"support\", \"hand\": \"Right\","                  \
+  " \"mirror\": \"X\", \"wrap\": true}}},"                                                         \
+  "{\"name\": \"gripAnchor\", \"components\": {\"Transform\": {\"parent\": \"rifle\","             \
+  " \"position\": [-0.03, -0.075, -0.04], \"rotation\": [0.223607, 0.223607, -0.67082, "           \
+  "0.67082]}}},"                                                                                   \
+  "{\"name\": \"foregripAnchor\", \"components\": {\"Transform\": {\"parent\": \"rifle\","         \
+  " \"position\": [0, -0.055, 0.16], \"rotation\": [0, -0.707107, 0, 0.707107]}}},"                \
+  "{\"name\": \"pistolGrip\", \"components\": {\"Transform\": {\"parent\": \"rifle\","             \
+  " \"position\": [0, -0.075, -0.04]}, \"GripSurface\": {\"shape\": \"Cylinder\","                 \
+  " \"direction\": \"Y\", \"radius\": 0.016, \"height\": 0.11}}},"                                 \
+  "{\"name\": \"foregrip\", \"components\": {\"Transform\": {\"parent\": \"rifle\","               \
+  " \"position\": [0, -0.02, 0.16]}, \"GripSurface\": {\"shape\": \"Cylinder\","                   \
+  " \"direction\": \"Z\", \"radius\": 0.022, \"height\": 0.2}}},"                                  \
+  "{\"name\": \"receiver\", \"components\": {\"Transform\": {\"parent\": \"rifle\","               \
+  " \"position\": [0, 0, 0.1]}, \"GripSurface\": {\"shape\": \"Box\","                             \
+  " \"size\": [0.05, 0.07, 0.5]}}}"
+
+static const char lb_player_scene[] = LB_ARENA_SCENE_HEAD("player")
+    LB_ARENA_WALKER("player", LB_PLAYER_GRIP) "," LB_PLAYER_RIFLE "]}";
 
 static void lb_player_teardown(void *p) {
   lb_player_bench *s = p;
   if (!s) {
     return;
   }
-  if (s->world) {
-    lb_scene_destroy(s->world, s->scene);
-    lb_world_destroy(s->world);
-  }
+  lb_arena_destroy(s->world, s->scene);
   free(s);
 }
 
 static lb_result lb_player_load(lb_player_bench *s) {
-  static const char *const paths[3] = {LB_PLAYER_LEVEL, LB_PLAYER_NAVMESH, LB_PLAYER_GLB};
-  lb_scene_file files[3];
-  lb_result r = LB_OK;
-  for (int i = 0; i < 3; ++i) {
-    files[i].path = paths[i];
-    files[i].bytes = lb_bench_read_asset(paths[i], &files[i].size);
-    r = files[i].bytes ? r : LB_ERR_INVALID_ARGUMENT;
-  }
-  if (r == LB_OK) {
-    r = lb_scene_load_files(s->world, lb_player_scene, strlen(lb_player_scene), files, 3,
-                            &s->scene);
-  }
+  lb_result r = lb_arena_load(s->world, lb_player_scene, lb_bench_read_asset, &s->scene);
   if (r != LB_OK) {
     fprintf(stderr, "limber_bench: world.player: %s\n", lb_world_last_error(s->world));
-  }
-  for (int i = 0; i < 3; ++i) {
-    free((void *)files[i].bytes);
   }
   return r;
 }
@@ -151,7 +107,7 @@ static void lb_player_next_leg(lb_player_bench *s) {
   s->leg_steps = 0;
   lb_nav_agent_c a;
   lb_world_get(s->world, s->player, LB_NAV_AGENT, &a);
-  memcpy(a.destination, lb_player_route[s->leg % LB_PLAYER_LEGS], sizeof(vec3));
+  memcpy(a.destination, lb_arena_route[s->leg % LB_ARENA_LEGS], sizeof(vec3));
   a.has_destination = 1;
   a.stopped = 0;
   a.drive_mode = s->leg % 2u ? LB_NAV_DRIVE_MANUAL : LB_NAV_DRIVE_BOTH;

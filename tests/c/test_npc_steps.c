@@ -4,6 +4,7 @@
  * on), EnvironmentInteraction and a Vault probing every step. Checks that, after warm-up, steps
  * allocate nothing (the counting allocator of test.h) while the NPCs walk, re-plan, avoid each
  * other, touch walls and probe obstacles, and that the crowd really does those things. */
+#include "arena_fixture.h"
 #include "limber/limber.h"
 #include "test.h"
 
@@ -12,44 +13,8 @@
 #define NPC_DT (1.0f / 60.0f)
 #define NPC_WARMUP 60
 #define NPC_STEPS 600
-#define NPC_LEVEL "assets/levels/nav-arena.json"
-#define NPC_NAVMESH "assets/levels/nav-arena.navmesh.json"
-#define NPC_GLB "assets/rigs/mannequin-mixamo.glb"
 
-static const float npc_route[][3] = {{0.0f, 0.0f, 8.0f},  {7.5f, 0.0f, 7.5f},   {-4.0f, 0.0f, 3.0f},
-                                     {-7.5f, 0.0f, 7.5f}, {-8.5f, 0.0f, -8.5f}, {8.0f, 1.0f, -8.0f},
-                                     {0.0f, 0.0f, -8.0f}};
-#define NPC_LEGS (sizeof npc_route / sizeof npc_route[0])
-
-static const lb_component_type npc_types[] = {LB_RIG,   LB_ANIMATOR,        LB_CHARACTER_CONTROLLER,
-                                              LB_VAULT, LB_ENV_INTERACTION, LB_NAV_AGENT};
-
-static const char npc_scene[] =
-    "{\"name\": \"npcs\", \"level\": \"" NPC_LEVEL "\", \"assets\": {"
-    "\"rigs\": {\"mannequin\": {\"gltf\": \"" NPC_GLB "\"}},"
-    "\"navmeshes\": {\"arena\": {\"file\": \"" NPC_NAVMESH "\"}},"
-    "\"controllers\": {\"locomotion\": {\"rig\": \"mannequin\", \"rootJoint\": \"Hips\","
-    " \"parameters\": {\"MoveSpeed\": {\"type\": \"float\", \"default\": 0, \"damp\": 0.1},"
-    " \"Vault\": {\"type\": \"trigger\"}}, \"entry\": \"Locomotion\", \"states\": {"
-    "\"Locomotion\": {\"blend\": {\"parameter\": \"MoveSpeed\", \"points\": ["
-    "{\"clip\": \"idle\", \"value\": 0}, {\"clip\": \"walk\", \"value\": 1.4},"
-    " {\"clip\": \"run\", \"value\": 3.5}]}},"
-    "\"Vault\": {\"clip\": \"vault\", \"loop\": false, \"next\": \"Locomotion\", \"nextFade\": "
-    "0.3}},"
-    " \"transitions\": [{\"from\": \"Locomotion\", \"to\": \"Vault\", \"fade\": 0.2,"
-    " \"conditions\": [{\"parameter\": \"Vault\"}]}]}}},"
-    "\"entities\": ["
-    "{\"name\": \"npc\", \"components\": {\"Transform\": {\"position\": [0, 0, -8]},"
-    " \"Rig\": {\"asset\": \"mannequin\"},"
-    " \"Animator\": {\"controller\": \"locomotion\", \"applyRootMotion\": true},"
-    " \"CharacterController\": {\"radius\": 0.3, \"height\": 1.8, \"center\": [0, 0.9, 0],"
-    " \"stepOffset\": 0.35},"
-    " \"Vault\": {\"hand\": \"Left\", \"probeEveryStep\": true},"
-    " \"EnvironmentInteraction\": {\"height\": 1.8, \"handOffset\": 0.015},"
-    " \"NavAgent\": {\"navMesh\": \"arena\", \"driveMode\": \"Both\", \"baseOffset\": -0.1,"
-    " \"baseLocomotionParam\": 1.4, \"movementSpeed\": 1.4, \"radius\": 0.35,"
-    " \"stoppingDistance\": 0.1, \"turningSpeed\": 360, \"destination\": [0, 0, 8],"
-    " \"hasDestination\": true}}}]}";
+static const char npc_scene[] = LB_ARENA_SCENE_HEAD("npcs") LB_ARENA_WALKER("npc", "") "]}";
 
 typedef struct npc_world {
   lb_world *w;
@@ -60,23 +25,7 @@ typedef struct npc_world {
 } npc_world;
 
 static lb_result npc_load(npc_world *s) {
-  static const char *const paths[3] = {NPC_LEVEL, NPC_NAVMESH, NPC_GLB};
-  lb_scene_file files[3];
-  lb_result r = LB_OK;
-  for (int i = 0; i < 3; ++i) {
-    size_t n = 0;
-    files[i].path = paths[i];
-    files[i].bytes = lb_test_read_file(paths[i], &n);
-    files[i].size = n;
-    r = files[i].bytes ? r : LB_ERR_INVALID_ARGUMENT;
-  }
-  if (r == LB_OK) {
-    r = lb_scene_load_files(s->w, npc_scene, strlen(npc_scene), files, 3, &s->sc);
-  }
-  for (int i = 0; i < 3; ++i) {
-    free((void *)files[i].bytes);
-  }
-  return r;
+  return lb_arena_load(s->w, npc_scene, lb_test_read_file, &s->sc);
 }
 
 /* NPC k: the template's components on a grid cell over the arena snapped onto the navmesh. */
@@ -100,15 +49,15 @@ static lb_result npc_add(npc_world *s, lb_entity tpl, uint32_t k) {
               : lb_world_set(s->w, e, LB_TRANSFORM, &t);
   }
   static _Alignas(16) unsigned char buf[4096];
-  for (size_t i = 0; r == LB_OK && k > 0 && i < sizeof npc_types / sizeof npc_types[0]; ++i) {
-    r = lb_world_get(s->w, tpl, npc_types[i], buf);
+  for (size_t i = 0; r == LB_OK && k > 0 && i < LB_ARENA_WALKER_TYPES; ++i) {
+    r = lb_world_get(s->w, tpl, lb_arena_walker_types[i], buf);
     if (r == LB_OK) {
-      r = lb_world_insert(s->w, e, npc_types[i], buf);
+      r = lb_world_insert(s->w, e, lb_arena_walker_types[i], buf);
     }
   }
   s->npc[k] = e;
-  s->leg[k] = k % NPC_LEGS;
-  memcpy(a.destination, npc_route[s->leg[k]], sizeof a.destination);
+  s->leg[k] = k % LB_ARENA_LEGS;
+  memcpy(a.destination, lb_arena_route[s->leg[k]], sizeof a.destination);
   return r == LB_OK ? lb_world_set(s->w, e, LB_NAV_AGENT, &a) : r;
 }
 
@@ -129,8 +78,8 @@ static void npc_rules(npc_world *s) {
       continue;
     }
     s->arrivals++;
-    s->leg[k] = (s->leg[k] + 1u) % NPC_LEGS;
-    memcpy(a.destination, npc_route[s->leg[k]], sizeof a.destination);
+    s->leg[k] = (s->leg[k] + 1u) % LB_ARENA_LEGS;
+    memcpy(a.destination, lb_arena_route[s->leg[k]], sizeof a.destination);
     LB_CHECK(lb_world_set(s->w, s->npc[k], LB_NAV_AGENT, &a) == LB_OK);
   }
 }
@@ -181,8 +130,7 @@ static void test_npc_steps_allocate_nothing(void) {
   LB_CHECK(s.avoided > NPC_N * NPC_STEPS / 4u);
   LB_CHECK(s.touching > 0);
   LB_CHECK(s.probe_hits > 0);
-  lb_scene_destroy(s.w, s.sc);
-  lb_world_destroy(s.w);
+  lb_arena_destroy(s.w, s.sc);
   LB_CHECK(c.allocs == c.frees);
 }
 
