@@ -34,6 +34,7 @@
  *                     pose the arms part leaves (saved in setup). */
 #include "../../wasm/src/grip/grip_internal.h"
 #include "../../wasm/src/rig/rig_internal.h"
+#include "../c/grip_lab_fixture.h"
 #include "bench.h"
 #include "limber/limber.h"
 #include <stdlib.h>
@@ -273,31 +274,8 @@ const lb_bench lb_bench_grip_stage_wrap = {
 
 /* ---- grip.character -------------------------------------------------------------------- */
 
-/* assets/scenes/grip-lab.json without its timeline (the hold as it starts). */
-static const char lb_grip_lab[] =
-    "{\"assets\":{\"rigs\":{\"mannequin\":{\"builtin\":\"humanoid\",\"height\":1.8}}},"
-    "\"entities\":["
-    "{\"name\":\"hero\",\"components\":{\"Transform\":{\"position\":[0,0,0]},"
-    "\"Rig\":{\"asset\":\"mannequin\"},\"GripPose\":{\"rightTrigger\":0},"
-    "\"GripHolder\":{\"held\":\"rifle\",\"mainHand\":\"Right\",\"placement\":\"Object\","
-    "\"blendSeconds\":0.25}}},"
-    "{\"name\":\"rifle\",\"components\":{\"Transform\":{\"position\":[-0.05,1.25,0.22]},"
-    "\"GripProfile\":{\"mainAnchor\":\"gripAnchor\",\"supportAnchor\":\"foregripAnchor\","
-    "\"mainPose\":\"pistol\",\"supportPose\":\"support\",\"hand\":\"Right\",\"mirror\":\"X\","
-    "\"wrap\":true}}},"
-    "{\"name\":\"gripAnchor\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
-    "\"position\":[-0.03,-0.075,-0.04],\"rotation\":[0.223607,0.223607,-0.67082,0.67082]}}},"
-    "{\"name\":\"foregripAnchor\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
-    "\"position\":[0.0,-0.055,0.16],\"rotation\":[0.0,-0.707107,0.0,0.707107]}}},"
-    "{\"name\":\"pistolGrip\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
-    "\"position\":[0,-0.075,-0.04]},\"GripSurface\":{\"shape\":\"Cylinder\",\"direction\":\"Y\","
-    "\"radius\":0.016,\"height\":0.11}}},"
-    "{\"name\":\"foregrip\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
-    "\"position\":[0,-0.02,0.16]},\"GripSurface\":{\"shape\":\"Cylinder\",\"direction\":\"Z\","
-    "\"radius\":0.022,\"height\":0.2}}},"
-    "{\"name\":\"receiver\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
-    "\"position\":[0,0.0,0.1]},\"GripSurface\":{\"shape\":\"Box\",\"size\":[0.05,0.07,0.5]}}}"
-    "]}";
+/* The grip lab's hold as it starts. */
+static const char lb_grip_lab[] = LB_GRIP_LAB_HOLD;
 
 #define LB_WARMUP_STEPS 60
 

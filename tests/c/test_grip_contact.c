@@ -18,6 +18,7 @@
  * grip.hand +0.061 .. +0.598 mm, grip.character, grip-lab and grip-clips +0.000 .. +0.973 mm;
  * segment gaps down to -0.77 mm (grip.hand). */
 #include "../../wasm/src/grip/grip_internal.h"
+#include "grip_lab_fixture.h"
 #include "limber/grip_wrap.h"
 #include "limber/limber.h"
 
@@ -377,30 +378,7 @@ static void run_scene_file(const char *name, const char *path) {
 }
 
 /* The grip.character bench's hold (grip-lab without its timeline) after 60 steps. */
-static const char grip_character[] =
-    "{\"assets\":{\"rigs\":{\"mannequin\":{\"builtin\":\"humanoid\",\"height\":1.8}}},"
-    "\"entities\":["
-    "{\"name\":\"hero\",\"components\":{\"Transform\":{\"position\":[0,0,0]},"
-    "\"Rig\":{\"asset\":\"mannequin\"},\"GripPose\":{\"rightTrigger\":0},"
-    "\"GripHolder\":{\"held\":\"rifle\",\"mainHand\":\"Right\",\"placement\":\"Object\","
-    "\"blendSeconds\":0.25}}},"
-    "{\"name\":\"rifle\",\"components\":{\"Transform\":{\"position\":[-0.05,1.25,0.22]},"
-    "\"GripProfile\":{\"mainAnchor\":\"gripAnchor\",\"supportAnchor\":\"foregripAnchor\","
-    "\"mainPose\":\"pistol\",\"supportPose\":\"support\",\"hand\":\"Right\",\"mirror\":\"X\","
-    "\"wrap\":true}}},"
-    "{\"name\":\"gripAnchor\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
-    "\"position\":[-0.03,-0.075,-0.04],\"rotation\":[0.223607,0.223607,-0.67082,0.67082]}}},"
-    "{\"name\":\"foregripAnchor\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
-    "\"position\":[0.0,-0.055,0.16],\"rotation\":[0.0,-0.707107,0.0,0.707107]}}},"
-    "{\"name\":\"pistolGrip\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
-    "\"position\":[0,-0.075,-0.04]},\"GripSurface\":{\"shape\":\"Cylinder\",\"direction\":\"Y\","
-    "\"radius\":0.016,\"height\":0.11}}},"
-    "{\"name\":\"foregrip\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
-    "\"position\":[0,-0.02,0.16]},\"GripSurface\":{\"shape\":\"Cylinder\",\"direction\":\"Z\","
-    "\"radius\":0.022,\"height\":0.2}}},"
-    "{\"name\":\"receiver\",\"components\":{\"Transform\":{\"parent\":\"rifle\","
-    "\"position\":[0,0.0,0.1]},\"GripSurface\":{\"shape\":\"Box\",\"size\":[0.05,0.07,0.5]}}}"
-    "]}";
+static const char grip_character[] = LB_GRIP_LAB_HOLD;
 
 static void test_scenes(void) {
   run_scene("grip.character", "", grip_character, sizeof grip_character - 1, 60, 60);
